@@ -1,0 +1,199 @@
+//! Time in the ledger: one representation, injected by the caller.
+//!
+//! Every time is stored as UTC text of one fixed width
+//! (`2026-11-27T13:02:01.000Z`), so it reads plainly in the `sqlite3` shell and
+//! sorts correctly as text. Nothing reads the wall clock except [`Clock::System`].
+
+use std::fmt;
+
+use chrono::{DateTime, SecondsFormat, TimeZone, Utc};
+
+/// A point in time, in UTC, with millisecond precision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Timestamp(DateTime<Utc>);
+
+impl Timestamp {
+    /// Parses RFC 3339 text (any offset), normalised to UTC and truncated to milliseconds.
+    pub fn parse(text: &str) -> Option<Timestamp> {
+        let parsed = DateTime::parse_from_rfc3339(text.trim()).ok()?;
+        Some(Timestamp::from_utc(parsed.with_timezone(&Utc)))
+    }
+
+    fn from_utc(at: DateTime<Utc>) -> Timestamp {
+        let millis = at.timestamp_millis();
+        Timestamp(Utc.timestamp_millis_opt(millis).single().unwrap_or(at))
+    }
+
+    /// Milliseconds since the Unix epoch.
+    pub fn millis(self) -> i64 {
+        self.0.timestamp_millis()
+    }
+
+    /// The instant `millis` after the Unix epoch, if representable.
+    pub fn from_millis(millis: i64) -> Option<Timestamp> {
+        Utc.timestamp_millis_opt(millis).single().map(Timestamp)
+    }
+
+    /// This time moved by a number of seconds (saturating at the representable range).
+    pub fn plus_seconds(self, seconds: i64) -> Timestamp {
+        self.0
+            .checked_add_signed(chrono::TimeDelta::seconds(seconds))
+            .map_or(self, Timestamp)
+    }
+
+    /// Seconds from `earlier` to `self` (negative when `self` is earlier).
+    pub fn seconds_since(self, earlier: Timestamp) -> i64 {
+        (self.0 - earlier.0).num_seconds()
+    }
+
+    /// The stored form: fixed-width UTC text.
+    pub fn to_ledger_text(self) -> String {
+        self.0.to_rfc3339_opts(SecondsFormat::Millis, true)
+    }
+
+    /// A short human form for tables: `2026-11-27 13:02:01`.
+    pub fn short(self) -> String {
+        self.0.format("%Y-%m-%d %H:%M:%S").to_string()
+    }
+
+    /// The start of the window of `width_s` seconds that holds this time.
+    pub fn window_start(self, width_s: i64) -> Timestamp {
+        let width_ms = width_s.max(1) * 1000;
+        let start = self.millis().div_euclid(width_ms) * width_ms;
+        Timestamp::from_millis(start).unwrap_or(self)
+    }
+}
+
+impl fmt::Display for Timestamp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_ledger_text())
+    }
+}
+
+impl serde::Serialize for Timestamp {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.to_ledger_text())
+    }
+}
+
+impl rusqlite::types::ToSql for Timestamp {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        Ok(rusqlite::types::ToSqlOutput::from(self.to_ledger_text()))
+    }
+}
+
+impl rusqlite::types::FromSql for Timestamp {
+    fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        let text = value.as_str()?;
+        Timestamp::parse(text).ok_or_else(|| {
+            rusqlite::types::FromSqlError::Other(format!("not a ledger time: {text:?}").into())
+        })
+    }
+}
+
+/// A signed duration shown the way reviewers read gaps: `+4m12s`, `-30s`, `+2h05m`, `+3d04h`.
+pub fn format_gap(seconds: i64) -> String {
+    let sign = if seconds < 0 { '-' } else { '+' };
+    let s = seconds.unsigned_abs();
+    let (d, h, m, sec) = (s / 86_400, (s / 3600) % 24, (s / 60) % 60, s % 60);
+    if d > 0 {
+        format!("{sign}{d}d{h:02}h")
+    } else if h > 0 {
+        format!("{sign}{h}h{m:02}m")
+    } else if m > 0 {
+        format!("{sign}{m}m{sec:02}s")
+    } else {
+        format!("{sign}{sec}s")
+    }
+}
+
+/// Parses a window or duration such as `15m`, `1h`, `1d`, `90s` into seconds.
+pub fn parse_duration(text: &str) -> Option<i64> {
+    let text = text.trim();
+    let split = text.find(|c: char| !c.is_ascii_digit())?;
+    let (number, unit) = text.split_at(split);
+    let n: i64 = number.parse().ok()?;
+    let scale = match unit {
+        "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        "d" => 86_400,
+        _ => return None,
+    };
+    let seconds = n.checked_mul(scale)?;
+    (seconds > 0).then_some(seconds)
+}
+
+/// Where "now" comes from: the system clock, or a fixed time (`--now`, tests).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Clock {
+    System,
+    Fixed(Timestamp),
+}
+
+impl Clock {
+    /// The current time by this clock.
+    pub fn now(self) -> Timestamp {
+        match self {
+            Clock::System => Timestamp::from_utc(Utc::now()),
+            Clock::Fixed(at) => at,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ledger_text_is_fixed_width_utc() {
+        let at = Timestamp::parse("2026-11-27T15:02:01+02:00").unwrap();
+        assert_eq!(at.to_ledger_text(), "2026-11-27T13:02:01.000Z");
+        let fine = Timestamp::parse("2026-11-27T13:02:01.123456Z").unwrap();
+        assert_eq!(fine.to_ledger_text(), "2026-11-27T13:02:01.123Z");
+    }
+
+    #[test]
+    fn rejects_times_that_are_not_rfc3339() {
+        for bad in [
+            "",
+            "yesterday",
+            "2026-11-27",
+            "1764248521",
+            "2026-13-01T00:00:00Z",
+        ] {
+            assert!(Timestamp::parse(bad).is_none(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn gaps_read_like_a_reviewer_writes_them() {
+        assert_eq!(format_gap(252), "+4m12s");
+        assert_eq!(format_gap(-30), "-30s");
+        assert_eq!(format_gap(7500), "+2h05m");
+        assert_eq!(format_gap(273_600), "+3d04h");
+    }
+
+    #[test]
+    fn durations_parse_with_units() {
+        assert_eq!(parse_duration("15m"), Some(900));
+        assert_eq!(parse_duration("1h"), Some(3600));
+        assert_eq!(parse_duration("1d"), Some(86_400));
+        assert_eq!(parse_duration("1x"), None);
+        assert_eq!(parse_duration("0h"), None);
+        assert_eq!(parse_duration("h"), None);
+    }
+
+    #[test]
+    fn windows_align_to_their_width() {
+        let at = Timestamp::parse("2026-11-27T13:47:10Z").unwrap();
+        assert_eq!(
+            at.window_start(900).to_ledger_text(),
+            "2026-11-27T13:45:00.000Z"
+        );
+        assert_eq!(
+            at.window_start(3600).to_ledger_text(),
+            "2026-11-27T13:00:00.000Z"
+        );
+    }
+}

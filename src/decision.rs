@@ -1,0 +1,368 @@
+//! The disposition table of SPEC sec. 2: one pure function over plain facts.
+//!
+//! Nothing here touches the ledger or the terminal. Ingest gathers [`Facts`]
+//! from the ledger, asks [`decide`], and writes what it is told.
+
+use std::fmt;
+
+/// Every state a job can be in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum JobState {
+    Accepted,
+    Running,
+    TimedOut,
+    Succeeded,
+    CompletedLate,
+    Failed,
+    Expired,
+    Cancelled,
+}
+
+impl JobState {
+    /// All states, in the order reports list them.
+    pub const ALL: [JobState; 8] = [
+        JobState::Accepted,
+        JobState::Running,
+        JobState::Succeeded,
+        JobState::CompletedLate,
+        JobState::Failed,
+        JobState::TimedOut,
+        JobState::Expired,
+        JobState::Cancelled,
+    ];
+
+    /// The name stored in the ledger and printed in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JobState::Accepted => "accepted",
+            JobState::Running => "running",
+            JobState::TimedOut => "timed_out",
+            JobState::Succeeded => "succeeded",
+            JobState::CompletedLate => "completed_late",
+            JobState::Failed => "failed",
+            JobState::Expired => "expired",
+            JobState::Cancelled => "cancelled",
+        }
+    }
+
+    /// Parses a stored state name.
+    pub fn parse(name: &str) -> Option<JobState> {
+        JobState::ALL.into_iter().find(|s| s.as_str() == name)
+    }
+
+    /// A job with a durable terminal record: its outcome is known, or it was given up on.
+    pub fn is_terminal(self) -> bool {
+        !self.is_open()
+    }
+
+    /// Still waiting for work to finish: no terminal record yet.
+    pub fn is_open(self) -> bool {
+        matches!(
+            self,
+            JobState::Accepted | JobState::Running | JobState::TimedOut
+        )
+    }
+
+    /// A success is on record (on time or late).
+    pub fn has_success(self) -> bool {
+        matches!(self, JobState::Succeeded | JobState::CompletedLate)
+    }
+}
+
+impl fmt::Display for JobState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What a callback says happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Success,
+    Failure,
+}
+
+impl Outcome {
+    /// The name used in events and in the ledger.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Success => "success",
+            Outcome::Failure => "failure",
+        }
+    }
+
+    /// Parses `success` / `failure`; anything else is not an outcome.
+    pub fn parse(name: &str) -> Option<Outcome> {
+        match name {
+            "success" => Some(Outcome::Success),
+            "failure" => Some(Outcome::Failure),
+            _ => None,
+        }
+    }
+}
+
+/// Why a callback cannot be judged against any job (row 1 of the table).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Unusable {
+    Unparseable,
+    MissingJobId,
+    InvalidOutcome,
+    NoMatchingJob,
+    UnknownAttempt,
+}
+
+impl Unusable {
+    /// Every way a callback can be unusable.
+    pub const ALL: [Unusable; 5] = [
+        Unusable::Unparseable,
+        Unusable::MissingJobId,
+        Unusable::InvalidOutcome,
+        Unusable::NoMatchingJob,
+        Unusable::UnknownAttempt,
+    ];
+}
+
+/// Earlier callbacks already in the ledger for the same job and attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct EarlierClaims {
+    /// An earlier callback made the very same claim (job, attempt, outcome).
+    pub same: bool,
+    /// An earlier callback for the same attempt reported the opposite outcome.
+    pub opposite: bool,
+}
+
+/// A callback that names an existing job and attempt, with what the ledger knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Claim {
+    /// The job's state when the callback arrives.
+    pub job: JobState,
+    /// What the callback reports.
+    pub outcome: Outcome,
+    /// A later attempt of the same job exists (the reported one is superseded).
+    pub replacement: bool,
+    /// Earlier callbacks for the same attempt.
+    pub earlier: EarlierClaims,
+}
+
+/// Everything the table looks at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Facts {
+    Unusable(Unusable),
+    Claim(Claim),
+}
+
+/// The four dispositions a callback can get.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Disposition {
+    Apply,
+    Hold,
+    Record,
+    Quarantine,
+}
+
+impl Disposition {
+    /// All dispositions, in report order.
+    pub const ALL: [Disposition; 4] = [
+        Disposition::Apply,
+        Disposition::Hold,
+        Disposition::Record,
+        Disposition::Quarantine,
+    ];
+
+    /// The name stored in the ledger.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Disposition::Apply => "apply",
+            Disposition::Hold => "hold",
+            Disposition::Record => "record",
+            Disposition::Quarantine => "quarantine",
+        }
+    }
+
+    /// Parses a stored disposition name.
+    pub fn parse(name: &str) -> Option<Disposition> {
+        Disposition::ALL.into_iter().find(|d| d.as_str() == name)
+    }
+}
+
+impl fmt::Display for Disposition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The reason code stored beside every disposition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ReasonCode {
+    Unparseable,
+    MissingJobId,
+    InvalidOutcome,
+    NoMatchingJob,
+    UnknownAttempt,
+    RepeatReport,
+    PossibleDuplicateEffect,
+    ConflictingOutcomes,
+    AfterCancel,
+    OnTimeSuccess,
+    OnTimeFailure,
+    LateSuccess,
+    LateFailure,
+}
+
+impl ReasonCode {
+    /// Every reason code.
+    pub const ALL: [ReasonCode; 13] = [
+        ReasonCode::Unparseable,
+        ReasonCode::MissingJobId,
+        ReasonCode::InvalidOutcome,
+        ReasonCode::NoMatchingJob,
+        ReasonCode::UnknownAttempt,
+        ReasonCode::RepeatReport,
+        ReasonCode::PossibleDuplicateEffect,
+        ReasonCode::ConflictingOutcomes,
+        ReasonCode::AfterCancel,
+        ReasonCode::OnTimeSuccess,
+        ReasonCode::OnTimeFailure,
+        ReasonCode::LateSuccess,
+        ReasonCode::LateFailure,
+    ];
+
+    /// The code stored in the ledger and printed in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReasonCode::Unparseable => "unparseable",
+            ReasonCode::MissingJobId => "missing_job_id",
+            ReasonCode::InvalidOutcome => "invalid_outcome",
+            ReasonCode::NoMatchingJob => "no_matching_job",
+            ReasonCode::UnknownAttempt => "unknown_attempt",
+            ReasonCode::RepeatReport => "repeat_report",
+            ReasonCode::PossibleDuplicateEffect => "possible_duplicate_effect",
+            ReasonCode::ConflictingOutcomes => "conflicting_outcomes",
+            ReasonCode::AfterCancel => "after_cancel",
+            ReasonCode::OnTimeSuccess => "on_time_success",
+            ReasonCode::OnTimeFailure => "on_time_failure",
+            ReasonCode::LateSuccess => "late_success",
+            ReasonCode::LateFailure => "late_failure",
+        }
+    }
+
+    /// Parses a stored reason code.
+    pub fn parse(name: &str) -> Option<ReasonCode> {
+        ReasonCode::ALL.into_iter().find(|r| r.as_str() == name)
+    }
+}
+
+impl fmt::Display for ReasonCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl From<Unusable> for ReasonCode {
+    fn from(why: Unusable) -> Self {
+        match why {
+            Unusable::Unparseable => ReasonCode::Unparseable,
+            Unusable::MissingJobId => ReasonCode::MissingJobId,
+            Unusable::InvalidOutcome => ReasonCode::InvalidOutcome,
+            Unusable::NoMatchingJob => ReasonCode::NoMatchingJob,
+            Unusable::UnknownAttempt => ReasonCode::UnknownAttempt,
+        }
+    }
+}
+
+/// What the table says to do with the job when a callback is applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Nothing changes on the job.
+    None,
+    /// The job moves to this state (by a conditional transition).
+    Transition(JobState),
+}
+
+/// The table's answer for one callback.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Decision {
+    /// The row of SPEC sec. 2 that matched (1 to 10).
+    pub row: u8,
+    pub disposition: Disposition,
+    pub reason: ReasonCode,
+    pub effect: Effect,
+}
+
+const fn row(row: u8, disposition: Disposition, reason: ReasonCode, effect: Effect) -> Decision {
+    Decision {
+        row,
+        disposition,
+        reason,
+        effect,
+    }
+}
+
+/// Gives a callback its one disposition. Rows are tried in table order; the first match wins.
+///
+/// The match has no catch-all arm, so the compiler proves the table total: a new
+/// state or fact that no row covers does not build.
+pub fn decide(facts: Facts) -> Decision {
+    use Disposition::{Apply, Hold, Quarantine, Record};
+    use JobState::{
+        Accepted, Cancelled, CompletedLate, Expired, Failed, Running, Succeeded, TimedOut,
+    };
+    use Outcome::{Failure, Success};
+
+    let claim = match facts {
+        // 1: nothing to judge against; keep it for a person.
+        Facts::Unusable(why) => return row(1, Quarantine, why.into(), Effect::None),
+        Facts::Claim(claim) => claim,
+    };
+    let Claim {
+        job,
+        outcome,
+        replacement,
+        earlier,
+    } = claim;
+    // Columns: same claim seen, outcome, replacement exists, opposite claim seen, job state.
+    match (earlier.same, outcome, replacement, earlier.opposite, job) {
+        // 2: the same claim is already in the ledger.
+        (true, ..) => row(2, Record, ReasonCode::RepeatReport, Effect::None),
+        // 3: success while a replacement attempt exists: the effect may have happened twice.
+        (false, Success, true, ..) => {
+            row(3, Hold, ReasonCode::PossibleDuplicateEffect, Effect::None)
+        }
+        // 4: the opposite outcome was reported before, or success for a failed job.
+        (false, _, _, true, _) | (false, Success, false, false, Failed) => {
+            row(4, Hold, ReasonCode::ConflictingOutcomes, Effect::None)
+        }
+        // 5: the job was cancelled.
+        (false, _, _, false, Cancelled) => row(5, Record, ReasonCode::AfterCancel, Effect::None),
+        // 6: the job's outcome is already settled.
+        (false, _, _, false, Succeeded | CompletedLate) | (false, Failure, _, false, Failed) => {
+            row(6, Record, ReasonCode::RepeatReport, Effect::None)
+        }
+        // 7: the latest attempt, still running, reports success.
+        (false, Success, false, false, Accepted | Running) => row(
+            7,
+            Apply,
+            ReasonCode::OnTimeSuccess,
+            Effect::Transition(Succeeded),
+        ),
+        // 8: the latest attempt, still running, reports failure.
+        (false, Failure, false, false, Accepted | Running) => row(
+            8,
+            Apply,
+            ReasonCode::OnTimeFailure,
+            Effect::Transition(Failed),
+        ),
+        // 9: success after the attempt timed out or the job expired.
+        (false, Success, false, false, TimedOut | Expired) => row(
+            9,
+            Apply,
+            ReasonCode::LateSuccess,
+            Effect::Transition(CompletedLate),
+        ),
+        // 10: failure after a timeout, a replacement, or expiry.
+        (false, Failure, true, false, Accepted | Running | TimedOut | Expired)
+        | (false, Failure, false, false, TimedOut | Expired) => {
+            row(10, Record, ReasonCode::LateFailure, Effect::None)
+        }
+    }
+}

@@ -1,0 +1,98 @@
+//! The demo ledger: an afternoon of a booking tool with a 120 s timeout.
+//!
+//! `booking_afternoon.ndjson` holds the five callbacks of the worked example
+//! (1 applied, 1 held, 2 recorded, 1 quarantined); `demo_queue.ndjson` adds a small
+//! queue with a dropped notification, a dropped output upload, a staff retry, a
+//! conflicting pair, failures, an expiry, aged jobs, and some bad input.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use sha2::{Digest, Sha256};
+
+use crate::clock::Timestamp;
+use crate::escalation;
+use crate::ingest::{self, IngestReport};
+use crate::store::Ledger;
+
+/// The worked example of SPEC sec. 2.
+pub const BOOKING_AFTERNOON: &str = include_str!("../assets/booking_afternoon.ndjson");
+/// The rest of the demo queue.
+pub const DEMO_QUEUE: &str = include_str!("../assets/demo_queue.ndjson");
+/// The demo's clock: late that afternoon, so the stuck jobs have aged.
+pub const DEMO_NOW: &str = "2026-11-27T17:00:00Z";
+/// Where `jobledger demo` writes unless `--db` says otherwise.
+pub const DEFAULT_DEMO_DB: &str = "jobledger-demo.db";
+
+/// The demo's fixed clock.
+pub fn demo_now() -> Timestamp {
+    Timestamp::parse(DEMO_NOW).unwrap_or_else(|| crate::clock::Clock::System.now())
+}
+
+/// Why no demo ledger was built.
+#[derive(Debug, thiserror::Error)]
+pub enum DemoError {
+    #[error(
+        "{0} holds lines that are not the demo's; it is left untouched. Pick another --db for the demo"
+    )]
+    NotADemoLedger(String),
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
+    #[error(transparent)]
+    Ingest(#[from] ingest::IngestError),
+    #[error(transparent)]
+    Owner(#[from] escalation::OwnerError),
+    #[error("removing the old demo ledger failed: {0}")]
+    Remove(#[from] std::io::Error),
+}
+
+fn demo_line_hashes() -> HashSet<[u8; 32]> {
+    BOOKING_AFTERNOON
+        .lines()
+        .chain(DEMO_QUEUE.lines())
+        .map(|line| Sha256::digest(line.as_bytes()).into())
+        .collect()
+}
+
+/// Builds a fresh demo ledger at `path`. An existing file is replaced only if it
+/// holds nothing but demo lines; anything else is refused, never overwritten.
+pub fn build(path: &Path, now: Timestamp) -> Result<IngestReport, DemoError> {
+    if path.exists() {
+        let known = demo_line_hashes();
+        let ledger = Ledger::open_read_only(path)?;
+        if !ledger.all_lines_among(&known)? {
+            return Err(DemoError::NotADemoLedger(path.display().to_string()));
+        }
+        drop(ledger);
+        for suffix in ["", "-wal", "-shm"] {
+            let mut file = path.as_os_str().to_owned();
+            file.push(suffix);
+            match std::fs::remove_file(&file) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e.into()),
+                _ => {}
+            }
+        }
+    }
+    let mut ledger = Ledger::open(path)?;
+    let mut report = ingest::ingest(&mut ledger, BOOKING_AFTERNOON.as_bytes(), now, |_| {})?;
+    let queue = ingest::ingest(&mut ledger, DEMO_QUEUE.as_bytes(), now, |_| {})?;
+    report.merge(&queue);
+    let at = |text: &str| Timestamp::parse(text);
+    escalation::set_owner(
+        &mut ledger,
+        "booking-1042",
+        "ops:maria",
+        at("2026-11-27T16:30:00Z"),
+        "demo",
+        now,
+    )?;
+    escalation::set_owner(
+        &mut ledger,
+        "booking-1055",
+        "ops:lee",
+        at("2026-11-27T17:30:00Z"),
+        "demo",
+        now,
+    )?;
+    Ok(report)
+}

@@ -1,0 +1,176 @@
+//! Ingest: the event stream into the ledger, line by line, in batches.
+//!
+//! Each line is identified by its SHA-256; a line already in the ledger is
+//! skipped, so a crashed ingest is simply re-run. A batch is one transaction:
+//! after a crash the ledger holds whole batches only.
+
+mod apply;
+mod callback;
+
+use std::io::BufRead;
+
+use sha2::{Digest, Sha256};
+
+use crate::clock::Timestamp;
+use crate::decision::Disposition;
+use crate::event::{self, Parsed};
+use crate::store::{DispositionCounts, JobDefaults, Ledger, StoreError, Writer};
+
+pub(crate) use callback::judge;
+
+/// Lines per transaction: large enough to amortise the commit, small enough to lose little.
+pub const BATCH_LINES: usize = 5_000;
+
+/// Failures that stop an ingest (bad data never does).
+#[derive(Debug, thiserror::Error)]
+pub enum IngestError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("reading the input failed after line {line}: {source}")]
+    Read {
+        line: u64,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// What an ingest did. The counts add up: `lines_read = blank + already_ingested +
+/// events_applied + events_rejected + callbacks.total()`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct IngestReport {
+    pub lines_read: u64,
+    pub blank: u64,
+    pub already_ingested: u64,
+    pub events_applied: u64,
+    pub events_rejected: u64,
+    pub callbacks: DispositionCounts,
+}
+
+impl IngestReport {
+    /// True when every line read is accounted for exactly once.
+    pub fn adds_up(&self) -> bool {
+        let callbacks = u64::try_from(self.callbacks.total()).unwrap_or(u64::MAX);
+        self.lines_read
+            == self.blank
+                + self.already_ingested
+                + self.events_applied
+                + self.events_rejected
+                + callbacks
+    }
+}
+
+impl std::fmt::Display for IngestReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let c = &self.callbacks;
+        write!(
+            f,
+            "{} lines read: {} already ingested, {} blank, {} events applied, {} rejected, {} callbacks ({} applied, {} held, {} recorded, {} quarantined)",
+            self.lines_read,
+            self.already_ingested,
+            self.blank,
+            self.events_applied,
+            self.events_rejected,
+            c.total(),
+            c.applied,
+            c.held,
+            c.recorded,
+            c.quarantined
+        )
+    }
+}
+
+/// How a line ended up, for the report.
+pub(crate) enum LineFate {
+    Applied,
+    Rejected,
+    Callback(Disposition),
+}
+
+/// Reads `input` to its end into the ledger. `progress` is called after each batch.
+pub fn ingest(
+    ledger: &mut Ledger,
+    mut input: impl BufRead,
+    now: Timestamp,
+    mut progress: impl FnMut(&IngestReport),
+) -> Result<IngestReport, IngestError> {
+    let defaults = JobDefaults::default();
+    let mut report = IngestReport::default();
+    let mut line = Vec::with_capacity(512);
+    let mut done = false;
+    while !done {
+        let writer = ledger.writer()?;
+        let mut batch = IngestReport::default();
+        for _ in 0..BATCH_LINES {
+            line.clear();
+            let read = input
+                .read_until(b'\n', &mut line)
+                .map_err(|source| IngestError::Read {
+                    line: report.lines_read + batch.lines_read,
+                    source,
+                })?;
+            if read == 0 {
+                done = true;
+                break;
+            }
+            if line.last() == Some(&b'\n') {
+                line.pop();
+            }
+            batch.lines_read += 1;
+            ingest_line(&writer, &line, now, defaults, &mut batch)?;
+        }
+        writer.commit()?;
+        report.merge(&batch);
+        progress(&report);
+    }
+    Ok(report)
+}
+
+impl IngestReport {
+    /// Adds the counts of another run.
+    pub fn merge(&mut self, other: &IngestReport) {
+        self.lines_read += other.lines_read;
+        self.blank += other.blank;
+        self.already_ingested += other.already_ingested;
+        self.events_applied += other.events_applied;
+        self.events_rejected += other.events_rejected;
+        self.callbacks.applied += other.callbacks.applied;
+        self.callbacks.held += other.callbacks.held;
+        self.callbacks.recorded += other.callbacks.recorded;
+        self.callbacks.quarantined += other.callbacks.quarantined;
+    }
+}
+
+fn ingest_line(
+    writer: &Writer<'_>,
+    raw: &[u8],
+    now: Timestamp,
+    defaults: JobDefaults,
+    report: &mut IngestReport,
+) -> Result<(), StoreError> {
+    if raw.iter().all(u8::is_ascii_whitespace) {
+        report.blank += 1;
+        return Ok(());
+    }
+    let sha256: [u8; 32] = Sha256::digest(raw).into();
+    if writer.line_seen(&sha256)? {
+        report.already_ingested += 1;
+        return Ok(());
+    }
+    let line = apply::Line {
+        sha256: &sha256,
+        raw,
+        now,
+    };
+    let fate = match event::parse_line(raw) {
+        Parsed::Event(event) => apply::event(writer, &line, &event, defaults)?,
+        Parsed::Rejected { kind, reason } => apply::reject(writer, &line, Some(kind), &reason)?,
+        Parsed::Callback(report) => callback::ingest(writer, &line, &report)?,
+        Parsed::Unparseable { reason } => callback::unparseable(writer, &line, &reason)?,
+    };
+    match fate {
+        LineFate::Applied => report.events_applied += 1,
+        LineFate::Rejected => report.events_rejected += 1,
+        LineFate::Callback(disposition) => report.callbacks.add(disposition),
+    }
+    Ok(())
+}

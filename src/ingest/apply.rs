@@ -1,0 +1,336 @@
+//! The effect of each well-formed event other than a callback.
+
+use super::LineFate;
+use crate::clock::Timestamp;
+use crate::decision::JobState;
+use crate::event::Event;
+use crate::store::{
+    AttemptState, JobDefaults, JobRow, LineStatus, NewLine, StoreError, TerminalRecord, Transition,
+    Writer,
+};
+
+/// An input line being ingested.
+pub(crate) struct Line<'a> {
+    pub sha256: &'a [u8; 32],
+    pub raw: &'a [u8],
+    pub now: Timestamp,
+}
+
+impl Line<'_> {
+    pub fn keep(
+        &self,
+        writer: &Writer<'_>,
+        event: Option<&str>,
+        status: LineStatus,
+        reason: Option<&str>,
+    ) -> Result<i64, StoreError> {
+        writer.insert_line(&NewLine {
+            sha256: self.sha256,
+            raw: self.raw,
+            event,
+            status,
+            reason,
+            ingested_at: self.now,
+        })
+    }
+}
+
+/// Keeps a line as a rejected event, with the reason.
+pub(crate) fn reject(
+    writer: &Writer<'_>,
+    line: &Line<'_>,
+    kind: Option<&str>,
+    reason: &str,
+) -> Result<LineFate, StoreError> {
+    line.keep(writer, kind, LineStatus::Rejected, Some(reason))?;
+    Ok(LineFate::Rejected)
+}
+
+/// Applies one event, or keeps it as rejected when the ledger cannot take it.
+pub(crate) fn event(
+    writer: &Writer<'_>,
+    line: &Line<'_>,
+    event: &Event,
+    defaults: JobDefaults,
+) -> Result<LineFate, StoreError> {
+    let kind = Some(event.kind());
+    let job = writer.job(event.job_id())?;
+    if let Event::JobAccepted(accepted) = event {
+        if let Some(job) = job {
+            let reason = format!(
+                "job {:?} was already accepted at {}; a repeated submission keeps its first identity",
+                job.job_id, job.accepted_at
+            );
+            return reject(writer, line, kind, &reason);
+        }
+        let seq = line.keep(writer, kind, LineStatus::Applied, None)?;
+        writer.insert_job(accepted, defaults, seq)?;
+        return Ok(LineFate::Applied);
+    }
+    let Some(job) = job else {
+        let reason = format!("no job {:?} has been accepted", event.job_id());
+        return reject(writer, line, kind, &reason);
+    };
+    if let Err(reason) = check(writer, &job, event)? {
+        return reject(writer, line, kind, &reason);
+    }
+    let seq = line.keep(writer, kind, LineStatus::Applied, None)?;
+    effect(writer, &job, event, seq)?;
+    Ok(LineFate::Applied)
+}
+
+/// Why an event about an existing job cannot be taken, if it cannot.
+fn check(
+    writer: &Writer<'_>,
+    job: &JobRow,
+    event: &Event,
+) -> Result<Result<(), String>, StoreError> {
+    let known_attempt = |attempt: i64| -> Result<Result<(), String>, StoreError> {
+        Ok(match writer.attempt(&job.job_id, attempt)? {
+            Some(_) => Ok(()),
+            None => Err(format!(
+                "job {:?} has no attempt {attempt} (latest is {})",
+                job.job_id, job.latest_attempt
+            )),
+        })
+    };
+    match event {
+        Event::AttemptStarted { attempt, .. } => {
+            let attempt = *attempt;
+            // Attempt 1 is opened by acceptance and started by this event; later ones are new.
+            let first_start =
+                attempt == 1 && job.latest_attempt == 1 && job.state == JobState::Accepted;
+            if first_start || attempt > job.latest_attempt {
+                Ok(Ok(()))
+            } else {
+                Ok(Err(format!(
+                    "attempt {attempt} of job {:?} was already started (latest is {})",
+                    job.job_id, job.latest_attempt
+                )))
+            }
+        }
+        Event::AttemptTimedOut { attempt, .. } => {
+            let Some(row) = writer.attempt(&job.job_id, *attempt)? else {
+                return known_attempt(*attempt);
+            };
+            Ok(if row.state == AttemptState::TimedOut {
+                Err(format!(
+                    "attempt {attempt} of job {:?} already timed out at {}",
+                    job.job_id,
+                    row.timed_out_at
+                        .map_or_else(|| "?".to_owned(), |t| t.to_string())
+                ))
+            } else {
+                Ok(())
+            })
+        }
+        Event::JobSucceeded { attempt, .. } | Event::JobFailed { attempt, .. } => {
+            known_attempt(*attempt)
+        }
+        _ => Ok(Ok(())),
+    }
+}
+
+fn effect(writer: &Writer<'_>, job: &JobRow, event: &Event, seq: i64) -> Result<(), StoreError> {
+    let id = job.job_id.as_str();
+    let move_to = |to: JobState, at: Timestamp, cause: &str, record: TerminalRecord<'_>| {
+        writer.transition(
+            &Transition {
+                job_id: id,
+                from: job.state,
+                to,
+                at,
+                cause,
+                line_seq: Some(seq),
+                callback_seq: None,
+            },
+            record,
+        )
+    };
+    match event {
+        Event::JobAccepted(_) => {}
+        Event::AttemptStarted {
+            attempt,
+            at,
+            created_by,
+            timeout_at,
+            ..
+        } => {
+            let timeout_at = timeout_at.or_else(|| job.timeout_s.map(|s| at.plus_seconds(s)));
+            if *attempt <= job.latest_attempt {
+                writer.restart_attempt(id, *attempt, *at, timeout_at)?;
+            } else {
+                writer.insert_attempt(id, *attempt, created_by, *at, timeout_at)?;
+            }
+            let reopens = job.state.is_open()
+                || (job.state == JobState::Failed && job.failure_permanent != Some(true));
+            let cause = format!("attempt {attempt} started by {created_by}");
+            if reopens {
+                move_to(JobState::Running, *at, &cause, TerminalRecord::default())?;
+            } else {
+                // A replacement after the job ended: kept beside the state that stands.
+                writer.history(
+                    id,
+                    *at,
+                    Some(job.state),
+                    JobState::Running,
+                    false,
+                    &cause,
+                    Some(seq),
+                    None,
+                )?;
+            }
+        }
+        Event::AttemptTimedOut { attempt, at, .. } => {
+            writer.set_attempt_state(id, *attempt, AttemptState::TimedOut, *at)?;
+            if *attempt == job.latest_attempt
+                && matches!(job.state, JobState::Accepted | JobState::Running)
+            {
+                let cause = format!("attempt {attempt} timed out");
+                move_to(JobState::TimedOut, *at, &cause, TerminalRecord::default())?;
+            }
+        }
+        Event::JobCancelled { at, by, .. } => {
+            let cause = format!("cancelled by {by}");
+            terminal(
+                writer,
+                job,
+                JobState::Cancelled,
+                *at,
+                &cause,
+                seq,
+                TerminalRecord::default(),
+            )?;
+        }
+        Event::JobSucceeded {
+            attempt,
+            at,
+            result_ref,
+            ..
+        } => {
+            let late = matches!(job.state, JobState::TimedOut | JobState::Expired)
+                || writer
+                    .attempt(id, *attempt)?
+                    .is_some_and(|a| a.state == AttemptState::TimedOut);
+            let to = if late {
+                JobState::CompletedLate
+            } else {
+                JobState::Succeeded
+            };
+            if terminal(
+                writer,
+                job,
+                to,
+                *at,
+                &format!("worker recorded success of attempt {attempt}: {result_ref}"),
+                seq,
+                TerminalRecord {
+                    result_ref: Some(result_ref),
+                    ..TerminalRecord::default()
+                },
+            )? {
+                writer.set_attempt_state(id, *attempt, AttemptState::Succeeded, *at)?;
+            }
+        }
+        Event::JobFailed {
+            attempt,
+            at,
+            cause,
+            permanent,
+            ..
+        } => {
+            let kind = match permanent {
+                Some(true) => "permanent",
+                Some(false) => "transient",
+                None => "unclassified",
+            };
+            writer.set_attempt_state(id, *attempt, AttemptState::Failed, *at)?;
+            terminal(
+                writer,
+                job,
+                JobState::Failed,
+                *at,
+                &format!("worker recorded {kind} failure of attempt {attempt}: {cause}"),
+                seq,
+                TerminalRecord {
+                    failure_cause: Some(cause),
+                    failure_permanent: *permanent,
+                    ..TerminalRecord::default()
+                },
+            )?;
+        }
+        Event::JobExpired { at, .. } => {
+            terminal(
+                writer,
+                job,
+                JobState::Expired,
+                *at,
+                "expired",
+                seq,
+                TerminalRecord::default(),
+            )?;
+        }
+        Event::OutputStored {
+            reference,
+            at,
+            retention_until,
+            ..
+        } => writer.insert_output(id, reference, *at, *retention_until, seq)?,
+        Event::OutputChecked { at, exists, .. } => {
+            writer.insert_output_check(id, *at, *exists, seq)?;
+        }
+        Event::NotificationSent { kind, at, .. } => {
+            writer.insert_notification(id, kind, *at, seq)?;
+        }
+        Event::Decision {
+            decision_id,
+            action,
+            at,
+            ..
+        } => {
+            writer.insert_decision(decision_id, id, action, *at, seq)?;
+        }
+    }
+    Ok(())
+}
+
+/// A terminal record from a worker or an operator: taken only while the job is
+/// open (or, for a late success, expired); otherwise kept in the history beside
+/// the state that stands. Returns whether it was taken.
+fn terminal(
+    writer: &Writer<'_>,
+    job: &JobRow,
+    to: JobState,
+    at: Timestamp,
+    cause: &str,
+    seq: i64,
+    record: TerminalRecord<'_>,
+) -> Result<bool, StoreError> {
+    let may =
+        job.state.is_open() || (job.state == JobState::Expired && to == JobState::CompletedLate);
+    if !may {
+        writer.history(
+            &job.job_id,
+            at,
+            Some(job.state),
+            to,
+            false,
+            cause,
+            Some(seq),
+            None,
+        )?;
+        return Ok(false);
+    }
+    writer.transition(
+        &Transition {
+            job_id: &job.job_id,
+            from: job.state,
+            to,
+            at,
+            cause,
+            line_seq: Some(seq),
+            callback_seq: None,
+        },
+        record,
+    )
+}

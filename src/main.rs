@@ -1,0 +1,5 @@
+//! The `jobledger` binary: see the crate documentation.
+
+fn main() -> std::process::ExitCode {
+    jobledger::cli::main()
+}

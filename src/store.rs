@@ -1,0 +1,129 @@
+//! The ledger file. This module owns every SQL statement in the crate.
+//!
+//! [`Ledger`] opens (or creates) the SQLite file, refuses files that are not
+//! ledgers or are newer than this binary, applies migrations, and offers named
+//! reads. Writes go through a [`Writer`]: one `BEGIN IMMEDIATE` transaction,
+//! committed whole or not at all.
+
+mod open;
+mod reads;
+mod rows;
+mod writer;
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, TransactionBehavior};
+
+pub use open::SCHEMA_VERSION;
+pub use reads::{CallbackFilter, PageRequest};
+pub use rows::*;
+pub use writer::{JobDefaults, Writer};
+
+/// Marks a SQLite file as a jobledger ledger (`PRAGMA application_id`, "JLDG").
+pub const APPLICATION_ID: i32 = 0x4A4C_4447;
+
+/// Failures a caller may want to tell apart.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error(
+        "{path} is not a jobledger ledger (it is a SQLite file of another application); it was left untouched"
+    )]
+    NotALedger { path: PathBuf },
+    #[error("{path} is not a SQLite database; it was left untouched")]
+    NotADatabase { path: PathBuf },
+    #[error(
+        "{path} has ledger schema version {found}, newer than this jobledger understands ({known}); upgrade jobledger. The file was left untouched"
+    )]
+    NewerSchema {
+        path: PathBuf,
+        found: i64,
+        known: i64,
+    },
+    #[error("the ledger {path} does not exist")]
+    Missing { path: PathBuf },
+    #[error("the ledger {path} is read-only here: {detail}")]
+    ReadOnly { path: PathBuf, detail: String },
+    #[error(
+        "the disk holding {path} is full; nothing of the interrupted batch was kept, re-run once there is space"
+    )]
+    DiskFull { path: PathBuf },
+    #[error("the ledger {path} is busy (another writer held it too long); try again")]
+    Busy { path: PathBuf },
+    #[error("ledger {path}: {source}")]
+    Sqlite {
+        path: PathBuf,
+        #[source]
+        source: rusqlite::Error,
+    },
+}
+
+/// How a ledger is opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpenMode {
+    /// Create the file if needed, migrate, allow writes.
+    ReadWrite,
+    /// The file must exist and be current; nothing is ever written.
+    ReadOnly,
+}
+
+/// An open ledger file.
+pub struct Ledger {
+    conn: Connection,
+    path: PathBuf,
+}
+
+impl Ledger {
+    /// Opens (creating and migrating if needed) the ledger at `path`.
+    pub fn open(path: &Path) -> Result<Ledger, StoreError> {
+        open::open(path, OpenMode::ReadWrite)
+    }
+
+    /// Opens an existing ledger without ever writing to it.
+    pub fn open_read_only(path: &Path) -> Result<Ledger, StoreError> {
+        open::open(path, OpenMode::ReadOnly)
+    }
+
+    /// The file this ledger lives in.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Starts a write transaction (`BEGIN IMMEDIATE`); nothing is kept unless it is committed.
+    pub fn writer(&mut self) -> Result<Writer<'_>, StoreError> {
+        let path = self.path.clone();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| classify(&path, e))?;
+        Ok(Writer::new(tx, path))
+    }
+
+    /// A number that changes whenever another connection commits to the file.
+    pub fn data_version(&self) -> Result<i64, StoreError> {
+        self.conn
+            .query_row("PRAGMA data_version", [], |row| row.get(0))
+            .map_err(|e| self.err(e))
+    }
+
+    fn err(&self, e: rusqlite::Error) -> StoreError {
+        classify(&self.path, e)
+    }
+}
+
+/// Turns a SQLite error into the error a person can act on.
+pub(crate) fn classify(path: &Path, e: rusqlite::Error) -> StoreError {
+    use rusqlite::ErrorCode;
+    let path = path.to_path_buf();
+    match e.sqlite_error_code() {
+        Some(ErrorCode::DiskFull) => StoreError::DiskFull { path },
+        Some(ErrorCode::ReadOnly | ErrorCode::CannotOpen | ErrorCode::PermissionDenied) => {
+            StoreError::ReadOnly {
+                path,
+                detail: e.to_string(),
+            }
+        }
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StoreError::Busy { path },
+        Some(ErrorCode::NotADatabase) => StoreError::NotADatabase { path },
+        _ => StoreError::Sqlite { path, source: e },
+    }
+}

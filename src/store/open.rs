@@ -1,0 +1,145 @@
+//! Opening a ledger file: refusal of foreign or newer files, pragmas, migrations.
+
+use std::path::Path;
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags};
+
+use super::{APPLICATION_ID, Ledger, OpenMode, StoreError, classify};
+
+/// The migrations, in order. Append only: never edit or reorder one that has shipped.
+const MIGRATIONS: &[&str] = &[include_str!("migrations/001_ledger.sql")];
+
+/// The schema version this binary writes.
+#[allow(clippy::cast_possible_wrap)] // a handful of migrations
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+pub(super) fn open(path: &Path, mode: OpenMode) -> Result<Ledger, StoreError> {
+    let exists = path.exists();
+    if !exists && mode == OpenMode::ReadOnly {
+        return Err(StoreError::Missing {
+            path: path.to_path_buf(),
+        });
+    }
+    if !exists {
+        create_private(path)?;
+    }
+    let flags = match mode {
+        OpenMode::ReadWrite => OpenFlags::SQLITE_OPEN_READ_WRITE,
+        OpenMode::ReadOnly => OpenFlags::SQLITE_OPEN_READ_ONLY,
+    } | OpenFlags::SQLITE_OPEN_NO_MUTEX
+        | OpenFlags::SQLITE_OPEN_URI;
+    let conn = Connection::open_with_flags(path, flags).map_err(|e| classify(path, e))?;
+    conn.busy_timeout(Duration::from_secs(10))
+        .map_err(|e| classify(path, e))?;
+    check_identity(&conn, path)?;
+    if mode == OpenMode::ReadWrite {
+        conn.execute_batch(
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
+        )
+        .map_err(|e| classify(path, e))?;
+        migrate(&conn, path)?;
+    } else {
+        conn.execute_batch("PRAGMA foreign_keys = ON; PRAGMA query_only = ON;")
+            .map_err(|e| classify(path, e))?;
+        let version = user_version(&conn, path)?;
+        if version < SCHEMA_VERSION {
+            return Err(StoreError::ReadOnly {
+                path: path.to_path_buf(),
+                detail: format!(
+                    "its schema (version {version}) needs an upgrade to {SCHEMA_VERSION}, which a read-only open cannot do; open it once without --read-only"
+                ),
+            });
+        }
+    }
+    conn.set_prepared_statement_cache_capacity(64);
+    Ok(Ledger {
+        conn,
+        path: path.to_path_buf(),
+    })
+}
+
+/// Creates an empty file readable by its owner only: a ledger holds other people's payloads.
+fn create_private(path: &Path) -> Result<(), StoreError> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    match options.open(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(StoreError::ReadOnly {
+            path: path.to_path_buf(),
+            detail: format!("cannot create the file: {e}"),
+        }),
+    }
+}
+
+fn user_version(conn: &Connection, path: &Path) -> Result<i64, StoreError> {
+    conn.query_row("PRAGMA user_version", [], |row| row.get(0))
+        .map_err(|e| classify(path, e))
+}
+
+/// Refuses, before anything is written, a file that is not ours or is newer than us.
+fn check_identity(conn: &Connection, path: &Path) -> Result<(), StoreError> {
+    let app_id: i32 = conn
+        .query_row("PRAGMA application_id", [], |row| row.get(0))
+        .map_err(|e| classify(path, e))?;
+    let objects: i64 = conn
+        .query_row("SELECT count(*) FROM sqlite_schema", [], |row| row.get(0))
+        .map_err(|e| classify(path, e))?;
+    if app_id != APPLICATION_ID && (app_id != 0 || objects > 0) {
+        return Err(StoreError::NotALedger {
+            path: path.to_path_buf(),
+        });
+    }
+    let found = user_version(conn, path)?;
+    if found > SCHEMA_VERSION {
+        return Err(StoreError::NewerSchema {
+            path: path.to_path_buf(),
+            found,
+            known: SCHEMA_VERSION,
+        });
+    }
+    Ok(())
+}
+
+/// Applies every migration newer than the file, each in its own immediate transaction.
+fn migrate(conn: &Connection, path: &Path) -> Result<(), StoreError> {
+    loop {
+        conn.execute_batch("BEGIN IMMEDIATE")
+            .map_err(|e| classify(path, e))?;
+        let result = (|| {
+            let version = user_version(conn, path)?;
+            let Some(sql) = usize::try_from(version)
+                .ok()
+                .and_then(|v| MIGRATIONS.get(v))
+            else {
+                return Ok(false);
+            };
+            conn.execute_batch(sql).map_err(|e| classify(path, e))?;
+            conn.execute_batch(&format!(
+                "PRAGMA user_version = {}; PRAGMA application_id = {APPLICATION_ID};",
+                version + 1
+            ))
+            .map_err(|e| classify(path, e))?;
+            Ok(true)
+        })();
+        match result {
+            Ok(more) => {
+                conn.execute_batch("COMMIT")
+                    .map_err(|e| classify(path, e))?;
+                if !more {
+                    return Ok(());
+                }
+            }
+            Err(e) => {
+                let _ = conn.execute_batch("ROLLBACK");
+                return Err(e);
+            }
+        }
+    }
+}

@@ -1,0 +1,313 @@
+//! Plain values read from and written to the ledger.
+
+use serde::Serialize;
+
+use crate::clock::Timestamp;
+use crate::decision::{Disposition, JobState, Outcome, ReasonCode};
+
+/// A job as the ledger holds it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobRow {
+    pub job_id: String,
+    pub state: JobState,
+    pub accepted_at: Timestamp,
+    pub aged_at: Timestamp,
+    pub timeout_s: Option<i64>,
+    pub expected_age_s: i64,
+    pub attempt_budget: i64,
+    pub latest_attempt: i64,
+    pub input_digest: Option<String>,
+    pub model_digest: Option<String>,
+    pub policy_revision: Option<String>,
+    pub result_ref: Option<String>,
+    pub failure_cause: Option<String>,
+    pub failure_permanent: Option<bool>,
+    pub state_changed_at: Timestamp,
+}
+
+/// The state of one attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AttemptState {
+    Running,
+    TimedOut,
+    Succeeded,
+    Failed,
+}
+
+impl AttemptState {
+    /// The stored name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AttemptState::Running => "running",
+            AttemptState::TimedOut => "timed_out",
+            AttemptState::Succeeded => "succeeded",
+            AttemptState::Failed => "failed",
+        }
+    }
+
+    /// Parses a stored name.
+    pub fn parse(name: &str) -> Option<AttemptState> {
+        [
+            AttemptState::Running,
+            AttemptState::TimedOut,
+            AttemptState::Succeeded,
+            AttemptState::Failed,
+        ]
+        .into_iter()
+        .find(|s| s.as_str() == name)
+    }
+}
+
+/// One attempt of a job.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AttemptRow {
+    pub job_id: String,
+    pub attempt: i64,
+    pub created_by: String,
+    pub started_at: Timestamp,
+    pub timeout_at: Option<Timestamp>,
+    pub state: AttemptState,
+    pub timed_out_at: Option<Timestamp>,
+}
+
+/// A new input line about to be kept.
+#[derive(Debug, Clone, Copy)]
+pub struct NewLine<'a> {
+    pub sha256: &'a [u8; 32],
+    pub raw: &'a [u8],
+    pub event: Option<&'a str>,
+    pub status: LineStatus,
+    pub reason: Option<&'a str>,
+    pub ingested_at: Timestamp,
+}
+
+/// What became of an input line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineStatus {
+    /// A well-formed event, kept in the tables of its kind.
+    Applied,
+    /// A malformed event or one for an unknown job, kept with its reason.
+    Rejected,
+    /// A callback (or an unparseable line): see the callbacks table.
+    Callback,
+}
+
+impl LineStatus {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            LineStatus::Applied => "applied",
+            LineStatus::Rejected => "rejected",
+            LineStatus::Callback => "callback",
+        }
+    }
+}
+
+/// A callback with its disposition, about to be kept.
+#[derive(Debug, Clone)]
+pub struct NewCallback<'a> {
+    pub line_seq: i64,
+    pub delivery_id: Option<&'a str>,
+    pub job_id: Option<&'a str>,
+    pub attempt: Option<i64>,
+    pub outcome: Option<Outcome>,
+    pub arrived_at: Option<Timestamp>,
+    pub timeout_at: Option<Timestamp>,
+    pub disposition: Disposition,
+    pub reason: ReasonCode,
+    pub detail: Option<&'a str>,
+    pub job_state_before: Option<JobState>,
+    pub replacement_attempt: Option<i64>,
+    pub first_report_seq: Option<i64>,
+    pub linked_from_seq: Option<i64>,
+    pub judged_at: Timestamp,
+}
+
+/// What earlier callbacks said about the same job and attempt.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ClaimHistory {
+    /// The first callback that made the same claim, if any.
+    pub first_same: Option<i64>,
+    /// Some earlier callback reported the opposite outcome.
+    pub opposite: bool,
+}
+
+/// A transition asked of a job, with why.
+#[derive(Debug, Clone, Copy)]
+pub struct Transition<'a> {
+    pub job_id: &'a str,
+    pub from: JobState,
+    pub to: JobState,
+    pub at: Timestamp,
+    pub cause: &'a str,
+    pub line_seq: Option<i64>,
+    pub callback_seq: Option<i64>,
+}
+
+/// Fields written with a terminal transition.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TerminalRecord<'a> {
+    pub result_ref: Option<&'a str>,
+    pub failure_cause: Option<&'a str>,
+    pub failure_permanent: Option<bool>,
+}
+
+/// Callbacks counted by disposition.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct DispositionCounts {
+    pub applied: i64,
+    pub held: i64,
+    pub recorded: i64,
+    pub quarantined: i64,
+}
+
+impl DispositionCounts {
+    /// All callbacks.
+    pub fn total(&self) -> i64 {
+        self.applied + self.held + self.recorded + self.quarantined
+    }
+
+    /// Counts one more callback of this disposition.
+    pub fn add(&mut self, disposition: Disposition) {
+        *self.slot(disposition) += 1;
+    }
+
+    /// The count for one disposition.
+    pub fn get(&self, disposition: Disposition) -> i64 {
+        match disposition {
+            Disposition::Apply => self.applied,
+            Disposition::Hold => self.held,
+            Disposition::Record => self.recorded,
+            Disposition::Quarantine => self.quarantined,
+        }
+    }
+
+    fn slot(&mut self, disposition: Disposition) -> &mut i64 {
+        match disposition {
+            Disposition::Apply => &mut self.applied,
+            Disposition::Hold => &mut self.held,
+            Disposition::Record => &mut self.recorded,
+            Disposition::Quarantine => &mut self.quarantined,
+        }
+    }
+}
+
+/// The replacement attempt shown beside a callback.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Replacement {
+    pub attempt: i64,
+    pub created_by: String,
+    pub started_at: Timestamp,
+    #[serde(skip)]
+    pub state: Option<AttemptState>,
+}
+
+/// A reviewer's answer to a held or quarantined callback.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AnswerRow {
+    pub id: i64,
+    pub callback_seq: i64,
+    pub verdict: String,
+    pub note: String,
+    pub reviewer: String,
+    pub answered_at: Timestamp,
+    pub linked_job_id: Option<String>,
+}
+
+/// A callback as reports and the console show it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallbackRow {
+    pub seq: i64,
+    pub line_seq: i64,
+    pub delivery_id: Option<String>,
+    pub job_id: Option<String>,
+    pub attempt: Option<i64>,
+    pub outcome: Option<Outcome>,
+    pub arrived_at: Option<Timestamp>,
+    pub timeout_at: Option<Timestamp>,
+    pub disposition: Disposition,
+    pub reason: ReasonCode,
+    pub detail: Option<String>,
+    pub first_report_seq: Option<i64>,
+    pub linked_from_seq: Option<i64>,
+    pub ingested_at: Timestamp,
+    pub replacement: Option<Replacement>,
+    pub answer: Option<AnswerRow>,
+}
+
+/// Who owns a stuck job and when it escalates.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OwnerRow {
+    pub owner: String,
+    pub escalate_at: Option<Timestamp>,
+    pub set_by: String,
+    pub set_at: Timestamp,
+}
+
+/// An open job past its expected age.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AgedJobRow {
+    pub job_id: String,
+    pub state: JobState,
+    pub accepted_at: Timestamp,
+    pub aged_at: Timestamp,
+    pub expected_age_s: i64,
+    pub owner: Option<OwnerRow>,
+}
+
+/// A failed job, for the review of failures.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FailedJobRow {
+    pub job_id: String,
+    pub failed_at: Timestamp,
+    pub cause: Option<String>,
+    pub permanent: Option<bool>,
+    pub attempts_used: i64,
+    pub attempt_budget: i64,
+}
+
+/// A request waiting in the outbox.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OutboxRow {
+    pub id: i64,
+    pub job_id: String,
+    pub request: String,
+    pub attempt: Option<i64>,
+    pub input_digest: Option<String>,
+    pub model_digest: Option<String>,
+    pub policy_revision: Option<String>,
+    pub requested_by: String,
+    pub requested_at: Timestamp,
+    pub status: String,
+}
+
+/// What the ledger knows about a job's output object.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct OutputFacts {
+    pub reference: Option<String>,
+    pub retention_until: Option<Timestamp>,
+    /// The latest existence check, when one was made after the object was stored.
+    pub last_check_exists: Option<bool>,
+}
+
+impl OutputFacts {
+    /// Stored, and not since found missing.
+    pub fn exists(&self) -> bool {
+        self.reference.is_some() && self.last_check_exists != Some(false)
+    }
+}
+
+/// A rejected input line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RejectedLine {
+    pub seq: i64,
+    pub event: Option<String>,
+    pub reason: String,
+    pub ingested_at: Timestamp,
+}
+
+/// One entry of a job's timeline, in time order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TimelineEntry {
+    pub at: Timestamp,
+    pub what: String,
+}

@@ -1,0 +1,552 @@
+//! One write transaction: every ledger write goes through a [`Writer`].
+
+use std::path::PathBuf;
+
+use rusqlite::{OptionalExtension, Transaction, params};
+
+use super::reads;
+use super::rows::{
+    AnswerRow, AttemptRow, AttemptState, ClaimHistory, JobRow, NewCallback, NewLine, OutputFacts,
+    TerminalRecord, Transition,
+};
+use super::{StoreError, classify};
+use crate::clock::Timestamp;
+use crate::decision::{JobState, Outcome};
+use crate::event::JobAccepted;
+
+/// An open `BEGIN IMMEDIATE` transaction. Dropped without [`Writer::commit`], it rolls back.
+pub struct Writer<'conn> {
+    tx: Transaction<'conn>,
+    path: PathBuf,
+}
+
+type Result<T> = std::result::Result<T, StoreError>;
+
+impl<'conn> Writer<'conn> {
+    pub(super) fn new(tx: Transaction<'conn>, path: PathBuf) -> Self {
+        Writer { tx, path }
+    }
+
+    fn err(&self, e: rusqlite::Error) -> StoreError {
+        classify(&self.path, e)
+    }
+
+    /// Makes everything written through this writer durable, at once.
+    pub fn commit(self) -> Result<()> {
+        let path = self.path;
+        self.tx.commit().map_err(|e| classify(&path, e))
+    }
+
+    /// Has a line with this SHA-256 been ingested before?
+    pub fn line_seen(&self, sha256: &[u8; 32]) -> Result<bool> {
+        self.tx
+            .prepare_cached("SELECT 1 FROM input_lines WHERE line_sha256 = ?1")
+            .and_then(|mut st| st.exists([&sha256[..]]))
+            .map_err(|e| self.err(e))
+    }
+
+    /// Keeps an input line; returns its sequence number.
+    pub fn insert_line(&self, line: &NewLine<'_>) -> Result<i64> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO input_lines (line_sha256, raw, event, status, reason, ingested_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )
+            .and_then(|mut st| {
+                st.execute(params![
+                    &line.sha256[..],
+                    line.raw,
+                    line.event,
+                    line.status.as_str(),
+                    line.reason,
+                    line.ingested_at
+                ])
+            })
+            .map_err(|e| self.err(e))?;
+        Ok(self.tx.last_insert_rowid())
+    }
+
+    /// The job, if the ledger has it.
+    pub fn job(&self, job_id: &str) -> Result<Option<JobRow>> {
+        reads::job(&self.tx, job_id).map_err(|e| self.err(e))
+    }
+
+    /// One attempt of a job.
+    pub fn attempt(&self, job_id: &str, attempt: i64) -> Result<Option<AttemptRow>> {
+        reads::attempt(&self.tx, job_id, attempt).map_err(|e| self.err(e))
+    }
+
+    /// What earlier callbacks claimed about this job and attempt.
+    pub fn claim_history(
+        &self,
+        job_id: &str,
+        attempt: i64,
+        outcome: Outcome,
+    ) -> Result<ClaimHistory> {
+        let mut history = ClaimHistory::default();
+        let mut st = self
+            .tx
+            .prepare_cached(
+                "SELECT seq, outcome FROM callbacks
+                 WHERE job_id = ?1 AND attempt = ?2 AND disposition <> 'quarantine'
+                 ORDER BY seq",
+            )
+            .map_err(|e| self.err(e))?;
+        let mut rows = st
+            .query(params![job_id, attempt])
+            .map_err(|e| self.err(e))?;
+        while let Some(row) = rows.next().map_err(|e| self.err(e))? {
+            let seq: i64 = row.get(0).map_err(|e| self.err(e))?;
+            let said: String = row.get(1).map_err(|e| self.err(e))?;
+            if said == outcome.as_str() {
+                history.first_same.get_or_insert(seq);
+            } else {
+                history.opposite = true;
+            }
+        }
+        Ok(history)
+    }
+
+    /// Opens a job and its first attempt.
+    pub fn insert_job(
+        &self,
+        job: &JobAccepted,
+        defaults: JobDefaults,
+        line_seq: i64,
+    ) -> Result<()> {
+        let expected_age_s = job.expected_age_s.unwrap_or(defaults.expected_age_s);
+        let budget = job.attempt_budget.unwrap_or(defaults.attempt_budget);
+        self.tx
+            .prepare_cached(
+                "INSERT INTO jobs (job_id, state, accepted_at, aged_at, timeout_s, expected_age_s,
+                    attempt_budget, latest_attempt, input_digest, model_digest, policy_revision,
+                    state_changed_at, accepted_line)
+                 VALUES (?1, 'accepted', ?2, ?3, ?4, ?5, ?6, 1, ?7, ?8, ?9, ?2, ?10)",
+            )
+            .and_then(|mut st| {
+                st.execute(params![
+                    job.job_id,
+                    job.at,
+                    job.at.plus_seconds(expected_age_s),
+                    job.timeout_s,
+                    expected_age_s,
+                    budget,
+                    job.input_digest,
+                    job.model_digest,
+                    job.policy_revision,
+                    line_seq
+                ])
+            })
+            .map_err(|e| self.err(e))?;
+        let timeout_at = job.timeout_s.map(|s| job.at.plus_seconds(s));
+        self.insert_attempt(&job.job_id, 1, "system", job.at, timeout_at)?;
+        self.history(
+            &job.job_id,
+            job.at,
+            None,
+            JobState::Accepted,
+            true,
+            "job_accepted",
+            Some(line_seq),
+            None,
+        )?;
+        if let Some(owner) = &job.owner {
+            self.assign_owner(&job.job_id, owner, None, "job_accepted", job.at)?;
+        }
+        Ok(())
+    }
+
+    /// Adds an attempt and makes it the job's latest.
+    pub fn insert_attempt(
+        &self,
+        job_id: &str,
+        attempt: i64,
+        created_by: &str,
+        started_at: Timestamp,
+        timeout_at: Option<Timestamp>,
+    ) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO attempts (job_id, attempt, created_by, started_at, timeout_at, state)
+                 VALUES (?1, ?2, ?3, ?4, ?5, 'running')",
+            )
+            .and_then(|mut st| {
+                st.execute(params![job_id, attempt, created_by, started_at, timeout_at])
+            })
+            .map_err(|e| self.err(e))?;
+        self.tx
+            .prepare_cached(
+                "UPDATE jobs SET latest_attempt = ?2 WHERE job_id = ?1 AND latest_attempt < ?2",
+            )
+            .and_then(|mut st| st.execute(params![job_id, attempt]))
+            .map_err(|e| self.err(e))?;
+        Ok(())
+    }
+
+    /// Marks the start of an attempt that already exists (attempt 1 opened by acceptance).
+    pub fn restart_attempt(
+        &self,
+        job_id: &str,
+        attempt: i64,
+        started_at: Timestamp,
+        timeout_at: Option<Timestamp>,
+    ) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "UPDATE attempts SET started_at = ?3, timeout_at = coalesce(?4, timeout_at)
+                 WHERE job_id = ?1 AND attempt = ?2",
+            )
+            .and_then(|mut st| st.execute(params![job_id, attempt, started_at, timeout_at]))
+            .map_err(|e| self.err(e))?;
+        Ok(())
+    }
+
+    /// Sets the state of one attempt (and its timeout time, for a timeout).
+    pub fn set_attempt_state(
+        &self,
+        job_id: &str,
+        attempt: i64,
+        state: AttemptState,
+        at: Timestamp,
+    ) -> Result<()> {
+        let timed_out_at = (state == AttemptState::TimedOut).then_some(at);
+        self.tx
+            .prepare_cached(
+                "UPDATE attempts SET state = ?3, timed_out_at = coalesce(?4, timed_out_at)
+                 WHERE job_id = ?1 AND attempt = ?2",
+            )
+            .and_then(|mut st| st.execute(params![job_id, attempt, state.as_str(), timed_out_at]))
+            .map_err(|e| self.err(e))?;
+        Ok(())
+    }
+
+    /// The conditional transition: moves the job only if it is still in `from`.
+    ///
+    /// Either way the request is written to the job's history; when it was not
+    /// taken, the history names the state that stood. Returns whether it was taken.
+    pub fn transition(&self, t: &Transition<'_>, record: TerminalRecord<'_>) -> Result<bool> {
+        let changed = self
+            .tx
+            .prepare_cached(
+                "UPDATE jobs SET state = ?3, state_changed_at = ?4,
+                    result_ref = coalesce(?5, result_ref),
+                    failure_cause = coalesce(?6, failure_cause),
+                    failure_permanent = coalesce(?7, failure_permanent)
+                 WHERE job_id = ?1 AND state = ?2",
+            )
+            .and_then(|mut st| {
+                st.execute(params![
+                    t.job_id,
+                    t.from.as_str(),
+                    t.to.as_str(),
+                    t.at,
+                    record.result_ref,
+                    record.failure_cause,
+                    record.failure_permanent
+                ])
+            })
+            .map_err(|e| self.err(e))?;
+        let taken = changed == 1;
+        let stood = if taken {
+            Some(t.from)
+        } else {
+            self.job(t.job_id)?.map(|job| job.state)
+        };
+        self.history(
+            t.job_id,
+            t.at,
+            stood,
+            t.to,
+            taken,
+            t.cause,
+            t.line_seq,
+            t.callback_seq,
+        )?;
+        Ok(taken)
+    }
+
+    /// Appends to a job's history.
+    #[allow(clippy::too_many_arguments)]
+    pub fn history(
+        &self,
+        job_id: &str,
+        at: Timestamp,
+        from: Option<JobState>,
+        to: JobState,
+        applied: bool,
+        cause: &str,
+        line_seq: Option<i64>,
+        callback_seq: Option<i64>,
+    ) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO job_history (job_id, at, from_state, to_state, applied, cause, line_seq, callback_seq)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            )
+            .and_then(|mut st| {
+                st.execute(params![
+                    job_id,
+                    at,
+                    from.map(JobState::as_str),
+                    to.as_str(),
+                    applied,
+                    cause,
+                    line_seq,
+                    callback_seq
+                ])
+            })
+            .map_err(|e| self.err(e))?;
+        Ok(())
+    }
+
+    /// Keeps a judged callback; returns its sequence number.
+    pub fn insert_callback(&self, cb: &NewCallback<'_>) -> Result<i64> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO callbacks (line_seq, delivery_id, job_id, attempt, outcome, arrived_at,
+                    timeout_at, disposition, reason, detail, job_state_before, replacement_attempt,
+                    first_report_seq, linked_from_seq, judged_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+            )
+            .and_then(|mut st| {
+                st.execute(params![
+                    cb.line_seq,
+                    cb.delivery_id,
+                    cb.job_id,
+                    cb.attempt,
+                    cb.outcome.map(Outcome::as_str),
+                    cb.arrived_at,
+                    cb.timeout_at,
+                    cb.disposition.as_str(),
+                    cb.reason.as_str(),
+                    cb.detail,
+                    cb.job_state_before.map(JobState::as_str),
+                    cb.replacement_attempt,
+                    cb.first_report_seq,
+                    cb.linked_from_seq,
+                    cb.judged_at
+                ])
+            })
+            .map_err(|e| self.err(e))?;
+        Ok(self.tx.last_insert_rowid())
+    }
+
+    /// Records an output object.
+    pub fn insert_output(
+        &self,
+        job_id: &str,
+        reference: &str,
+        stored_at: Timestamp,
+        retention_until: Option<Timestamp>,
+        line_seq: i64,
+    ) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO outputs (job_id, ref, stored_at, retention_until, line_seq)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )
+            .and_then(|mut st| {
+                st.execute(params![
+                    job_id,
+                    reference,
+                    stored_at,
+                    retention_until,
+                    line_seq
+                ])
+            })
+            .map_err(|e| self.err(e))?;
+        Ok(())
+    }
+
+    /// Records a check of whether a job's output object exists.
+    pub fn insert_output_check(
+        &self,
+        job_id: &str,
+        at: Timestamp,
+        exists: bool,
+        line_seq: i64,
+    ) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO output_checks (job_id, checked_at, object_exists, line_seq) VALUES (?1, ?2, ?3, ?4)",
+            )
+            .and_then(|mut st| st.execute(params![job_id, at, exists, line_seq]))
+            .map_err(|e| self.err(e))?;
+        Ok(())
+    }
+
+    /// Records a notification that was sent.
+    pub fn insert_notification(
+        &self,
+        job_id: &str,
+        kind: &str,
+        at: Timestamp,
+        line_seq: i64,
+    ) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO notifications (job_id, kind, sent_at, line_seq) VALUES (?1, ?2, ?3, ?4)",
+            )
+            .and_then(|mut st| st.execute(params![job_id, kind, at, line_seq]))
+            .map_err(|e| self.err(e))?;
+        Ok(())
+    }
+
+    /// Records a downstream decision; returns `true` when its id was seen before (suppressed).
+    pub fn insert_decision(
+        &self,
+        decision_id: &str,
+        job_id: &str,
+        action: &str,
+        at: Timestamp,
+        line_seq: i64,
+    ) -> Result<bool> {
+        let seen = self
+            .tx
+            .prepare_cached("SELECT 1 FROM decisions WHERE decision_id = ?1 AND suppressed = 0")
+            .and_then(|mut st| st.exists([decision_id]))
+            .map_err(|e| self.err(e))?;
+        self.tx
+            .prepare_cached(
+                "INSERT INTO decisions (decision_id, job_id, action, at, suppressed, line_seq)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )
+            .and_then(|mut st| st.execute(params![decision_id, job_id, action, at, seen, line_seq]))
+            .map_err(|e| self.err(e))?;
+        Ok(seen)
+    }
+
+    /// Appends an owner assignment (and escalation time) for a job.
+    pub fn assign_owner(
+        &self,
+        job_id: &str,
+        owner: &str,
+        escalate_at: Option<Timestamp>,
+        set_by: &str,
+        set_at: Timestamp,
+    ) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO owner_assignments (job_id, owner, escalate_at, set_by, set_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )
+            .and_then(|mut st| st.execute(params![job_id, owner, escalate_at, set_by, set_at]))
+            .map_err(|e| self.err(e))?;
+        Ok(())
+    }
+
+    /// The callback with this sequence number.
+    pub fn callback(&self, seq: i64) -> Result<Option<super::CallbackRow>> {
+        reads::callback(&self.tx, seq).map_err(|e| self.err(e))
+    }
+
+    /// The raw bytes of an input line.
+    pub fn raw_line(&self, line_seq: i64) -> Result<Option<Vec<u8>>> {
+        reads::raw_line(&self.tx, line_seq).map_err(|e| self.err(e))
+    }
+
+    /// The standing (latest) answer to a callback.
+    pub fn latest_answer(&self, callback_seq: i64) -> Result<Option<AnswerRow>> {
+        reads::latest_answer(&self.tx, callback_seq).map_err(|e| self.err(e))
+    }
+
+    /// Appends an answer; returns its id.
+    #[allow(clippy::too_many_arguments)]
+    pub fn insert_answer(
+        &self,
+        callback_seq: i64,
+        verdict: &str,
+        note: &str,
+        reviewer: &str,
+        answered_at: Timestamp,
+        linked_job_id: Option<&str>,
+        previous_answer: Option<i64>,
+    ) -> Result<i64> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO answers (callback_seq, verdict, note, reviewer, answered_at, linked_job_id, previous_answer)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )
+            .and_then(|mut st| {
+                st.execute(params![callback_seq, verdict, note, reviewer, answered_at, linked_job_id, previous_answer])
+            })
+            .map_err(|e| self.err(e))?;
+        Ok(self.tx.last_insert_rowid())
+    }
+
+    /// What the ledger knows about a job's output object.
+    pub fn output_facts(&self, job_id: &str) -> Result<OutputFacts> {
+        reads::output_facts(&self.tx, job_id).map_err(|e| self.err(e))
+    }
+
+    /// Requests of a kind still pending for a job.
+    pub fn pending_requests(&self, job_id: &str, request: &str) -> Result<i64> {
+        self.tx
+            .prepare_cached("SELECT count(*) FROM outbox WHERE job_id = ?1 AND request = ?2 AND status = 'pending'")
+            .and_then(|mut st| st.query_row(params![job_id, request], |row| row.get(0)))
+            .map_err(|e| self.err(e))
+    }
+
+    /// Puts a request in the outbox; returns its id.
+    pub fn insert_request(
+        &self,
+        job: &JobRow,
+        request: &str,
+        attempt: Option<i64>,
+        requested_by: &str,
+        requested_at: Timestamp,
+    ) -> Result<i64> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO outbox (job_id, request, attempt, input_digest, model_digest, policy_revision,
+                    requested_by, requested_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            )
+            .and_then(|mut st| {
+                st.execute(params![
+                    job.job_id,
+                    request,
+                    attempt,
+                    job.input_digest,
+                    job.model_digest,
+                    job.policy_revision,
+                    requested_by,
+                    requested_at
+                ])
+            })
+            .map_err(|e| self.err(e))?;
+        Ok(self.tx.last_insert_rowid())
+    }
+
+    /// Is there a job with this id?
+    pub fn job_exists(&self, job_id: &str) -> Result<bool> {
+        self.tx
+            .prepare_cached("SELECT 1 FROM jobs WHERE job_id = ?1")
+            .and_then(|mut st| st.exists([job_id]))
+            .map_err(|e| self.err(e))
+    }
+
+    /// The latest attempt number of a job, read inside this transaction.
+    pub fn latest_attempt(&self, job_id: &str) -> Result<Option<i64>> {
+        self.tx
+            .prepare_cached("SELECT latest_attempt FROM jobs WHERE job_id = ?1")
+            .and_then(|mut st| st.query_row([job_id], |row| row.get(0)).optional())
+            .map_err(|e| self.err(e))
+    }
+}
+
+/// Values a job gets when its acceptance leaves them out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JobDefaults {
+    pub expected_age_s: i64,
+    pub attempt_budget: i64,
+}
+
+impl Default for JobDefaults {
+    fn default() -> Self {
+        JobDefaults {
+            expected_age_s: 3600,
+            attempt_budget: 3,
+        }
+    }
+}
