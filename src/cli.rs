@@ -140,6 +140,15 @@ enum Command {
         /// Print the summary and reconciliation instead of opening the console
         #[arg(long)]
         print: bool,
+        /// Instead of the booking afternoon, generate a realistic stream of N jobs
+        #[arg(long, value_name = "N")]
+        jobs: Option<u64>,
+        /// Seed of the generated stream (same seed, same stream)
+        #[arg(long, default_value_t = 1, value_name = "S")]
+        seed: u64,
+        /// With --jobs: write only the NDJSON stream to standard output
+        #[arg(long, requires = "jobs")]
+        stream_only: bool,
     },
 }
 
@@ -223,8 +232,18 @@ fn run(cli: Cli) -> Result<ExitCode> {
         read_only: false,
         reviewer: None,
     }));
-    if let Command::Demo { print } = command {
-        return run_demo(cli.db, cli.now, print);
+    if let Command::Demo {
+        print,
+        jobs,
+        seed,
+        stream_only,
+    } = command
+    {
+        let data = jobs.map_or(demo::DemoData::Booking, |jobs| demo::DemoData::Synthetic {
+            jobs,
+            seed,
+        });
+        return run_demo(cli.db, cli.now, data, print, stream_only);
     }
     let path = ledger_path(cli.db);
     let now = clock.now();
@@ -442,30 +461,35 @@ fn run_ingest(path: &Path, file: Option<&Path>, now: Timestamp) -> Result<()> {
             std::fs::File::open(p).with_context(|| format!("cannot read {}", p.display()))?,
         )),
     };
-    let show_progress = io::stderr().is_terminal();
-    let started = std::time::Instant::now();
-    let report = ingest::ingest(&mut ledger, input, now, |so_far| {
-        if show_progress && started.elapsed().as_millis() > 500 {
-            eprint!("\ringesting: {} lines read…", so_far.lines_read);
-        }
-    })
-    .with_context(|| {
-        format!(
-            "ingest into {} stopped; committed batches are kept, re-run to finish",
-            path.display()
-        )
-    })?;
-    if show_progress && started.elapsed().as_millis() > 500 {
-        eprint!("\r\x1b[K");
-    }
+    let report =
+        ingest::ingest(&mut ledger, input, now, progress_printer()).with_context(|| {
+            format!(
+                "ingest into {} stopped; committed batches are kept, re-run to finish",
+                path.display()
+            )
+        })?;
+    finish_progress();
     println!("{report}");
     Ok(())
 }
 
-fn run_demo(db: Option<PathBuf>, now: Option<Timestamp>, print: bool) -> Result<ExitCode> {
+fn run_demo(
+    db: Option<PathBuf>,
+    now: Option<Timestamp>,
+    data: demo::DemoData,
+    print: bool,
+    stream_only: bool,
+) -> Result<ExitCode> {
     let path = db.unwrap_or_else(|| PathBuf::from(demo::DEFAULT_DEMO_DB));
     let now = now.unwrap_or_else(demo::demo_now);
-    let built = demo::build(&path, now)?;
+    if let (true, demo::DemoData::Synthetic { jobs, seed }) = (stream_only, data) {
+        let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+        demo::synthetic::write_stream(&mut out, jobs, seed, demo::synthetic_start(jobs, now))?;
+        out.flush()?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let built = demo::build(&path, now, data, progress_printer())?;
+    finish_progress();
     if print {
         let ledger = Ledger::open(&path)?;
         let mut out = io::stdout().lock();
@@ -501,13 +525,39 @@ fn run_demo(db: Option<PathBuf>, now: Option<Timestamp>, print: bool) -> Result<
 }
 
 fn review_console(path: &Path, clock: Clock, args: ReviewArgs) -> Result<()> {
-    let _ = (clock, args.read_only, reviewer_name(args.reviewer));
-    let ledger = open_existing(path)?;
-    let summary = Summary::gather(&ledger, clock.now(), DEFAULT_REVIEW_CAPACITY)?;
-    println!(
-        "The interactive console is not built yet; here is the summary of {}:\n",
-        path.display()
-    );
-    print!("{}", summary.to_text());
-    Ok(())
+    if !path.exists() {
+        bail!(
+            "no ledger at {} (create one with `jobledger ingest FILE`, or try `jobledger demo`)",
+            path.display()
+        );
+    }
+    if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
+        bail!(
+            "the review console needs a terminal; for reports use `summary`, `callbacks` or `reconcile`"
+        );
+    }
+    crate::console::run(path, clock, reviewer_name(args.reviewer), args.read_only)
+}
+
+/// Progress on stderr, when it is a terminal and the work takes more than a moment.
+fn progress_printer() -> impl FnMut(&ingest::IngestReport) {
+    let show = io::stderr().is_terminal();
+    let started = std::time::Instant::now();
+    move |so_far| {
+        if show && started.elapsed().as_millis() > 500 {
+            #[allow(clippy::cast_precision_loss)] // a rate shown to a person
+            let rate = so_far.lines_read as f64 / started.elapsed().as_secs_f64().max(0.001);
+            eprint!(
+                "\ringesting: {} lines read ({rate:.0} lines/s)…",
+                so_far.lines_read
+            );
+        }
+    }
+}
+
+/// Clears the progress line, if one was drawn.
+fn finish_progress() {
+    if io::stderr().is_terminal() {
+        eprint!("\r\x1b[K");
+    }
 }

@@ -24,6 +24,39 @@ impl Timestamp {
         Timestamp(Utc.timestamp_millis_opt(millis).single().unwrap_or(at))
     }
 
+    /// Reads the stored form quickly (ledger reads are hot), falling back to RFC 3339.
+    pub fn from_ledger_text(text: &str) -> Option<Timestamp> {
+        let b = text.as_bytes();
+        let fixed = b.len() == 24
+            && b[4] == b'-'
+            && b[7] == b'-'
+            && b[10] == b'T'
+            && b[13] == b':'
+            && b[16] == b':'
+            && b[19] == b'.'
+            && b[23] == b'Z';
+        if !fixed {
+            return Timestamp::parse(text);
+        }
+        let num = |from: usize, to: usize| -> Option<u32> {
+            b[from..to].iter().try_fold(0u32, |n, d| {
+                d.is_ascii_digit().then(|| n * 10 + u32::from(d - b'0'))
+            })
+        };
+        let date = chrono::NaiveDate::from_ymd_opt(
+            i32::try_from(num(0, 4)?).ok()?,
+            num(5, 7)?,
+            num(8, 10)?,
+        )?;
+        let time = chrono::NaiveTime::from_hms_milli_opt(
+            num(11, 13)?,
+            num(14, 16)?,
+            num(17, 19)?,
+            num(20, 23)?,
+        )?;
+        Some(Timestamp(date.and_time(time).and_utc()))
+    }
+
     /// Milliseconds since the Unix epoch.
     pub fn millis(self) -> i64 {
         self.0.timestamp_millis()
@@ -85,7 +118,7 @@ impl rusqlite::types::ToSql for Timestamp {
 impl rusqlite::types::FromSql for Timestamp {
     fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
         let text = value.as_str()?;
-        Timestamp::parse(text).ok_or_else(|| {
+        Timestamp::from_ledger_text(text).ok_or_else(|| {
             rusqlite::types::FromSqlError::Other(format!("not a ledger time: {text:?}").into())
         })
     }
@@ -151,6 +184,23 @@ mod tests {
         assert_eq!(at.to_ledger_text(), "2026-11-27T13:02:01.000Z");
         let fine = Timestamp::parse("2026-11-27T13:02:01.123456Z").unwrap();
         assert_eq!(fine.to_ledger_text(), "2026-11-27T13:02:01.123Z");
+    }
+
+    #[test]
+    fn stored_form_reads_back_exactly() {
+        for text in [
+            "2026-11-27T13:02:01.123Z",
+            "1999-01-01T00:00:00.000Z",
+            "2026-11-27T15:02:01+02:00",
+        ] {
+            let at = Timestamp::parse(text).unwrap();
+            assert_eq!(Timestamp::from_ledger_text(&at.to_ledger_text()), Some(at));
+            assert_eq!(Timestamp::from_ledger_text(text), Some(at));
+        }
+        assert_eq!(
+            Timestamp::from_ledger_text("2026-13-27T13:02:01.123Z"),
+            None
+        );
     }
 
     #[test]

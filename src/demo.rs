@@ -8,6 +8,8 @@
 use std::collections::HashSet;
 use std::path::Path;
 
+pub mod synthetic;
+
 use sha2::{Digest, Sha256};
 
 use crate::clock::Timestamp;
@@ -42,8 +44,8 @@ pub enum DemoError {
     Ingest(#[from] ingest::IngestError),
     #[error(transparent)]
     Owner(#[from] escalation::OwnerError),
-    #[error("removing the old demo ledger failed: {0}")]
-    Remove(#[from] std::io::Error),
+    #[error("writing the demo files failed: {0}")]
+    Io(#[from] std::io::Error),
 }
 
 fn demo_line_hashes() -> HashSet<[u8; 32]> {
@@ -54,16 +56,39 @@ fn demo_line_hashes() -> HashSet<[u8; 32]> {
         .collect()
 }
 
-/// Builds a fresh demo ledger at `path`. An existing file is replaced only if it
-/// holds nothing but demo lines; anything else is refused, never overwritten.
-pub fn build(path: &Path, now: Timestamp) -> Result<IngestReport, DemoError> {
+/// What a demo ledger holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DemoData {
+    /// The booking afternoon and its small queue (the walkthrough).
+    Booking,
+    /// A generated stream of this many jobs (see [`synthetic`]).
+    Synthetic { jobs: u64, seed: u64 },
+}
+
+const BUILT_BY: (&str, &str) = ("built_by", "jobledger demo");
+
+/// When a synthetic stream of `jobs` jobs starts, so that it ends an hour before `now`.
+pub fn synthetic_start(jobs: u64, now: Timestamp) -> Timestamp {
+    let span = i64::try_from(jobs.saturating_mul(4)).unwrap_or(i64::MAX / 2);
+    now.plus_seconds(-span - 3600)
+}
+
+/// Builds a fresh demo ledger at `path`. An existing file is replaced only if a
+/// demo built it; anything else is refused, never overwritten.
+pub fn build(
+    path: &Path,
+    now: Timestamp,
+    data: DemoData,
+    progress: impl FnMut(&IngestReport),
+) -> Result<IngestReport, DemoError> {
     if path.exists() {
-        let known = demo_line_hashes();
         let ledger = Ledger::open_read_only(path)?;
-        if !ledger.all_lines_among(&known)? {
+        let ours = ledger.note(BUILT_BY.0)?.as_deref() == Some(BUILT_BY.1)
+            || ledger.all_lines_among(&demo_line_hashes())?;
+        drop(ledger);
+        if !ours {
             return Err(DemoError::NotADemoLedger(path.display().to_string()));
         }
-        drop(ledger);
         for suffix in ["", "-wal", "-shm"] {
             let mut file = path.as_os_str().to_owned();
             file.push(suffix);
@@ -74,25 +99,50 @@ pub fn build(path: &Path, now: Timestamp) -> Result<IngestReport, DemoError> {
         }
     }
     let mut ledger = Ledger::open(path)?;
-    let mut report = ingest::ingest(&mut ledger, BOOKING_AFTERNOON.as_bytes(), now, |_| {})?;
-    let queue = ingest::ingest(&mut ledger, DEMO_QUEUE.as_bytes(), now, |_| {})?;
-    report.merge(&queue);
-    let at = |text: &str| Timestamp::parse(text);
-    escalation::set_owner(
-        &mut ledger,
-        "booking-1042",
-        "ops:maria",
-        at("2026-11-27T16:30:00Z"),
-        "demo",
-        now,
-    )?;
-    escalation::set_owner(
-        &mut ledger,
-        "booking-1055",
-        "ops:lee",
-        at("2026-11-27T17:30:00Z"),
-        "demo",
-        now,
-    )?;
-    Ok(report)
+    let writer = ledger.writer()?;
+    writer.set_note(BUILT_BY.0, BUILT_BY.1)?;
+    writer.commit()?;
+    match data {
+        DemoData::Booking => {
+            let mut report =
+                ingest::ingest(&mut ledger, BOOKING_AFTERNOON.as_bytes(), now, |_| {})?;
+            let queue = ingest::ingest(&mut ledger, DEMO_QUEUE.as_bytes(), now, |_| {})?;
+            report.merge(&queue);
+            let at = |text: &str| Timestamp::parse(text);
+            escalation::set_owner(
+                &mut ledger,
+                "booking-1042",
+                "ops:maria",
+                at("2026-11-27T16:30:00Z"),
+                "demo",
+                now,
+            )?;
+            escalation::set_owner(
+                &mut ledger,
+                "booking-1055",
+                "ops:lee",
+                at("2026-11-27T17:30:00Z"),
+                "demo",
+                now,
+            )?;
+            Ok(report)
+        }
+        DemoData::Synthetic { jobs, seed } => {
+            // Generate into a pipe-like buffer file beside the ledger, then ingest it:
+            // memory stays flat whatever the number of jobs.
+            let mut stream_path = path.as_os_str().to_owned();
+            stream_path.push(".ndjson");
+            let stream_path = std::path::PathBuf::from(stream_path);
+            {
+                let file = std::fs::File::create(&stream_path)?;
+                let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
+                synthetic::write_stream(&mut out, jobs, seed, synthetic_start(jobs, now))?;
+                std::io::Write::flush(&mut out)?;
+            }
+            let input =
+                std::io::BufReader::with_capacity(1 << 16, std::fs::File::open(&stream_path)?);
+            let report = ingest::ingest(&mut ledger, input, now, progress)?;
+            Ok(report)
+        }
+    }
 }

@@ -19,7 +19,7 @@ use crate::store::{DispositionCounts, JobDefaults, Ledger, StoreError, Writer};
 pub(crate) use callback::judge;
 
 /// Lines per transaction: large enough to amortise the commit, small enough to lose little.
-pub const BATCH_LINES: usize = 5_000;
+pub const BATCH_LINES: usize = 50_000;
 
 /// Failures that stop an ingest (bad data never does).
 #[derive(Debug, thiserror::Error)]

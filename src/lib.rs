@@ -8,6 +8,7 @@
 
 pub mod cli;
 pub mod clock;
+pub mod console;
 pub mod decision;
 pub mod demo;
 pub mod escalation;

@@ -5,6 +5,7 @@
 //! reads. Writes go through a [`Writer`]: one `BEGIN IMMEDIATE` transaction,
 //! committed whole or not at all.
 
+mod console_reads;
 mod open;
 mod reads;
 mod rows;
@@ -14,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, TransactionBehavior};
 
+pub use console_reads::{JobKey, Keyset, Missing, MissingCounts, WindowStates};
 pub use open::SCHEMA_VERSION;
 pub use reads::{CallbackFilter, PageRequest};
 pub use rows::*;

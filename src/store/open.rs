@@ -8,7 +8,10 @@ use rusqlite::{Connection, OpenFlags};
 use super::{APPLICATION_ID, Ledger, OpenMode, StoreError, classify};
 
 /// The migrations, in order. Append only: never edit or reorder one that has shipped.
-const MIGRATIONS: &[&str] = &[include_str!("migrations/001_ledger.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("migrations/001_ledger.sql"),
+    include_str!("migrations/002_ledger_notes.sql"),
+];
 
 /// The schema version this binary writes.
 #[allow(clippy::cast_possible_wrap)] // a handful of migrations
@@ -35,7 +38,7 @@ pub(super) fn open(path: &Path, mode: OpenMode) -> Result<Ledger, StoreError> {
     check_identity(&conn, path)?;
     if mode == OpenMode::ReadWrite {
         conn.execute_batch(
-            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY;",
         )
         .map_err(|e| classify(path, e))?;
         migrate(&conn, path)?;

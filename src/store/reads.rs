@@ -563,7 +563,7 @@ impl Ledger {
                  FROM jobs j
                  LEFT JOIN owner_assignments o
                    ON o.id = (SELECT max(id) FROM owner_assignments WHERE job_id = j.job_id)
-                 WHERE j.state IN ('accepted', 'running', 'timed_out') AND j.aged_at <= ?1
+                 WHERE (j.state = 'accepted' OR j.state = 'running' OR j.state = 'timed_out') AND j.aged_at <= ?1
                    AND (?2 IS NULL OR (j.aged_at, j.job_id) > (?2, ?3))
                  ORDER BY j.aged_at, j.job_id LIMIT ?4",
             )?
@@ -594,7 +594,7 @@ impl Ledger {
     pub fn aged_count(&self, now: Timestamp) -> Result<i64> {
         self.run(|c| {
             c.prepare_cached(
-                "SELECT count(*) FROM jobs WHERE state IN ('accepted', 'running', 'timed_out') AND aged_at <= ?1",
+                "SELECT count(*) FROM jobs WHERE (state = 'accepted' OR state = 'running' OR state = 'timed_out') AND aged_at <= ?1",
             )?
             .query_row([now], |row| row.get(0))
         })
@@ -727,6 +727,15 @@ impl Ledger {
 }
 
 impl Ledger {
+    /// A note about the ledger itself.
+    pub fn note(&self, key: &str) -> Result<Option<String>> {
+        self.run(|c| {
+            c.prepare_cached("SELECT value FROM ledger_notes WHERE key = ?1")?
+                .query_row([key], |row| row.get(0))
+                .optional()
+        })
+    }
+
     /// Is every line in this ledger one of `known` (by SHA-256)? Stops at the first stranger.
     pub fn all_lines_among(&self, known: &std::collections::HashSet<[u8; 32]>) -> Result<bool> {
         self.run(|c| {

@@ -87,9 +87,10 @@ impl<'conn> Writer<'conn> {
         let mut st = self
             .tx
             .prepare_cached(
+                // No ORDER BY: the index yields (outcome, seq) order, and sorting would
+                // cost a temporary b-tree per callback; the minimum is taken below.
                 "SELECT seq, outcome FROM callbacks
-                 WHERE job_id = ?1 AND attempt = ?2 AND disposition <> 'quarantine'
-                 ORDER BY seq",
+                 WHERE job_id = ?1 AND attempt = ?2 AND disposition <> 'quarantine'",
             )
             .map_err(|e| self.err(e))?;
         let mut rows = st
@@ -99,7 +100,7 @@ impl<'conn> Writer<'conn> {
             let seq: i64 = row.get(0).map_err(|e| self.err(e))?;
             let said: String = row.get(1).map_err(|e| self.err(e))?;
             if said == outcome.as_str() {
-                history.first_same.get_or_insert(seq);
+                history.first_same = Some(history.first_same.map_or(seq, |s: i64| s.min(seq)));
             } else {
                 history.opposite = true;
             }
@@ -139,7 +140,7 @@ impl<'conn> Writer<'conn> {
             })
             .map_err(|e| self.err(e))?;
         let timeout_at = job.timeout_s.map(|s| job.at.plus_seconds(s));
-        self.insert_attempt(&job.job_id, 1, "system", job.at, timeout_at)?;
+        self.insert_attempt_row(&job.job_id, 1, "system", job.at, timeout_at)?;
         self.history(
             &job.job_id,
             job.at,
@@ -165,6 +166,24 @@ impl<'conn> Writer<'conn> {
         started_at: Timestamp,
         timeout_at: Option<Timestamp>,
     ) -> Result<()> {
+        self.insert_attempt_row(job_id, attempt, created_by, started_at, timeout_at)?;
+        self.tx
+            .prepare_cached(
+                "UPDATE jobs SET latest_attempt = ?2 WHERE job_id = ?1 AND latest_attempt < ?2",
+            )
+            .and_then(|mut st| st.execute(params![job_id, attempt]))
+            .map_err(|e| self.err(e))?;
+        Ok(())
+    }
+
+    fn insert_attempt_row(
+        &self,
+        job_id: &str,
+        attempt: i64,
+        created_by: &str,
+        started_at: Timestamp,
+        timeout_at: Option<Timestamp>,
+    ) -> Result<()> {
         self.tx
             .prepare_cached(
                 "INSERT INTO attempts (job_id, attempt, created_by, started_at, timeout_at, state)
@@ -173,12 +192,6 @@ impl<'conn> Writer<'conn> {
             .and_then(|mut st| {
                 st.execute(params![job_id, attempt, created_by, started_at, timeout_at])
             })
-            .map_err(|e| self.err(e))?;
-        self.tx
-            .prepare_cached(
-                "UPDATE jobs SET latest_attempt = ?2 WHERE job_id = ?1 AND latest_attempt < ?2",
-            )
-            .and_then(|mut st| st.execute(params![job_id, attempt]))
             .map_err(|e| self.err(e))?;
         Ok(())
     }
@@ -516,6 +529,15 @@ impl<'conn> Writer<'conn> {
             })
             .map_err(|e| self.err(e))?;
         Ok(self.tx.last_insert_rowid())
+    }
+
+    /// Writes a note about the ledger itself (replacing an earlier value).
+    pub fn set_note(&self, key: &str, value: &str) -> Result<()> {
+        self.tx
+            .prepare_cached("INSERT INTO ledger_notes (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+            .and_then(|mut st| st.execute(params![key, value]))
+            .map_err(|e| self.err(e))?;
+        Ok(())
     }
 
     /// Is there a job with this id?

@@ -1,0 +1,52 @@
+//! What a reviewer (or the terminal) asks of the console.
+
+use super::tab::Tab;
+
+/// An intent, produced by the key table or the terminal and carried out by [`super::update`].
+///
+/// The same action means the nearest thing in each context: `Down` moves the selection
+/// in a list, scrolls the detail or the help, and picks the next verdict in a form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// Leave the console.
+    Quit,
+    /// Step back: close what is open, clear the filter, and from the bare list leave.
+    Back,
+    Up,
+    Down,
+    PageUp,
+    PageDown,
+    Home,
+    End,
+    NextTab,
+    PrevTab,
+    ShowTab(Tab),
+    /// Open the detail pane of the selected row.
+    OpenDetail,
+    /// In the detail pane: the next or previous row of the list.
+    NextRow,
+    PrevRow,
+    /// Start editing the filter of the current view.
+    Filter,
+    Help,
+    /// Answer the selected held or quarantined callback.
+    Answer,
+    /// Set the owner and escalation time of the selected job.
+    Owner,
+    /// Ask for a retry of the selected job (checked, through the outbox).
+    Retry,
+    /// Ask for a cancel of the selected job (checked, through the outbox).
+    Cancel,
+    /// Typing into a text field.
+    Input(char),
+    /// Delete the character before the cursor.
+    Erase,
+    NextField,
+    PrevField,
+    /// Write the form, keep the filter, confirm the request.
+    Submit,
+    /// The refresh tick (about every 250 ms): pick up changes to the ledger.
+    Tick,
+    /// The terminal now has this size.
+    Resize { width: u16, height: u16 },
+}

@@ -1,0 +1,282 @@
+//! Opening the forms and writing what they say: answers, owners, requests.
+
+use crate::escalation::{self, OwnerError};
+use crate::inert::inert;
+use crate::outbox::{self, RequestError, RequestKind};
+use crate::review::{self, AnswerError, AnswerRequest, CaseKind};
+use crate::store::{CallbackRow, StoreError};
+
+use super::super::action::Action;
+use super::super::form::{
+    AnswerField, AnswerForm, Form, Outcome, OwnerField, OwnerForm, RequestForm, TextField,
+    parse_escalation,
+};
+use super::super::tab::Tab;
+use super::{App, Flash};
+
+impl App {
+    /// The selected callback and its kind of question, or why it takes no answer.
+    pub(crate) fn answerable(&self) -> Result<(&CallbackRow, CaseKind), &'static str> {
+        let row = self
+            .callback_page()
+            .and_then(|p| p.current())
+            .map(|item| &item.row)
+            .ok_or("answers are given on held or quarantined callbacks (views 1 and 2)")?;
+        CaseKind::of(row.disposition, row.reason)
+            .map(|kind| (row, kind))
+            .ok_or("this callback was applied or recorded; only held and quarantined ones take answers")
+    }
+}
+
+const READ_ONLY: &str = "read-only: the console was opened with --read-only, nothing can be written";
+
+/// Opens the form for a write action on the selected row.
+pub(super) fn open_form(app: &mut App, action: Action) -> Result<(), StoreError> {
+    if app.read_only {
+        app.flash = Flash::error(READ_ONLY);
+        return Ok(());
+    }
+    match action {
+        Action::Answer => match app.answerable() {
+            Ok((row, kind)) => {
+                let form = AnswerForm::new(row.seq, row.job_id.clone(), kind, row.answer.clone());
+                app.form = Some(Form::Answer(form));
+            }
+            Err(why) => app.flash = Flash::error(why),
+        },
+        Action::Owner => match (app.tab, app.aged.current()) {
+            (Tab::Aged, Some(row)) => {
+                let owner = row.owner.as_ref();
+                app.form = Some(Form::Owner(OwnerForm {
+                    job_id: row.job_id.clone(),
+                    owner: TextField::with(owner.map_or(app.reviewer.as_str(), |o| &o.owner)),
+                    escalate_at: TextField::with(
+                        &owner
+                            .and_then(|o| o.escalate_at)
+                            .map(|t| t.to_ledger_text())
+                            .unwrap_or_default(),
+                    ),
+                    field: OwnerField::Owner,
+                    error: None,
+                    outcome: None,
+                }));
+            }
+            _ => app.flash = Flash::error("owners are set on aged jobs (view 3)"),
+        },
+        Action::Retry | Action::Cancel => {
+            let kind = if action == Action::Retry {
+                RequestKind::Retry
+            } else {
+                RequestKind::Cancel
+            };
+            let Some(job_id) = app.selected_job() else {
+                app.flash = Flash::error("retries and cancels are asked for aged or failed jobs (views 3 and 4)");
+                return Ok(());
+            };
+            let Some(job) = app.ledger.job(&job_id)? else {
+                app.flash = Flash::error(format!("no job {} in the ledger", inert(&job_id)));
+                return Ok(());
+            };
+            let output = app.ledger.output_facts(&job_id)?;
+            let pending = app.ledger.pending_requests(&job_id, kind.as_str())?;
+            app.form = Some(Form::Request(RequestForm::new(
+                kind, &job, &output, pending, app.now,
+            )));
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Carries out an action while a form is open.
+pub(super) fn form_action(app: &mut App, action: Action) -> Result<(), StoreError> {
+    let Some(mut form) = app.form.take() else {
+        return Ok(());
+    };
+    if form.outcome().is_some() {
+        // The outcome is on screen; any way out closes the form.
+        if !matches!(action, Action::Submit | Action::Back) {
+            app.form = Some(form);
+        }
+        return Ok(());
+    }
+    if action == Action::Back {
+        app.flash = Flash::info("closed without writing anything");
+        return Ok(());
+    }
+    let wrote = match &mut form {
+        Form::Answer(f) => answer_action(app, f, action),
+        Form::Owner(f) => owner_action(app, f, action),
+        Form::Request(f) => request_action(app, f, action),
+    };
+    app.form = Some(form);
+    if wrote {
+        // Our own commits do not change PRAGMA data_version for this connection.
+        app.refresh()?;
+    }
+    Ok(())
+}
+
+fn answer_action(app: &mut App, form: &mut AnswerForm, action: Action) -> bool {
+    let fields = form.fields();
+    let at = fields.iter().position(|f| *f == form.field).unwrap_or(0);
+    match action {
+        Action::Down => form.pick(1),
+        Action::Up => form.pick(-1),
+        Action::NextField => form.field = fields[(at + 1) % fields.len()],
+        Action::PrevField => form.field = fields[(at + fields.len() - 1) % fields.len()],
+        Action::Input(c) => {
+            if form.field == AnswerField::Verdict {
+                // Typing on the verdict moves on to the first text field.
+                form.field = fields[1];
+            }
+            if let Some(text) = form.focused_text() {
+                text.push(c);
+            }
+        }
+        Action::Erase => {
+            if let Some(text) = form.focused_text() {
+                text.erase();
+            }
+        }
+        Action::Submit => return submit_answer(app, form),
+        _ => {}
+    }
+    if !form.fields().contains(&form.field) {
+        form.field = AnswerField::Verdict;
+    }
+    false
+}
+
+fn submit_answer(app: &mut App, form: &mut AnswerForm) -> bool {
+    let verdict = form.chosen();
+    let link_job = form.link_job.text.trim();
+    if verdict.needs_job && link_job.is_empty() {
+        form.error = Some("`linked` needs the id of the job this callback belongs to".to_owned());
+        form.field = AnswerField::LinkJob;
+        return false;
+    }
+    let request = AnswerRequest {
+        seq: form.seq,
+        verdict: verdict.name,
+        note: form.note.text.trim(),
+        reviewer: &app.reviewer,
+        link_job: verdict.needs_job.then_some(link_job),
+        seen_answer: form.seen.as_ref().map(|a| a.id),
+    };
+    match review::answer(&mut app.ledger, &request, app.now) {
+        Ok(written) => {
+            let mut lines = vec![format!(
+                "Answer {} written on callback #{}: {} by {}.",
+                written.answer_id,
+                form.seq,
+                verdict.name,
+                inert(&app.reviewer)
+            )];
+            if let Some((new_seq, decision)) = written.linked {
+                lines.push(format!(
+                    "Judged against job {} as callback #{new_seq}: {} ({}).",
+                    inert(link_job),
+                    decision.disposition,
+                    decision.reason
+                ));
+                lines.push(format!("Callback #{} stays in the ledger as it arrived.", form.seq));
+            }
+            if !verdict.closes {
+                lines.push("The question stays open until someone checks the remote side.".to_owned());
+            }
+            form.error = None;
+            form.outcome = Some(Outcome::Written(lines));
+            true
+        }
+        Err(AnswerError::AnsweredMeanwhile(theirs)) => {
+            form.outcome = Some(Outcome::AnsweredMeanwhile(theirs));
+            // Show their answer in the row too.
+            true
+        }
+        Err(e) => {
+            form.error = Some(e.to_string());
+            false
+        }
+    }
+}
+
+fn owner_action(app: &mut App, form: &mut OwnerForm, action: Action) -> bool {
+    match action {
+        Action::NextField | Action::PrevField | Action::Up | Action::Down => {
+            form.field = match form.field {
+                OwnerField::Owner => OwnerField::EscalateAt,
+                OwnerField::EscalateAt => OwnerField::Owner,
+            };
+        }
+        Action::Input(c) => form.focused_text().push(c),
+        Action::Erase => form.focused_text().erase(),
+        Action::Submit => {
+            let escalate_at = match parse_escalation(&form.escalate_at.text, app.now) {
+                Ok(at) => at,
+                Err(why) => {
+                    form.error = Some(why);
+                    form.field = OwnerField::EscalateAt;
+                    return false;
+                }
+            };
+            let owner = form.owner.text.trim();
+            let set = escalation::set_owner(
+                &mut app.ledger,
+                &form.job_id,
+                owner,
+                escalate_at,
+                &app.reviewer,
+                app.now,
+            );
+            match set {
+                Ok(()) => {
+                    let when = escalate_at
+                        .map_or_else(|| "no escalation time".to_owned(), |t| format!("escalates at {}", t.short()));
+                    form.error = None;
+                    form.outcome = Some(Outcome::Written(vec![format!(
+                        "{} is owned by {}; {when}.",
+                        inert(&form.job_id),
+                        inert(owner)
+                    )]));
+                    return true;
+                }
+                Err(OwnerError::NoOwner) => {
+                    form.error = Some("an owner needs a name".to_owned());
+                    form.field = OwnerField::Owner;
+                }
+                Err(e) => form.error = Some(e.to_string()),
+            }
+        }
+        _ => {}
+    }
+    false
+}
+
+fn request_action(app: &mut App, form: &mut RequestForm, action: Action) -> bool {
+    if action != Action::Submit {
+        return false;
+    }
+    match outbox::request(&mut app.ledger, form.kind, &form.job_id, &app.reviewer, app.now) {
+        Ok(written) => {
+            let attempt = written
+                .attempt
+                .map_or_else(String::new, |a| format!(", to run as attempt {a}"));
+            form.outcome = Some(Outcome::Written(vec![format!(
+                "The {} of {} is in the outbox as request {}{attempt}.",
+                form.kind,
+                inert(&form.job_id),
+                written.id
+            )]));
+            true
+        }
+        Err(RequestError::Refused { refusal, .. }) => {
+            form.outcome = Some(Outcome::Refused(refusal.to_string()));
+            false
+        }
+        Err(e) => {
+            form.outcome = Some(Outcome::Refused(e.to_string()));
+            false
+        }
+    }
+}

@@ -1,0 +1,189 @@
+//! The detail pane's evidence for one row, read when the row is selected.
+
+use crate::store::{
+    AnswerRow, AttemptRow, CallbackRow, JobRow, Ledger, OutputFacts, OwnerRow, StoreError,
+    TimelineEntry,
+};
+
+/// The raw message shown whole is cut after this many bytes (the ledger keeps all of it).
+pub(crate) const RAW_DETAIL_BYTES: usize = 16 * 1024;
+
+/// What the detail pane is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Subject {
+    Callback(i64),
+    Job(String),
+}
+
+/// The raw input line of a callback, ready to show.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct RawMessage {
+    /// Pretty-printed JSON when the line parses, else the bytes as they arrived.
+    pub text: Vec<u8>,
+    pub pretty: bool,
+    /// The whole line's length in bytes.
+    pub len: i64,
+    /// Only the first [`RAW_DETAIL_BYTES`] were read.
+    pub cut: bool,
+}
+
+/// Everything the detail pane shows about the selected row.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Detail {
+    pub subject: Subject,
+    pub callback: Option<CallbackRow>,
+    /// Every answer on this callback, oldest first.
+    pub answers: Vec<AnswerRow>,
+    /// The latest answer on another callback of the same job: the case answered before.
+    pub earlier: Option<AnswerRow>,
+    pub raw: Option<RawMessage>,
+    pub job: Option<JobRow>,
+    pub attempts: Vec<AttemptRow>,
+    pub owner: Option<OwnerRow>,
+    pub output: OutputFacts,
+    pub timeline: Vec<TimelineEntry>,
+    /// Lines scrolled off the top.
+    pub scroll: usize,
+}
+
+impl Detail {
+    /// Reads the evidence for `subject`.
+    pub fn load(ledger: &Ledger, subject: Subject) -> Result<Detail, StoreError> {
+        let mut detail = Detail {
+            subject: subject.clone(),
+            callback: None,
+            answers: Vec::new(),
+            earlier: None,
+            raw: None,
+            job: None,
+            attempts: Vec::new(),
+            owner: None,
+            output: OutputFacts::default(),
+            timeline: Vec::new(),
+            scroll: 0,
+        };
+        let job_id = match subject {
+            Subject::Callback(seq) => {
+                let Some(row) = ledger.callback(seq)? else {
+                    return Ok(detail);
+                };
+                detail.answers = ledger.answers(seq)?;
+                detail.raw = ledger
+                    .raw_head(row.line_seq, RAW_DETAIL_BYTES)?
+                    .map(|(bytes, len)| raw_message(bytes, len));
+                if let Some(job_id) = &row.job_id {
+                    detail.earlier = ledger.earlier_answer_on_job(job_id, seq)?;
+                }
+                let job_id = row.job_id.clone();
+                detail.callback = Some(row);
+                job_id
+            }
+            Subject::Job(job_id) => Some(job_id),
+        };
+        if let Some(job_id) = job_id {
+            detail.job = ledger.job(&job_id)?;
+            if detail.job.is_some() {
+                detail.attempts = ledger.attempts(&job_id)?;
+                detail.owner = ledger.owner(&job_id)?;
+                detail.output = ledger.output_facts(&job_id)?;
+                detail.timeline = ledger.timeline(&job_id)?;
+            }
+        }
+        Ok(detail)
+    }
+}
+
+fn raw_message(bytes: Vec<u8>, len: i64) -> RawMessage {
+    let cut = usize::try_from(len).is_ok_and(|len| len > bytes.len());
+    let pretty = if cut { None } else { pretty_json(&bytes) };
+    match pretty {
+        Some(text) => RawMessage {
+            text: text.into_bytes(),
+            pretty: true,
+            len,
+            cut,
+        },
+        None => RawMessage {
+            text: bytes,
+            pretty: false,
+            len,
+            cut,
+        },
+    }
+}
+
+/// Indents a JSON text without re-encoding it: keys keep their order and strings keep
+/// their escapes exactly as they arrived. `None` when the bytes are not one JSON value.
+pub(crate) fn pretty_json(bytes: &[u8]) -> Option<String> {
+    serde_json::from_slice::<serde::de::IgnoredAny>(bytes).ok()?;
+    let text = std::str::from_utf8(bytes).ok()?.trim();
+    let mut out = String::with_capacity(text.len() * 2);
+    let mut depth = 0usize;
+    let (mut in_string, mut escaped) = (false, false);
+    let newline = |out: &mut String, depth: usize| {
+        out.push('\n');
+        out.push_str(&"  ".repeat(depth));
+    };
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if in_string {
+            out.push(c);
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => {
+                in_string = true;
+                out.push(c);
+            }
+            '{' | '[' => {
+                out.push(c);
+                // Keep empty containers on one line.
+                while chars.peek().is_some_and(|c| c.is_ascii_whitespace()) {
+                    chars.next();
+                }
+                if matches!(chars.peek(), Some('}' | ']')) {
+                    if let Some(close) = chars.next() {
+                        out.push(close);
+                    }
+                } else {
+                    depth += 1;
+                    newline(&mut out, depth);
+                }
+            }
+            '}' | ']' => {
+                depth = depth.saturating_sub(1);
+                newline(&mut out, depth);
+                out.push(c);
+            }
+            ',' => {
+                out.push(c);
+                newline(&mut out, depth);
+            }
+            ':' => out.push_str(": "),
+            c if c.is_ascii_whitespace() => {}
+            c => out.push(c),
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pretty_json;
+
+    #[test]
+    fn pretty_json_keeps_order_and_escapes() {
+        let raw = br#"{"b":1,"a":{"note":"\u001b[2J, ok","list":[1, 2],"none":{}}}"#;
+        assert_eq!(
+            pretty_json(raw).as_deref(),
+            Some("{\n  \"b\": 1,\n  \"a\": {\n    \"note\": \"\\u001b[2J, ok\",\n    \"list\": [\n      1,\n      2\n    ],\n    \"none\": {}\n  }\n}")
+        );
+        assert_eq!(pretty_json(b"not json"), None);
+    }
+}

@@ -1,0 +1,296 @@
+//! The forms a reviewer fills in: an answer, an owner, a request to the outside.
+//!
+//! A form holds what was typed and what the row looked like when it opened; the
+//! writes themselves happen in [`super::update`]. Once written (or refused) the form
+//! stays open showing the outcome until the reviewer closes it.
+
+use crate::clock::{Timestamp, parse_duration};
+use crate::outbox::{self, RequestKind};
+use crate::review::{CaseKind, Verdict};
+use crate::store::{AnswerRow, JobRow, OutputFacts};
+
+/// Longest text a field takes, in characters (a note is a note, not a document).
+pub(crate) const FIELD_MAX_CHARS: usize = 500;
+
+/// A one-line text field.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct TextField {
+    pub text: String,
+}
+
+impl TextField {
+    pub fn with(text: &str) -> Self {
+        TextField {
+            text: text.to_owned(),
+        }
+    }
+
+    /// Types a character at the end (control characters are not typed text).
+    pub fn push(&mut self, c: char) {
+        if !c.is_control() && self.text.chars().count() < FIELD_MAX_CHARS {
+            self.text.push(c);
+        }
+    }
+
+    pub fn erase(&mut self) {
+        self.text.pop();
+    }
+}
+
+/// What came of submitting a form.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Outcome {
+    /// Written; the lines say what.
+    Written(Vec<String>),
+    /// Someone else answered the row since it was loaded: their answer, shown instead.
+    AnsweredMeanwhile(Box<AnswerRow>),
+    /// The request was refused; the reason in plain words.
+    Refused(String),
+}
+
+/// The fields of the answer form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AnswerField {
+    Verdict,
+    LinkJob,
+    Note,
+}
+
+/// Answering a held or quarantined callback.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct AnswerForm {
+    pub seq: i64,
+    pub job_id: Option<String>,
+    pub kind: CaseKind,
+    /// Index into `kind.verdicts()`.
+    pub verdict: usize,
+    pub link_job: TextField,
+    pub note: TextField,
+    pub field: AnswerField,
+    /// The answer standing when the row was loaded (the one the reviewer saw).
+    pub seen: Option<AnswerRow>,
+    /// A problem to fix before writing (the form stays editable).
+    pub error: Option<String>,
+    pub outcome: Option<Outcome>,
+}
+
+impl AnswerForm {
+    pub fn new(seq: i64, job_id: Option<String>, kind: CaseKind, seen: Option<AnswerRow>) -> Self {
+        AnswerForm {
+            seq,
+            job_id,
+            kind,
+            verdict: 0,
+            link_job: TextField::default(),
+            note: TextField::default(),
+            field: AnswerField::Verdict,
+            seen,
+            error: None,
+            outcome: None,
+        }
+    }
+
+    /// The verdict picked.
+    pub fn chosen(&self) -> Verdict {
+        let verdicts = self.kind.verdicts();
+        verdicts[self.verdict.min(verdicts.len() - 1)]
+    }
+
+    /// The fields in tab order; the job id only when the verdict needs one.
+    pub fn fields(&self) -> Vec<AnswerField> {
+        if self.chosen().needs_job {
+            vec![AnswerField::Verdict, AnswerField::LinkJob, AnswerField::Note]
+        } else {
+            vec![AnswerField::Verdict, AnswerField::Note]
+        }
+    }
+
+    pub fn pick(&mut self, delta: isize) {
+        let n = self.kind.verdicts().len();
+        self.verdict = (self.verdict + n).saturating_add_signed(delta) % n;
+    }
+
+    pub fn focused_text(&mut self) -> Option<&mut TextField> {
+        match self.field {
+            AnswerField::Verdict => None,
+            AnswerField::LinkJob => Some(&mut self.link_job),
+            AnswerField::Note => Some(&mut self.note),
+        }
+    }
+}
+
+/// The fields of the owner form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum OwnerField {
+    Owner,
+    EscalateAt,
+}
+
+/// Setting the owner and escalation time of an aged job.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct OwnerForm {
+    pub job_id: String,
+    pub owner: TextField,
+    pub escalate_at: TextField,
+    pub field: OwnerField,
+    pub error: Option<String>,
+    pub outcome: Option<Outcome>,
+}
+
+impl OwnerForm {
+    pub fn focused_text(&mut self) -> &mut TextField {
+        match self.field {
+            OwnerField::Owner => &mut self.owner,
+            OwnerField::EscalateAt => &mut self.escalate_at,
+        }
+    }
+}
+
+/// Reads an escalation time as typed: empty for none, a duration from now (`30m`,
+/// `+2h`), or an RFC 3339 time.
+pub(crate) fn parse_escalation(text: &str, now: Timestamp) -> Result<Option<Timestamp>, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    if let Some(seconds) = parse_duration(text.strip_prefix('+').unwrap_or(text)) {
+        return Ok(Some(now.plus_seconds(seconds)));
+    }
+    Timestamp::parse(text).map(Some).ok_or_else(|| {
+        format!("{text:?} is neither a time (2026-11-27T18:00:00Z) nor a delay from now (30m, 2h)")
+    })
+}
+
+/// One check of SPEC sec. 6, as the confirmation shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CheckLine {
+    pub name: &'static str,
+    pub passes: bool,
+    pub finding: String,
+}
+
+/// Confirming a retry or cancel: the checks it will face, then its outcome.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct RequestForm {
+    pub kind: RequestKind,
+    pub job_id: String,
+    pub checks: Vec<CheckLine>,
+    /// What the checks say now (the write checks again, against the ledger as it is then).
+    pub expected: Result<(), String>,
+    pub outcome: Option<Outcome>,
+}
+
+impl RequestForm {
+    /// Lays out the checks for `kind` on `job` as the ledger holds it at `now`.
+    pub fn new(
+        kind: RequestKind,
+        job: &JobRow,
+        output: &OutputFacts,
+        pending: i64,
+        now: Timestamp,
+    ) -> Self {
+        let budget = match kind {
+            RequestKind::Retry => {
+                let used = job.latest_attempt + pending;
+                CheckLine {
+                    name: "attempt budget",
+                    passes: used < job.attempt_budget,
+                    finding: format!(
+                        "{used} of {} attempts used or requested",
+                        job.attempt_budget
+                    ),
+                }
+            }
+            RequestKind::Cancel => CheckLine {
+                name: "already requested",
+                passes: pending == 0,
+                finding: if pending == 0 {
+                    "no cancel waiting in the outbox".to_owned()
+                } else {
+                    "a cancel is already waiting in the outbox".to_owned()
+                },
+            },
+        };
+        let success = CheckLine {
+            name: "success on record",
+            passes: !job.state.has_success(),
+            finding: if job.state.has_success() {
+                format!("yes: the job is {}", job.state)
+            } else {
+                format!("none: the job is {}", job.state)
+            },
+        };
+        let exists = output.exists();
+        let output_line = CheckLine {
+            name: "output exists",
+            passes: !exists,
+            finding: match (&output.reference, exists) {
+                (Some(reference), true) => format!("yes: {reference}"),
+                (Some(reference), false) => format!("stored as {reference} but found missing"),
+                (None, _) => "no output object stored".to_owned(),
+            },
+        };
+        let expired = output.retention_until.is_some_and(|until| until <= now);
+        let retention = CheckLine {
+            name: "retention",
+            passes: !(expired && kind == RequestKind::Retry),
+            finding: match output.retention_until {
+                Some(until) if expired => format!("expired at {}", until.short()),
+                Some(until) => format!("kept until {}", until.short()),
+                None => "no retention limit on record".to_owned(),
+            },
+        };
+        let expected =
+            outbox::check(kind, job, output, pending, now).map_err(|refusal| refusal.to_string());
+        RequestForm {
+            kind,
+            job_id: job.job_id.clone(),
+            checks: vec![budget, success, output_line, retention],
+            expected,
+            outcome: None,
+        }
+    }
+}
+
+/// The form open over the view.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Form {
+    Answer(AnswerForm),
+    Owner(OwnerForm),
+    Request(RequestForm),
+}
+
+impl Form {
+    /// What came of submitting it, once it was submitted.
+    pub fn outcome(&self) -> Option<&Outcome> {
+        match self {
+            Form::Answer(f) => f.outcome.as_ref(),
+            Form::Owner(f) => f.outcome.as_ref(),
+            Form::Request(f) => f.outcome.as_ref(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escalation_takes_a_delay_or_a_time() {
+        let now = Timestamp::parse("2026-11-27T17:00:00Z").unwrap();
+        assert_eq!(parse_escalation("", now), Ok(None));
+        assert_eq!(
+            parse_escalation("+30m", now),
+            Ok(Timestamp::parse("2026-11-27T17:30:00Z"))
+        );
+        assert_eq!(
+            parse_escalation("2h", now),
+            Ok(Timestamp::parse("2026-11-27T19:00:00Z"))
+        );
+        assert_eq!(
+            parse_escalation("2026-11-28T09:00:00Z", now),
+            Ok(Timestamp::parse("2026-11-28T09:00:00Z"))
+        );
+        assert!(parse_escalation("tomorrow", now).is_err());
+    }
+}

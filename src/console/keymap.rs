@@ -1,0 +1,327 @@
+//! The one table of keys: it drives dispatch, the footer hints and the `?` help screen,
+//! so nothing about keys is written twice.
+
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind,
+};
+
+use super::action::Action;
+use super::tab::Tab;
+
+/// Where the keyboard is: each context has its own keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Context {
+    /// Keys that work in every context.
+    Everywhere,
+    /// Moving in a view's list.
+    List,
+    /// The detail pane has the keyboard.
+    Detail,
+    /// Typing the filter of a view.
+    Filter,
+    /// Filling in an answer or owner form.
+    Form,
+    /// Confirming a request to the outside.
+    Confirm,
+    /// Reading what came of a form.
+    Outcome,
+    /// The help screen.
+    Help,
+}
+
+impl Context {
+    /// Contexts in the order the help screen lists them.
+    pub const ALL: [Context; 8] = [
+        Context::List,
+        Context::Detail,
+        Context::Filter,
+        Context::Form,
+        Context::Confirm,
+        Context::Outcome,
+        Context::Help,
+        Context::Everywhere,
+    ];
+
+    /// A heading for the help screen.
+    pub fn heading(self) -> &'static str {
+        match self {
+            Context::Everywhere => "Everywhere",
+            Context::List => "In a list",
+            Context::Detail => "In the detail pane",
+            Context::Filter => "Typing a filter",
+            Context::Form => "In an answer or owner form",
+            Context::Confirm => "Confirming a retry or cancel",
+            Context::Outcome => "Reading what was written or refused",
+            Context::Help => "In this help",
+        }
+    }
+}
+
+/// What sets off a binding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Trigger {
+    /// A key with exactly these modifiers (Shift is ignored for characters).
+    Key(KeyCode, KeyModifiers),
+    /// Any printable character, typed into the focused text field.
+    Typing,
+    WheelUp,
+    WheelDown,
+}
+
+impl Trigger {
+    /// How the trigger is written in hints and help.
+    pub fn label(self) -> String {
+        match self {
+            Trigger::Typing => "type".to_owned(),
+            Trigger::WheelUp => "wheel↑".to_owned(),
+            Trigger::WheelDown => "wheel↓".to_owned(),
+            Trigger::Key(code, mods) => {
+                let name = match code {
+                    KeyCode::Char(' ') => "Space".to_owned(),
+                    KeyCode::Char(c) => c.to_string(),
+                    KeyCode::Up => "↑".to_owned(),
+                    KeyCode::Down => "↓".to_owned(),
+                    KeyCode::Left => "←".to_owned(),
+                    KeyCode::Right => "→".to_owned(),
+                    KeyCode::PageUp => "PgUp".to_owned(),
+                    KeyCode::PageDown => "PgDn".to_owned(),
+                    KeyCode::Home => "Home".to_owned(),
+                    KeyCode::End => "End".to_owned(),
+                    KeyCode::Enter => "Enter".to_owned(),
+                    KeyCode::Esc => "Esc".to_owned(),
+                    KeyCode::Tab => "Tab".to_owned(),
+                    KeyCode::BackTab => "Shift-Tab".to_owned(),
+                    KeyCode::Backspace => "Backspace".to_owned(),
+                    other => format!("{other:?}"),
+                };
+                if mods.contains(KeyModifiers::CONTROL) {
+                    format!("Ctrl-{name}")
+                } else {
+                    name
+                }
+            }
+        }
+    }
+}
+
+/// One row of the key table.
+#[derive(Debug, Clone, Copy)]
+pub struct Binding {
+    pub context: Context,
+    pub triggers: &'static [Trigger],
+    pub action: Action,
+    pub help: &'static str,
+    /// Shown in the footer when the action applies.
+    pub hint: bool,
+}
+
+const NONE: KeyModifiers = KeyModifiers::NONE;
+
+const fn key(code: KeyCode) -> Trigger {
+    Trigger::Key(code, NONE)
+}
+
+const fn ch(c: char) -> Trigger {
+    Trigger::Key(KeyCode::Char(c), NONE)
+}
+
+const fn bind(
+    context: Context,
+    triggers: &'static [Trigger],
+    action: Action,
+    help: &'static str,
+    hint: bool,
+) -> Binding {
+    Binding {
+        context,
+        triggers,
+        action,
+        help,
+        hint,
+    }
+}
+
+use Context::{Confirm, Detail, Everywhere, Filter, Form, Help, List, Outcome};
+
+/// Every key of the console.
+#[rustfmt::skip]
+pub const KEYMAP: &[Binding] = &[
+    bind(Everywhere, &[Trigger::Key(KeyCode::Char('c'), KeyModifiers::CONTROL)], Action::Quit, "leave at once", false),
+    // Lists.
+    bind(List, &[key(KeyCode::Down), ch('j'), Trigger::WheelDown], Action::Down, "next row", true),
+    bind(List, &[key(KeyCode::Up), ch('k'), Trigger::WheelUp], Action::Up, "previous row", true),
+    bind(List, &[key(KeyCode::PageDown)], Action::PageDown, "next page", false),
+    bind(List, &[key(KeyCode::PageUp)], Action::PageUp, "previous page", false),
+    bind(List, &[key(KeyCode::Home), ch('g')], Action::Home, "first row", false),
+    bind(List, &[key(KeyCode::End), ch('G')], Action::End, "last row", false),
+    bind(List, &[key(KeyCode::Tab), key(KeyCode::Right)], Action::NextTab, "next view", true),
+    bind(List, &[key(KeyCode::BackTab), key(KeyCode::Left)], Action::PrevTab, "previous view", false),
+    bind(List, &[ch('1')], Action::ShowTab(Tab::Held), "Held view", false),
+    bind(List, &[ch('2')], Action::ShowTab(Tab::Quarantined), "Quarantined view", false),
+    bind(List, &[ch('3')], Action::ShowTab(Tab::Aged), "Aged view", false),
+    bind(List, &[ch('4')], Action::ShowTab(Tab::Failed), "Failed view", false),
+    bind(List, &[ch('5')], Action::ShowTab(Tab::Callbacks), "All callbacks view", false),
+    bind(List, &[ch('6')], Action::ShowTab(Tab::Reconcile), "Reconcile view", false),
+    bind(List, &[key(KeyCode::Enter)], Action::OpenDetail, "detail of the row", true),
+    bind(List, &[ch('/')], Action::Filter, "filter by job id or reason", true),
+    bind(List, &[ch('a')], Action::Answer, "answer the callback", true),
+    bind(List, &[ch('o')], Action::Owner, "set owner and escalation time", true),
+    bind(List, &[ch('r')], Action::Retry, "request a retry (checked)", true),
+    bind(List, &[ch('c')], Action::Cancel, "request a cancel (checked)", true),
+    bind(List, &[ch('?')], Action::Help, "help: every key", true),
+    bind(List, &[key(KeyCode::Esc)], Action::Back, "clear the filter, else leave", false),
+    bind(List, &[ch('q')], Action::Quit, "leave", true),
+    // The detail pane.
+    bind(Detail, &[key(KeyCode::Down), ch('j'), Trigger::WheelDown], Action::Down, "scroll down", false),
+    bind(Detail, &[key(KeyCode::Up), ch('k'), Trigger::WheelUp], Action::Up, "scroll up", false),
+    bind(Detail, &[key(KeyCode::PageDown)], Action::PageDown, "scroll a page down", false),
+    bind(Detail, &[key(KeyCode::PageUp)], Action::PageUp, "scroll a page up", false),
+    bind(Detail, &[key(KeyCode::Home), ch('g')], Action::Home, "top of the detail", false),
+    bind(Detail, &[key(KeyCode::End), ch('G')], Action::End, "end of the detail", false),
+    bind(Detail, &[ch('n')], Action::NextRow, "next row", true),
+    bind(Detail, &[ch('p')], Action::PrevRow, "previous row", true),
+    bind(Detail, &[ch('a')], Action::Answer, "answer the callback", true),
+    bind(Detail, &[ch('o')], Action::Owner, "set owner and escalation time", true),
+    bind(Detail, &[ch('r')], Action::Retry, "request a retry (checked)", true),
+    bind(Detail, &[ch('c')], Action::Cancel, "request a cancel (checked)", true),
+    bind(Detail, &[ch('?')], Action::Help, "help: every key", false),
+    bind(Detail, &[key(KeyCode::Esc), key(KeyCode::Enter)], Action::Back, "back to the list", true),
+    bind(Detail, &[ch('q')], Action::Quit, "leave", false),
+    // Typing a filter.
+    bind(Filter, &[Trigger::Typing], Action::Input(' '), "add to the filter (applied as you type)", false),
+    bind(Filter, &[key(KeyCode::Backspace)], Action::Erase, "delete a character", false),
+    bind(Filter, &[key(KeyCode::Enter)], Action::Submit, "keep the filter", true),
+    bind(Filter, &[key(KeyCode::Esc)], Action::Back, "put the old filter back", true),
+    // Forms.
+    bind(Form, &[key(KeyCode::Down)], Action::Down, "next verdict (or field)", true),
+    bind(Form, &[key(KeyCode::Up)], Action::Up, "previous verdict (or field)", false),
+    bind(Form, &[key(KeyCode::Tab)], Action::NextField, "next field", true),
+    bind(Form, &[key(KeyCode::BackTab)], Action::PrevField, "previous field", false),
+    bind(Form, &[Trigger::Typing], Action::Input(' '), "type into the field", false),
+    bind(Form, &[key(KeyCode::Backspace)], Action::Erase, "delete a character", false),
+    bind(Form, &[key(KeyCode::Enter)], Action::Submit, "write it now", true),
+    bind(Form, &[key(KeyCode::Esc)], Action::Back, "close without writing", true),
+    // Confirming a request.
+    bind(Confirm, &[ch('y'), key(KeyCode::Enter)], Action::Submit, "send the request to the outbox", true),
+    bind(Confirm, &[ch('n'), key(KeyCode::Esc)], Action::Back, "don't send it", true),
+    // What came of a form.
+    bind(Outcome, &[key(KeyCode::Enter), key(KeyCode::Esc)], Action::Back, "close", true),
+    // Help.
+    bind(Help, &[key(KeyCode::Down), ch('j'), Trigger::WheelDown], Action::Down, "scroll down", false),
+    bind(Help, &[key(KeyCode::Up), ch('k'), Trigger::WheelUp], Action::Up, "scroll up", false),
+    bind(Help, &[key(KeyCode::Esc), ch('?'), ch('q')], Action::Back, "close the help", true),
+];
+
+fn matches_key(trigger: Trigger, key: &KeyEvent) -> bool {
+    let Trigger::Key(code, mods) = trigger else {
+        return false;
+    };
+    // A capital letter or `?` arrives with Shift; the character already says so.
+    let pressed = if matches!(key.code, KeyCode::Char(_)) {
+        key.modifiers - KeyModifiers::SHIFT
+    } else {
+        key.modifiers
+    };
+    code == key.code && mods == pressed
+}
+
+/// The action a key press asks for in `context`, if any.
+pub fn action_for_key(context: Context, key: &KeyEvent) -> Option<Action> {
+    if key.kind == KeyEventKind::Release {
+        return None;
+    }
+    let in_context = |b: &&Binding| b.context == context || b.context == Everywhere;
+    if let Some(found) = KEYMAP
+        .iter()
+        .filter(in_context)
+        .find(|b| b.triggers.iter().any(|t| matches_key(*t, key)))
+    {
+        return Some(found.action);
+    }
+    let typed = match key.code {
+        KeyCode::Char(c)
+            if !key
+                .modifiers
+                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+        {
+            c
+        }
+        _ => return None,
+    };
+    KEYMAP
+        .iter()
+        .filter(in_context)
+        .find(|b| b.triggers.contains(&Trigger::Typing))
+        .map(|_| Action::Input(typed))
+}
+
+/// The action a mouse event asks for in `context`, if any.
+pub fn action_for_mouse(context: Context, mouse: &MouseEvent) -> Option<Action> {
+    let trigger = match mouse.kind {
+        MouseEventKind::ScrollDown => Trigger::WheelDown,
+        MouseEventKind::ScrollUp => Trigger::WheelUp,
+        _ => return None,
+    };
+    KEYMAP
+        .iter()
+        .find(|b| b.context == context && b.triggers.contains(&trigger))
+        .map(|b| b.action)
+}
+
+/// The bindings of a context, in table order (the help screen).
+pub fn bindings(context: Context) -> impl Iterator<Item = &'static Binding> {
+    KEYMAP.iter().filter(move |b| b.context == context)
+}
+
+/// The keys of a binding as one label: `↓ j wheel↓`.
+pub fn keys_label(binding: &Binding) -> String {
+    binding
+        .triggers
+        .iter()
+        .map(|t| t.label())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The footer's hints for a context: the first key of each hinted binding and its help.
+pub fn hints(context: Context, applies: impl Fn(Action) -> bool) -> Vec<(String, &'static str)> {
+    bindings(context)
+        .filter(|b| b.hint && applies(b.action))
+        .map(|b| (b.triggers[0].label(), b.help))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_key_is_bound_twice_in_one_context() {
+        for context in Context::ALL {
+            let mut seen = Vec::new();
+            for b in bindings(context).chain(bindings(Everywhere)) {
+                for t in b.triggers {
+                    assert!(!seen.contains(t), "{t:?} bound twice in {context:?}");
+                    seen.push(*t);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn typing_falls_through_to_text_fields_only() {
+        let q = KeyEvent::from(KeyCode::Char('q'));
+        assert_eq!(action_for_key(List, &q), Some(Action::Quit));
+        assert_eq!(action_for_key(Filter, &q), Some(Action::Input('q')));
+        assert_eq!(action_for_key(Form, &q), Some(Action::Input('q')));
+        assert_eq!(action_for_key(Confirm, &q), None);
+    }
+
+    #[test]
+    fn shifted_characters_match_their_binding() {
+        let end = KeyEvent::new(KeyCode::Char('G'), KeyModifiers::SHIFT);
+        assert_eq!(action_for_key(List, &end), Some(Action::End));
+        let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        assert_eq!(action_for_key(Form, &ctrl_c), Some(Action::Quit));
+    }
+}

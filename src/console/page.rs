@@ -1,0 +1,331 @@
+//! One page of a view's rows, read by keyset: exactly the rows that fit on screen.
+//!
+//! A page never holds more than the list area shows, so drawing costs the same at the
+//! first row and the millionth. Moving past its edge reads the next row (or page) by
+//! key; a refresh re-reads the page from its first key and finds the selected row again
+//! by key, not by index, so rows arriving underneath never move the selection.
+
+use crate::clock::Timestamp;
+use crate::decision::Disposition;
+use crate::store::{
+    AgedJobRow, CallbackFilter, CallbackRow, FailedJobRow, JobKey, Keyset, Ledger, PageRequest,
+    StoreError,
+};
+
+/// What a page needs to read: the ledger, the clock, and how many rows fit.
+pub(crate) struct Reader<'a> {
+    pub ledger: &'a Ledger,
+    pub now: Timestamp,
+    pub height: usize,
+}
+
+/// A row that can be read by keyset.
+pub(crate) trait PageRow: Sized {
+    type Key: Clone + PartialEq;
+    /// Which list of this kind of row (e.g. the disposition of a callback view).
+    type Source: Copy;
+
+    fn key(&self) -> Self::Key;
+
+    fn fetch(
+        reader: &Reader<'_>,
+        source: Self::Source,
+        filter: Option<&str>,
+        keyset: &Keyset<Self::Key>,
+        limit: usize,
+    ) -> Result<Vec<Self>, StoreError>;
+}
+
+/// A move of the selection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Move {
+    Up,
+    Down,
+    PageUp,
+    PageDown,
+    Home,
+    End,
+}
+
+/// The page a view holds, its filter and its selection.
+pub(crate) struct Page<T: PageRow> {
+    pub source: T::Source,
+    pub filter: Option<String>,
+    pub rows: Vec<T>,
+    pub selected: usize,
+    pub more_before: bool,
+    pub more_after: bool,
+}
+
+impl<T: PageRow> Page<T> {
+    pub fn new(source: T::Source) -> Self {
+        Page {
+            source,
+            filter: None,
+            rows: Vec::new(),
+            selected: 0,
+            more_before: false,
+            more_after: false,
+        }
+    }
+
+    /// The selected row, if the page has any.
+    pub fn current(&self) -> Option<&T> {
+        self.rows.get(self.selected)
+    }
+
+    fn fetch(
+        &self,
+        reader: &Reader<'_>,
+        keyset: &Keyset<T::Key>,
+        limit: usize,
+    ) -> Result<Vec<T>, StoreError> {
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        T::fetch(reader, self.source, self.filter.as_deref(), keyset, limit)
+    }
+
+    /// Are there rows beyond either edge of the page?
+    fn probe(&mut self, reader: &Reader<'_>) -> Result<(), StoreError> {
+        let (first, last) = match (self.rows.first(), self.rows.last()) {
+            (Some(first), Some(last)) => (first.key(), last.key()),
+            _ => {
+                self.more_before = false;
+                self.more_after = false;
+                return Ok(());
+            }
+        };
+        self.more_before = !self.fetch(reader, &Keyset::Before(first), 1)?.is_empty();
+        self.more_after = !self.fetch(reader, &Keyset::After(last), 1)?.is_empty();
+        Ok(())
+    }
+
+    /// Re-reads the page in place (after a change to the ledger, the filter or the
+    /// screen), keeping the selection on the same row when it is still listed.
+    pub fn reload(&mut self, reader: &Reader<'_>) -> Result<(), StoreError> {
+        let height = reader.height.max(1);
+        let keep = self.current().map(PageRow::key);
+        // Start so that the selected row stays on screen when the page got shorter.
+        let start = if self.rows.is_empty() {
+            Keyset::First
+        } else {
+            let top = (self.selected + 1).saturating_sub(height);
+            Keyset::From(self.rows[top.min(self.rows.len() - 1)].key())
+        };
+        let mut rows = self.fetch(reader, &start, height)?;
+        if rows.len() < height {
+            // Fill the page from above, e.g. at the end of a list whose rows left it.
+            let above = match rows.first() {
+                Some(first) => Keyset::Before(first.key()),
+                None => Keyset::Last,
+            };
+            let mut before = self.fetch(reader, &above, height - rows.len())?;
+            before.append(&mut rows);
+            rows = before;
+        }
+        self.rows = rows;
+        self.selected = keep
+            .and_then(|k| self.rows.iter().position(|r| r.key() == k))
+            .unwrap_or_else(|| self.selected.min(self.rows.len().saturating_sub(1)));
+        self.probe(reader)
+    }
+
+    /// Moves the selection, reading beyond the page's edge when needed.
+    pub fn step(&mut self, reader: &Reader<'_>, movement: Move) -> Result<(), StoreError> {
+        let height = reader.height.max(1);
+        let last = self.rows.len().saturating_sub(1);
+        match movement {
+            Move::Down if self.selected < last => self.selected += 1,
+            Move::Up if self.selected > 0 => self.selected -= 1,
+            Move::Down => {
+                let Some(edge) = self.rows.last().map(PageRow::key) else {
+                    return Ok(());
+                };
+                let mut next = self.fetch(reader, &Keyset::After(edge), 1)?;
+                if next.is_empty() {
+                    return Ok(());
+                }
+                self.rows.append(&mut next);
+                if self.rows.len() > height {
+                    let excess = self.rows.len() - height;
+                    self.rows.drain(..excess);
+                }
+                self.selected = self.rows.len() - 1;
+            }
+            Move::Up => {
+                let Some(edge) = self.rows.first().map(PageRow::key) else {
+                    return Ok(());
+                };
+                let mut rows = self.fetch(reader, &Keyset::Before(edge), 1)?;
+                if rows.is_empty() {
+                    return Ok(());
+                }
+                rows.append(&mut self.rows);
+                rows.truncate(height);
+                self.rows = rows;
+                self.selected = 0;
+            }
+            Move::PageDown => {
+                let Some(edge) = self.rows.last().map(PageRow::key) else {
+                    return Ok(());
+                };
+                let next = self.fetch(reader, &Keyset::After(edge), height)?;
+                if next.is_empty() {
+                    self.selected = last;
+                    return Ok(());
+                }
+                self.rows = if next.len() < height {
+                    self.fetch(reader, &Keyset::Last, height)?
+                } else {
+                    next
+                };
+                self.selected = self.selected.min(self.rows.len().saturating_sub(1));
+            }
+            Move::PageUp => {
+                let Some(edge) = self.rows.first().map(PageRow::key) else {
+                    return Ok(());
+                };
+                let prev = self.fetch(reader, &Keyset::Before(edge), height)?;
+                if prev.is_empty() {
+                    self.selected = 0;
+                    return Ok(());
+                }
+                self.rows = if prev.len() < height {
+                    self.fetch(reader, &Keyset::First, height)?
+                } else {
+                    prev
+                };
+                self.selected = self.selected.min(self.rows.len().saturating_sub(1));
+            }
+            Move::Home => {
+                self.rows = self.fetch(reader, &Keyset::First, height)?;
+                self.selected = 0;
+            }
+            Move::End => {
+                self.rows = self.fetch(reader, &Keyset::Last, height)?;
+                self.selected = self.rows.len().saturating_sub(1);
+            }
+        }
+        self.probe(reader)
+    }
+}
+
+/// Which callbacks a callback view lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct CallbackList {
+    pub disposition: Option<Disposition>,
+    /// Read the first bytes of each raw line too (the quarantine view shows them).
+    pub raw_head: bool,
+}
+
+/// Bytes of a raw line shown in a quarantined row.
+pub(crate) const RAW_HEAD_BYTES: usize = 160;
+
+/// A callback row, with the first bytes of its raw line when the view shows them.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct CallbackItem {
+    pub row: CallbackRow,
+    /// The first bytes of the raw line, and its whole length.
+    pub raw_head: Option<(Vec<u8>, i64)>,
+}
+
+impl PageRow for CallbackItem {
+    type Key = i64;
+    type Source = CallbackList;
+
+    fn key(&self) -> i64 {
+        self.row.seq
+    }
+
+    fn fetch(
+        reader: &Reader<'_>,
+        source: CallbackList,
+        filter: Option<&str>,
+        keyset: &Keyset<i64>,
+        limit: usize,
+    ) -> Result<Vec<Self>, StoreError> {
+        let (after, before) = match keyset {
+            Keyset::First => (None, None),
+            // Sequence numbers are integers: "from k" is "after k - 1".
+            Keyset::From(k) => (Some(k - 1), None),
+            Keyset::After(k) => (Some(*k), None),
+            Keyset::Before(k) => (None, Some(*k)),
+            Keyset::Last => (None, Some(i64::MAX)),
+        };
+        let filter = CallbackFilter {
+            disposition: source.disposition,
+            text: filter.map(str::to_owned),
+        };
+        let rows = reader.ledger.callbacks_page(
+            &filter,
+            PageRequest {
+                after,
+                before,
+                limit,
+            },
+        )?;
+        rows.into_iter()
+            .map(|row| {
+                let raw_head = if source.raw_head {
+                    reader.ledger.raw_head(row.line_seq, RAW_HEAD_BYTES)?
+                } else {
+                    None
+                };
+                Ok(CallbackItem { row, raw_head })
+            })
+            .collect()
+    }
+}
+
+impl PageRow for AgedJobRow {
+    type Key = JobKey;
+    type Source = ();
+
+    fn key(&self) -> JobKey {
+        (self.aged_at, self.job_id.clone())
+    }
+
+    fn fetch(
+        reader: &Reader<'_>,
+        (): (),
+        filter: Option<&str>,
+        keyset: &Keyset<JobKey>,
+        limit: usize,
+    ) -> Result<Vec<Self>, StoreError> {
+        reader
+            .ledger
+            .aged_jobs_page(reader.now, filter, keyset, limit)
+    }
+}
+
+/// A failed job, with the acceptance time its list is ordered by.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct FailedItem {
+    pub row: FailedJobRow,
+    pub accepted_at: Timestamp,
+}
+
+impl PageRow for FailedItem {
+    type Key = JobKey;
+    type Source = ();
+
+    fn key(&self) -> JobKey {
+        (self.accepted_at, self.row.job_id.clone())
+    }
+
+    fn fetch(
+        reader: &Reader<'_>,
+        (): (),
+        filter: Option<&str>,
+        keyset: &Keyset<JobKey>,
+        limit: usize,
+    ) -> Result<Vec<Self>, StoreError> {
+        Ok(reader
+            .ledger
+            .failed_jobs_page(filter, keyset, limit)?
+            .into_iter()
+            .map(|(row, accepted_at)| FailedItem { row, accepted_at })
+            .collect())
+    }
+}

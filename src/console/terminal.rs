@@ -1,0 +1,80 @@
+//! The real terminal: raw mode, alternate screen, mouse capture, the event loop, and
+//! putting the terminal back on every exit (errors and panics included).
+
+use std::io::stdout;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context as _, Result};
+use ratatui::DefaultTerminal;
+use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event, KeyEventKind};
+use ratatui::crossterm::execute;
+
+use super::action::Action;
+use super::app::{App, update};
+use super::{keymap, view};
+
+/// How often the ledger is asked whether it changed underneath.
+pub const TICK: Duration = Duration::from_millis(250);
+
+/// Puts the terminal back when dropped: after a normal exit or an error.
+struct Restore;
+
+impl Drop for Restore {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+fn restore() {
+    // Mouse capture first: ratatui's restore does not know about it.
+    let _ = execute!(stdout(), DisableMouseCapture);
+    ratatui::restore();
+}
+
+/// Takes the terminal over; a panic anywhere puts it back before the message prints.
+fn init() -> Result<DefaultTerminal> {
+    // `try_init` installs ratatui's own hook (raw mode, alternate screen); ours runs
+    // first and releases the mouse too.
+    let terminal = ratatui::try_init().context("setting up the terminal")?;
+    let ratatui_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ = execute!(stdout(), DisableMouseCapture);
+        ratatui_hook(info);
+    }));
+    execute!(stdout(), EnableMouseCapture).context("enabling mouse scrolling")?;
+    Ok(terminal)
+}
+
+/// Runs the console until the reviewer leaves.
+pub fn run(app: &mut App) -> Result<()> {
+    let mut terminal = init()?;
+    let _restore = Restore;
+    let size = terminal.size().context("reading the terminal size")?;
+    update(app, Action::Resize { width: size.width, height: size.height });
+    let mut last_tick = Instant::now();
+    while !app.quit_requested() {
+        terminal
+            .draw(|frame| view::draw(frame, app))
+            .context("drawing the console")?;
+        let wait = TICK.saturating_sub(last_tick.elapsed());
+        if event::poll(wait).context("reading the terminal")? {
+            let action = match event::read().context("reading the terminal")? {
+                Event::Key(key) if key.kind != KeyEventKind::Release => {
+                    keymap::action_for_key(app.context(), &key)
+                }
+                Event::Mouse(mouse) => keymap::action_for_mouse(app.context(), &mouse),
+                Event::Resize(width, height) => Some(Action::Resize { width, height }),
+                _ => None,
+            };
+            if let Some(action) = action {
+                update(app, action);
+            }
+        }
+        // Tick even while keys keep coming, so live refresh never starves.
+        if last_tick.elapsed() >= TICK {
+            update(app, Action::Tick);
+            last_tick = Instant::now();
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,107 @@
+//! The drawing of each view, the detail pane, forms and help; and the few helpers
+//! they share. Every string that came from outside becomes a span through [`outside`].
+
+pub(crate) mod callbacks;
+pub(crate) mod detail;
+pub(crate) mod form;
+pub(crate) mod help;
+pub(crate) mod jobs;
+pub(crate) mod reconcile;
+
+use ratatui::Frame;
+use ratatui::layout::{Alignment, Constraint, Rect};
+use ratatui::style::{Color, Modifier, Style, Stylize};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Row, Table, TableState};
+
+use crate::clock::Timestamp;
+use crate::inert::inert;
+use crate::review;
+use crate::store::AnswerRow;
+
+/// Text that came from an event (ids, payloads, notes, names), made inert for the terminal.
+pub(crate) fn outside(text: &str) -> Span<'_> {
+    Span::raw(inert(text))
+}
+
+/// A time in a table cell: month, day and time of day (`11-27 13:12:01`).
+pub(crate) fn when(at: Timestamp) -> String {
+    let full = at.short();
+    full.get(5..).map_or_else(|| full.clone(), str::to_owned)
+}
+
+/// A time that may be missing.
+pub(crate) fn when_or_dash(at: Option<Timestamp>) -> String {
+    at.map_or_else(|| "-".to_owned(), when)
+}
+
+/// The standing answer of a row: verdict, by whom, when; or that none was given.
+pub(crate) fn answer_cell(answer: Option<&AnswerRow>) -> Line<'_> {
+    let Some(a) = answer else {
+        return Line::from(Span::raw("unanswered").light_red());
+    };
+    let verdict = outside(&a.verdict);
+    let verdict = if review::closes(&a.verdict) {
+        verdict.green()
+    } else {
+        verdict.yellow()
+    };
+    Line::from(vec![
+        verdict,
+        Span::raw(" by ").dark_gray(),
+        outside(&a.reviewer),
+        Span::raw(format!(" {}", when(a.answered_at))).dark_gray(),
+    ])
+}
+
+/// A list view: its frame with title and paging marks, the header, and the rows, or
+/// a sentence when there are none.
+pub(crate) struct ListFrame<'a> {
+    pub title: String,
+    pub header: &'a [&'a str],
+    pub widths: &'a [Constraint],
+    pub rows: Vec<Row<'a>>,
+    pub selected: usize,
+    pub more_before: bool,
+    pub more_after: bool,
+    pub empty: &'a str,
+    /// Dimmed while the detail pane has the keyboard.
+    pub focused: bool,
+}
+
+impl ListFrame<'_> {
+    pub fn draw(self, frame: &mut Frame<'_>, area: Rect) {
+        let mut block = Block::bordered()
+            .title(Line::from(self.title).bold())
+            .border_style(if self.focused {
+                Style::new().fg(Color::Cyan)
+            } else {
+                Style::new().fg(Color::DarkGray)
+            });
+        if self.more_before {
+            block = block.title_top(Line::from("▲ more above").alignment(Alignment::Right).dark_gray());
+        }
+        if self.more_after {
+            block = block.title_bottom(Line::from("▼ more below").alignment(Alignment::Right).dark_gray());
+        }
+        if self.rows.is_empty() {
+            let inner = block.inner(area);
+            frame.render_widget(block, area);
+            frame.render_widget(Paragraph::new(self.empty).dark_gray(), inner);
+            return;
+        }
+        let header = Row::new(self.header.iter().copied()).style(Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED));
+        let table = Table::new(self.rows, self.widths.iter().copied())
+            .header(header)
+            .block(block)
+            .column_spacing(1)
+            .row_highlight_style(if self.focused {
+                Style::new().bg(Color::Blue).fg(Color::White)
+            } else {
+                Style::new().bg(Color::DarkGray)
+            })
+            .highlight_symbol("▶ ");
+        let mut state = TableState::default().with_selected(Some(self.selected));
+        frame.render_stateful_widget(table, area, &mut state);
+    }
+}

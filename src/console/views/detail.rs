@@ -1,0 +1,237 @@
+//! The detail pane: the job's whole timeline, the answers, and the raw message.
+//!
+//! [`lines`] is pure and cut to the pane's width, so [`crate::console::update`] can
+//! ask how far the pane scrolls and the drawing shows exactly those lines.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Style, Stylize};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph};
+use unicode_width::UnicodeWidthChar;
+
+use super::outside;
+use crate::clock::format_gap;
+use crate::console::app::App;
+use crate::console::detail::{Detail, RawMessage};
+use crate::inert::inert_bytes;
+use crate::store::{AnswerRow, CallbackRow};
+
+fn heading(text: &str) -> Vec<Span<'_>> {
+    vec![Span::raw(text).bold().underlined()]
+}
+
+fn answer_line(a: &AnswerRow) -> Vec<Span<'_>> {
+    let mut spans = vec![
+        Span::raw(format!("  #{} on callback #{}: ", a.id, a.callback_seq)).dark_gray(),
+        outside(&a.verdict).bold(),
+        Span::raw(" by "),
+        outside(&a.reviewer),
+        Span::raw(format!(" at {}", a.answered_at.short())),
+    ];
+    if let Some(job) = &a.linked_job_id {
+        spans.push(Span::raw(" → job "));
+        spans.push(outside(job));
+    }
+    if !a.note.is_empty() {
+        spans.push(Span::raw(" — ").dark_gray());
+        spans.push(outside(&a.note).italic());
+    }
+    spans
+}
+
+fn callback_facts<'a>(out: &mut Vec<Vec<Span<'a>>>, c: &'a CallbackRow) {
+    let mut title = vec![Span::raw(format!("Callback #{}", c.seq)).bold()];
+    if let Some(job) = &c.job_id {
+        title.push(Span::raw(" · job "));
+        title.push(outside(job).bold());
+    }
+    title.push(Span::raw(format!(
+        " · attempt {} · {} → {} ({})",
+        c.attempt.map_or_else(|| "-".to_owned(), |a| a.to_string()),
+        c.outcome.map_or("no outcome", |o| o.as_str()),
+        c.disposition,
+        c.reason
+    )));
+    out.push(title);
+    let mut times = vec![Span::raw("  delivery ").dark_gray()];
+    times.push(c.delivery_id.as_deref().map_or_else(|| Span::raw("-"), outside));
+    times.push(Span::raw(format!(
+        " · arrived {} · timeout {} · gap {}",
+        c.arrived_at.map_or_else(|| "-".to_owned(), |t| t.short()),
+        c.timeout_at.map_or_else(|| "-".to_owned(), |t| t.short()),
+        match (c.arrived_at, c.timeout_at) {
+            (Some(a), Some(t)) => format_gap(a.seconds_since(t)),
+            _ => "-".to_owned(),
+        }
+    )));
+    out.push(times);
+    if let Some(r) = &c.replacement {
+        out.push(vec![
+            Span::raw(format!("  replacement attempt #{} by ", r.attempt)).yellow(),
+            outside(&r.created_by).yellow(),
+            Span::raw(format!(
+                " at {} ({})",
+                r.started_at.short(),
+                r.state.map_or("?", |s| s.as_str())
+            ))
+            .yellow(),
+        ]);
+    }
+    if let Some(first) = c.first_report_seq {
+        out.push(vec![Span::raw(format!("  repeats callback #{first}, whose disposition stands"))]);
+    }
+    if let Some(from) = c.linked_from_seq {
+        out.push(vec![Span::raw(format!("  judged again after a reviewer linked callback #{from} to this job"))]);
+    }
+    if let Some(detail) = &c.detail {
+        out.push(vec![Span::raw("  detail: ").dark_gray(), outside(detail)]);
+    }
+}
+
+fn raw_lines<'a>(out: &mut Vec<Vec<Span<'a>>>, raw: &'a RawMessage) {
+    let how = if raw.pretty {
+        "JSON, pretty-printed"
+    } else if raw.cut {
+        "first bytes, verbatim"
+    } else {
+        "verbatim, not JSON"
+    };
+    out.push(vec![
+        Span::raw("Raw message").bold().underlined(),
+        Span::raw(format!(" ({how}; {} bytes; control characters shown inert)", raw.len)).dark_gray(),
+    ]);
+    // Each line of the message on its own line; the bytes themselves never reach the terminal.
+    for line in raw.text.split(|b| *b == b'\n') {
+        out.push(vec![Span::raw(inert_bytes(line))]);
+    }
+    if raw.cut {
+        out.push(vec![Span::raw("  … the rest is in the ledger (input_lines.raw)").dark_gray()]);
+    }
+}
+
+fn logical_lines(d: &Detail) -> Vec<Vec<Span<'_>>> {
+    let mut out: Vec<Vec<Span<'_>>> = Vec::new();
+    if let Some(c) = &d.callback {
+        callback_facts(&mut out, c);
+        out.push(Vec::new());
+    }
+    if let Some(earlier) = &d.earlier {
+        out.push(vec![Span::raw("ANSWERED BEFORE ON THIS JOB — read it before answering again").black().on_yellow().bold()]);
+        out.push(answer_line(earlier));
+        out.push(Vec::new());
+    }
+    if d.callback.is_some() {
+        out.push(heading("Answers on this callback"));
+        if d.answers.is_empty() {
+            out.push(vec![Span::raw("  none yet").dark_gray()]);
+        }
+        out.extend(d.answers.iter().map(answer_line));
+        out.push(Vec::new());
+    }
+    match &d.job {
+        Some(job) => {
+            out.push(vec![
+                Span::raw("Job ").bold(),
+                outside(&job.job_id).bold(),
+                Span::raw(format!(
+                    " · {} · accepted {} · attempt {} of a budget of {}",
+                    job.state,
+                    job.accepted_at.short(),
+                    job.latest_attempt,
+                    job.attempt_budget
+                )),
+            ]);
+            if let Some(owner) = &d.owner {
+                out.push(vec![
+                    Span::raw("  owner ").dark_gray(),
+                    outside(&owner.owner),
+                    Span::raw(owner.escalate_at.map_or_else(String::new, |t| format!(", escalates at {}", t.short()))),
+                ]);
+            }
+            if let Some(cause) = &job.failure_cause {
+                out.push(vec![Span::raw("  failure cause: ").dark_gray(), outside(cause)]);
+            }
+            if let Some(reference) = &d.output.reference {
+                let state = if d.output.exists() { "exists" } else { "MISSING" };
+                out.push(vec![Span::raw("  output "), outside(reference), Span::raw(format!(" ({state})"))]);
+            }
+            out.push(Vec::new());
+            out.push(heading("Timeline"));
+            for entry in &d.timeline {
+                out.push(vec![
+                    Span::raw(format!("  {}  ", entry.at.short())).dark_gray(),
+                    // Timeline text carries ids, names and notes from events.
+                    outside(&entry.what),
+                ]);
+            }
+        }
+        None => out.push(vec![Span::raw("No job in the ledger matches this callback; there is no timeline.").dark_gray()]),
+    }
+    if let Some(raw) = &d.raw {
+        out.push(Vec::new());
+        raw_lines(&mut out, raw);
+    }
+    out
+}
+
+/// Cuts a line of spans into lines at most `width` columns wide.
+fn cut<'a>(spans: Vec<Span<'a>>, width: usize) -> Vec<Line<'a>> {
+    let width = width.max(1);
+    let mut lines = Vec::new();
+    let mut current: Vec<Span<'a>> = Vec::new();
+    let mut used = 0;
+    for span in spans {
+        if used + span.width() <= width {
+            used += span.width();
+            current.push(span);
+            continue;
+        }
+        let mut piece = String::new();
+        for c in span.content.chars() {
+            let w = c.width().unwrap_or(0);
+            if used + w > width {
+                current.push(Span::styled(std::mem::take(&mut piece), span.style));
+                lines.push(Line::from(std::mem::take(&mut current)));
+                used = 0;
+            }
+            piece.push(c);
+            used += w;
+        }
+        current.push(Span::styled(piece, span.style));
+    }
+    lines.push(Line::from(current));
+    lines
+}
+
+/// The detail pane's lines for a screen `screen_width` wide.
+pub(crate) fn lines(d: &Detail, screen_width: u16) -> Vec<Line<'_>> {
+    let width = usize::from(screen_width.saturating_sub(2));
+    logical_lines(d)
+        .into_iter()
+        .flat_map(|spans| cut(spans, width))
+        .collect()
+}
+
+/// Draws the detail pane.
+pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, d: &Detail, app: &App) {
+    let all = lines(d, area.width);
+    let total = all.len();
+    let visible = usize::from(area.height.saturating_sub(2));
+    let scroll = d.scroll.min(total.saturating_sub(visible));
+    let shown: Vec<Line<'_>> = all.into_iter().skip(scroll).take(visible).collect();
+    let last = scroll + shown.len();
+    let title = match &d.callback {
+        Some(c) => format!(" Detail of callback #{} ", c.seq),
+        None => " Detail of the job ".to_owned(),
+    };
+    let block = Block::bordered()
+        .title(title.bold())
+        .title_bottom(Line::from(format!(" lines {}–{last} of {total} ", scroll + 1)).dark_gray())
+        .border_style(if app.form.is_none() {
+            Style::new().fg(Color::Cyan)
+        } else {
+            Style::new().fg(Color::DarkGray)
+        });
+    frame.render_widget(Paragraph::new(shown).block(block), area);
+}

@@ -1,0 +1,185 @@
+//! The forms, drawn over the view: answer, owner, and the request confirmation.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Rect};
+use ratatui::style::{Color, Style, Stylize};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
+
+use super::outside;
+use crate::console::app::App;
+use crate::console::form::{
+    AnswerField, AnswerForm, Form, Outcome, OwnerField, OwnerForm, RequestForm, TextField,
+};
+
+fn field<'a>(label: &'a str, text: &'a TextField, focused: bool) -> Line<'a> {
+    let mut spans = vec![
+        Span::raw(format!("{label:<14}")).bold(),
+        Span::raw("[ "),
+        outside(&text.text),
+    ];
+    if focused {
+        spans.push(Span::raw("▏").cyan().bold());
+        spans[0] = spans[0].clone().cyan();
+    }
+    spans.push(Span::raw(" ]"));
+    Line::from(spans)
+}
+
+fn outcome_lines<'a>(lines: &mut Vec<Line<'a>>, outcome: &'a Outcome) {
+    match outcome {
+        Outcome::Written(written) => {
+            for text in written {
+                lines.push(Line::from(outside(text).green()));
+            }
+        }
+        Outcome::AnsweredMeanwhile(theirs) => {
+            lines.push(Line::from(
+                Span::raw("Someone else answered this callback meanwhile. Nothing was written.").black().on_yellow().bold(),
+            ));
+            lines.push(Line::default());
+            let mut spans = vec![
+                Span::raw("Their answer: ").bold(),
+                outside(&theirs.verdict).bold(),
+                Span::raw(" by "),
+                outside(&theirs.reviewer),
+                Span::raw(format!(" at {}", theirs.answered_at.short())),
+            ];
+            if !theirs.note.is_empty() {
+                spans.push(Span::raw(" — "));
+                spans.push(outside(&theirs.note).italic());
+            }
+            lines.push(Line::from(spans));
+            lines.push(Line::default());
+            lines.push(Line::from(
+                "The row now shows their answer. To answer over it, open the answer form again: it will start from theirs.",
+            ));
+        }
+        Outcome::Refused(reason) => {
+            lines.push(Line::from(Span::raw("Refused. Nothing was written.").white().on_red().bold()));
+            lines.push(Line::from(vec![Span::raw("Why: ").bold(), outside(reason)]));
+        }
+    }
+}
+
+fn answer_lines<'a>(form: &'a AnswerForm, app: &'a App) -> Vec<Line<'a>> {
+    let mut lines = vec![match &form.seen {
+        Some(a) => Line::from(vec![
+            Span::raw("Standing answer: ").dark_gray(),
+            outside(&a.verdict),
+            Span::raw(" by "),
+            outside(&a.reviewer),
+            Span::raw(format!(" at {}; yours is appended after it.", a.answered_at.short())),
+        ]),
+        None => Line::from(Span::raw("No answer yet.").dark_gray()),
+    }];
+    if let Some(outcome) = &form.outcome {
+        lines.push(Line::default());
+        outcome_lines(&mut lines, outcome);
+        return lines;
+    }
+    lines.push(Line::default());
+    let on_verdict = form.field == AnswerField::Verdict;
+    lines.push(Line::from(Span::raw("Verdict").bold()).style(if on_verdict {
+        Style::new().fg(Color::Cyan)
+    } else {
+        Style::new()
+    }));
+    for (i, v) in form.kind.verdicts().iter().enumerate() {
+        let picked = i == form.verdict;
+        let mark = if picked { " ● " } else { " ○ " };
+        let name = Span::raw(format!("{:<20}", v.name));
+        lines.push(Line::from(vec![
+            Span::raw(mark),
+            if picked { name.bold().cyan() } else { name },
+            Span::raw(v.description).dark_gray(),
+        ]));
+    }
+    lines.push(Line::default());
+    if form.chosen().needs_job {
+        lines.push(field("Job id", &form.link_job, form.field == AnswerField::LinkJob));
+    }
+    lines.push(field("Note", &form.note, form.field == AnswerField::Note));
+    lines.push(Line::default());
+    if let Some(error) = &form.error {
+        lines.push(Line::from(outside(error).yellow().bold()));
+    }
+    lines.push(Line::from(vec![
+        Span::raw("Written at once, append-only, as ").dark_gray(),
+        outside(&app.reviewer),
+        Span::raw(format!(" at {}. An answer never changes a job's state.", app.now.short())).dark_gray(),
+    ]));
+    lines
+}
+
+fn owner_lines(form: &OwnerForm) -> Vec<Line<'_>> {
+    let mut lines = Vec::new();
+    if let Some(outcome) = &form.outcome {
+        outcome_lines(&mut lines, outcome);
+        return lines;
+    }
+    lines.push(field("Owner", &form.owner, form.field == OwnerField::Owner));
+    lines.push(field("Escalates at", &form.escalate_at, form.field == OwnerField::EscalateAt));
+    lines.push(Line::from(
+        Span::raw("               a time (2026-11-27T18:00:00Z), a delay from now (30m, 2h), or empty for none").dark_gray(),
+    ));
+    lines.push(Line::default());
+    if let Some(error) = &form.error {
+        lines.push(Line::from(outside(error).yellow().bold()));
+    }
+    lines
+}
+
+fn request_lines(form: &RequestForm) -> Vec<Line<'_>> {
+    let mut lines = vec![Line::from(
+        Span::raw("Checked before anything goes to the outbox (SPEC sec. 6):").bold(),
+    )];
+    for check in &form.checks {
+        let mark = if check.passes {
+            Span::raw(" ✓ ").green()
+        } else {
+            Span::raw(" ✗ ").light_red().bold()
+        };
+        lines.push(Line::from(vec![
+            mark,
+            Span::raw(format!("{:<18}", check.name)).bold(),
+            outside(&check.finding),
+        ]));
+    }
+    lines.push(Line::default());
+    if let Some(outcome) = &form.outcome {
+        outcome_lines(&mut lines, outcome);
+        return lines;
+    }
+    lines.push(match &form.expected {
+        Ok(()) => Line::from(Span::raw("It passes the checks now; they are made again when it is written.").green()),
+        Err(reason) => Line::from(vec![
+            Span::raw("It would be refused: ").light_red().bold(),
+            outside(reason),
+        ]),
+    });
+    lines.push(Line::from(
+        Span::raw("jobledger sends nothing itself: the request waits in the outbox for the job system.").dark_gray(),
+    ));
+    lines
+}
+
+/// Draws the open form in the middle of `area`.
+pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, form: &Form, app: &App) {
+    let (title, lines) = match form {
+        Form::Answer(f) => {
+            let job = f.job_id.as_deref().map_or_else(|| "no job".into(), crate::inert::inert);
+            (format!(" Answer callback #{} · {job} · {} ", f.seq, f.kind.label()), answer_lines(f, app))
+        }
+        Form::Owner(f) => (format!(" Owner and escalation of {} ", crate::inert::inert(&f.job_id)), owner_lines(f)),
+        Form::Request(f) => (format!(" Request a {} of {}? ", f.kind, crate::inert::inert(&f.job_id)), request_lines(f)),
+    };
+    let height = u16::try_from(lines.len()).unwrap_or(u16::MAX).saturating_add(2);
+    let popup = area.centered(Constraint::Max(110), Constraint::Length(height.min(area.height)));
+    frame.render_widget(Clear, popup);
+    let block = Block::bordered()
+        .title(title.bold())
+        .border_style(Style::new().fg(Color::Cyan))
+        .style(Style::new().bg(Color::Black));
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }).block(block), popup);
+}

@@ -1,0 +1,45 @@
+//! The `?` help screen, written from the key table itself.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Rect};
+use ratatui::style::{Color, Style, Stylize};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph};
+
+use crate::console::keymap::{self, Context};
+
+/// Every line of the help, from [`keymap::KEYMAP`].
+pub(crate) fn lines() -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    for context in Context::ALL {
+        if !lines.is_empty() {
+            lines.push(Line::default());
+        }
+        lines.push(Line::from(Span::raw(context.heading()).bold().underlined()));
+        for binding in keymap::bindings(context) {
+            lines.push(Line::from(vec![
+                Span::raw(format!("  {:<24}", keymap::keys_label(binding))).cyan(),
+                Span::raw(binding.help),
+            ]));
+        }
+    }
+    lines
+}
+
+/// Draws the help over `area`, scrolled down `scroll` lines.
+pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, scroll: usize) {
+    let lines = lines();
+    let popup = area.centered(Constraint::Max(80), Constraint::Percentage(100));
+    let visible = usize::from(popup.height.saturating_sub(2));
+    let scroll = scroll.min(lines.len().saturating_sub(visible));
+    frame.render_widget(Clear, popup);
+    let block = Block::bordered()
+        .title(" Keys ".bold())
+        .title_bottom(Line::from(format!(" {}–{} of {} ", scroll + 1, (scroll + visible).min(lines.len()), lines.len())).dark_gray())
+        .border_style(Style::new().fg(Color::Cyan))
+        .style(Style::new().bg(Color::Black));
+    frame.render_widget(
+        Paragraph::new(lines).block(block).scroll((u16::try_from(scroll).unwrap_or(u16::MAX), 0)),
+        popup,
+    );
+}

@@ -1,0 +1,122 @@
+//! The Reconcile view: the ledger accounts for every accepted job (SPEC sec. 4).
+
+use std::collections::BTreeMap;
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Style, Stylize};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph};
+
+use super::outside;
+use crate::clock::Timestamp;
+use crate::console::app::App;
+use crate::decision::JobState;
+
+fn finding<'a>(
+    lines: &mut Vec<Line<'a>>,
+    label: &'static str,
+    count: i64,
+    first: &'a [String],
+    why: &'static str,
+) {
+    let style = if count > 0 {
+        Style::new().fg(Color::LightRed).bold()
+    } else {
+        Style::new().fg(Color::Green)
+    };
+    lines.push(Line::from(vec![
+        Span::styled(format!("{count:>6}  "), style),
+        Span::raw(label).bold(),
+        Span::raw(format!("  {why}")).dark_gray(),
+    ]));
+    if first.is_empty() {
+        return;
+    }
+    let mut ids = vec![Span::raw("        ")];
+    for (i, id) in first.iter().enumerate() {
+        if i > 0 {
+            ids.push(Span::raw(", "));
+        }
+        ids.push(outside(id));
+    }
+    let shown = i64::try_from(first.len()).unwrap_or(i64::MAX);
+    if count > shown {
+        ids.push(Span::raw(format!(" … and {} more (jobledger reconcile lists all)", count - shown)).dark_gray());
+    }
+    lines.push(Line::from(ids));
+}
+
+/// Draws the reconciliation at a glance.
+pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let g = &app.glance;
+    let m = &g.missing;
+    let complete = m.missing_terminal == 0 && m.missing_output == 0;
+    let mut lines = vec![Line::from(vec![
+        Span::raw(format!("{} accepted jobs", m.accepted)).bold(),
+        Span::raw(" — "),
+        if complete {
+            Span::raw("every accepted job is accounted for").green()
+        } else {
+            Span::raw(format!(
+                "NOT COMPLETE: {} jobs have no terminal record, {} successes have no output object",
+                m.missing_terminal, m.missing_output
+            ))
+            .light_red()
+            .bold()
+        },
+    ])];
+    lines.push(Line::from(
+        Span::raw("Completion is proven by terminal records and output objects, never by counting notifications.").dark_gray(),
+    ));
+    lines.push(Line::default());
+    finding(&mut lines, "missing terminal record", m.missing_terminal, &g.first_missing_terminal, "accepted, no terminal record yet");
+    finding(&mut lines, "missing output object", m.missing_output, &g.first_missing_output, "success on record but no output: a consistency incident");
+    finding(&mut lines, "missing notification", m.missing_notification, &g.first_missing_notification, "terminal but never notified (informational)");
+    let aged = app.counts.aged.all;
+    lines.push(Line::from(vec![
+        Span::raw(format!("{aged:>6}  ")).bold(),
+        Span::raw("aged").bold(),
+        Span::raw("  open past their expected age (view 3 lists them with owners)").dark_gray(),
+    ]));
+    lines.push(Line::default());
+    let b = &g.backlog;
+    lines.push(Line::from(vec![
+        Span::raw("backlog  ").bold(),
+        if b.raised {
+            Span::raw("ALARM RAISED").white().on_red().bold()
+        } else {
+            Span::raw("quiet").green()
+        },
+        Span::raw(format!(
+            "  {} held/quarantined arrived in the last hour against a review capacity of {}; {} answered; {} questions open",
+            b.arrivals, b.capacity, b.answered, b.open
+        )),
+    ]));
+    lines.push(Line::default());
+    windows(&mut lines, app);
+    let paragraph = Paragraph::new(lines)
+        .block(Block::bordered().title(" Reconcile · the ledger accounts for every accepted job ".bold()).border_style(Style::new().fg(Color::Cyan)))
+        .scroll((u16::try_from(app.reconcile_scroll).unwrap_or(u16::MAX), 0));
+    frame.render_widget(paragraph, area);
+}
+
+fn windows(lines: &mut Vec<Line<'_>>, app: &App) {
+    let mut by_window: BTreeMap<std::cmp::Reverse<Timestamp>, BTreeMap<JobState, i64>> = BTreeMap::new();
+    for w in &app.glance.windows {
+        *by_window.entry(std::cmp::Reverse(w.start)).or_default().entry(w.state).or_default() += w.jobs;
+    }
+    let mut header = format!("{:<17} {:>8}", "submitted (1h)", "accepted");
+    for state in JobState::ALL {
+        header.push_str(&format!(" {:>14}", state.as_str()));
+    }
+    lines.push(Line::from(Span::raw(header).bold().underlined()));
+    for (std::cmp::Reverse(start), states) in by_window {
+        let total: i64 = states.values().sum();
+        let mut row = format!("{:<17} {total:>8}", start.short().get(..16).unwrap_or_default());
+        for state in JobState::ALL {
+            row.push_str(&format!(" {:>14}", states.get(&state).copied().unwrap_or(0)));
+        }
+        lines.push(Line::from(row));
+    }
+}

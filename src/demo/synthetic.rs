@@ -1,0 +1,399 @@
+//! A deterministic, realistic event stream of any size, for trying the console on a
+//! million jobs and for benchmarks.
+//!
+//! Each job's events come in time order; jobs start a few seconds apart. The mix
+//! follows what the product exists for: mostly clean work, then late, repeated,
+//! conflicting and unmatched callbacks, staff replacements, cancels, expiries,
+//! failures, dropped notifications and outputs, and stuck jobs (some owned).
+
+use std::io::{self, Write};
+
+use crate::clock::Timestamp;
+
+/// splitmix64: small, fast, and the same numbers on every machine.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n`.
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+}
+
+/// What happens to one synthetic job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Story {
+    OnTime,
+    WorkerRecord,
+    LateSuccess,
+    StaffRetryThenLateSuccess,
+    LateFailure,
+    CancelledThenCallback,
+    PermanentFailure,
+    TransientFailure,
+    RepeatedCallback,
+    ConflictingPair,
+    Expired,
+    Stuck,
+}
+
+fn story(roll: u64) -> Story {
+    match roll {
+        0..=599 => Story::OnTime,
+        600..=679 => Story::WorkerRecord,
+        680..=759 => Story::LateSuccess,
+        760..=799 => Story::StaffRetryThenLateSuccess,
+        800..=839 => Story::LateFailure,
+        840..=869 => Story::CancelledThenCallback,
+        870..=889 => Story::PermanentFailure,
+        890..=909 => Story::TransientFailure,
+        910..=939 => Story::RepeatedCallback,
+        940..=959 => Story::ConflictingPair,
+        960..=979 => Story::Expired,
+        _ => Story::Stuck,
+    }
+}
+
+/// Writes the NDJSON stream for `jobs` jobs, deterministic for a given `seed`.
+/// Returns the number of lines written.
+pub fn write_stream(
+    out: &mut impl Write,
+    jobs: u64,
+    seed: u64,
+    start: Timestamp,
+) -> io::Result<u64> {
+    let mut rng = Rng(seed ^ 0x6A6F_626C_6564_6765);
+    let mut lines = 0u64;
+    let mut emit = |out: &mut dyn Write, line: std::fmt::Arguments<'_>| -> io::Result<()> {
+        lines += 1;
+        out.write_fmt(line)?;
+        out.write_all(b"\n")
+    };
+    let base = start.millis() / 1000;
+    let mut clock = 0i64;
+    for n in 0..jobs {
+        clock += 1 + i64::try_from(rng.below(6)).unwrap_or(0);
+        let t = |offset: i64| ts(base + clock + offset);
+        let id = format!("job-{n:07}");
+        let story = story(rng.below(1000));
+        let owner = if story == Story::Stuck && rng.below(2) == 0 {
+            format!(
+                ",\"owner\":\"ops:{}\"",
+                ["lee", "maria", "ravi", "dana"][usize::try_from(rng.below(4)).unwrap_or(0)]
+            )
+        } else {
+            String::new()
+        };
+        emit(
+            out,
+            format_args!(
+                r#"{{"event":"job_accepted","job_id":"{id}","at":"{}","timeout_s":120,"expected_age_s":1800,"attempt_budget":3,"input_digest":"sha256:{:012x}","model_digest":"sha256:51d0b2","policy_revision":"r7"{owner}}}"#,
+                t(0),
+                rng.next() >> 16
+            ),
+        )?;
+        emit(
+            out,
+            format_args!(
+                r#"{{"event":"attempt_started","job_id":"{id}","attempt":1,"at":"{}"}}"#,
+                t(1)
+            ),
+        )?;
+        let callback = |out: &mut dyn Write,
+                        emit: &mut dyn FnMut(
+            &mut dyn Write,
+            std::fmt::Arguments<'_>,
+        ) -> io::Result<()>,
+                        job: &str,
+                        attempt: u32,
+                        outcome: &str,
+                        at: String,
+                        delivery: &str| {
+            emit(
+                out,
+                format_args!(
+                    r#"{{"event":"callback","delivery_id":"{delivery}","job_id":"{job}","attempt":{attempt},"outcome":"{outcome}","at":"{at}","payload":{{"ref":"{job}/{attempt}"}}}}"#
+                ),
+            )
+        };
+        let finish = |out: &mut dyn Write,
+                      emit: &mut dyn FnMut(
+            &mut dyn Write,
+            std::fmt::Arguments<'_>,
+        ) -> io::Result<()>,
+                      rng: &mut Rng,
+                      at: i64|
+         -> io::Result<()> {
+            if rng.below(200) != 0 {
+                emit(
+                    out,
+                    format_args!(
+                        r#"{{"event":"output_stored","job_id":"{id}","ref":"out/{id}.json","at":"{}","retention_until":"2027-12-31T00:00:00Z"}}"#,
+                        ts(base + clock + at)
+                    ),
+                )?;
+            } else {
+                emit(
+                    out,
+                    format_args!(
+                        r#"{{"event":"output_checked","job_id":"{id}","at":"{}","exists":false}}"#,
+                        ts(base + clock + at + 60)
+                    ),
+                )?;
+            }
+            if rng.below(100) != 0 {
+                emit(
+                    out,
+                    format_args!(
+                        r#"{{"event":"notification_sent","job_id":"{id}","kind":"done","at":"{}"}}"#,
+                        ts(base + clock + at + 1)
+                    ),
+                )?;
+            }
+            Ok(())
+        };
+        match story {
+            Story::OnTime | Story::RepeatedCallback => {
+                callback(
+                    out,
+                    &mut emit,
+                    &id,
+                    1,
+                    "success",
+                    t(40),
+                    &format!("d-{n}-a"),
+                )?;
+                if story == Story::RepeatedCallback {
+                    callback(
+                        out,
+                        &mut emit,
+                        &id,
+                        1,
+                        "success",
+                        t(95),
+                        &format!("d-{n}-a"),
+                    )?;
+                }
+                finish(out, &mut emit, &mut rng, 41)?;
+                if rng.below(10) == 0 {
+                    emit(
+                        out,
+                        format_args!(
+                            r#"{{"event":"decision","decision_id":"dec-{n}","job_id":"{id}","action":"notify_customer","at":"{}"}}"#,
+                            t(43)
+                        ),
+                    )?;
+                }
+            }
+            Story::WorkerRecord => {
+                emit(
+                    out,
+                    format_args!(
+                        r#"{{"event":"job_succeeded","job_id":"{id}","attempt":1,"at":"{}","result_ref":"out/{id}.json"}}"#,
+                        t(50)
+                    ),
+                )?;
+                finish(out, &mut emit, &mut rng, 51)?;
+            }
+            Story::LateSuccess | Story::LateFailure => {
+                emit(
+                    out,
+                    format_args!(
+                        r#"{{"event":"attempt_timed_out","job_id":"{id}","attempt":1,"at":"{}"}}"#,
+                        t(121)
+                    ),
+                )?;
+                let outcome = if story == Story::LateSuccess {
+                    "success"
+                } else {
+                    "failure"
+                };
+                callback(
+                    out,
+                    &mut emit,
+                    &id,
+                    1,
+                    outcome,
+                    t(130 + i64::try_from(rng.below(600)).unwrap_or(0)),
+                    &format!("d-{n}-a"),
+                )?;
+                if story == Story::LateSuccess {
+                    finish(out, &mut emit, &mut rng, 800)?;
+                }
+            }
+            Story::StaffRetryThenLateSuccess => {
+                emit(
+                    out,
+                    format_args!(
+                        r#"{{"event":"attempt_timed_out","job_id":"{id}","attempt":1,"at":"{}"}}"#,
+                        t(121)
+                    ),
+                )?;
+                emit(
+                    out,
+                    format_args!(
+                        r#"{{"event":"attempt_started","job_id":"{id}","attempt":2,"at":"{}","created_by":"staff:dana"}}"#,
+                        t(200)
+                    ),
+                )?;
+                callback(
+                    out,
+                    &mut emit,
+                    &id,
+                    1,
+                    "success",
+                    t(230),
+                    &format!("d-{n}-a"),
+                )?;
+                callback(
+                    out,
+                    &mut emit,
+                    &id,
+                    2,
+                    "success",
+                    t(260),
+                    &format!("d-{n}-b"),
+                )?;
+            }
+            Story::CancelledThenCallback => {
+                emit(
+                    out,
+                    format_args!(
+                        r#"{{"event":"job_cancelled","job_id":"{id}","at":"{}","by":"ops:ravi"}}"#,
+                        t(30)
+                    ),
+                )?;
+                callback(
+                    out,
+                    &mut emit,
+                    &id,
+                    1,
+                    "success",
+                    t(70),
+                    &format!("d-{n}-a"),
+                )?;
+            }
+            Story::PermanentFailure | Story::TransientFailure => {
+                let permanent = story == Story::PermanentFailure;
+                let cause = if permanent {
+                    "invalid payload"
+                } else {
+                    "input download: connection reset"
+                };
+                emit(
+                    out,
+                    format_args!(
+                        r#"{{"event":"job_failed","job_id":"{id}","attempt":1,"at":"{}","cause":"{cause}","permanent":{permanent}}}"#,
+                        t(20)
+                    ),
+                )?;
+                emit(
+                    out,
+                    format_args!(
+                        r#"{{"event":"notification_sent","job_id":"{id}","kind":"failed","at":"{}"}}"#,
+                        t(21)
+                    ),
+                )?;
+            }
+            Story::ConflictingPair => {
+                callback(
+                    out,
+                    &mut emit,
+                    &id,
+                    1,
+                    "failure",
+                    t(30),
+                    &format!("d-{n}-a"),
+                )?;
+                callback(
+                    out,
+                    &mut emit,
+                    &id,
+                    1,
+                    "success",
+                    t(90),
+                    &format!("d-{n}-b"),
+                )?;
+            }
+            Story::Expired => {
+                emit(
+                    out,
+                    format_args!(
+                        r#"{{"event":"job_expired","job_id":"{id}","at":"{}"}}"#,
+                        t(1800)
+                    ),
+                )?;
+                if rng.below(2) == 0 {
+                    emit(
+                        out,
+                        format_args!(
+                            r#"{{"event":"notification_sent","job_id":"{id}","kind":"expired","at":"{}"}}"#,
+                            t(1801)
+                        ),
+                    )?;
+                }
+            }
+            Story::Stuck => {}
+        }
+        if rng.below(100) == 0 {
+            callback(
+                out,
+                &mut emit,
+                &format!("ghost-{n}"),
+                1,
+                "success",
+                t(45),
+                &format!("d-ghost-{n}"),
+            )?;
+        }
+    }
+    Ok(lines)
+}
+
+fn ts(seconds: i64) -> String {
+    Timestamp::from_millis(seconds * 1000).map_or_else(String::new, |t| t.to_ledger_text())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stream(jobs: u64, seed: u64) -> Vec<u8> {
+        let mut out = Vec::new();
+        let start = Timestamp::parse("2026-11-01T00:00:00Z").unwrap();
+        write_stream(&mut out, jobs, seed, start).unwrap();
+        out
+    }
+
+    #[test]
+    fn same_seed_same_stream_other_seed_other_stream() {
+        assert_eq!(stream(200, 7), stream(200, 7));
+        assert_ne!(stream(200, 7), stream(200, 8));
+    }
+
+    #[test]
+    fn every_line_parses_as_an_event() {
+        for line in stream(500, 1)
+            .split(|b| *b == b'\n')
+            .filter(|l| !l.is_empty())
+        {
+            let parsed = crate::event::parse_line(line);
+            assert!(
+                matches!(
+                    parsed,
+                    crate::event::Parsed::Event(_) | crate::event::Parsed::Callback(_)
+                ),
+                "{}",
+                String::from_utf8_lossy(line)
+            );
+        }
+    }
+}
