@@ -48,5 +48,8 @@ pub enum Action {
     /// The refresh tick (about every 250 ms): pick up changes to the ledger.
     Tick,
     /// The terminal now has this size.
-    Resize { width: u16, height: u16 },
+    Resize {
+        width: u16,
+        height: u16,
+    },
 }

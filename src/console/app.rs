@@ -28,6 +28,8 @@ pub struct Flash {
 }
 
 impl Flash {
+    /// A message that something went as asked, ready to put in [`App::flash`].
+    #[allow(clippy::unnecessary_wraps)] // every caller assigns an `Option<Flash>`
     fn info(text: impl Into<String>) -> Option<Flash> {
         Some(Flash {
             text: text.into(),
@@ -35,6 +37,8 @@ impl Flash {
         })
     }
 
+    /// A message that something was not done, and why.
+    #[allow(clippy::unnecessary_wraps)] // every caller assigns an `Option<Flash>`
     fn error(text: impl Into<String>) -> Option<Flash> {
         Some(Flash {
             text: text.into(),
@@ -224,7 +228,9 @@ impl App {
     pub fn offers(&self, action: Action) -> bool {
         match action {
             Action::Answer => !self.read_only && self.answerable().is_ok(),
-            Action::Owner => !self.read_only && self.tab == Tab::Aged && self.aged.current().is_some(),
+            Action::Owner => {
+                !self.read_only && self.tab == Tab::Aged && self.aged.current().is_some()
+            }
             Action::Retry | Action::Cancel => !self.read_only && self.selected_job().is_some(),
             Action::OpenDetail => self.selected_subject().is_some(),
             Action::Filter => self.tab != Tab::Reconcile,

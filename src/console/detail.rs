@@ -144,7 +144,7 @@ pub(crate) fn pretty_json(bytes: &[u8]) -> Option<String> {
             '{' | '[' => {
                 out.push(c);
                 // Keep empty containers on one line.
-                while chars.peek().is_some_and(|c| c.is_ascii_whitespace()) {
+                while chars.peek().is_some_and(char::is_ascii_whitespace) {
                     chars.next();
                 }
                 if matches!(chars.peek(), Some('}' | ']')) {
@@ -182,7 +182,9 @@ mod tests {
         let raw = br#"{"b":1,"a":{"note":"\u001b[2J, ok","list":[1, 2],"none":{}}}"#;
         assert_eq!(
             pretty_json(raw).as_deref(),
-            Some("{\n  \"b\": 1,\n  \"a\": {\n    \"note\": \"\\u001b[2J, ok\",\n    \"list\": [\n      1,\n      2\n    ],\n    \"none\": {}\n  }\n}")
+            Some(
+                "{\n  \"b\": 1,\n  \"a\": {\n    \"note\": \"\\u001b[2J, ok\",\n    \"list\": [\n      1,\n      2\n    ],\n    \"none\": {}\n  }\n}"
+            )
         );
         assert_eq!(pretty_json(b"not json"), None);
     }

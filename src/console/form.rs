@@ -99,7 +99,11 @@ impl AnswerForm {
     /// The fields in tab order; the job id only when the verdict needs one.
     pub fn fields(&self) -> Vec<AnswerField> {
         if self.chosen().needs_job {
-            vec![AnswerField::Verdict, AnswerField::LinkJob, AnswerField::Note]
+            vec![
+                AnswerField::Verdict,
+                AnswerField::LinkJob,
+                AnswerField::Note,
+            ]
         } else {
             vec![AnswerField::Verdict, AnswerField::Note]
         }

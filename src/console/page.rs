@@ -88,14 +88,12 @@ impl<T: PageRow> Page<T> {
 
     /// Are there rows beyond either edge of the page?
     fn probe(&mut self, reader: &Reader<'_>) -> Result<(), StoreError> {
-        let (first, last) = match (self.rows.first(), self.rows.last()) {
-            (Some(first), Some(last)) => (first.key(), last.key()),
-            _ => {
-                self.more_before = false;
-                self.more_after = false;
-                return Ok(());
-            }
+        let (Some(first), Some(last)) = (self.rows.first(), self.rows.last()) else {
+            self.more_before = false;
+            self.more_after = false;
+            return Ok(());
         };
+        let (first, last) = (first.key(), last.key());
         self.more_before = !self.fetch(reader, &Keyset::Before(first), 1)?.is_empty();
         self.more_after = !self.fetch(reader, &Keyset::After(last), 1)?.is_empty();
         Ok(())

@@ -6,7 +6,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, Result};
 use ratatui::DefaultTerminal;
-use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event, KeyEventKind};
+use ratatui::crossterm::event::{
+    self, DisableMouseCapture, EnableMouseCapture, Event, KeyEventKind,
+};
 use ratatui::crossterm::execute;
 
 use super::action::Action;
@@ -50,7 +52,13 @@ pub fn run(app: &mut App) -> Result<()> {
     let mut terminal = init()?;
     let _restore = Restore;
     let size = terminal.size().context("reading the terminal size")?;
-    update(app, Action::Resize { width: size.width, height: size.height });
+    update(
+        app,
+        Action::Resize {
+            width: size.width,
+            height: size.height,
+        },
+    );
     let mut last_tick = Instant::now();
     while !app.quit_requested() {
         terminal

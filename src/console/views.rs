@@ -79,10 +79,18 @@ impl ListFrame<'_> {
                 Style::new().fg(Color::DarkGray)
             });
         if self.more_before {
-            block = block.title_top(Line::from("▲ more above").alignment(Alignment::Right).dark_gray());
+            block = block.title_top(
+                Line::from("▲ more above")
+                    .alignment(Alignment::Right)
+                    .dark_gray(),
+            );
         }
         if self.more_after {
-            block = block.title_bottom(Line::from("▼ more below").alignment(Alignment::Right).dark_gray());
+            block = block.title_bottom(
+                Line::from("▼ more below")
+                    .alignment(Alignment::Right)
+                    .dark_gray(),
+            );
         }
         if self.rows.is_empty() {
             let inner = block.inner(area);
@@ -90,7 +98,8 @@ impl ListFrame<'_> {
             frame.render_widget(Paragraph::new(self.empty).dark_gray(), inner);
             return;
         }
-        let header = Row::new(self.header.iter().copied()).style(Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED));
+        let header = Row::new(self.header.iter().copied())
+            .style(Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED));
         let table = Table::new(self.rows, self.widths.iter().copied())
             .header(header)
             .block(block)

@@ -4,8 +4,8 @@ use crate::clock::Timestamp;
 use crate::reconcile::{Backlog, DEFAULT_REVIEW_CAPACITY};
 use crate::store::{CallbackFilter, Ledger, Missing, MissingCounts, StoreError, WindowStates};
 
-use super::App;
 use super::super::tab::Tab;
+use super::App;
 
 /// Job ids listed per reconciliation finding; the CLI's `reconcile` lists them all.
 pub(crate) const FIRST_MISSING: usize = 8;

@@ -28,7 +28,8 @@ impl App {
     }
 }
 
-const READ_ONLY: &str = "read-only: the console was opened with --read-only, nothing can be written";
+const READ_ONLY: &str =
+    "read-only: the console was opened with --read-only, nothing can be written";
 
 /// Opens the form for a write action on the selected row.
 pub(super) fn open_form(app: &mut App, action: Action) -> Result<(), StoreError> {
@@ -53,7 +54,7 @@ pub(super) fn open_form(app: &mut App, action: Action) -> Result<(), StoreError>
                     escalate_at: TextField::with(
                         &owner
                             .and_then(|o| o.escalate_at)
-                            .map(|t| t.to_ledger_text())
+                            .map(crate::clock::Timestamp::to_ledger_text)
                             .unwrap_or_default(),
                     ),
                     field: OwnerField::Owner,
@@ -70,7 +71,9 @@ pub(super) fn open_form(app: &mut App, action: Action) -> Result<(), StoreError>
                 RequestKind::Cancel
             };
             let Some(job_id) = app.selected_job() else {
-                app.flash = Flash::error("retries and cancels are asked for aged or failed jobs (views 3 and 4)");
+                app.flash = Flash::error(
+                    "retries and cancels are asked for aged or failed jobs (views 3 and 4)",
+                );
                 return Ok(());
             };
             let Some(job) = app.ledger.job(&job_id)? else {
@@ -180,10 +183,15 @@ fn submit_answer(app: &mut App, form: &mut AnswerForm) -> bool {
                     decision.disposition,
                     decision.reason
                 ));
-                lines.push(format!("Callback #{} stays in the ledger as it arrived.", form.seq));
+                lines.push(format!(
+                    "Callback #{} stays in the ledger as it arrived.",
+                    form.seq
+                ));
             }
             if !verdict.closes {
-                lines.push("The question stays open until someone checks the remote side.".to_owned());
+                lines.push(
+                    "The question stays open until someone checks the remote side.".to_owned(),
+                );
             }
             form.error = None;
             form.outcome = Some(Outcome::Written(lines));
@@ -231,8 +239,10 @@ fn owner_action(app: &mut App, form: &mut OwnerForm, action: Action) -> bool {
             );
             match set {
                 Ok(()) => {
-                    let when = escalate_at
-                        .map_or_else(|| "no escalation time".to_owned(), |t| format!("escalates at {}", t.short()));
+                    let when = escalate_at.map_or_else(
+                        || "no escalation time".to_owned(),
+                        |t| format!("escalates at {}", t.short()),
+                    );
                     form.error = None;
                     form.outcome = Some(Outcome::Written(vec![format!(
                         "{} is owned by {}; {when}.",
@@ -257,7 +267,13 @@ fn request_action(app: &mut App, form: &mut RequestForm, action: Action) -> bool
     if action != Action::Submit {
         return false;
     }
-    match outbox::request(&mut app.ledger, form.kind, &form.job_id, &app.reviewer, app.now) {
+    match outbox::request(
+        &mut app.ledger,
+        form.kind,
+        &form.job_id,
+        &app.reviewer,
+        app.now,
+    ) {
         Ok(written) => {
             let attempt = written
                 .attempt

@@ -20,7 +20,11 @@ fn gap_cell(row: &CallbackRow) -> Span<'static> {
             let gap = arrived.seconds_since(timeout);
             let text = format_gap(gap);
             // Arriving after the timeout is what makes a callback late.
-            if gap > 0 { Span::raw(text).yellow() } else { Span::raw(text) }
+            if gap > 0 {
+                Span::raw(text).yellow()
+            } else {
+                Span::raw(text)
+            }
         }
         _ => Span::raw("-").dark_gray(),
     }
@@ -46,7 +50,9 @@ fn replacement_cell(replacement: Option<&Replacement>) -> Line<'_> {
 }
 
 fn title(app: &App, what: &str, count: i64) -> String {
-    let filtered = app.filter().map_or(String::new(), |_| " (filtered)".to_owned());
+    let filtered = app
+        .filter()
+        .map_or(String::new(), |_| " (filtered)".to_owned());
     format!(" {} · {count} {what}{filtered} ", app.tab.title())
 }
 
@@ -75,7 +81,14 @@ fn frame_for<'a>(
 /// Held callbacks, with the evidence side by side.
 pub(crate) fn held(frame: &mut Frame<'_>, area: Rect, app: &App) {
     const HEADER: &[&str] = &[
-        "seq", "job", "reason", "timeout at", "arrived at", "gap", "replacement attempt", "latest answer",
+        "seq",
+        "job",
+        "reason",
+        "timeout at",
+        "arrived at",
+        "gap",
+        "replacement attempt",
+        "latest answer",
     ];
     const WIDTHS: &[Constraint] = &[
         Constraint::Length(5),
@@ -84,7 +97,7 @@ pub(crate) fn held(frame: &mut Frame<'_>, area: Rect, app: &App) {
         Constraint::Length(14),
         Constraint::Length(14),
         Constraint::Length(7),
-        Constraint::Length(36),
+        Constraint::Length(38),
         Constraint::Min(20),
     ];
     let page = &app.held;
@@ -120,7 +133,14 @@ pub(crate) fn held(frame: &mut Frame<'_>, area: Rect, app: &App) {
 
 /// Quarantined callbacks: arrival, reason, and the first bytes of the raw message.
 pub(crate) fn quarantined(frame: &mut Frame<'_>, area: Rect, app: &App) {
-    const HEADER: &[&str] = &["seq", "arrived at", "reason", "job", "raw message (first bytes, inert)", "latest answer"];
+    const HEADER: &[&str] = &[
+        "seq",
+        "arrived at",
+        "reason",
+        "job",
+        "raw message (first bytes, inert)",
+        "latest answer",
+    ];
     const WIDTHS: &[Constraint] = &[
         Constraint::Length(5),
         Constraint::Length(14),
@@ -180,7 +200,16 @@ fn disposition_span(d: Disposition) -> Span<'static> {
 /// Every callback in ingest order.
 pub(crate) fn all(frame: &mut Frame<'_>, area: Rect, app: &App) {
     const HEADER: &[&str] = &[
-        "seq", "job", "att", "outcome", "disposition", "reason", "timeout at", "arrived at", "gap", "latest answer",
+        "seq",
+        "job",
+        "att",
+        "outcome",
+        "disposition",
+        "reason",
+        "timeout at",
+        "arrived at",
+        "gap",
+        "latest answer",
     ];
     const WIDTHS: &[Constraint] = &[
         Constraint::Length(5),
@@ -219,7 +248,11 @@ pub(crate) fn all(frame: &mut Frame<'_>, area: Rect, app: &App) {
             ])
         })
         .collect();
-    let count = app.counts.callbacks.matching.unwrap_or(app.counts.callbacks.all);
+    let count = app
+        .counts
+        .callbacks
+        .matching
+        .unwrap_or(app.counts.callbacks.all);
     frame_for(
         app,
         page,

@@ -55,11 +55,17 @@ fn callback_facts<'a>(out: &mut Vec<Vec<Span<'a>>>, c: &'a CallbackRow) {
     )));
     out.push(title);
     let mut times = vec![Span::raw("  delivery ").dark_gray()];
-    times.push(c.delivery_id.as_deref().map_or_else(|| Span::raw("-"), outside));
+    times.push(
+        c.delivery_id
+            .as_deref()
+            .map_or_else(|| Span::raw("-"), outside),
+    );
     times.push(Span::raw(format!(
         " · arrived {} · timeout {} · gap {}",
-        c.arrived_at.map_or_else(|| "-".to_owned(), |t| t.short()),
-        c.timeout_at.map_or_else(|| "-".to_owned(), |t| t.short()),
+        c.arrived_at
+            .map_or_else(|| "-".to_owned(), crate::clock::Timestamp::short),
+        c.timeout_at
+            .map_or_else(|| "-".to_owned(), crate::clock::Timestamp::short),
         match (c.arrived_at, c.timeout_at) {
             (Some(a), Some(t)) => format_gap(a.seconds_since(t)),
             _ => "-".to_owned(),
@@ -79,10 +85,14 @@ fn callback_facts<'a>(out: &mut Vec<Vec<Span<'a>>>, c: &'a CallbackRow) {
         ]);
     }
     if let Some(first) = c.first_report_seq {
-        out.push(vec![Span::raw(format!("  repeats callback #{first}, whose disposition stands"))]);
+        out.push(vec![Span::raw(format!(
+            "  repeats callback #{first}, whose disposition stands"
+        ))]);
     }
     if let Some(from) = c.linked_from_seq {
-        out.push(vec![Span::raw(format!("  judged again after a reviewer linked callback #{from} to this job"))]);
+        out.push(vec![Span::raw(format!(
+            "  judged again after a reviewer linked callback #{from} to this job"
+        ))]);
     }
     if let Some(detail) = &c.detail {
         out.push(vec![Span::raw("  detail: ").dark_gray(), outside(detail)]);
@@ -99,14 +109,20 @@ fn raw_lines<'a>(out: &mut Vec<Vec<Span<'a>>>, raw: &'a RawMessage) {
     };
     out.push(vec![
         Span::raw("Raw message").bold().underlined(),
-        Span::raw(format!(" ({how}; {} bytes; control characters shown inert)", raw.len)).dark_gray(),
+        Span::raw(format!(
+            " ({how}; {} bytes; control characters shown inert)",
+            raw.len
+        ))
+        .dark_gray(),
     ]);
     // Each line of the message on its own line; the bytes themselves never reach the terminal.
     for line in raw.text.split(|b| *b == b'\n') {
         out.push(vec![Span::raw(inert_bytes(line))]);
     }
     if raw.cut {
-        out.push(vec![Span::raw("  … the rest is in the ledger (input_lines.raw)").dark_gray()]);
+        out.push(vec![
+            Span::raw("  … the rest is in the ledger (input_lines.raw)").dark_gray(),
+        ]);
     }
 }
 
@@ -117,7 +133,12 @@ fn logical_lines(d: &Detail) -> Vec<Vec<Span<'_>>> {
         out.push(Vec::new());
     }
     if let Some(earlier) = &d.earlier {
-        out.push(vec![Span::raw("ANSWERED BEFORE ON THIS JOB — read it before answering again").black().on_yellow().bold()]);
+        out.push(vec![
+            Span::raw("ANSWERED BEFORE ON THIS JOB — read it before answering again")
+                .black()
+                .on_yellow()
+                .bold(),
+        ]);
         out.push(answer_line(earlier));
         out.push(Vec::new());
     }
@@ -146,15 +167,30 @@ fn logical_lines(d: &Detail) -> Vec<Vec<Span<'_>>> {
                 out.push(vec![
                     Span::raw("  owner ").dark_gray(),
                     outside(&owner.owner),
-                    Span::raw(owner.escalate_at.map_or_else(String::new, |t| format!(", escalates at {}", t.short()))),
+                    Span::raw(
+                        owner
+                            .escalate_at
+                            .map_or_else(String::new, |t| format!(", escalates at {}", t.short())),
+                    ),
                 ]);
             }
             if let Some(cause) = &job.failure_cause {
-                out.push(vec![Span::raw("  failure cause: ").dark_gray(), outside(cause)]);
+                out.push(vec![
+                    Span::raw("  failure cause: ").dark_gray(),
+                    outside(cause),
+                ]);
             }
             if let Some(reference) = &d.output.reference {
-                let state = if d.output.exists() { "exists" } else { "MISSING" };
-                out.push(vec![Span::raw("  output "), outside(reference), Span::raw(format!(" ({state})"))]);
+                let state = if d.output.exists() {
+                    "exists"
+                } else {
+                    "MISSING"
+                };
+                out.push(vec![
+                    Span::raw("  output "),
+                    outside(reference),
+                    Span::raw(format!(" ({state})")),
+                ]);
             }
             out.push(Vec::new());
             out.push(heading("Timeline"));
@@ -166,7 +202,10 @@ fn logical_lines(d: &Detail) -> Vec<Vec<Span<'_>>> {
                 ]);
             }
         }
-        None => out.push(vec![Span::raw("No job in the ledger matches this callback; there is no timeline.").dark_gray()]),
+        None => out.push(vec![
+            Span::raw("No job in the ledger matches this callback; there is no timeline.")
+                .dark_gray(),
+        ]),
     }
     if let Some(raw) = &d.raw {
         out.push(Vec::new());

@@ -35,7 +35,10 @@ fn outcome_lines<'a>(lines: &mut Vec<Line<'a>>, outcome: &'a Outcome) {
         }
         Outcome::AnsweredMeanwhile(theirs) => {
             lines.push(Line::from(
-                Span::raw("Someone else answered this callback meanwhile. Nothing was written.").black().on_yellow().bold(),
+                Span::raw("Someone else answered this callback meanwhile. Nothing was written.")
+                    .black()
+                    .on_yellow()
+                    .bold(),
             ));
             lines.push(Line::default());
             let mut spans = vec![
@@ -56,35 +59,45 @@ fn outcome_lines<'a>(lines: &mut Vec<Line<'a>>, outcome: &'a Outcome) {
             ));
         }
         Outcome::Refused(reason) => {
-            lines.push(Line::from(Span::raw("Refused. Nothing was written.").white().on_red().bold()));
+            lines.push(Line::from(
+                Span::raw("Refused. Nothing was written.")
+                    .white()
+                    .on_red()
+                    .bold(),
+            ));
             lines.push(Line::from(vec![Span::raw("Why: ").bold(), outside(reason)]));
         }
     }
 }
 
 fn answer_lines<'a>(form: &'a AnswerForm, app: &'a App) -> Vec<Line<'a>> {
+    if let Some(outcome) = &form.outcome {
+        let mut lines = Vec::new();
+        outcome_lines(&mut lines, outcome);
+        return lines;
+    }
     let mut lines = vec![match &form.seen {
         Some(a) => Line::from(vec![
             Span::raw("Standing answer: ").dark_gray(),
             outside(&a.verdict),
             Span::raw(" by "),
             outside(&a.reviewer),
-            Span::raw(format!(" at {}; yours is appended after it.", a.answered_at.short())),
+            Span::raw(format!(
+                " at {}; yours is appended after it.",
+                a.answered_at.short()
+            )),
         ]),
         None => Line::from(Span::raw("No answer yet.").dark_gray()),
     }];
-    if let Some(outcome) = &form.outcome {
-        lines.push(Line::default());
-        outcome_lines(&mut lines, outcome);
-        return lines;
-    }
     lines.push(Line::default());
     let on_verdict = form.field == AnswerField::Verdict;
-    lines.push(Line::from(Span::raw("Verdict").bold()).style(if on_verdict {
-        Style::new().fg(Color::Cyan)
-    } else {
-        Style::new()
-    }));
+    lines.push(
+        Line::from(Span::raw("Verdict").bold()).style(if on_verdict {
+            Style::new().fg(Color::Cyan)
+        } else {
+            Style::new()
+        }),
+    );
     for (i, v) in form.kind.verdicts().iter().enumerate() {
         let picked = i == form.verdict;
         let mark = if picked { " ● " } else { " ○ " };
@@ -97,7 +110,11 @@ fn answer_lines<'a>(form: &'a AnswerForm, app: &'a App) -> Vec<Line<'a>> {
     }
     lines.push(Line::default());
     if form.chosen().needs_job {
-        lines.push(field("Job id", &form.link_job, form.field == AnswerField::LinkJob));
+        lines.push(field(
+            "Job id",
+            &form.link_job,
+            form.field == AnswerField::LinkJob,
+        ));
     }
     lines.push(field("Note", &form.note, form.field == AnswerField::Note));
     lines.push(Line::default());
@@ -107,7 +124,11 @@ fn answer_lines<'a>(form: &'a AnswerForm, app: &'a App) -> Vec<Line<'a>> {
     lines.push(Line::from(vec![
         Span::raw("Written at once, append-only, as ").dark_gray(),
         outside(&app.reviewer),
-        Span::raw(format!(" at {}. An answer never changes a job's state.", app.now.short())).dark_gray(),
+        Span::raw(format!(
+            " at {}. An answer never changes a job's state.",
+            app.now.short()
+        ))
+        .dark_gray(),
     ]));
     lines
 }
@@ -119,7 +140,11 @@ fn owner_lines(form: &OwnerForm) -> Vec<Line<'_>> {
         return lines;
     }
     lines.push(field("Owner", &form.owner, form.field == OwnerField::Owner));
-    lines.push(field("Escalates at", &form.escalate_at, form.field == OwnerField::EscalateAt));
+    lines.push(field(
+        "Escalates at",
+        &form.escalate_at,
+        form.field == OwnerField::EscalateAt,
+    ));
     lines.push(Line::from(
         Span::raw("               a time (2026-11-27T18:00:00Z), a delay from now (30m, 2h), or empty for none").dark_gray(),
     ));
@@ -152,14 +177,19 @@ fn request_lines(form: &RequestForm) -> Vec<Line<'_>> {
         return lines;
     }
     lines.push(match &form.expected {
-        Ok(()) => Line::from(Span::raw("It passes the checks now; they are made again when it is written.").green()),
+        Ok(()) => Line::from(
+            Span::raw("It passes the checks now; they are made again when it is written.").green(),
+        ),
         Err(reason) => Line::from(vec![
             Span::raw("It would be refused: ").light_red().bold(),
             outside(reason),
         ]),
     });
     lines.push(Line::from(
-        Span::raw("jobledger sends nothing itself: the request waits in the outbox for the job system.").dark_gray(),
+        Span::raw(
+            "jobledger sends nothing itself: the request waits in the outbox for the job system.",
+        )
+        .dark_gray(),
     ));
     lines
 }
@@ -168,18 +198,47 @@ fn request_lines(form: &RequestForm) -> Vec<Line<'_>> {
 pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, form: &Form, app: &App) {
     let (title, lines) = match form {
         Form::Answer(f) => {
-            let job = f.job_id.as_deref().map_or_else(|| "no job".into(), crate::inert::inert);
-            (format!(" Answer callback #{} · {job} · {} ", f.seq, f.kind.label()), answer_lines(f, app))
+            let job = f
+                .job_id
+                .as_deref()
+                .map_or_else(|| "no job".into(), crate::inert::inert);
+            (
+                format!(" Answer callback #{} · {job} · {} ", f.seq, f.kind.label()),
+                answer_lines(f, app),
+            )
         }
-        Form::Owner(f) => (format!(" Owner and escalation of {} ", crate::inert::inert(&f.job_id)), owner_lines(f)),
-        Form::Request(f) => (format!(" Request a {} of {}? ", f.kind, crate::inert::inert(&f.job_id)), request_lines(f)),
+        Form::Owner(f) => (
+            format!(
+                " Owner and escalation of {} ",
+                crate::inert::inert(&f.job_id)
+            ),
+            owner_lines(f),
+        ),
+        Form::Request(f) => (
+            format!(
+                " Request a {} of {}? ",
+                f.kind,
+                crate::inert::inert(&f.job_id)
+            ),
+            request_lines(f),
+        ),
     };
-    let height = u16::try_from(lines.len()).unwrap_or(u16::MAX).saturating_add(2);
-    let popup = area.centered(Constraint::Max(110), Constraint::Length(height.min(area.height)));
+    let height = u16::try_from(lines.len())
+        .unwrap_or(u16::MAX)
+        .saturating_add(2);
+    let popup = area.centered(
+        Constraint::Max(110),
+        Constraint::Length(height.min(area.height)),
+    );
     frame.render_widget(Clear, popup);
     let block = Block::bordered()
         .title(title.bold())
         .border_style(Style::new().fg(Color::Cyan))
         .style(Style::new().bg(Color::Black));
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }).block(block), popup);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(block),
+        popup,
+    );
 }

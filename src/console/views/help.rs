@@ -35,11 +35,21 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, scroll: usize) {
     frame.render_widget(Clear, popup);
     let block = Block::bordered()
         .title(" Keys ".bold())
-        .title_bottom(Line::from(format!(" {}–{} of {} ", scroll + 1, (scroll + visible).min(lines.len()), lines.len())).dark_gray())
+        .title_bottom(
+            Line::from(format!(
+                " {}–{} of {} ",
+                scroll + 1,
+                (scroll + visible).min(lines.len()),
+                lines.len()
+            ))
+            .dark_gray(),
+        )
         .border_style(Style::new().fg(Color::Cyan))
         .style(Style::new().bg(Color::Black));
     frame.render_widget(
-        Paragraph::new(lines).block(block).scroll((u16::try_from(scroll).unwrap_or(u16::MAX), 0)),
+        Paragraph::new(lines)
+            .block(block)
+            .scroll((u16::try_from(scroll).unwrap_or(u16::MAX), 0)),
         popup,
     );
 }

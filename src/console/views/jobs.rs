@@ -13,17 +13,29 @@ use crate::reconcile::AgedJob;
 
 /// A length of time without the sign of a gap: `3h50m`.
 fn span_of(seconds: i64) -> String {
-    format_gap(seconds).trim_start_matches(['+', '-']).to_owned()
+    format_gap(seconds)
+        .trim_start_matches(['+', '-'])
+        .to_owned()
 }
 
 fn title(app: &App, what: &str, count: i64) -> String {
-    let filtered = app.filter().map_or(String::new(), |_| " (filtered)".to_owned());
+    let filtered = app
+        .filter()
+        .map_or(String::new(), |_| " (filtered)".to_owned());
     format!(" {} · {count} {what}{filtered} ", app.tab.title())
 }
 
 /// Open jobs past their expected age, with owner and escalation.
 pub(crate) fn aged(frame: &mut Frame<'_>, area: Rect, app: &App) {
-    const HEADER: &[&str] = &["job", "state", "age", "expected", "owner", "escalates at", "escalation"];
+    const HEADER: &[&str] = &[
+        "job",
+        "state",
+        "age",
+        "expected",
+        "owner",
+        "escalates at",
+        "escalation",
+    ];
     const WIDTHS: &[Constraint] = &[
         Constraint::Length(16),
         Constraint::Length(10),
@@ -39,10 +51,10 @@ pub(crate) fn aged(frame: &mut Frame<'_>, area: Rect, app: &App) {
         .iter()
         .map(|row| {
             let judged = AgedJob::at(row, app.now);
-            let owner = row
-                .owner
-                .as_ref()
-                .map_or_else(|| Span::raw("unowned").light_red().bold(), |o| outside(&o.owner));
+            let owner = row.owner.as_ref().map_or_else(
+                || Span::raw("unowned").light_red().bold(),
+                |o| outside(&o.owner),
+            );
             let escalation = match judged.escalate_at {
                 _ if judged.overdue => Span::raw("overdue").white().on_red().bold(),
                 Some(at) => Span::raw(format!("in {}", span_of(at.seconds_since(app.now)))),
@@ -109,7 +121,11 @@ pub(crate) fn failed(frame: &mut Frame<'_>, area: Rect, app: &App) {
                 Cell::from(kind),
                 Cell::from(format!("{} of {}", r.attempts_used, r.attempt_budget)),
                 Cell::from(next),
-                Cell::from(r.cause.as_deref().map_or_else(|| Span::raw("(no cause given)").dark_gray(), outside)),
+                Cell::from(
+                    r.cause
+                        .as_deref()
+                        .map_or_else(|| Span::raw("(no cause given)").dark_gray(), outside),
+                ),
             ])
         })
         .collect();

@@ -1,6 +1,7 @@
 //! The Reconcile view: the ledger accounts for every accepted job (SPEC sec. 4).
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -42,7 +43,13 @@ fn finding<'a>(
     }
     let shown = i64::try_from(first.len()).unwrap_or(i64::MAX);
     if count > shown {
-        ids.push(Span::raw(format!(" … and {} more (jobledger reconcile lists all)", count - shown)).dark_gray());
+        ids.push(
+            Span::raw(format!(
+                " … and {} more (jobledger reconcile lists all)",
+                count - shown
+            ))
+            .dark_gray(),
+        );
     }
     lines.push(Line::from(ids));
 }
@@ -70,9 +77,27 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         Span::raw("Completion is proven by terminal records and output objects, never by counting notifications.").dark_gray(),
     ));
     lines.push(Line::default());
-    finding(&mut lines, "missing terminal record", m.missing_terminal, &g.first_missing_terminal, "accepted, no terminal record yet");
-    finding(&mut lines, "missing output object", m.missing_output, &g.first_missing_output, "success on record but no output: a consistency incident");
-    finding(&mut lines, "missing notification", m.missing_notification, &g.first_missing_notification, "terminal but never notified (informational)");
+    finding(
+        &mut lines,
+        "missing terminal record",
+        m.missing_terminal,
+        &g.first_missing_terminal,
+        "accepted, no terminal record yet",
+    );
+    finding(
+        &mut lines,
+        "missing output object",
+        m.missing_output,
+        &g.first_missing_output,
+        "success on record but no output: a consistency incident",
+    );
+    finding(
+        &mut lines,
+        "missing notification",
+        m.missing_notification,
+        &g.first_missing_notification,
+        "terminal but never notified (informational)",
+    );
     let aged = app.counts.aged.all;
     lines.push(Line::from(vec![
         Span::raw(format!("{aged:>6}  ")).bold(),
@@ -96,26 +121,39 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     lines.push(Line::default());
     windows(&mut lines, app);
     let paragraph = Paragraph::new(lines)
-        .block(Block::bordered().title(" Reconcile · the ledger accounts for every accepted job ".bold()).border_style(Style::new().fg(Color::Cyan)))
+        .block(
+            Block::bordered()
+                .title(" Reconcile · the ledger accounts for every accepted job ".bold())
+                .border_style(Style::new().fg(Color::Cyan))
+                .padding(ratatui::widgets::Padding::horizontal(1)),
+        )
         .scroll((u16::try_from(app.reconcile_scroll).unwrap_or(u16::MAX), 0));
     frame.render_widget(paragraph, area);
 }
 
 fn windows(lines: &mut Vec<Line<'_>>, app: &App) {
-    let mut by_window: BTreeMap<std::cmp::Reverse<Timestamp>, BTreeMap<JobState, i64>> = BTreeMap::new();
+    let mut by_window: BTreeMap<std::cmp::Reverse<Timestamp>, BTreeMap<JobState, i64>> =
+        BTreeMap::new();
     for w in &app.glance.windows {
-        *by_window.entry(std::cmp::Reverse(w.start)).or_default().entry(w.state).or_default() += w.jobs;
+        *by_window
+            .entry(std::cmp::Reverse(w.start))
+            .or_default()
+            .entry(w.state)
+            .or_default() += w.jobs;
     }
-    let mut header = format!("{:<17} {:>8}", "submitted (1h)", "accepted");
+    let mut header = format!("{:<17} {:>8}", "submitted (1h)", "jobs");
     for state in JobState::ALL {
-        header.push_str(&format!(" {:>14}", state.as_str()));
+        let _ = write!(header, " {:>14}", state.as_str());
     }
     lines.push(Line::from(Span::raw(header).bold().underlined()));
     for (std::cmp::Reverse(start), states) in by_window {
         let total: i64 = states.values().sum();
-        let mut row = format!("{:<17} {total:>8}", start.short().get(..16).unwrap_or_default());
+        let mut row = format!(
+            "{:<17} {total:>8}",
+            start.short().get(..16).unwrap_or_default()
+        );
         for state in JobState::ALL {
-            row.push_str(&format!(" {:>14}", states.get(&state).copied().unwrap_or(0)));
+            let _ = write!(row, " {:>14}", states.get(&state).copied().unwrap_or(0));
         }
         lines.push(Line::from(row));
     }
