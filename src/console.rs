@@ -26,7 +26,7 @@ use crate::clock::Clock;
 use crate::store::Ledger;
 
 pub use action::Action;
-pub use app::{App, Flash, update};
+pub use app::{App, Flash, mouse, press, update};
 pub use keymap::Context;
 pub use tab::Tab;
 

@@ -3,6 +3,8 @@
 mod counts;
 mod writes;
 
+use ratatui::crossterm::event::{KeyEvent, MouseEvent};
+
 use crate::clock::{Clock, Timestamp};
 use crate::decision::Disposition;
 use crate::store::{AgedJobRow, Ledger, StoreError};
@@ -405,6 +407,20 @@ fn movement(action: Action) -> Option<Move> {
         Action::End => Move::End,
         _ => return None,
     })
+}
+
+/// Turns a key press into its action through the key table, and carries it out.
+pub fn press(app: &mut App, key: &KeyEvent) {
+    if let Some(action) = super::keymap::action_for_key(app.context(), key) {
+        update(app, action);
+    }
+}
+
+/// Turns a mouse event (the wheel) into its action, and carries it out.
+pub fn mouse(app: &mut App, event: &MouseEvent) {
+    if let Some(action) = super::keymap::action_for_mouse(app.context(), event) {
+        update(app, action);
+    }
 }
 
 /// Carries out `action`: every read and write of the console happens here.

@@ -12,8 +12,8 @@ use ratatui::crossterm::event::{
 use ratatui::crossterm::execute;
 
 use super::action::Action;
-use super::app::{App, update};
-use super::{keymap, view};
+use super::app::{App, mouse, press, update};
+use super::view;
 
 /// How often the ledger is asked whether it changed underneath.
 pub const TICK: Duration = Duration::from_millis(250);
@@ -66,16 +66,11 @@ pub fn run(app: &mut App) -> Result<()> {
             .context("drawing the console")?;
         let wait = TICK.saturating_sub(last_tick.elapsed());
         if event::poll(wait).context("reading the terminal")? {
-            let action = match event::read().context("reading the terminal")? {
-                Event::Key(key) if key.kind != KeyEventKind::Release => {
-                    keymap::action_for_key(app.context(), &key)
-                }
-                Event::Mouse(mouse) => keymap::action_for_mouse(app.context(), &mouse),
-                Event::Resize(width, height) => Some(Action::Resize { width, height }),
-                _ => None,
-            };
-            if let Some(action) = action {
-                update(app, action);
+            match event::read().context("reading the terminal")? {
+                Event::Key(key) if key.kind != KeyEventKind::Release => press(app, &key),
+                Event::Mouse(event) => mouse(app, &event),
+                Event::Resize(width, height) => update(app, Action::Resize { width, height }),
+                _ => {}
             }
         }
         // Tick even while keys keep coming, so live refresh never starves.

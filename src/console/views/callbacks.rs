@@ -147,7 +147,7 @@ pub(crate) fn quarantined(frame: &mut Frame<'_>, area: Rect, app: &App) {
         Constraint::Length(16),
         Constraint::Length(14),
         Constraint::Fill(1),
-        Constraint::Length(40),
+        Constraint::Length(32),
     ];
     let page = &app.quarantined;
     let rows = page
