@@ -1,0 +1,818 @@
+//! The real `jobledger` binary (SPEC sec. 7): help, the JSON shapes scripts rely on,
+//! the demo walkthrough, and clear refusals of bad input without a panic. Every run
+//! uses `--db` in a temporary directory and a fixed `--now`.
+
+#[path = "support/fixture.rs"]
+mod fixture;
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use fixture::{NOW, at};
+use jobledger::store::Ledger;
+use serde_json::Value;
+use tempfile::TempDir;
+
+const BIN: &str = env!("CARGO_BIN_EXE_jobledger");
+
+/// The subcommands SPEC sec. 7 names.
+const SPEC_COMMANDS: [&str; 10] = [
+    "review",
+    "ingest",
+    "summary",
+    "callbacks",
+    "reconcile",
+    "answer",
+    "owner",
+    "request",
+    "outbox",
+    "demo",
+];
+
+/// A temporary directory with a ledger path in it; runs the binary against that ledger.
+struct Workdir {
+    dir: TempDir,
+    db: PathBuf,
+}
+
+impl Workdir {
+    fn new() -> Workdir {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("ledger.db");
+        Workdir { dir, db }
+    }
+
+    /// A ledger holding the worked example (ingested through the binary).
+    fn with_afternoon() -> Workdir {
+        let w = Workdir::new();
+        let file = w.file("afternoon.ndjson", fixture::booking_afternoon().as_bytes());
+        w.ok(&["ingest", file.to_str().unwrap()]);
+        w
+    }
+
+    /// A demo ledger built by `demo --print`.
+    fn with_demo() -> (Workdir, String) {
+        let w = Workdir::new();
+        let out = w.ok(&["demo", "--print"]);
+        (w, out)
+    }
+
+    fn file(&self, name: &str, bytes: &[u8]) -> PathBuf {
+        let path = self.dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
+
+    fn command(&self) -> Command {
+        let mut command = Command::new(BIN);
+        command
+            .current_dir(self.dir.path())
+            .env_remove("JOBLEDGER_DB")
+            .env_remove("JOBLEDGER_REVIEWER")
+            .stdin(Stdio::null());
+        command
+    }
+
+    /// Runs `jobledger --db LEDGER --now NOW ARGS...`.
+    fn run(&self, args: &[&str]) -> Output {
+        self.command()
+            .arg("--db")
+            .arg(&self.db)
+            .args(["--now", NOW])
+            .args(args)
+            .output()
+            .expect("the binary runs")
+    }
+
+    /// Runs and expects success; returns standard output.
+    fn ok(&self, args: &[&str]) -> String {
+        succeeded(&self.run(args), args)
+    }
+
+    /// Runs and expects a clear failure; returns standard error.
+    fn fails(&self, args: &[&str]) -> String {
+        failed(&self.run(args), args)
+    }
+
+    fn json(&self, args: &[&str]) -> Value {
+        let out = self.ok(args);
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: not JSON ({e}): {out}"))
+    }
+
+    fn ledger(&self) -> Ledger {
+        Ledger::open_read_only(&self.db).expect("the ledger opens")
+    }
+}
+
+fn succeeded(output: &Output, args: &[&str]) -> String {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{args:?} failed: {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    String::from_utf8(output.stdout.clone()).expect("standard output is UTF-8")
+}
+
+fn failed(output: &Output, args: &[&str]) -> String {
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(!output.status.success(), "{args:?} should fail");
+    assert_ne!(
+        output.status.code(),
+        Some(101),
+        "{args:?} panicked: {stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    assert!(!stderr.trim().is_empty(), "{args:?} failed without a word");
+    stderr
+}
+
+/// The names listed under `Commands:` in a help text.
+fn listed_commands(help: &str) -> Vec<String> {
+    help.lines()
+        .skip_while(|line| !line.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|line| !line.trim().is_empty())
+        .filter(|line| line.starts_with("  ") && !line.starts_with("   "))
+        .filter_map(|line| line.split_whitespace().next().map(str::to_owned))
+        .collect()
+}
+
+/// The integers in a line of text, in order.
+fn numbers(line: &str) -> Vec<u64> {
+    line.split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().unwrap())
+        .collect()
+}
+
+/// Checks the closing line of `ingest` adds up, and returns its counts:
+/// `[read, already, blank, applied, rejected, callbacks, c_applied, held, recorded, quarantined]`.
+fn closing_line_adds_up(stdout: &str) -> Vec<u64> {
+    let line = stdout.lines().last().expect("a closing line");
+    let n = numbers(line);
+    assert_eq!(n.len(), 10, "unexpected closing line: {line}");
+    assert_eq!(n[0], n[1] + n[2] + n[3] + n[4] + n[5], "lines: {line}");
+    assert_eq!(n[5], n[6] + n[7] + n[8] + n[9], "callbacks: {line}");
+    n
+}
+
+// ---------------------------------------------------------------------------------------
+// Help.
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn help_of_every_subcommand_exits_zero() {
+    let w = Workdir::new();
+    let top = w.ok(&["--help"]);
+    let commands = listed_commands(&top);
+    for spec in SPEC_COMMANDS {
+        assert!(
+            commands.iter().any(|c| c == spec),
+            "`{spec}` missing from --help: {commands:?}"
+        );
+    }
+    // clap's own `help` command takes command names, not flags.
+    for command in commands.iter().filter(|c| *c != "help") {
+        for args in [
+            vec![command.as_str(), "--help"],
+            vec!["help", command.as_str()],
+        ] {
+            let out = w.ok(&args);
+            assert!(out.contains("Usage:"), "{args:?}: {out}");
+        }
+    }
+    assert!(!w.db.exists(), "asking for help created a ledger");
+}
+
+#[test]
+fn answer_help_lists_every_verdict() {
+    let out = Workdir::new().ok(&["answer", "--help"]);
+    for verdict in [
+        "single_effect",
+        "duplicate_effect",
+        "success_stands",
+        "failure_stands",
+        "linked",
+        "noise",
+        "needs_remote_check",
+    ] {
+        assert!(out.contains(verdict), "{verdict} missing:\n{out}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The JSON shapes of SPEC sec. 7, and the demo.
+// ---------------------------------------------------------------------------------------
+
+fn has_keys(value: &Value, keys: &[&str]) {
+    let object = value
+        .as_object()
+        .unwrap_or_else(|| panic!("not an object: {value}"));
+    for key in keys {
+        assert!(object.contains_key(*key), "no {key:?} in {value}");
+    }
+}
+
+fn time(value: &Value) -> jobledger::clock::Timestamp {
+    let text = value
+        .as_str()
+        .unwrap_or_else(|| panic!("not a time: {value}"));
+    jobledger::clock::Timestamp::parse(text).unwrap_or_else(|| panic!("not RFC 3339: {text}"))
+}
+
+#[test]
+fn held_callbacks_json_carries_timeout_arrival_and_replacement() {
+    let w = Workdir::with_afternoon();
+    let held = w.json(&["callbacks", "--json", "--disposition", "hold"]);
+    let rows = held.as_array().expect("a list");
+    assert_eq!(rows.len(), 1, "{held}");
+    let c2 = &rows[0];
+    has_keys(
+        c2,
+        &[
+            "seq",
+            "delivery_id",
+            "job_id",
+            "attempt",
+            "outcome",
+            "arrived_at",
+            "timeout_at",
+            "disposition",
+            "reason",
+            "replacement",
+            "answer",
+        ],
+    );
+    assert_eq!(c2["delivery_id"], "d-1042-a");
+    assert_eq!(c2["job_id"], "booking-1042");
+    assert_eq!(c2["attempt"], 1);
+    assert_eq!(c2["outcome"], "success");
+    assert_eq!(c2["disposition"], "hold");
+    assert_eq!(c2["reason"], "possible_duplicate_effect");
+    assert_eq!(time(&c2["timeout_at"]), at("2026-11-27T13:12:01Z"));
+    assert_eq!(time(&c2["arrived_at"]), at("2026-11-27T13:16:45Z"));
+    let replacement = &c2["replacement"];
+    has_keys(replacement, &["attempt", "created_by", "started_at"]);
+    assert_eq!(replacement["attempt"], 2);
+    assert_eq!(replacement["created_by"], "staff:maria");
+    assert_eq!(time(&replacement["started_at"]), at("2026-11-27T13:14:30Z"));
+    assert!(c2["answer"].is_null());
+
+    // The answer written from the command line shows in the row.
+    let seq = c2["seq"].as_i64().unwrap().to_string();
+    w.ok(&[
+        "answer",
+        &seq,
+        "--verdict",
+        "single_effect",
+        "--reviewer",
+        "ana",
+        "--note",
+        "one booking at the hotel",
+    ]);
+    let held = w.json(&["callbacks", "--json", "--disposition", "hold"]);
+    let answer = &held[0]["answer"];
+    assert_eq!(answer["verdict"], "single_effect");
+    assert_eq!(answer["reviewer"], "ana");
+    assert_eq!(answer["note"], "one booking at the hotel");
+    assert_eq!(time(&answer["answered_at"]), at(NOW));
+}
+
+#[test]
+fn callbacks_json_lists_every_callback_in_ingest_order() {
+    let (w, _) = Workdir::with_demo();
+    let all = w.json(&["callbacks", "--json"]);
+    let rows = all.as_array().expect("a list");
+    let seqs: Vec<i64> = rows.iter().map(|r| r["seq"].as_i64().unwrap()).collect();
+    assert!(seqs.is_sorted(), "{seqs:?}");
+    let summary = w.json(&["summary", "--json"]);
+    assert_eq!(
+        i64::try_from(rows.len()).unwrap(),
+        summary["callbacks"].as_i64().unwrap()
+    );
+    for disposition in ["apply", "hold", "record", "quarantine"] {
+        let some = w.json(&["callbacks", "--json", "--disposition", disposition]);
+        let some = some.as_array().unwrap();
+        assert!(some.iter().all(|r| r["disposition"] == disposition));
+        let expected = rows
+            .iter()
+            .filter(|r| r["disposition"] == disposition)
+            .count();
+        assert_eq!(some.len(), expected, "{disposition}");
+    }
+}
+
+#[test]
+fn summary_json_has_its_shape_and_adds_up() {
+    let (w, _) = Workdir::with_demo();
+    let s = w.json(&["summary", "--json"]);
+    has_keys(
+        &s,
+        &[
+            "callbacks",
+            "applied",
+            "held",
+            "recorded",
+            "quarantined",
+            "jobs",
+            "outbox",
+            "decisions_suppressed",
+            "backlog_alarm",
+        ],
+    );
+    let n = |key: &str| s[key].as_i64().unwrap();
+    assert_eq!(
+        n("applied") + n("held") + n("recorded") + n("quarantined"),
+        n("callbacks")
+    );
+    assert_eq!(
+        (n("applied"), n("held"), n("recorded"), n("quarantined")),
+        (6, 2, 3, 4)
+    );
+    has_keys(
+        &s["jobs"],
+        &[
+            "accepted",
+            "running",
+            "timed_out",
+            "succeeded",
+            "completed_late",
+            "failed",
+            "expired",
+            "cancelled",
+        ],
+    );
+    assert_eq!(n("outbox"), 0);
+    assert_eq!(n("decisions_suppressed"), 1);
+    assert!(s["backlog_alarm"].is_boolean());
+}
+
+#[test]
+fn demo_names_the_dropped_notification_and_the_missing_output_without_claiming_completion() {
+    let (w, out) = Workdir::with_demo();
+    assert!(out.contains("NOT COMPLETE"), "{out}");
+    assert!(
+        !out.contains("Every accepted job has a terminal record"),
+        "the demo must not claim the queue completed:\n{out}"
+    );
+    // Each gap is named under its own heading.
+    let under = |heading: &str| -> Vec<String> {
+        out.lines()
+            .skip_while(|l| !l.starts_with(heading))
+            .skip(1)
+            .take_while(|l| l.starts_with("  "))
+            .map(|l| l.trim().to_owned())
+            .collect()
+    };
+    assert_eq!(under("missing_output"), ["booking-1052"], "{out}");
+    assert_eq!(under("missing_notification"), ["booking-1051"], "{out}");
+
+    let r = w.json(&["reconcile", "--json"]);
+    has_keys(
+        &r,
+        &[
+            "accepted",
+            "missing_terminal",
+            "missing_output",
+            "missing_notification",
+            "aged",
+            "windows",
+        ],
+    );
+    assert_eq!(r["accepted"], 14);
+    assert_eq!(r["missing_output"], serde_json::json!(["booking-1052"]));
+    assert_eq!(
+        r["missing_notification"],
+        serde_json::json!(["booking-1051"])
+    );
+    for list in ["missing_terminal", "missing_output", "missing_notification"] {
+        let ids: Vec<&str> = r[list]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        assert!(ids.is_sorted(), "{list}: {ids:?}");
+    }
+    let aged: Vec<&str> = r["aged"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["job_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        aged,
+        [
+            "booking-1042",
+            "booking-1043",
+            "booking-1055",
+            "booking-1056"
+        ]
+    );
+    let windows = r["windows"].as_array().unwrap();
+    assert_eq!(windows.len(), 2, "{r}");
+    let starts: Vec<_> = windows.iter().map(|w| time(&w["start"])).collect();
+    assert!(starts.is_sorted(), "{starts:?}");
+    let in_windows: i64 = windows
+        .iter()
+        .map(|w| w["accepted"].as_i64().unwrap())
+        .sum();
+    assert_eq!(in_windows, 14);
+}
+
+#[test]
+fn demo_is_rebuilt_on_its_own_ledger_but_never_over_a_real_one() {
+    let (w, first) = Workdir::with_demo();
+    let second = w.ok(&["demo", "--print"]);
+    assert_eq!(first, second, "a second demo run starts afresh");
+
+    let real = Workdir::with_afternoon();
+    real.ok(&[
+        "ingest",
+        real.file(
+            "more.ndjson",
+            b"{\"event\":\"job_accepted\",\"job_id\":\"mine-1\",\"at\":\"2026-11-27T16:00:00Z\"}\n",
+        )
+        .to_str()
+        .unwrap(),
+    ]);
+    let before = std::fs::read(&real.db).unwrap();
+    let stderr = real.fails(&["demo", "--print"]);
+    assert!(stderr.contains("untouched"), "{stderr}");
+    assert_eq!(std::fs::read(&real.db).unwrap(), before);
+    assert!(real.ledger().job("mine-1").unwrap().is_some());
+}
+
+// ---------------------------------------------------------------------------------------
+// Ingest through the binary.
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn ingest_of_a_file_full_of_junk_exits_zero_and_its_closing_line_adds_up() {
+    let w = Workdir::new();
+    let mut junk = Vec::new();
+    for line in [
+        &b""[..],
+        b"   ",
+        b"garbage",
+        b"\xff\xfe\x00\x01 binary",
+        b"{\"event\":\"party\"}",
+        b"[\"an\",\"array\"]",
+        b"{\"event\":\"job_cancelled\",\"job_id\":\"ghost\",\"at\":\"2026-11-27T14:00:00Z\",\"by\":\"x\"}",
+        b"{\"event\":\"job_accepted\",\"job_id\":\"\",\"at\":\"2026-11-27T14:00:00Z\"}",
+        b"{\"event\":\"callback\",\"job_id\":\"ghost\",\"outcome\":\"success\",\"at\":\"2026-11-27T14:00:00Z\"}",
+        b"{\"event\":\"callback\",\"outcome\":\"success\"}\r",
+        b"{\"event\":\"callback\",\"job_id\":\"ghost\",\"outcome\":\"succ",
+    ] {
+        junk.extend_from_slice(line);
+        junk.push(b'\n');
+    }
+    let file = w.file("junk.ndjson", &junk);
+    let n = closing_line_adds_up(&w.ok(&["ingest", file.to_str().unwrap()]));
+    assert_eq!(n[0], 11, "every line is read");
+    assert_eq!(n[2], 2, "two blank lines");
+    assert_eq!(n[4], 2, "two rejected events");
+    assert_eq!(n[5], 7, "seven quarantined callbacks");
+    assert_eq!(n[9], 7);
+
+    // The reasons are visible.
+    let rejected = w.json(&["rejected", "--json"]);
+    let reasons: Vec<&str> = rejected
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["reason"].as_str().unwrap())
+        .collect();
+    assert_eq!(reasons.len(), 2, "{rejected}");
+    assert!(reasons.iter().any(|r| r.contains("ghost")), "{reasons:?}");
+    assert!(reasons.iter().any(|r| r.contains("job_id")), "{reasons:?}");
+    let text = w.ok(&["rejected"]);
+    assert!(text.contains("ghost"), "{text}");
+    let summary = w.json(&["summary", "--json"]);
+    assert_eq!(summary["rejected_events"], 2, "{summary}");
+    assert_eq!(summary["quarantined"], 7, "{summary}");
+
+    // Again: every line already ingested, and still adding up.
+    let again = closing_line_adds_up(&w.ok(&["ingest", file.to_str().unwrap()]));
+    assert_eq!(again[1] + again[2], again[0]);
+}
+
+#[test]
+fn ingest_reads_standard_input() {
+    let w = Workdir::new();
+    let mut child = w
+        .command()
+        .arg("--db")
+        .arg(&w.db)
+        .args(["--now", NOW, "ingest", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(fixture::booking_afternoon().as_bytes())
+        .unwrap();
+    let out = succeeded(&child.wait_with_output().unwrap(), &["ingest", "-"]);
+    let n = closing_line_adds_up(&out);
+    assert_eq!(&n[6..], [1, 1, 2, 1], "{out}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Bad input: a clear message on stderr, a non-zero exit, no panic, nothing written.
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn reading_a_ledger_that_does_not_exist_is_refused_without_creating_it() {
+    let w = Workdir::new();
+    for args in [
+        vec!["summary"],
+        vec!["callbacks", "--json"],
+        vec!["reconcile"],
+        vec!["outbox"],
+        vec!["rejected"],
+        vec!["answer", "1", "--verdict", "noise"],
+        vec!["request", "retry", "booking-1058", "--by", "ana"],
+    ] {
+        let stderr = w.fails(&args);
+        assert!(stderr.contains("no ledger"), "{args:?}: {stderr}");
+        assert!(stderr.contains("ledger.db"), "names the file: {stderr}");
+        assert!(!w.db.exists(), "{args:?} created the ledger");
+    }
+    // The default ledger, too.
+    let output = w.command().arg("summary").output().unwrap();
+    let stderr = failed(&output, &["summary"]);
+    assert!(stderr.contains("jobledger.db"), "{stderr}");
+    assert!(!w.dir.path().join("jobledger.db").exists());
+}
+
+#[test]
+fn the_ledger_path_can_come_from_the_environment() {
+    let w = Workdir::with_afternoon();
+    let output = w
+        .command()
+        .env("JOBLEDGER_DB", &w.db)
+        .args(["--now", NOW, "summary", "--json"])
+        .output()
+        .unwrap();
+    let summary: Value = serde_json::from_str(&succeeded(&output, &["summary"])).unwrap();
+    assert_eq!(summary["callbacks"], 5);
+}
+
+#[test]
+fn a_bad_now_is_refused_with_a_clear_message() {
+    let w = Workdir::with_afternoon();
+    for bad in ["yesterday", "2026-11-27", "2026-13-40T25:00:00Z", ""] {
+        let args = ["--now", bad, "summary"];
+        let output = w
+            .command()
+            .arg("--db")
+            .arg(&w.db)
+            .args(args)
+            .output()
+            .unwrap();
+        let stderr = failed(&output, &args);
+        assert!(stderr.contains("RFC 3339"), "{bad:?}: {stderr}");
+    }
+}
+
+#[test]
+fn an_unknown_verdict_is_refused_listing_the_allowed_ones() {
+    let w = Workdir::with_afternoon();
+    let c2 = w.json(&["callbacks", "--json", "--disposition", "hold"])[0]["seq"]
+        .as_i64()
+        .unwrap()
+        .to_string();
+    let stderr = w.fails(&["answer", &c2, "--verdict", "maybe", "--reviewer", "ana"]);
+    for allowed in ["single_effect", "duplicate_effect", "needs_remote_check"] {
+        assert!(stderr.contains(allowed), "{stderr}");
+    }
+    assert!(stderr.contains("maybe"), "{stderr}");
+    assert!(w.ledger().answers(c2.parse().unwrap()).unwrap().is_empty());
+
+    // Other mistakes in an answer, each told plainly.
+    for (args, needle) in [
+        (
+            vec!["answer", "999", "--verdict", "noise"],
+            "no callback #999",
+        ),
+        (
+            vec!["answer", "1", "--verdict", "noise"],
+            "only held and quarantined",
+        ),
+        (vec!["answer", "5", "--verdict", "linked"], "--job"),
+        (
+            vec![
+                "answer",
+                "5",
+                "--verdict",
+                "linked",
+                "--job",
+                "booking-0000",
+            ],
+            "booking-0000",
+        ),
+        (
+            vec!["answer", "not-a-number", "--verdict", "noise"],
+            "not-a-number",
+        ),
+        (vec!["answer", &c2], "--verdict"),
+    ] {
+        let stderr = w.fails(&args);
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
+    assert_eq!(w.json(&["summary", "--json"])["backlog"]["answered"], 0);
+}
+
+#[test]
+fn a_second_reviewer_is_told_how_to_answer_over_the_first() {
+    let w = Workdir::with_afternoon();
+    let c2 = w.json(&["callbacks", "--json", "--disposition", "hold"])[0]["seq"]
+        .as_i64()
+        .unwrap()
+        .to_string();
+    w.ok(&[
+        "answer",
+        &c2,
+        "--verdict",
+        "single_effect",
+        "--reviewer",
+        "ana",
+    ]);
+    let stderr = w.fails(&[
+        "answer",
+        &c2,
+        "--verdict",
+        "duplicate_effect",
+        "--reviewer",
+        "bo",
+    ]);
+    assert!(stderr.contains("ana"), "{stderr}");
+    assert!(stderr.contains("--seen"), "{stderr}");
+    let seen = w.ledger().answers(c2.parse().unwrap()).unwrap()[0]
+        .id
+        .to_string();
+    w.ok(&[
+        "answer",
+        &c2,
+        "--verdict",
+        "duplicate_effect",
+        "--reviewer",
+        "bo",
+        "--seen",
+        &seen,
+    ]);
+    assert_eq!(w.ledger().answers(c2.parse().unwrap()).unwrap().len(), 2);
+}
+
+#[test]
+fn a_file_that_is_not_a_ledger_is_refused_and_untouched() {
+    let w = Workdir::new();
+    let stream = w.file("events.ndjson", fixture::booking_afternoon().as_bytes());
+    let before = std::fs::read(&stream).unwrap();
+    for args in [
+        vec!["summary"],
+        vec!["ingest", stream.to_str().unwrap()],
+        vec!["demo", "--print"],
+    ] {
+        let output = w
+            .command()
+            .arg("--db")
+            .arg(&stream)
+            .args(["--now", NOW])
+            .args(&args)
+            .output()
+            .unwrap();
+        let stderr = failed(&output, &args);
+        assert!(
+            stderr.contains("not a SQLite database"),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(std::fs::read(&stream).unwrap(), before, "{args:?}");
+    }
+}
+
+#[test]
+fn ingest_of_a_missing_file_is_refused_clearly() {
+    let w = Workdir::with_afternoon();
+    let stderr = w.fails(&["ingest", "no-such-file.ndjson"]);
+    assert!(stderr.contains("no-such-file.ndjson"), "{stderr}");
+    assert_eq!(w.json(&["summary", "--json"])["callbacks"], 5);
+}
+
+// ---------------------------------------------------------------------------------------
+// Requests from the command line.
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn a_retry_from_the_command_line_is_checked_and_lands_in_the_outbox() {
+    let (w, _) = Workdir::with_demo();
+    let out = w.ok(&["request", "retry", "booking-1058", "--by", "ops:maria"]);
+    assert!(out.contains("attempt 2"), "{out}");
+    let outbox = w.json(&["outbox", "--json"]);
+    let rows = outbox.as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{outbox}");
+    assert_eq!(rows[0]["job_id"], "booking-1058");
+    assert_eq!(rows[0]["request"], "retry");
+    assert_eq!(rows[0]["attempt"], 2);
+    assert_eq!(rows[0]["input_digest"], "sha256:11aa09");
+    assert_eq!(rows[0]["model_digest"], "sha256:51d0b2");
+    assert_eq!(rows[0]["policy_revision"], "confirm-v7");
+    assert_eq!(rows[0]["requested_by"], "ops:maria");
+
+    for (job, needle) in [
+        ("booking-1050", "already has a success"),
+        ("booking-0000", "booking-0000"),
+    ] {
+        let stderr = w.fails(&["request", "retry", job, "--by", "ops:maria"]);
+        assert!(stderr.contains(needle), "{job}: {stderr}");
+    }
+    assert_eq!(w.json(&["outbox", "--json"]).as_array().unwrap().len(), 1);
+    assert_eq!(w.json(&["summary", "--json"])["outbox"], 1);
+}
+
+// ---------------------------------------------------------------------------------------
+// Text from the stream never drives the terminal.
+// ---------------------------------------------------------------------------------------
+
+/// Job ids, outputs and notes carrying terminal control sequences (clear screen, OSC 52
+/// clipboard write, 8-bit CSI, bidi override).
+const HOSTILE: &str = r#"{"event":"job_accepted","job_id":"evil\u001b[2J","at":"2026-11-27T15:00:00Z","timeout_s":120,"owner":"ops:\u001b]0;pwned\u0007"}
+{"event":"attempt_started","job_id":"evil\u001b[2J","attempt":1,"at":"2026-11-27T15:00:01Z","created_by":"system"}
+{"event":"attempt_timed_out","job_id":"evil\u001b[2J","attempt":1,"at":"2026-11-27T15:02:01Z"}
+{"event":"attempt_started","job_id":"evil\u001b[2J","attempt":2,"at":"2026-11-27T15:03:00Z","created_by":"staff:\u009b31m\u202eamy"}
+{"event":"callback","job_id":"evil\u001b[2J","attempt":1,"outcome":"success","at":"2026-11-27T15:04:00Z"}
+{"event":"callback","job_id":"nobody\u0007\r","outcome":"success","at":"2026-11-27T15:05:00Z"}
+{"event":"job_cancelled","job_id":"ghost\u001b]52;c;ZWNobyBoaQ==\u0007","at":"2026-11-27T15:06:00Z","by":"x"}
+{"event":"job_accepted","job_id":"gone\u001b[2J","at":"2026-11-27T15:10:00Z","timeout_s":120}
+{"event":"attempt_started","job_id":"gone\u001b[2J","attempt":1,"at":"2026-11-27T15:10:01Z"}
+{"event":"job_failed","job_id":"gone\u001b[2J","attempt":1,"at":"2026-11-27T15:10:30Z","cause":"x","permanent":false}
+{"event":"output_stored","job_id":"gone\u001b[2J","ref":"out\u001b]52;c;ZWNobyBoaQ==\u0007.pdf","at":"2026-11-27T15:10:40Z"}
+"#;
+
+fn assert_inert(what: &str, bytes: &[u8]) {
+    let text = String::from_utf8_lossy(bytes);
+    for bad in ['\u{1b}', '\u{7}', '\u{9b}', '\u{202e}', '\r'] {
+        assert!(
+            !text.contains(bad),
+            "{what} printed {bad:?} from the stream: {text:?}"
+        );
+    }
+}
+
+#[test]
+fn reports_never_print_control_characters_from_the_stream() {
+    let w = Workdir::new();
+    let file = w.file("hostile.ndjson", HOSTILE.as_bytes());
+    w.ok(&["ingest", file.to_str().unwrap()]);
+    w.ok(&["request", "cancel", "evil\u{1b}[2J", "--by", "ops:maria"]);
+    for args in [
+        vec!["summary"],
+        vec!["callbacks"],
+        vec!["callbacks", "--json"],
+        vec!["reconcile"],
+        vec!["reconcile", "--json"],
+        vec!["rejected"],
+        vec!["rejected", "--json"],
+        vec!["outbox"],
+        vec!["outbox", "--json"],
+    ] {
+        let output = w.run(&args);
+        succeeded(&output, &args);
+        assert_inert(&format!("{args:?}"), &output.stdout);
+    }
+}
+
+#[test]
+#[ignore = "BUG: refusal messages print stream text raw to stderr: src/outbox.rs `RequestError::Refused` (\"{kind} of {job_id} refused\") and `Refusal::OutputExists` (\"({reference})\") interpolate the job id and the output ref from the event stream, and src/cli.rs `main` prints them with `eprintln!(\"jobledger: {error:#}\")`, so an output ref carrying OSC 52 writes the reviewer's clipboard"]
+fn refusals_never_print_control_characters_from_the_stream() {
+    let w = Workdir::new();
+    let file = w.file("hostile.ndjson", HOSTILE.as_bytes());
+    w.ok(&["ingest", file.to_str().unwrap()]);
+    // Refused: the output object exists. Both the job id and the ref come from the stream.
+    let args = ["request", "retry", "gone\u{1b}[2J", "--by", "ops:maria"];
+    let output = w.run(&args);
+    let stderr = failed(&output, &args);
+    assert!(stderr.contains("output object exists"), "{stderr}");
+    assert_inert("a refused request", &output.stderr);
+}
+
+// ---------------------------------------------------------------------------------------
+// Helpers of this file are themselves checked, so a broken parser cannot pass silently.
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn the_closing_line_parser_rejects_counts_that_do_not_add_up() {
+    let good = "21 lines read: 0 already ingested, 0 blank, 16 events applied, 0 rejected, 5 callbacks (1 applied, 1 held, 2 recorded, 1 quarantined)\n";
+    assert_eq!(closing_line_adds_up(good), [21, 0, 0, 16, 0, 5, 1, 1, 2, 1]);
+    let bad = good.replace("21 lines", "22 lines");
+    assert!(std::panic::catch_unwind(|| closing_line_adds_up(&bad)).is_err());
+    assert_eq!(
+        listed_commands(
+            "Commands:\n  one  first\n             wrapped\n  two  second\n\nOptions:\n  -h\n"
+        ),
+        ["one", "two"]
+    );
+}

@@ -1,0 +1,227 @@
+//! Requests to the outside (SPEC sec. 6): only a person writes to the outbox, every
+//! refusal says why, and a retry carries the job's pinned digests and next attempt.
+
+#[path = "support/fixture.rs"]
+mod fixture;
+
+use fixture::{TempLedger, booking_afternoon, demo_queue, now};
+use jobledger::outbox::{Refusal, RequestError, RequestKind, RequestWritten, request};
+use jobledger::review::{AnswerRequest, answer};
+use jobledger::store::OutboxRow;
+
+/// Jobs that exist only to be refused: an output that exists without a success, an
+/// output whose retention is over, and a budget of one attempt, all used.
+const REFUSABLE: &str = r#"{"event":"job_accepted","job_id":"out-1","at":"2026-11-27T15:00:00Z","timeout_s":120,"attempt_budget":3}
+{"event":"attempt_started","job_id":"out-1","attempt":1,"at":"2026-11-27T15:00:01Z"}
+{"event":"job_failed","job_id":"out-1","attempt":1,"at":"2026-11-27T15:00:30Z","cause":"upload acknowledged late","permanent":false}
+{"event":"output_stored","job_id":"out-1","ref":"bookings/out-1.pdf","at":"2026-11-27T15:00:40Z","retention_until":"2027-02-27T00:00:00Z"}
+{"event":"job_accepted","job_id":"kept-1","at":"2026-11-27T15:05:00Z","timeout_s":120,"attempt_budget":3}
+{"event":"attempt_started","job_id":"kept-1","attempt":1,"at":"2026-11-27T15:05:01Z"}
+{"event":"attempt_timed_out","job_id":"kept-1","attempt":1,"at":"2026-11-27T15:07:01Z"}
+{"event":"output_stored","job_id":"kept-1","ref":"bookings/kept-1.pdf","at":"2026-11-27T15:07:30Z","retention_until":"2026-11-27T16:00:00Z"}
+{"event":"job_accepted","job_id":"once-1","at":"2026-11-27T15:10:00Z","timeout_s":120,"attempt_budget":1}
+{"event":"attempt_started","job_id":"once-1","attempt":1,"at":"2026-11-27T15:10:01Z"}
+{"event":"attempt_timed_out","job_id":"once-1","attempt":1,"at":"2026-11-27T15:12:01Z"}
+"#;
+
+fn demo_with_refusable_jobs() -> TempLedger {
+    let mut t = TempLedger::with_demo_streams();
+    let report = t.ingest(REFUSABLE);
+    assert_eq!(report.events_rejected, 0, "{report}");
+    t
+}
+
+fn ask(t: &mut TempLedger, kind: RequestKind, job: &str) -> Result<RequestWritten, RequestError> {
+    request(&mut t.ledger, kind, job, "ops:maria", now())
+}
+
+/// Asks, and checks the refusal wrote nothing.
+fn refusal(t: &mut TempLedger, kind: RequestKind, job: &str) -> (Refusal, String) {
+    let before = t.dump();
+    let error = ask(t, kind, job).expect_err("the request must be refused");
+    assert_eq!(t.dump(), before, "a refused request wrote to the ledger");
+    let message = error.to_string();
+    assert!(
+        message.contains(job),
+        "the message names the job: {message}"
+    );
+    match error {
+        RequestError::Refused { refusal, .. } => (refusal, message),
+        other => panic!("{job}: expected a refusal, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_retry_is_refused_when_the_budget_is_spent() {
+    let mut t = demo_with_refusable_jobs();
+    let (why, message) = refusal(&mut t, RequestKind::Retry, "once-1");
+    assert_eq!(why, Refusal::BudgetSpent { used: 1, budget: 1 });
+    assert!(message.contains("budget is spent"), "{message}");
+    assert!(message.contains("1 of 1"), "{message}");
+}
+
+#[test]
+fn a_retry_is_refused_when_the_job_already_succeeded() {
+    let mut t = demo_with_refusable_jobs();
+    for job in ["booking-1050", "booking-1041"] {
+        let (why, message) = refusal(&mut t, RequestKind::Retry, job);
+        assert!(matches!(why, Refusal::AlreadySucceeded { .. }), "{why:?}");
+        assert!(message.contains("already has a success"), "{message}");
+    }
+    // booking-1052 succeeded but lost its output: still no retry; it is an incident.
+    let (why, _) = refusal(&mut t, RequestKind::Retry, "booking-1052");
+    assert!(matches!(why, Refusal::AlreadySucceeded { .. }), "{why:?}");
+}
+
+#[test]
+fn a_retry_is_refused_when_the_output_exists() {
+    let mut t = demo_with_refusable_jobs();
+    let (why, message) = refusal(&mut t, RequestKind::Retry, "out-1");
+    assert_eq!(
+        why,
+        Refusal::OutputExists {
+            reference: "bookings/out-1.pdf".into()
+        }
+    );
+    assert!(message.contains("output object exists"), "{message}");
+    assert!(message.contains("bookings/out-1.pdf"), "{message}");
+}
+
+#[test]
+fn a_retry_is_refused_when_the_retention_expired() {
+    let mut t = demo_with_refusable_jobs();
+    let (why, message) = refusal(&mut t, RequestKind::Retry, "kept-1");
+    assert_eq!(
+        why,
+        Refusal::RetentionExpired {
+            until: fixture::at("2026-11-27T16:00:00Z")
+        }
+    );
+    assert!(message.contains("retention expired"), "{message}");
+}
+
+#[test]
+fn a_transient_failure_is_retried_with_pinned_digests_and_the_next_attempt() {
+    let mut t = TempLedger::with_demo_streams();
+    assert!(t.ledger.outbox().unwrap().is_empty());
+
+    let written = ask(&mut t, RequestKind::Retry, "booking-1058").expect("the retry is allowed");
+    assert_eq!(written.attempt, Some(2));
+    let rows = t.ledger.outbox().unwrap();
+    assert_eq!(
+        rows,
+        [OutboxRow {
+            id: written.id,
+            job_id: "booking-1058".into(),
+            request: "retry".into(),
+            attempt: Some(2),
+            input_digest: Some("sha256:11aa09".into()),
+            model_digest: Some("sha256:51d0b2".into()),
+            policy_revision: Some("confirm-v7".into()),
+            requested_by: "ops:maria".into(),
+            requested_at: now(),
+            status: "pending".into(),
+        }]
+    );
+    assert_eq!(t.ledger.outbox_pending().unwrap(), 1);
+    // The request asks the outside; it does not move the job by itself.
+    assert_eq!(
+        t.ledger
+            .job("booking-1058")
+            .unwrap()
+            .unwrap()
+            .latest_attempt,
+        1
+    );
+
+    // A pending retry counts against the budget of three.
+    let next = ask(&mut t, RequestKind::Retry, "booking-1058").expect("a third attempt fits");
+    assert_eq!(next.attempt, Some(3));
+    let (why, _) = refusal(&mut t, RequestKind::Retry, "booking-1058");
+    assert_eq!(why, Refusal::BudgetSpent { used: 3, budget: 3 });
+}
+
+#[test]
+fn requests_need_a_person_and_a_job() {
+    let mut t = TempLedger::with_demo_streams();
+    let error = request(
+        &mut t.ledger,
+        RequestKind::Retry,
+        "booking-1058",
+        " ",
+        now(),
+    )
+    .expect_err("nobody asked");
+    assert!(matches!(error, RequestError::NoRequester), "{error:?}");
+    let error = ask(&mut t, RequestKind::Cancel, "booking-0000").expect_err("no such job");
+    assert!(
+        matches!(&error, RequestError::NoSuchJob(job) if job == "booking-0000"),
+        "{error:?}"
+    );
+    assert!(t.ledger.outbox().unwrap().is_empty());
+}
+
+#[test]
+fn a_cancel_is_written_once_and_never_for_a_cancelled_job() {
+    let mut t = TempLedger::with_demo_streams();
+    let written = ask(&mut t, RequestKind::Cancel, "booking-1055").expect("cancel allowed");
+    assert_eq!(written.attempt, None);
+    let (why, _) = refusal(&mut t, RequestKind::Cancel, "booking-1055");
+    assert_eq!(
+        why,
+        Refusal::AlreadyRequested {
+            kind: RequestKind::Cancel
+        }
+    );
+    let (why, _) = refusal(&mut t, RequestKind::Cancel, "booking-1044");
+    assert!(matches!(why, Refusal::Closed { .. }), "{why:?}");
+    assert_eq!(t.ledger.outbox().unwrap().len(), 1);
+}
+
+#[test]
+fn ingest_replays_and_answers_never_write_to_the_outbox() {
+    let mut t = TempLedger::with_demo_streams();
+    assert!(
+        t.ledger.outbox().unwrap().is_empty(),
+        "ingest wrote a request"
+    );
+
+    // A person's request is there; nothing else may add to it.
+    ask(&mut t, RequestKind::Retry, "booking-1058").unwrap();
+    let requested = t.ledger.outbox().unwrap();
+
+    // Replays: the same lines again, and every callback redelivered later.
+    t.ingest(&booking_afternoon());
+    t.ingest(&demo_queue());
+    let redeliveries: String = (booking_afternoon() + &demo_queue())
+        .lines()
+        .filter(|l| l.contains(r#""event":"callback""#))
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .flat_map(|mut v| {
+            v["at"] = "2026-11-27T16:45:00Z".into();
+            [v.to_string(), "\n".to_owned()]
+        })
+        .collect();
+    let report = t.ingest(&redeliveries);
+    assert!(report.callbacks.total() >= 14, "{report}");
+    assert_eq!(t.ledger.outbox().unwrap(), requested);
+
+    // Answers, including a link that applies a callback to a running job.
+    let c2 = t.by_delivery("d-1042-a").seq;
+    let anonymous = t.by_delivery("d-anon-1").seq;
+    for (seq, verdict, link_job) in [
+        (c2, "duplicate_effect", None),
+        (anonymous, "linked", Some("booking-1055")),
+    ] {
+        let given = AnswerRequest {
+            seq,
+            verdict,
+            note: "",
+            reviewer: "ana",
+            link_job,
+            seen_answer: None,
+        };
+        answer(&mut t.ledger, &given, now()).unwrap();
+    }
+    assert_eq!(t.ledger.outbox().unwrap(), requested);
+}

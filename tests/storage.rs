@@ -1,0 +1,409 @@
+//! The ledger file (SPEC sec. 7, STYLE "Storage owns SQL"): foreign and newer files are
+//! refused and left byte for byte as they were; a new ledger is private, in WAL mode,
+//! readable by the `sqlite3` shell and Python; evidence cannot be rewritten.
+
+#[path = "support/fixture.rs"]
+mod fixture;
+
+use std::path::Path;
+use std::process::Command;
+
+use fixture::{TempLedger, now};
+use jobledger::review::{AnswerRequest, answer};
+use jobledger::store::{APPLICATION_ID, Ledger, SCHEMA_VERSION, StoreError};
+use sha2::{Digest, Sha256};
+
+/// Every file in `dir`: name, length and SHA-256 of its bytes.
+fn snapshot(dir: &Path) -> Vec<(String, usize, String)> {
+    let mut files: Vec<(String, usize, String)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| {
+            let entry = entry.unwrap();
+            let bytes = std::fs::read(entry.path()).unwrap();
+            (
+                entry.file_name().to_string_lossy().into_owned(),
+                bytes.len(),
+                format!("{:x}", Sha256::digest(&bytes)),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// Opens `path` both ways, expecting a refusal each time with the file left as it was.
+fn refused(path: &Path) -> Vec<StoreError> {
+    let dir = path.parent().unwrap();
+    let before = snapshot(dir);
+    let read_write = Ledger::open(path).err().expect("open must refuse");
+    assert_eq!(
+        snapshot(dir),
+        before,
+        "refusing {} changed or added a file",
+        path.display()
+    );
+    let read_only = Ledger::open_read_only(path)
+        .err()
+        .expect("read-only open must refuse");
+    // A read-only SQLite connection to a WAL file may leave its (empty) -wal and -shm
+    // beside it, as the sqlite3 shell does; the file itself must not change.
+    let file = |files: Vec<(String, usize, String)>| {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        files.into_iter().find(|f| f.0 == name)
+    };
+    assert_eq!(file(snapshot(dir)), file(before), "{}", path.display());
+
+    let errors = vec![read_write, read_only];
+    for error in &errors {
+        let message = error.to_string();
+        assert!(message.contains("untouched"), "{message}");
+        assert!(
+            message.contains(&path.display().to_string()),
+            "the message names the file: {message}"
+        );
+    }
+    errors
+}
+
+#[test]
+fn a_sqlite_file_of_another_application_is_refused_and_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("photos.db");
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch(
+            "CREATE TABLE albums (id INTEGER PRIMARY KEY, title TEXT);
+             INSERT INTO albums (title) VALUES ('summer'), ('winter');",
+        )
+        .unwrap();
+    }
+    for error in refused(&path) {
+        assert!(
+            matches!(error, StoreError::NotALedger { .. }),
+            "{error:?}: {error}"
+        );
+        assert!(error.to_string().contains("not a jobledger ledger"));
+    }
+}
+
+#[test]
+fn a_sqlite_file_with_another_application_id_and_no_tables_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("other.db");
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch("PRAGMA application_id = 1234;").unwrap();
+    }
+    for error in refused(&path) {
+        assert!(matches!(error, StoreError::NotALedger { .. }), "{error:?}");
+    }
+}
+
+#[test]
+fn a_plain_text_file_is_refused_and_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    // Short and long text, and an event stream passed as the ledger by mistake.
+    let texts = [
+        "hello\n".to_owned(),
+        "x".repeat(70_000),
+        fixture::booking_afternoon(),
+    ];
+    for (i, text) in texts.iter().enumerate() {
+        let path = dir.path().join(format!("notes-{i}.txt"));
+        std::fs::write(&path, text).unwrap();
+        for error in refused(&path) {
+            assert!(
+                matches!(error, StoreError::NotADatabase { .. }),
+                "{error:?}: {error}"
+            );
+            assert!(error.to_string().contains("not a SQLite database"));
+        }
+    }
+}
+
+#[test]
+fn a_ledger_newer_than_this_binary_is_refused_and_untouched() {
+    let t = TempLedger::new();
+    let TempLedger {
+        dir, path, ledger, ..
+    } = t;
+    drop(ledger);
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch(&format!("PRAGMA user_version = {};", SCHEMA_VERSION + 1))
+            .unwrap();
+    }
+    for error in refused(&path) {
+        let StoreError::NewerSchema { found, known, .. } = &error else {
+            panic!("expected NewerSchema, got {error:?}");
+        };
+        assert_eq!((*found, *known), (SCHEMA_VERSION + 1, SCHEMA_VERSION));
+        assert!(error.to_string().contains("upgrade jobledger"), "{error}");
+    }
+    drop(dir);
+}
+
+#[test]
+fn a_new_ledger_is_marked_as_ours_at_the_current_schema() {
+    let t = TempLedger::new();
+    let pragma = |name: &str| fixture::query_i64(&t.path, &format!("PRAGMA {name}"), []);
+    assert_eq!(pragma("application_id"), i64::from(APPLICATION_ID));
+    assert_eq!(pragma("user_version"), SCHEMA_VERSION);
+    // Opening again changes nothing about that.
+    drop(Ledger::open(&t.path).unwrap());
+    assert_eq!(pragma("user_version"), SCHEMA_VERSION);
+}
+
+#[test]
+fn an_empty_file_becomes_a_ledger() {
+    // An empty file is an empty SQLite database: version 0, migrated from there.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("touched.db");
+    std::fs::write(&path, b"").unwrap();
+    let mut ledger = Ledger::open(&path).expect("an empty file is migrated");
+    let report = jobledger::ingest::ingest(
+        &mut ledger,
+        fixture::booking_afternoon().as_bytes(),
+        now(),
+        |_| {},
+    )
+    .unwrap();
+    assert_eq!(report.callbacks.total(), 5);
+    assert_eq!(
+        fixture::query_i64(&path, "PRAGMA user_version", []),
+        SCHEMA_VERSION
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_new_ledger_and_its_write_ahead_log_are_readable_by_their_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let mut t = TempLedger::new();
+    t.ingest(&fixture::booking_afternoon());
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&t.path), 0o600, "{}", t.path.display());
+    // While the ledger is open its newest pages live in the WAL: same privacy.
+    let wal = t.path.with_extension("db-wal");
+    assert!(wal.exists(), "an open WAL ledger has a -wal file");
+    assert_eq!(mode(&wal), 0o600, "{}", wal.display());
+}
+
+#[test]
+fn the_ledger_is_in_wal_mode_with_foreign_keys() {
+    let t = TempLedger::with_demo_streams();
+    let conn = rusqlite::Connection::open(&t.path).unwrap();
+    let mode: String = conn
+        .query_row("PRAGMA journal_mode", [], |row| row.get(0))
+        .unwrap();
+    assert_eq!(mode, "wal");
+    // Every reference in the file holds (the crate writes with foreign keys on).
+    let broken: i64 = conn
+        .query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |row| {
+            row.get(0)
+        })
+        .unwrap();
+    assert_eq!(broken, 0);
+}
+
+/// Runs a program if it is installed; `None` when it is not.
+fn run_if_present(program: &str, args: &[&str]) -> Option<std::process::Output> {
+    match Command::new(program).args(args).output() {
+        Ok(output) => Some(output),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            eprintln!("skipped: {program} is not installed");
+            None
+        }
+        Err(e) => panic!("running {program}: {e}"),
+    }
+}
+
+#[test]
+fn the_ledger_opens_in_the_sqlite3_shell() {
+    let t = TempLedger::with_demo_streams();
+    let path = t.path.to_str().unwrap().to_owned();
+    drop(t.ledger);
+    let Some(output) = run_if_present(
+        "sqlite3",
+        &[
+            "-readonly",
+            &path,
+            "select count(*) from callbacks; select state from jobs where job_id = 'booking-1041';",
+        ],
+    ) else {
+        return;
+    };
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        "15\ncompleted_late\n"
+    );
+}
+
+#[test]
+fn the_ledger_opens_in_pythons_sqlite3_module() {
+    let t = TempLedger::with_demo_streams();
+    let path = t.path.to_str().unwrap().to_owned();
+    let script = "import sqlite3, sys\n\
+        db = sqlite3.connect(sys.argv[1])\n\
+        print(db.execute('select count(*) from callbacks').fetchone()[0])\n\
+        print(db.execute(\"select disposition from callbacks where delivery_id = 'd-1042-a'\").fetchone()[0])\n";
+    // Read while the crate still holds the file open, as a person would.
+    let Some(output) = run_if_present("python3", &["-c", script, &path]) else {
+        return;
+    };
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "15\nhold\n");
+    drop(t);
+}
+
+#[test]
+fn evidence_cannot_be_rewritten_or_deleted() {
+    let mut t = TempLedger::with_demo_streams();
+    let c2 = t.by_delivery("d-1042-a").seq;
+    let request = AnswerRequest {
+        seq: c2,
+        verdict: "single_effect",
+        note: "checked with the hotel",
+        reviewer: "ana",
+        link_job: None,
+        seen_answer: None,
+    };
+    answer(&mut t.ledger, &request, now()).unwrap();
+    let before = t.dump();
+
+    let conn = rusqlite::Connection::open(&t.path).unwrap();
+    for sql in [
+        "UPDATE input_lines SET raw = x'00' WHERE seq = 1",
+        "UPDATE input_lines SET line_sha256 = zeroblob(32) WHERE seq = 1",
+        "DELETE FROM input_lines WHERE seq = 1",
+        "UPDATE answers SET verdict = 'duplicate_effect'",
+        "DELETE FROM answers",
+        "UPDATE job_history SET applied = 0",
+        "DELETE FROM job_history",
+        "UPDATE callbacks SET disposition = 'apply' WHERE disposition = 'hold'",
+    ] {
+        let error = conn
+            .execute(sql, [])
+            .expect_err(&format!("{sql} must be refused"));
+        assert!(
+            error.to_string().contains("never")
+                || error.to_string().contains("append-only")
+                || error.to_string().contains("stands"),
+            "{sql}: {error}"
+        );
+    }
+    drop(conn);
+    assert_eq!(t.dump(), before);
+}
+
+/// The shipped migrations, in order, read from the source tree.
+fn migration_files() -> Vec<(String, String)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/store/migrations");
+    let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "sql"))
+        .map(|path| {
+            (
+                path.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read_to_string(&path).unwrap(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// The schema of a ledger file, as SQL text, sorted.
+fn schema(path: &Path) -> Vec<String> {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    let mut sql: Vec<String> = conn
+        .prepare("SELECT coalesce(sql, name) FROM sqlite_schema")
+        .and_then(|mut st| st.query_map([], |row| row.get(0))?.collect())
+        .unwrap();
+    sql.sort();
+    sql
+}
+
+#[test]
+fn migrations_are_numbered_in_order_one_per_schema_version() {
+    let files = migration_files();
+    assert_eq!(
+        i64::try_from(files.len()).unwrap(),
+        SCHEMA_VERSION,
+        "{files:?}"
+    );
+    for (index, (name, _)) in files.iter().enumerate() {
+        assert!(
+            name.starts_with(&format!("{:03}_", index + 1)),
+            "migration {} is named {name}",
+            index + 1
+        );
+    }
+}
+
+#[test]
+fn a_ledger_of_every_earlier_version_migrates_to_the_current_schema_keeping_its_lines() {
+    let fresh = TempLedger::new();
+    let current = schema(&fresh.path);
+    let files = migration_files();
+    let raw = fixture::line_with(&fixture::booking_afternoon(), "d-1042-a")
+        .as_bytes()
+        .to_vec();
+    for version in 0..files.len() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(format!("v{version}.db"));
+        {
+            // What a jobledger of that version left behind, with one line ingested.
+            let conn = rusqlite::Connection::open(&path).unwrap();
+            for (_, sql) in &files[..version] {
+                conn.execute_batch(sql).unwrap();
+            }
+            if version > 0 {
+                conn.execute(
+                    "INSERT INTO input_lines (line_sha256, raw, event, status, reason, ingested_at)
+                     VALUES (?1, ?2, 'callback', 'rejected', 'kept from an old version', ?3)",
+                    rusqlite::params![
+                        Sha256::digest(&raw).as_slice(),
+                        raw,
+                        "2026-11-27T13:16:45.000Z"
+                    ],
+                )
+                .unwrap();
+                conn.execute_batch(&format!(
+                    "PRAGMA user_version = {version}; PRAGMA application_id = {APPLICATION_ID};"
+                ))
+                .unwrap();
+            }
+        }
+        let mut ledger = Ledger::open(&path)
+            .unwrap_or_else(|e| panic!("a version {version} ledger does not open: {e}"));
+        assert_eq!(
+            fixture::query_i64(&path, "PRAGMA user_version", []),
+            SCHEMA_VERSION
+        );
+        assert_eq!(schema(&path), current, "migrated from version {version}");
+        if version > 0 {
+            assert_eq!(ledger.raw_line(1).unwrap(), Some(raw.clone()));
+        }
+        // And it takes new lines: the kept one is recognised by its bytes.
+        let report = jobledger::ingest::ingest(
+            &mut ledger,
+            fixture::booking_afternoon().as_bytes(),
+            now(),
+            |_| {},
+        )
+        .unwrap();
+        assert!(report.adds_up(), "{report}");
+        assert_eq!(report.already_ingested, u64::from(version > 0));
+    }
+}

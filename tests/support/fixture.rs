@@ -1,0 +1,188 @@
+//! Ledgers on temporary files, the demo's streams line by line, and a plain-SQL view of
+//! a ledger file, shared by the integration tests through `#[path]`.
+//!
+//! The plain-SQL view reads the file the way a person would with their own tools: it
+//! compares whole ledgers without trusting the crate's own reads.
+
+// Each test binary uses a different part of this module.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use jobledger::clock::Timestamp;
+use jobledger::decision::Disposition;
+use jobledger::ingest::{IngestReport, ingest};
+use jobledger::store::{CallbackFilter, CallbackRow, Ledger, PageRequest};
+use rusqlite::types::Value;
+use tempfile::TempDir;
+
+/// The demo's clock, late on the afternoon of the worked example.
+pub const NOW: &str = "2026-11-27T17:00:00Z";
+
+/// A time from RFC 3339 text written in a test.
+pub fn at(text: &str) -> Timestamp {
+    Timestamp::parse(text).unwrap_or_else(|| panic!("test time {text:?} is not RFC 3339"))
+}
+
+/// The demo's clock.
+pub fn now() -> Timestamp {
+    at(NOW)
+}
+
+/// The worked example, read from its asset file (the crate embeds the same text).
+pub fn booking_afternoon() -> String {
+    asset("booking_afternoon.ndjson")
+}
+
+/// The rest of the demo queue, read from its asset file.
+pub fn demo_queue() -> String {
+    asset("demo_queue.ndjson")
+}
+
+fn asset(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("assets")
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
+}
+
+/// The one line of `stream` that holds `needle` (a delivery id, say).
+pub fn line_with<'a>(stream: &'a str, needle: &str) -> &'a str {
+    let mut found = stream.lines().filter(|line| line.contains(needle));
+    let line = found
+        .next()
+        .unwrap_or_else(|| panic!("no line holds {needle:?}"));
+    assert!(
+        found.next().is_none(),
+        "more than one line holds {needle:?}"
+    );
+    line
+}
+
+/// A ledger in its own temporary directory (dropped with it).
+pub struct TempLedger {
+    pub dir: TempDir,
+    pub path: PathBuf,
+    pub ledger: Ledger,
+}
+
+impl TempLedger {
+    /// A new, empty ledger file.
+    pub fn new() -> TempLedger {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let path = dir.path().join("ledger.db");
+        let ledger = Ledger::open(&path).expect("a new ledger opens");
+        TempLedger { dir, path, ledger }
+    }
+
+    /// A new ledger holding the worked example and the demo queue (no owners set).
+    pub fn with_demo_streams() -> TempLedger {
+        let mut t = TempLedger::new();
+        t.ingest(&booking_afternoon());
+        t.ingest(&demo_queue());
+        t
+    }
+
+    /// Ingests `text` at the demo's clock.
+    pub fn ingest(&mut self, text: &str) -> IngestReport {
+        self.ingest_bytes(text.as_bytes())
+    }
+
+    /// Ingests raw bytes at the demo's clock.
+    pub fn ingest_bytes(&mut self, bytes: &[u8]) -> IngestReport {
+        let report = ingest(&mut self.ledger, bytes, now(), |_| {}).expect("ingest runs");
+        assert!(
+            report.adds_up(),
+            "ingest report does not add up: {report:?}"
+        );
+        report
+    }
+
+    /// Every callback, in ingest order (optionally of one disposition).
+    pub fn callbacks(&self, disposition: Option<Disposition>) -> Vec<CallbackRow> {
+        let filter = CallbackFilter {
+            disposition,
+            text: None,
+        };
+        self.ledger
+            .callbacks_page(&filter, PageRequest::first(100_000))
+            .expect("callbacks read")
+    }
+
+    /// The first callback with this delivery id (a redelivery keeps the id).
+    pub fn by_delivery(&self, delivery_id: &str) -> CallbackRow {
+        self.callbacks(None)
+            .into_iter()
+            .find(|c| c.delivery_id.as_deref() == Some(delivery_id))
+            .unwrap_or_else(|| panic!("no callback with delivery id {delivery_id:?}"))
+    }
+
+    /// The whole file as plain rows (see [`dump`]).
+    pub fn dump(&self) -> BTreeMap<String, Vec<String>> {
+        dump(&self.path)
+    }
+}
+
+/// Every table of a ledger file, each row rendered as text, rows in a fixed order.
+/// Two ledgers with equal dumps hold the same evidence, decisions and state.
+pub fn dump(path: &Path) -> BTreeMap<String, Vec<String>> {
+    let conn = rusqlite::Connection::open(path).expect("the ledger opens in plain SQLite");
+    let tables: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        .and_then(|mut st| st.query_map([], |row| row.get(0))?.collect())
+        .expect("tables listed");
+    assert!(tables.len() >= 10, "a ledger has its tables: {tables:?}");
+    tables
+        .into_iter()
+        .map(|table| {
+            let columns = conn
+                .prepare(&format!("SELECT * FROM \"{table}\""))
+                .expect("table readable")
+                .column_count();
+            let order: Vec<String> = (1..=columns).map(|i| i.to_string()).collect();
+            let mut st = conn
+                .prepare(&format!(
+                    "SELECT * FROM \"{table}\" ORDER BY {}",
+                    order.join(", ")
+                ))
+                .expect("table readable");
+            let rows = st
+                .query_map([], |row| {
+                    (0..columns)
+                        .map(|i| row.get::<_, Value>(i))
+                        .collect::<rusqlite::Result<Vec<Value>>>()
+                        .map(|values| format!("{values:?}"))
+                })
+                .and_then(Iterator::collect)
+                .expect("rows read");
+            (table, rows)
+        })
+        .collect()
+}
+
+/// Rows per table.
+pub fn table_counts(path: &Path) -> BTreeMap<String, usize> {
+    dump(path)
+        .into_iter()
+        .map(|(table, rows)| (table, rows.len()))
+        .collect()
+}
+
+/// Runs one query on the ledger file and returns the first column of the first row.
+pub fn query_i64(path: &Path, sql: &str, params: impl rusqlite::Params) -> i64 {
+    rusqlite::Connection::open(path)
+        .and_then(|conn| conn.query_row(sql, params, |row| row.get(0)))
+        .unwrap_or_else(|e| panic!("{sql}: {e}"))
+}
+
+/// The transitions taken on a job (`from -> to: cause`), oldest first, read with plain SQL.
+pub fn applied_history(path: &Path, job_id: &str) -> Vec<String> {
+    let conn = rusqlite::Connection::open(path).expect("the ledger opens in plain SQLite");
+    conn.prepare(
+        "SELECT coalesce(from_state, '-') || ' -> ' || to_state || ': ' || cause
+         FROM job_history WHERE job_id = ?1 AND applied = 1 ORDER BY id",
+    )
+    .and_then(|mut st| st.query_map([job_id], |row| row.get(0))?.collect())
+    .expect("job history read")
+}
