@@ -193,26 +193,24 @@ impl RequestForm {
         pending: i64,
         now: Timestamp,
     ) -> Self {
-        let budget = match kind {
-            RequestKind::Retry => {
-                let used = job.latest_attempt + pending;
-                CheckLine {
-                    name: "attempt budget",
-                    passes: used < job.attempt_budget,
-                    finding: format!(
-                        "{used} of {} attempts used or requested",
-                        job.attempt_budget
-                    ),
-                }
-            }
-            RequestKind::Cancel => CheckLine {
-                name: "already requested",
-                passes: pending == 0,
-                finding: if pending == 0 {
-                    "no cancel waiting in the outbox".to_owned()
-                } else {
-                    "a cancel is already waiting in the outbox".to_owned()
-                },
+        let used = job.latest_attempt
+            + if kind == RequestKind::Retry {
+                pending
+            } else {
+                0
+            };
+        let budget = CheckLine {
+            name: "attempt budget",
+            passes: kind == RequestKind::Cancel || used < job.attempt_budget,
+            finding: match kind {
+                RequestKind::Retry => format!(
+                    "{used} of {} attempts used or requested",
+                    job.attempt_budget
+                ),
+                RequestKind::Cancel => format!(
+                    "{used} of {} attempts used; a cancel takes none",
+                    job.attempt_budget
+                ),
             },
         };
         let success = CheckLine {
@@ -244,12 +242,24 @@ impl RequestForm {
                 None => "no retention limit on record".to_owned(),
             },
         };
+        let mut checks = vec![budget, success, output_line, retention];
+        if kind == RequestKind::Cancel {
+            checks.push(CheckLine {
+                name: "already requested",
+                passes: pending == 0,
+                finding: if pending == 0 {
+                    "no cancel waiting in the outbox".to_owned()
+                } else {
+                    "a cancel is already waiting in the outbox".to_owned()
+                },
+            });
+        }
         let expected =
             outbox::check(kind, job, output, pending, now).map_err(|refusal| refusal.to_string());
         RequestForm {
             kind,
             job_id: job.job_id.clone(),
-            checks: vec![budget, success, output_line, retention],
+            checks,
             expected,
             outcome: None,
         }

@@ -173,7 +173,6 @@ fn draw_message(frame: &mut Frame<'_>, area: Rect, app: &App) {
         Line::from(vec![
             Span::raw("filtered by ").dark_gray(),
             outside(filter).bold(),
-            Span::raw("  (/ to change, Esc to clear)").dark_gray(),
         ])
     } else {
         Line::default()

@@ -63,7 +63,8 @@ impl JobPageSql {
 }
 
 const AGED: JobPageSql = JobPageSql {
-    filter: "(j.state = 'accepted' OR j.state = 'running' OR j.state = 'timed_out') AND j.aged_at <= ?2
+    filter:
+        "(j.state = 'accepted' OR j.state = 'running' OR j.state = 'timed_out') AND j.aged_at <= ?2
         AND (?1 IS NULL OR instr(lower(j.job_id), lower(?1)) > 0 OR instr(j.state, lower(?1)) > 0
              OR instr(lower(coalesce(o.owner, 'unowned')), lower(?1)) > 0)",
     order: "j.aged_at",
@@ -149,7 +150,9 @@ pub enum Missing {
 impl Missing {
     fn condition(self) -> &'static str {
         match self {
-            Missing::Terminal => "(j.state = 'accepted' OR j.state = 'running' OR j.state = 'timed_out')",
+            Missing::Terminal => {
+                "(j.state = 'accepted' OR j.state = 'running' OR j.state = 'timed_out')"
+            }
             Missing::Output => {
                 "j.state IN ('succeeded', 'completed_late')
                  AND NOT EXISTS (SELECT 1 FROM outputs o
