@@ -14,7 +14,9 @@ use sha2::{Digest, Sha256};
 use crate::clock::Timestamp;
 use crate::decision::Disposition;
 use crate::event::{self, Parsed};
-use crate::store::{DispositionCounts, JobDefaults, Ledger, StoreError, Writer};
+use crate::store::{
+    DispositionCounts, JobDefaults, Ledger, LineStatus, NewLine, StoreError, Writer,
+};
 
 pub(crate) use callback::judge;
 
@@ -152,20 +154,38 @@ fn ingest_line(
         return Ok(());
     }
     let sha256: [u8; 32] = Sha256::digest(raw).into();
-    if writer.line_seen(&sha256)? {
-        report.already_ingested += 1;
-        return Ok(());
-    }
-    let line = apply::Line {
+    let parsed = event::parse_line(raw);
+    // What the line is, as far as the line alone tells; an event may still be
+    // rejected once the ledger is consulted.
+    let (kind, status, reason) = match &parsed {
+        Parsed::Event(event) => (Some(event.kind()), LineStatus::Applied, None),
+        Parsed::Rejected { kind, reason } => {
+            (Some(*kind), LineStatus::Rejected, Some(reason.as_str()))
+        }
+        Parsed::Callback(report) => (
+            Some("callback"),
+            LineStatus::Callback,
+            report.problem().map(|p| p.1.as_str()),
+        ),
+        Parsed::Unparseable { reason } => (None, LineStatus::Callback, Some(reason.as_str())),
+    };
+    let kept = writer.insert_line_once(&NewLine {
         sha256: &sha256,
         raw,
-        now,
+        event: kind,
+        status,
+        reason,
+        ingested_at: now,
+    })?;
+    let Some(seq) = kept else {
+        report.already_ingested += 1;
+        return Ok(());
     };
-    let fate = match event::parse_line(raw) {
-        Parsed::Event(event) => apply::event(writer, &line, &event, defaults)?,
-        Parsed::Rejected { kind, reason } => apply::reject(writer, &line, Some(kind), &reason)?,
-        Parsed::Callback(report) => callback::ingest(writer, &line, &report)?,
-        Parsed::Unparseable { reason } => callback::unparseable(writer, &line, &reason)?,
+    let fate = match &parsed {
+        Parsed::Event(event) => apply::event(writer, seq, event, defaults)?,
+        Parsed::Rejected { .. } => LineFate::Rejected,
+        Parsed::Callback(cb) => callback::ingest(writer, seq, cb, now)?,
+        Parsed::Unparseable { reason } => callback::unparseable(writer, seq, reason, now)?,
     };
     match fate {
         LineFate::Applied => report.events_applied += 1,

@@ -5,78 +5,38 @@ use crate::clock::Timestamp;
 use crate::decision::JobState;
 use crate::event::Event;
 use crate::store::{
-    AttemptState, JobDefaults, JobRow, LineStatus, NewLine, StoreError, TerminalRecord, Transition,
-    Writer,
+    AttemptState, JobDefaults, JobRow, StoreError, TerminalRecord, Transition, Writer,
 };
 
-/// An input line being ingested.
-pub(crate) struct Line<'a> {
-    pub sha256: &'a [u8; 32],
-    pub raw: &'a [u8],
-    pub now: Timestamp,
-}
-
-impl Line<'_> {
-    pub fn keep(
-        &self,
-        writer: &Writer<'_>,
-        event: Option<&str>,
-        status: LineStatus,
-        reason: Option<&str>,
-    ) -> Result<i64, StoreError> {
-        writer.insert_line(&NewLine {
-            sha256: self.sha256,
-            raw: self.raw,
-            event,
-            status,
-            reason,
-            ingested_at: self.now,
-        })
-    }
-}
-
-/// Keeps a line as a rejected event, with the reason.
-pub(crate) fn reject(
-    writer: &Writer<'_>,
-    line: &Line<'_>,
-    kind: Option<&str>,
-    reason: &str,
-) -> Result<LineFate, StoreError> {
-    line.keep(writer, kind, LineStatus::Rejected, Some(reason))?;
-    Ok(LineFate::Rejected)
-}
-
-/// Applies one event, or keeps it as rejected when the ledger cannot take it.
+/// Applies one event kept as input line `seq`, or marks the line rejected when
+/// the ledger cannot take it.
 pub(crate) fn event(
     writer: &Writer<'_>,
-    line: &Line<'_>,
+    seq: i64,
     event: &Event,
     defaults: JobDefaults,
 ) -> Result<LineFate, StoreError> {
-    let kind = Some(event.kind());
     let job = writer.job(event.job_id())?;
-    if let Event::JobAccepted(accepted) = event {
-        if let Some(job) = job {
-            let reason = format!(
-                "job {:?} was already accepted at {}; a repeated submission keeps its first identity",
-                job.job_id, job.accepted_at
-            );
-            return reject(writer, line, kind, &reason);
+    let rejected = match (event, job) {
+        (Event::JobAccepted(accepted), None) => {
+            writer.insert_job(accepted, defaults, seq)?;
+            return Ok(LineFate::Applied);
         }
-        let seq = line.keep(writer, kind, LineStatus::Applied, None)?;
-        writer.insert_job(accepted, defaults, seq)?;
-        return Ok(LineFate::Applied);
-    }
-    let Some(job) = job else {
-        let reason = format!("no job {:?} has been accepted", event.job_id());
-        return reject(writer, line, kind, &reason);
+        (Event::JobAccepted(_), Some(job)) => format!(
+            "job {:?} was already accepted at {}; a repeated submission keeps its first identity",
+            job.job_id, job.accepted_at
+        ),
+        (_, None) => format!("no job {:?} has been accepted", event.job_id()),
+        (_, Some(job)) => match check(writer, &job, event)? {
+            Ok(()) => {
+                effect(writer, &job, event, seq)?;
+                return Ok(LineFate::Applied);
+            }
+            Err(reason) => reason,
+        },
     };
-    if let Err(reason) = check(writer, &job, event)? {
-        return reject(writer, line, kind, &reason);
-    }
-    let seq = line.keep(writer, kind, LineStatus::Applied, None)?;
-    effect(writer, &job, event, seq)?;
-    Ok(LineFate::Applied)
+    writer.reject_line(seq, &rejected)?;
+    Ok(LineFate::Rejected)
 }
 
 /// Why an event about an existing job cannot be taken, if it cannot.

@@ -1,33 +1,29 @@
 //! Callbacks: gather the facts, ask the table, keep the answer and its effect.
 
 use super::LineFate;
-use super::apply::Line;
 use crate::clock::Timestamp;
 use crate::decision::{self, Claim, Decision, EarlierClaims, Effect, Facts, Outcome, Unusable};
 use crate::event::CallbackReport;
-use crate::store::{
-    AttemptState, LineStatus, NewCallback, StoreError, TerminalRecord, Transition, Writer,
-};
+use crate::store::{AttemptState, NewCallback, StoreError, TerminalRecord, Transition, Writer};
 
-/// Keeps a callback line and judges it.
+/// Judges a callback kept as input line `seq`.
 pub(crate) fn ingest(
     writer: &Writer<'_>,
-    line: &Line<'_>,
+    line_seq: i64,
     report: &CallbackReport,
+    now: Timestamp,
 ) -> Result<LineFate, StoreError> {
-    let reason = report.problem().map(|p| p.1.as_str());
-    let line_seq = line.keep(writer, Some("callback"), LineStatus::Callback, reason)?;
-    let (_, decision) = judge(writer, report, line_seq, None, line.now)?;
+    let (_, decision) = judge(writer, report, line_seq, None, now)?;
     Ok(LineFate::Callback(decision.disposition))
 }
 
-/// Keeps a line that is not a JSON object with a known event: quarantined, raw kept.
+/// Quarantines input line `seq`, which is not a JSON object with a known event.
 pub(crate) fn unparseable(
     writer: &Writer<'_>,
-    line: &Line<'_>,
+    line_seq: i64,
     reason: &str,
+    now: Timestamp,
 ) -> Result<LineFate, StoreError> {
-    let line_seq = line.keep(writer, None, LineStatus::Callback, Some(reason))?;
     let decision = decision::decide(Facts::Unusable(Unusable::Unparseable));
     writer.insert_callback(&NewCallback {
         line_seq,
@@ -44,7 +40,7 @@ pub(crate) fn unparseable(
         replacement_attempt: None,
         first_report_seq: None,
         linked_from_seq: None,
-        judged_at: line.now,
+        judged_at: now,
     })?;
     Ok(LineFate::Callback(decision.disposition))
 }
