@@ -118,6 +118,38 @@ fn detail_pane_shows_timeline_and_raw_message() {
 }
 
 #[test]
+fn a_case_on_a_job_answered_before_shows_that_answer() {
+    let ledger = demo_ledger();
+    let mut other = Ledger::open(&ledger.path).unwrap();
+    review::answer(
+        &mut other,
+        &AnswerRequest {
+            seq: 11,
+            verdict: "failure_stands",
+            note: "the card was declined",
+            reviewer: "bob",
+            link_job: None,
+            seen_answer: None,
+        },
+        demo::demo_now(),
+    )
+    .unwrap();
+    let mut app = open_app(&ledger.path, "ana");
+    ch(&mut app, '5');
+    for _ in 0..9 {
+        ch(&mut app, 'j'); // callback #10, the other report on booking-1054
+    }
+    key(&mut app, KeyCode::Enter);
+    let text = render(&app);
+    assert!(text.contains("Detail of callback #10"), "{text}");
+    assert!(text.contains("ANSWERED BEFORE ON THIS JOB"), "{text}");
+    assert!(
+        text.contains("failure_stands by bob at 2026-11-27 17:00:00 — the card was declined"),
+        "{text}"
+    );
+}
+
+#[test]
 fn help_lists_every_key_from_the_table() {
     let ledger = demo_ledger();
     let mut app = open_app(&ledger.path, "ana");
