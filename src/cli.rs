@@ -220,7 +220,10 @@ pub fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => code,
         Err(error) => {
-            eprintln!("jobledger: {error:#}");
+            // Messages may quote the stream (job ids, refs): never let them drive the terminal.
+            for line in format!("{error:#}").lines() {
+                eprintln!("jobledger: {}", crate::inert::inert(line));
+            }
             ExitCode::FAILURE
         }
     }
@@ -452,7 +455,6 @@ fn print_callbacks(
 }
 
 fn run_ingest(path: &Path, file: Option<&Path>, now: Timestamp) -> Result<()> {
-    let mut ledger = Ledger::open(path)?;
     let input: Box<dyn io::BufRead> = match file {
         None => Box::new(io::stdin().lock()),
         Some(p) if p == Path::new("-") => Box::new(io::stdin().lock()),
@@ -461,6 +463,7 @@ fn run_ingest(path: &Path, file: Option<&Path>, now: Timestamp) -> Result<()> {
             std::fs::File::open(p).with_context(|| format!("cannot read {}", p.display()))?,
         )),
     };
+    let mut ledger = Ledger::open(path)?;
     let report =
         ingest::ingest(&mut ledger, input, now, progress_printer()).with_context(|| {
             format!(

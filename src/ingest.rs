@@ -95,6 +95,7 @@ pub fn ingest(
     now: Timestamp,
     mut progress: impl FnMut(&IngestReport),
 ) -> Result<IngestReport, IngestError> {
+    ledger.use_bulk_cache()?;
     let defaults = JobDefaults::default();
     let mut report = IngestReport::default();
     let mut line = Vec::with_capacity(512);

@@ -35,12 +35,12 @@ impl Backlog {
     /// Measures the backlog over the hour before `now`.
     pub fn measure(ledger: &Ledger, now: Timestamp, capacity: i64) -> Result<Backlog, StoreError> {
         let since = now.plus_seconds(-BACKLOG_WINDOW_S);
-        let arrivals = ledger.review_arrivals_since(since)?;
+        let arrivals = ledger.review_arrivals_between(since, now)?;
         Ok(Backlog {
             raised: arrivals > capacity,
             window_s: BACKLOG_WINDOW_S,
             arrivals,
-            answered: ledger.answers_since(since)?,
+            answered: ledger.answers_between(since, now)?,
             capacity,
             open: ledger.open_questions()?,
         })

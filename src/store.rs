@@ -100,6 +100,15 @@ impl Ledger {
         Ok(Writer::new(tx, path))
     }
 
+    /// Gives this connection a page cache large enough for bulk writes (64 MiB):
+    /// a batch's dirty pages then stay in memory until its commit. Memory stays
+    /// flat: the cache is a ceiling, whatever the input's size.
+    pub fn use_bulk_cache(&self) -> Result<(), StoreError> {
+        self.conn
+            .execute_batch("PRAGMA cache_size = -65536")
+            .map_err(|e| self.err(e))
+    }
+
     /// A number that changes whenever another connection commits to the file.
     pub fn data_version(&self) -> Result<i64, StoreError> {
         self.conn

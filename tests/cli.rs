@@ -786,7 +786,6 @@ fn reports_never_print_control_characters_from_the_stream() {
 }
 
 #[test]
-#[ignore = "BUG: refusal messages print stream text raw to stderr: src/outbox.rs `RequestError::Refused` (\"{kind} of {job_id} refused\") and `Refusal::OutputExists` (\"({reference})\") interpolate the job id and the output ref from the event stream, and src/cli.rs `main` prints them with `eprintln!(\"jobledger: {error:#}\")`, so an output ref carrying OSC 52 writes the reviewer's clipboard"]
 fn refusals_never_print_control_characters_from_the_stream() {
     let w = Workdir::new();
     let file = w.file("hostile.ndjson", HOSTILE.as_bytes());

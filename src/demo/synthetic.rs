@@ -359,7 +359,7 @@ pub fn write_stream(
 }
 
 fn ts(seconds: i64) -> String {
-    Timestamp::from_millis(seconds * 1000).map_or_else(String::new, |t| t.to_ledger_text())
+    Timestamp::from_millis(seconds * 1000).map_or_else(String::new, Timestamp::to_ledger_text)
 }
 
 #[cfg(test)]

@@ -205,12 +205,28 @@ fn effect(writer: &Writer<'_>, job: &JobRow, event: &Event, seq: i64) -> Result<
                 None => "unclassified",
             };
             writer.set_attempt_state(id, *attempt, AttemptState::Failed, *at)?;
+            let note = format!("worker recorded {kind} failure of attempt {attempt}: {cause}");
+            if *attempt < job.latest_attempt {
+                // A superseded attempt failing says nothing about the replacement
+                // still at work: kept beside the state that stands (as table row 10).
+                writer.history(
+                    id,
+                    *at,
+                    Some(job.state),
+                    JobState::Failed,
+                    false,
+                    &note,
+                    Some(seq),
+                    None,
+                )?;
+                return Ok(());
+            }
             terminal(
                 writer,
                 job,
                 JobState::Failed,
                 *at,
-                &format!("worker recorded {kind} failure of attempt {attempt}: {cause}"),
+                &note,
                 seq,
                 TerminalRecord {
                     failure_cause: Some(cause),

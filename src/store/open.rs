@@ -38,7 +38,7 @@ pub(super) fn open(path: &Path, mode: OpenMode) -> Result<Ledger, StoreError> {
     check_identity(&conn, path)?;
     if mode == OpenMode::ReadWrite {
         conn.execute_batch(
-            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY;",
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -16384; PRAGMA temp_store = MEMORY;",
         )
         .map_err(|e| classify(path, e))?;
         migrate(&conn, path)?;

@@ -464,23 +464,26 @@ impl Ledger {
         })
     }
 
-    /// Held and quarantined callbacks that arrived after `since` (for the backlog alarm).
-    pub fn review_arrivals_since(&self, since: Timestamp) -> Result<i64> {
+    /// Held and quarantined callbacks that arrived in `(since, until]` (for the backlog alarm).
+    pub fn review_arrivals_between(&self, since: Timestamp, until: Timestamp) -> Result<i64> {
         self.run(|c| {
             c.prepare_cached(
                 "SELECT count(*) FROM callbacks c JOIN input_lines l ON l.seq = c.line_seq
                  WHERE c.disposition IN ('hold', 'quarantine')
-                   AND coalesce(c.arrived_at, l.ingested_at) > ?1",
+                   AND coalesce(c.arrived_at, l.ingested_at) > ?1
+                   AND coalesce(c.arrived_at, l.ingested_at) <= ?2",
             )?
-            .query_row([since], |row| row.get(0))
+            .query_row([since, until], |row| row.get(0))
         })
     }
 
-    /// Answers written after `since`.
-    pub fn answers_since(&self, since: Timestamp) -> Result<i64> {
+    /// Answers written in `(since, until]`.
+    pub fn answers_between(&self, since: Timestamp, until: Timestamp) -> Result<i64> {
         self.run(|c| {
-            c.prepare_cached("SELECT count(*) FROM answers WHERE answered_at > ?1")?
-                .query_row([since], |row| row.get(0))
+            c.prepare_cached(
+                "SELECT count(*) FROM answers WHERE answered_at > ?1 AND answered_at <= ?2",
+            )?
+            .query_row([since, until], |row| row.get(0))
         })
     }
 
