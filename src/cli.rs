@@ -206,6 +206,15 @@ pub fn reviewer_name(flag: Option<String>) -> String {
         })
         .or_else(|| std::env::var("USER").ok().filter(|n| !n.is_empty()))
         .or_else(|| std::env::var("LOGNAME").ok().filter(|n| !n.is_empty()))
+        .or_else(|| std::env::var("USERNAME").ok().filter(|n| !n.is_empty()))
+        // Terminals started without a login (tmux, containers) may set none of
+        // these; the home directory's name is usually the login name.
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .map(PathBuf::from)
+                .and_then(|home| home.file_name().map(|n| n.to_string_lossy().into_owned()))
+                .filter(|n| !n.is_empty())
+        })
         .unwrap_or_else(|| "unknown".to_owned())
 }
 
