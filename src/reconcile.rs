@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::clock::Timestamp;
 use crate::decision::JobState;
-use crate::store::{AgedJobRow, Ledger, StoreError};
+use crate::store::{AgedJobRow, Keyset, Ledger, StoreError};
 
 /// Held and quarantined arrivals are measured over this window.
 pub const BACKLOG_WINDOW_S: i64 = 3600;
@@ -136,7 +136,7 @@ pub fn reconcile(
         *window.states.entry(state.as_str()).or_default() += 1;
     })?;
     let aged = ledger
-        .aged_jobs(now, None, usize::MAX)?
+        .aged_jobs_page(now, None, &Keyset::First, usize::MAX)?
         .iter()
         .map(|row| AgedJob::at(row, now))
         .collect();

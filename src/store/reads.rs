@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::rows::{
-    AgedJobRow, AnswerRow, AttemptRow, AttemptState, CallbackRow, DispositionCounts, FailedJobRow,
-    JobRow, OutboxRow, OutputFacts, OwnerRow, RejectedLine, Replacement, TimelineEntry,
+    AnswerRow, AttemptRow, AttemptState, CallbackRow, DispositionCounts, JobRow, OutboxRow,
+    OutputFacts, OwnerRow, RejectedLine, Replacement, TimelineEntry,
 };
 use super::{Ledger, StoreError};
 use crate::clock::Timestamp;
@@ -550,49 +550,6 @@ impl Ledger {
         })
     }
 
-    /// Open jobs past their expected age at `now`, oldest first, after the keyset `after`.
-    pub fn aged_jobs(
-        &self,
-        now: Timestamp,
-        after: Option<(Timestamp, &str)>,
-        limit: usize,
-    ) -> Result<Vec<AgedJobRow>> {
-        let (after_at, after_id) = after.map_or((None, ""), |(at, id)| (Some(at), id));
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        self.run(|c| {
-            c.prepare_cached(
-                "SELECT j.job_id, j.state, j.accepted_at, j.aged_at, j.expected_age_s,
-                        o.owner, o.escalate_at, o.set_by, o.set_at
-                 FROM jobs j
-                 LEFT JOIN owner_assignments o
-                   ON o.id = (SELECT max(id) FROM owner_assignments WHERE job_id = j.job_id)
-                 WHERE (j.state = 'accepted' OR j.state = 'running' OR j.state = 'timed_out') AND j.aged_at <= ?1
-                   AND (?2 IS NULL OR (j.aged_at, j.job_id) > (?2, ?3))
-                 ORDER BY j.aged_at, j.job_id LIMIT ?4",
-            )?
-            .query_map(params![now, after_at, after_id, limit], |row| {
-                let owner = match row.get::<_, Option<String>>(5)? {
-                    Some(owner) => Some(OwnerRow {
-                        owner,
-                        escalate_at: row.get(6)?,
-                        set_by: row.get(7)?,
-                        set_at: row.get(8)?,
-                    }),
-                    None => None,
-                };
-                Ok(AgedJobRow {
-                    job_id: row.get(0)?,
-                    state: job_state(&row.get::<_, String>(1)?)?,
-                    accepted_at: row.get(2)?,
-                    aged_at: row.get(3)?,
-                    expected_age_s: row.get(4)?,
-                    owner,
-                })
-            })?
-            .collect()
-        })
-    }
-
     /// Open jobs past their expected age at `now`.
     pub fn aged_count(&self, now: Timestamp) -> Result<i64> {
         self.run(|c| {
@@ -600,35 +557,6 @@ impl Ledger {
                 "SELECT count(*) FROM jobs WHERE (state = 'accepted' OR state = 'running' OR state = 'timed_out') AND aged_at <= ?1",
             )?
             .query_row([now], |row| row.get(0))
-        })
-    }
-
-    /// Failed jobs, most recent first, after the keyset `after` (time, job id).
-    pub fn failed_jobs(
-        &self,
-        after: Option<(Timestamp, &str)>,
-        limit: usize,
-    ) -> Result<Vec<FailedJobRow>> {
-        let (after_at, after_id) = after.map_or((None, ""), |(at, id)| (Some(at), id));
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        self.run(|c| {
-            c.prepare_cached(
-                "SELECT job_id, state_changed_at, failure_cause, failure_permanent, latest_attempt, attempt_budget
-                 FROM jobs WHERE state = 'failed'
-                   AND (?1 IS NULL OR (state_changed_at, job_id) > (?1, ?2))
-                 ORDER BY state_changed_at, job_id LIMIT ?3",
-            )?
-            .query_map(params![after_at, after_id, limit], |row| {
-                Ok(FailedJobRow {
-                    job_id: row.get(0)?,
-                    failed_at: row.get(1)?,
-                    cause: row.get(2)?,
-                    permanent: row.get(3)?,
-                    attempts_used: row.get(4)?,
-                    attempt_budget: row.get(5)?,
-                })
-            })?
-            .collect()
         })
     }
 
