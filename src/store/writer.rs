@@ -44,6 +44,14 @@ impl<'conn> Writer<'conn> {
         classify(&self.path, e)
     }
 
+    /// Runs one cached statement; returns the number of rows changed.
+    fn execute(&self, sql: &str, params: impl rusqlite::Params) -> Result<usize> {
+        self.tx
+            .prepare_cached(sql)
+            .and_then(|mut st| st.execute(params))
+            .map_err(|e| self.err(e))
+    }
+
     /// Makes everything written through this writer durable, at once.
     pub fn commit(self) -> Result<()> {
         let path = self.path;
@@ -75,12 +83,10 @@ impl<'conn> Writer<'conn> {
 
     /// Marks a kept line as a rejected event, with the reason.
     pub fn reject_line(&self, seq: i64, reason: &str) -> Result<()> {
-        self.tx
-            .prepare_cached(
-                "UPDATE input_lines SET status = 'rejected', reason = ?2 WHERE seq = ?1",
-            )
-            .and_then(|mut st| st.execute(params![seq, reason]))
-            .map_err(|e| self.err(e))?;
+        self.execute(
+            "UPDATE input_lines SET status = 'rejected', reason = ?2 WHERE seq = ?1",
+            params![seq, reason],
+        )?;
         Ok(())
     }
 
@@ -150,28 +156,24 @@ impl<'conn> Writer<'conn> {
     ) -> Result<()> {
         let expected_age_s = job.expected_age_s.unwrap_or(defaults.expected_age_s);
         let budget = job.attempt_budget.unwrap_or(defaults.attempt_budget);
-        self.tx
-            .prepare_cached(
-                "INSERT INTO jobs (job_id, state, accepted_at, aged_at, timeout_s, expected_age_s,
+        self.execute(
+            "INSERT INTO jobs (job_id, state, accepted_at, aged_at, timeout_s, expected_age_s,
                     attempt_budget, latest_attempt, input_digest, model_digest, policy_revision,
                     state_changed_at, accepted_line)
                  VALUES (?1, 'accepted', ?2, ?3, ?4, ?5, ?6, 1, ?7, ?8, ?9, ?2, ?10)",
-            )
-            .and_then(|mut st| {
-                st.execute(params![
-                    job.job_id,
-                    job.at,
-                    job.at.plus_seconds(expected_age_s),
-                    job.timeout_s,
-                    expected_age_s,
-                    budget,
-                    job.input_digest,
-                    job.model_digest,
-                    job.policy_revision,
-                    line_seq
-                ])
-            })
-            .map_err(|e| self.err(e))?;
+            params![
+                job.job_id,
+                job.at,
+                job.at.plus_seconds(expected_age_s),
+                job.timeout_s,
+                expected_age_s,
+                budget,
+                job.input_digest,
+                job.model_digest,
+                job.policy_revision,
+                line_seq
+            ],
+        )?;
         self.remember(JobRow {
             job_id: job.job_id.clone(),
             state: JobState::Accepted,
@@ -220,12 +222,10 @@ impl<'conn> Writer<'conn> {
         if let Some(job) = self.jobs.borrow_mut().get_mut(job_id) {
             job.latest_attempt = job.latest_attempt.max(attempt);
         }
-        self.tx
-            .prepare_cached(
-                "UPDATE jobs SET latest_attempt = ?2 WHERE job_id = ?1 AND latest_attempt < ?2",
-            )
-            .and_then(|mut st| st.execute(params![job_id, attempt]))
-            .map_err(|e| self.err(e))?;
+        self.execute(
+            "UPDATE jobs SET latest_attempt = ?2 WHERE job_id = ?1 AND latest_attempt < ?2",
+            params![job_id, attempt],
+        )?;
         Ok(())
     }
 
@@ -237,15 +237,11 @@ impl<'conn> Writer<'conn> {
         started_at: Timestamp,
         timeout_at: Option<Timestamp>,
     ) -> Result<()> {
-        self.tx
-            .prepare_cached(
-                "INSERT INTO attempts (job_id, attempt, created_by, started_at, timeout_at, state)
+        self.execute(
+            "INSERT INTO attempts (job_id, attempt, created_by, started_at, timeout_at, state)
                  VALUES (?1, ?2, ?3, ?4, ?5, 'running')",
-            )
-            .and_then(|mut st| {
-                st.execute(params![job_id, attempt, created_by, started_at, timeout_at])
-            })
-            .map_err(|e| self.err(e))?;
+            params![job_id, attempt, created_by, started_at, timeout_at],
+        )?;
         Ok(())
     }
 
@@ -257,13 +253,11 @@ impl<'conn> Writer<'conn> {
         started_at: Timestamp,
         timeout_at: Option<Timestamp>,
     ) -> Result<()> {
-        self.tx
-            .prepare_cached(
-                "UPDATE attempts SET started_at = ?3, timeout_at = coalesce(?4, timeout_at)
+        self.execute(
+            "UPDATE attempts SET started_at = ?3, timeout_at = coalesce(?4, timeout_at)
                  WHERE job_id = ?1 AND attempt = ?2",
-            )
-            .and_then(|mut st| st.execute(params![job_id, attempt, started_at, timeout_at]))
-            .map_err(|e| self.err(e))?;
+            params![job_id, attempt, started_at, timeout_at],
+        )?;
         Ok(())
     }
 
@@ -276,13 +270,11 @@ impl<'conn> Writer<'conn> {
         at: Timestamp,
     ) -> Result<()> {
         let timed_out_at = (state == AttemptState::TimedOut).then_some(at);
-        self.tx
-            .prepare_cached(
-                "UPDATE attempts SET state = ?3, timed_out_at = coalesce(?4, timed_out_at)
+        self.execute(
+            "UPDATE attempts SET state = ?3, timed_out_at = coalesce(?4, timed_out_at)
                  WHERE job_id = ?1 AND attempt = ?2",
-            )
-            .and_then(|mut st| st.execute(params![job_id, attempt, state.as_str(), timed_out_at]))
-            .map_err(|e| self.err(e))?;
+            params![job_id, attempt, state.as_str(), timed_out_at],
+        )?;
         Ok(())
     }
 
@@ -362,13 +354,10 @@ impl<'conn> Writer<'conn> {
         line_seq: Option<i64>,
         callback_seq: Option<i64>,
     ) -> Result<()> {
-        self.tx
-            .prepare_cached(
+        self.execute(
                 "INSERT INTO job_history (job_id, at, from_state, to_state, applied, cause, line_seq, callback_seq)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            )
-            .and_then(|mut st| {
-                st.execute(params![
+                params![
                     job_id,
                     at,
                     from.map(JobState::as_str),
@@ -377,41 +366,36 @@ impl<'conn> Writer<'conn> {
                     cause,
                     line_seq,
                     callback_seq
-                ])
-            })
-            .map_err(|e| self.err(e))?;
+                ],
+            )?;
         Ok(())
     }
 
     /// Keeps a judged callback; returns its sequence number.
     pub fn insert_callback(&self, cb: &NewCallback<'_>) -> Result<i64> {
-        self.tx
-            .prepare_cached(
-                "INSERT INTO callbacks (line_seq, delivery_id, job_id, attempt, outcome, arrived_at,
+        self.execute(
+            "INSERT INTO callbacks (line_seq, delivery_id, job_id, attempt, outcome, arrived_at,
                     timeout_at, disposition, reason, detail, job_state_before, replacement_attempt,
                     first_report_seq, linked_from_seq, judged_at)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
-            )
-            .and_then(|mut st| {
-                st.execute(params![
-                    cb.line_seq,
-                    cb.delivery_id,
-                    cb.job_id,
-                    cb.attempt,
-                    cb.outcome.map(Outcome::as_str),
-                    cb.arrived_at,
-                    cb.timeout_at,
-                    cb.disposition.as_str(),
-                    cb.reason.as_str(),
-                    cb.detail,
-                    cb.job_state_before.map(JobState::as_str),
-                    cb.replacement_attempt,
-                    cb.first_report_seq,
-                    cb.linked_from_seq,
-                    cb.judged_at
-                ])
-            })
-            .map_err(|e| self.err(e))?;
+            params![
+                cb.line_seq,
+                cb.delivery_id,
+                cb.job_id,
+                cb.attempt,
+                cb.outcome.map(Outcome::as_str),
+                cb.arrived_at,
+                cb.timeout_at,
+                cb.disposition.as_str(),
+                cb.reason.as_str(),
+                cb.detail,
+                cb.job_state_before.map(JobState::as_str),
+                cb.replacement_attempt,
+                cb.first_report_seq,
+                cb.linked_from_seq,
+                cb.judged_at
+            ],
+        )?;
         Ok(self.tx.last_insert_rowid())
     }
 
@@ -424,21 +408,11 @@ impl<'conn> Writer<'conn> {
         retention_until: Option<Timestamp>,
         line_seq: i64,
     ) -> Result<()> {
-        self.tx
-            .prepare_cached(
-                "INSERT INTO outputs (job_id, ref, stored_at, retention_until, line_seq)
+        self.execute(
+            "INSERT INTO outputs (job_id, ref, stored_at, retention_until, line_seq)
                  VALUES (?1, ?2, ?3, ?4, ?5)",
-            )
-            .and_then(|mut st| {
-                st.execute(params![
-                    job_id,
-                    reference,
-                    stored_at,
-                    retention_until,
-                    line_seq
-                ])
-            })
-            .map_err(|e| self.err(e))?;
+            params![job_id, reference, stored_at, retention_until, line_seq],
+        )?;
         Ok(())
     }
 
@@ -450,12 +424,10 @@ impl<'conn> Writer<'conn> {
         exists: bool,
         line_seq: i64,
     ) -> Result<()> {
-        self.tx
-            .prepare_cached(
+        self.execute(
                 "INSERT INTO output_checks (job_id, checked_at, object_exists, line_seq) VALUES (?1, ?2, ?3, ?4)",
-            )
-            .and_then(|mut st| st.execute(params![job_id, at, exists, line_seq]))
-            .map_err(|e| self.err(e))?;
+                params![job_id, at, exists, line_seq],
+            )?;
         Ok(())
     }
 
@@ -467,12 +439,10 @@ impl<'conn> Writer<'conn> {
         at: Timestamp,
         line_seq: i64,
     ) -> Result<()> {
-        self.tx
-            .prepare_cached(
-                "INSERT INTO notifications (job_id, kind, sent_at, line_seq) VALUES (?1, ?2, ?3, ?4)",
-            )
-            .and_then(|mut st| st.execute(params![job_id, kind, at, line_seq]))
-            .map_err(|e| self.err(e))?;
+        self.execute(
+            "INSERT INTO notifications (job_id, kind, sent_at, line_seq) VALUES (?1, ?2, ?3, ?4)",
+            params![job_id, kind, at, line_seq],
+        )?;
         Ok(())
     }
 
@@ -490,13 +460,11 @@ impl<'conn> Writer<'conn> {
             .prepare_cached("SELECT 1 FROM decisions WHERE decision_id = ?1 AND suppressed = 0")
             .and_then(|mut st| st.exists([decision_id]))
             .map_err(|e| self.err(e))?;
-        self.tx
-            .prepare_cached(
-                "INSERT INTO decisions (decision_id, job_id, action, at, suppressed, line_seq)
+        self.execute(
+            "INSERT INTO decisions (decision_id, job_id, action, at, suppressed, line_seq)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )
-            .and_then(|mut st| st.execute(params![decision_id, job_id, action, at, seen, line_seq]))
-            .map_err(|e| self.err(e))?;
+            params![decision_id, job_id, action, at, seen, line_seq],
+        )?;
         Ok(seen)
     }
 
@@ -509,13 +477,11 @@ impl<'conn> Writer<'conn> {
         set_by: &str,
         set_at: Timestamp,
     ) -> Result<()> {
-        self.tx
-            .prepare_cached(
-                "INSERT INTO owner_assignments (job_id, owner, escalate_at, set_by, set_at)
+        self.execute(
+            "INSERT INTO owner_assignments (job_id, owner, escalate_at, set_by, set_at)
                  VALUES (?1, ?2, ?3, ?4, ?5)",
-            )
-            .and_then(|mut st| st.execute(params![job_id, owner, escalate_at, set_by, set_at]))
-            .map_err(|e| self.err(e))?;
+            params![job_id, owner, escalate_at, set_by, set_at],
+        )?;
         Ok(())
     }
 
@@ -546,15 +512,11 @@ impl<'conn> Writer<'conn> {
         linked_job_id: Option<&str>,
         previous_answer: Option<i64>,
     ) -> Result<i64> {
-        self.tx
-            .prepare_cached(
+        self.execute(
                 "INSERT INTO answers (callback_seq, verdict, note, reviewer, answered_at, linked_job_id, previous_answer)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            )
-            .and_then(|mut st| {
-                st.execute(params![callback_seq, verdict, note, reviewer, answered_at, linked_job_id, previous_answer])
-            })
-            .map_err(|e| self.err(e))?;
+                params![callback_seq, verdict, note, reviewer, answered_at, linked_job_id, previous_answer],
+            )?;
         Ok(self.tx.last_insert_rowid())
     }
 
@@ -580,14 +542,11 @@ impl<'conn> Writer<'conn> {
         requested_by: &str,
         requested_at: Timestamp,
     ) -> Result<i64> {
-        self.tx
-            .prepare_cached(
+        self.execute(
                 "INSERT INTO outbox (job_id, request, attempt, input_digest, model_digest, policy_revision,
                     requested_by, requested_at)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            )
-            .and_then(|mut st| {
-                st.execute(params![
+                params![
                     job.job_id,
                     request,
                     attempt,
@@ -596,18 +555,17 @@ impl<'conn> Writer<'conn> {
                     job.policy_revision,
                     requested_by,
                     requested_at
-                ])
-            })
-            .map_err(|e| self.err(e))?;
+                ],
+            )?;
         Ok(self.tx.last_insert_rowid())
     }
 
     /// Writes a note about the ledger itself (replacing an earlier value).
     pub fn set_note(&self, key: &str, value: &str) -> Result<()> {
-        self.tx
-            .prepare_cached("INSERT INTO ledger_notes (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
-            .and_then(|mut st| st.execute(params![key, value]))
-            .map_err(|e| self.err(e))?;
+        self.execute(
+                "INSERT INTO ledger_notes (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                params![key, value],
+            )?;
         Ok(())
     }
 
@@ -616,14 +574,6 @@ impl<'conn> Writer<'conn> {
         self.tx
             .prepare_cached("SELECT 1 FROM jobs WHERE job_id = ?1")
             .and_then(|mut st| st.exists([job_id]))
-            .map_err(|e| self.err(e))
-    }
-
-    /// The latest attempt number of a job, read inside this transaction.
-    pub fn latest_attempt(&self, job_id: &str) -> Result<Option<i64>> {
-        self.tx
-            .prepare_cached("SELECT latest_attempt FROM jobs WHERE job_id = ?1")
-            .and_then(|mut st| st.query_row([job_id], |row| row.get(0)).optional())
             .map_err(|e| self.err(e))
     }
 }
