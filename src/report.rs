@@ -231,7 +231,7 @@ pub fn reconciliation_text(r: &Reconciliation) -> String {
     } else {
         let _ = writeln!(
             out,
-            "NOT COMPLETE: {} accepted jobs have no terminal record, {} successes have no output object.",
+            "NOT COMPLETE: accepted jobs without a terminal record: {}; successes without an output object: {}.",
             r.missing_terminal.len(),
             r.missing_output.len()
         );

@@ -125,8 +125,13 @@ fn answer_lines<'a>(form: &'a AnswerForm, app: &'a App) -> Vec<Line<'a>> {
         Span::raw("Written at once, append-only, as ").dark_gray(),
         outside(&app.reviewer),
         Span::raw(format!(
-            " at {}. An answer never changes a job's state.",
-            app.now.short()
+            " at {}. {}",
+            app.now.short(),
+            if form.chosen().needs_job {
+                "The callback is then judged against that job by the table, as if it had named it."
+            } else {
+                "An answer never changes a job's state."
+            }
         ))
         .dark_gray(),
     ]));

@@ -66,7 +66,7 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
             Span::raw("every accepted job is accounted for").green()
         } else {
             Span::raw(format!(
-                "NOT COMPLETE: {} jobs have no terminal record, {} successes have no output object",
+                "NOT COMPLETE: jobs without a terminal record: {}; successes without an output object: {}",
                 m.missing_terminal, m.missing_output
             ))
             .light_red()
