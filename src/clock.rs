@@ -14,10 +14,34 @@ pub struct Timestamp(DateTime<Utc>);
 
 impl Timestamp {
     /// Parses RFC 3339 text (any offset), normalised to UTC and truncated to milliseconds.
+    ///
+    /// A time whose UTC form falls outside the years 0000 to 9999 is refused: the
+    /// ledger's fixed-width text could not hold it (`9999-12-31T23:59:59-23:00` is
+    /// in the year 10000 in UTC), and one such row would make every report fail.
     pub fn parse(text: &str) -> Option<Timestamp> {
         let parsed = DateTime::parse_from_rfc3339(text.trim()).ok()?;
-        Some(Timestamp::from_utc(parsed.with_timezone(&Utc)))
+        let at = Timestamp::from_utc(parsed.with_timezone(&Utc));
+        (Timestamp::EARLIEST..=Timestamp::LATEST)
+            .contains(&at)
+            .then_some(at)
     }
+
+    /// The earliest time the ledger's text form holds: `0000-01-01T00:00:00.000Z`.
+    pub const EARLIEST: Timestamp = Timestamp(
+        chrono::NaiveDate::from_ymd_opt(0, 1, 1)
+            .expect("a valid date")
+            .and_time(chrono::NaiveTime::MIN)
+            .and_utc(),
+    );
+
+    /// The latest time the ledger's text form holds: `9999-12-31T23:59:59.999Z`.
+    pub const LATEST: Timestamp = Timestamp(
+        chrono::NaiveDate::from_ymd_opt(9999, 12, 31)
+            .expect("a valid date")
+            .and_hms_milli_opt(23, 59, 59, 999)
+            .expect("a valid time")
+            .and_utc(),
+    );
 
     fn from_utc(at: DateTime<Utc>) -> Timestamp {
         let millis = at.timestamp_millis();
@@ -62,16 +86,27 @@ impl Timestamp {
         self.0.timestamp_millis()
     }
 
-    /// The instant `millis` after the Unix epoch, if representable.
+    /// The instant `millis` after the Unix epoch, if the ledger can hold it.
     pub fn from_millis(millis: i64) -> Option<Timestamp> {
-        Utc.timestamp_millis_opt(millis).single().map(Timestamp)
+        Utc.timestamp_millis_opt(millis)
+            .single()
+            .map(Timestamp)
+            .filter(|at| (Timestamp::EARLIEST..=Timestamp::LATEST).contains(at))
     }
 
-    /// This time moved by a number of seconds (saturating at the representable range).
+    /// This time moved by a number of seconds, saturating at the range the ledger
+    /// holds: a `timeout_s` of `i64::MAX` from the stream means "never", not a panic.
     pub fn plus_seconds(self, seconds: i64) -> Timestamp {
-        self.0
-            .checked_add_signed(chrono::TimeDelta::seconds(seconds))
-            .map_or(self, Timestamp)
+        let limit = if seconds < 0 {
+            Timestamp::EARLIEST
+        } else {
+            Timestamp::LATEST
+        };
+        chrono::TimeDelta::try_seconds(seconds)
+            .and_then(|delta| self.0.checked_add_signed(delta))
+            .map(Timestamp)
+            .filter(|at| (Timestamp::EARLIEST..=Timestamp::LATEST).contains(at))
+            .unwrap_or(limit)
     }
 
     /// Seconds from `earlier` to `self` (negative when `self` is earlier).
