@@ -172,21 +172,30 @@ const KINDS: [&str; 12] = [
     "callback",
 ];
 
-/// Reads one line (without its line terminator; a trailing CR is tolerated).
+/// Reads one line (without its line terminator; a trailing CR and a leading UTF-8
+/// byte order mark are tolerated, as RFC 8259 allows).
 pub fn parse_line(line: &[u8]) -> Parsed {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
-    let value: Value = match serde_json::from_slice(line) {
-        Ok(value) => value,
+    let line = line.strip_prefix(b"\xef\xbb\xbf").unwrap_or(line);
+    let object = match serde_json::from_slice(line) {
+        Ok(TopLevel::Object(object)) => object,
+        Ok(TopLevel::DuplicateKey(key)) => {
+            return Parsed::Unparseable {
+                reason: format!(
+                    "the field {key:?} is given more than once; which value is meant cannot be told, so the line is not read"
+                ),
+            };
+        }
+        Ok(TopLevel::Other) => {
+            return Parsed::Unparseable {
+                reason: "not a JSON object".to_owned(),
+            };
+        }
         Err(error) => {
             return Parsed::Unparseable {
                 reason: format!("not valid JSON: {error}"),
             };
         }
-    };
-    let Value::Object(object) = value else {
-        return Parsed::Unparseable {
-            reason: "not a JSON object".to_owned(),
-        };
     };
     let kind = match object.get("event") {
         Some(Value::String(name)) => match KINDS.iter().find(|k| **k == name.as_str()) {
@@ -372,6 +381,82 @@ fn callback(f: &Fields<'_>) -> CallbackReport {
     }
 }
 
+/// The top level of a line.
+///
+/// `serde_json::Value` keeps the last of two equal keys without a word, so
+/// `{"job_id":"a","job_id":"b"}` would be read as job `b` by jobledger and as job `a`
+/// by a tool that keeps the first: a way to smuggle a report past one of them. The
+/// top-level object is therefore read here, with a repeated key noticed.
+enum TopLevel {
+    Object(Map<String, Value>),
+    /// The first key given twice (the rest of the line is still checked as JSON).
+    DuplicateKey(String),
+    /// Valid JSON, but not an object.
+    Other,
+}
+
+impl<'de> serde::Deserialize<'de> for TopLevel {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(TopLevelVisitor)
+    }
+}
+
+struct TopLevelVisitor;
+
+impl<'de> serde::de::Visitor<'de> for TopLevelVisitor {
+    type Value = TopLevel;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<TopLevel, A::Error> {
+        let mut object = Map::new();
+        let mut duplicate = None;
+        while let Some(key) = map.next_key::<String>()? {
+            if duplicate.is_some() {
+                map.next_value::<serde::de::IgnoredAny>()?;
+            } else if object.contains_key(&key) {
+                map.next_value::<serde::de::IgnoredAny>()?;
+                duplicate = Some(key);
+            } else {
+                let value = map.next_value::<Value>()?;
+                object.insert(key, value);
+            }
+        }
+        Ok(duplicate.map_or(TopLevel::Object(object), TopLevel::DuplicateKey))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<TopLevel, A::Error> {
+        while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+        Ok(TopLevel::Other)
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<TopLevel, E> {
+        Ok(TopLevel::Other)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<TopLevel, E> {
+        Ok(TopLevel::Other)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<TopLevel, E> {
+        Ok(TopLevel::Other)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<TopLevel, E> {
+        Ok(TopLevel::Other)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<TopLevel, E> {
+        Ok(TopLevel::Other)
+    }
+
+    fn visit_unit<E>(self) -> Result<TopLevel, E> {
+        Ok(TopLevel::Other)
+    }
+}
+
 /// Typed access to an event's fields, each error a sentence a person can act on.
 struct Fields<'a>(&'a Map<String, Value>);
 
@@ -400,7 +485,11 @@ impl Fields<'_> {
             None => Ok(None),
             Some(text) => Timestamp::parse(&text)
                 .map(Some)
-                .ok_or_else(|| format!("field `{name}` is not an RFC 3339 time: {text:?}")),
+                .ok_or_else(|| {
+                    format!(
+                        "field `{name}` is not an RFC 3339 time in the years 0000 to 9999 (UTC): {text:?}"
+                    )
+                }),
         }
     }
 
