@@ -19,9 +19,21 @@ use crate::inert::inert;
 use crate::review;
 use crate::store::AnswerRow;
 
+/// The characters of one outside string drawn at most. A screen shows a few thousand;
+/// a megabyte-long job id, made inert and laid out whole, cost every frame a tenth of
+/// a second (tests/hostile_input.rs).
+const OUTSIDE_CHARS: usize = 4096;
+
 /// Text that came from an event (ids, payloads, notes, names), made inert for the terminal.
 pub(crate) fn outside(text: &str) -> Span<'_> {
-    Span::raw(inert(text))
+    match text.char_indices().nth(OUTSIDE_CHARS) {
+        None => Span::raw(inert(text)),
+        Some((cut, _)) => Span::raw(format!(
+            "{}… ({} bytes in all)",
+            inert(&text[..cut]),
+            text.len()
+        )),
+    }
 }
 
 /// A time in a table cell: month, day and time of day (`11-27 13:12:01`).
