@@ -2,12 +2,13 @@
 //!
 //! Each line is identified by its SHA-256; a line already in the ledger is
 //! skipped, so a crashed ingest is simply re-run. A batch is one transaction:
-//! after a crash the ledger holds whole batches only.
+//! after a crash the ledger holds whole batches only, a prefix of the stream.
 
 mod apply;
 mod callback;
 
 use std::io::BufRead;
+use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
 
@@ -22,6 +23,16 @@ pub(crate) use callback::judge;
 
 /// Lines per transaction: large enough to amortise the commit, small enough to lose little.
 pub const BATCH_LINES: usize = 50_000;
+
+/// The longest one batch holds the ledger's write lock; a batch ends after
+/// [`BATCH_LINES`] lines or this long, whichever comes first. Reviewers' answers wait
+/// for the lock (up to the busy timeout, 10 s), and a 50,000-line batch of a debug
+/// build on a loaded machine held it longer than that (tests/concurrency.rs).
+pub const BATCH_MAX_HOLD: Duration = Duration::from_secs(1);
+
+/// The pause between two batches. It is longer than a waiting writer's retry interval,
+/// so an answer waiting for the lock gets it instead of starving until the ingest ends.
+pub const BATCH_PAUSE: Duration = Duration::from_millis(10);
 
 /// Failures that stop an ingest (bad data never does).
 #[derive(Debug, thiserror::Error)]
@@ -102,8 +113,9 @@ pub fn ingest(
     let mut done = false;
     while !done {
         let writer = ledger.writer()?;
+        let held_since = Instant::now();
         let mut batch = IngestReport::default();
-        for _ in 0..BATCH_LINES {
+        for n in 0..BATCH_LINES {
             line.clear();
             let read = input
                 .read_until(b'\n', &mut line)
@@ -120,10 +132,16 @@ pub fn ingest(
             }
             batch.lines_read += 1;
             ingest_line(&writer, &line, now, defaults, &mut batch)?;
+            if n % 64 == 63 && held_since.elapsed() >= BATCH_MAX_HOLD {
+                break;
+            }
         }
         writer.commit()?;
         report.merge(&batch);
         progress(&report);
+        if !done {
+            std::thread::sleep(BATCH_PAUSE);
+        }
     }
     Ok(report)
 }

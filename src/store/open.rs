@@ -33,7 +33,7 @@ pub(super) fn open(path: &Path, mode: OpenMode) -> Result<Ledger, StoreError> {
     } | OpenFlags::SQLITE_OPEN_NO_MUTEX
         | OpenFlags::SQLITE_OPEN_URI;
     let conn = Connection::open_with_flags(path, flags).map_err(|e| classify(path, e))?;
-    conn.busy_timeout(Duration::from_secs(10))
+    conn.busy_handler(Some(wait_for_writer))
         .map_err(|e| classify(path, e))?;
     check_identity(&conn, path)?;
     if mode == OpenMode::ReadWrite {
@@ -60,6 +60,25 @@ pub(super) fn open(path: &Path, mode: OpenMode) -> Result<Ledger, StoreError> {
         conn,
         path: path.to_path_buf(),
     })
+}
+
+/// How long a writer waits for another one before giving up ([`StoreError::Busy`]).
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How often a waiting writer tries again. SQLite's own busy timeout backs off to
+/// 100 ms between tries, so an answer almost never caught the moment between two
+/// batches of a long ingest and starved; ingest pauses longer than this between
+/// batches ([`crate::ingest::BATCH_PAUSE`]).
+const BUSY_RETRY: Duration = Duration::from_millis(2);
+
+/// The busy handler: sleep and try again, until [`BUSY_TIMEOUT`] has passed.
+fn wait_for_writer(tries: i32) -> bool {
+    let waited = BUSY_RETRY.saturating_mul(u32::try_from(tries).unwrap_or(0));
+    if waited >= BUSY_TIMEOUT {
+        return false;
+    }
+    std::thread::sleep(BUSY_RETRY);
+    true
 }
 
 /// Creates an empty file readable by its owner only: a ledger holds other people's payloads.
@@ -112,6 +131,10 @@ fn check_identity(conn: &Connection, path: &Path) -> Result<(), StoreError> {
 
 /// Applies every migration newer than the file, each in its own immediate transaction.
 fn migrate(conn: &Connection, path: &Path) -> Result<(), StoreError> {
+    // Most opens find the file current: no need to wait for a writer's lock to learn it.
+    if user_version(conn, path)? == SCHEMA_VERSION {
+        return Ok(());
+    }
     loop {
         conn.execute_batch("BEGIN IMMEDIATE")
             .map_err(|e| classify(path, e))?;
