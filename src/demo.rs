@@ -142,6 +142,7 @@ pub fn build(
             let input =
                 std::io::BufReader::with_capacity(1 << 16, std::fs::File::open(&stream_path)?);
             let report = ingest::ingest(&mut ledger, input, now, progress)?;
+            synthetic::escalate_owned(&mut ledger, now)?;
             Ok(report)
         }
     }

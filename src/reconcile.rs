@@ -114,6 +114,94 @@ impl Reconciliation {
     }
 }
 
+/// Job ids of one finding: how many there are, and the first of them in id order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Finding {
+    pub count: i64,
+    pub first: Vec<String>,
+}
+
+impl Finding {
+    fn note(&mut self, job_id: &str, keep: usize) {
+        self.count += 1;
+        if self.first.len() < keep {
+            self.first.push(job_id.to_owned());
+        }
+    }
+}
+
+/// What one pass over every accepted job finds.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Accounts {
+    pub accepted: i64,
+    /// Accepted jobs with no terminal record.
+    pub missing_terminal: Finding,
+    /// Succeeded or late-completed jobs whose output object does not exist.
+    pub missing_output: Finding,
+    /// Terminal jobs never notified (informational).
+    pub missing_notification: Finding,
+    /// Jobs by submission window and current state, oldest window first.
+    pub windows: Vec<Window>,
+}
+
+/// Reads every accepted job once (in job id order) and accounts for it, keeping at
+/// most `keep` job ids of each finding and counting them all.
+pub fn account(ledger: &Ledger, window_s: i64, keep: usize) -> Result<Accounts, StoreError> {
+    let mut accounts = Accounts::default();
+    // Jobs per window start (ms) and state, in `JobState::ALL` order. Ids and times
+    // run together, so the last window is kept at hand and the map is rarely asked.
+    let mut windows: BTreeMap<i64, [i64; JobState::ALL.len()]> = BTreeMap::new();
+    let mut current: Option<(i64, [i64; JobState::ALL.len()])> = None;
+    let state_index = |s: JobState| JobState::ALL.iter().position(|x| *x == s).unwrap_or(0);
+    ledger.for_each_job_account(|job| {
+        accounts.accepted += 1;
+        let start = job.accepted_at.window_start(window_s).millis();
+        match &mut current {
+            Some((at, counts)) if *at == start => counts[state_index(job.state)] += 1,
+            _ => {
+                if let Some((at, counts)) = current.take() {
+                    let total = windows.entry(at).or_default();
+                    total.iter_mut().zip(counts).for_each(|(t, n)| *t += n);
+                }
+                let mut counts = [0; JobState::ALL.len()];
+                counts[state_index(job.state)] += 1;
+                current = Some((start, counts));
+            }
+        }
+        if job.state.is_open() {
+            accounts.missing_terminal.note(job.job_id, keep);
+        }
+        if matches!(job.state, JobState::Succeeded | JobState::CompletedLate) && !job.output_exists
+        {
+            accounts.missing_output.note(job.job_id, keep);
+        }
+        if job.state.is_terminal() && !job.notified {
+            accounts.missing_notification.note(job.job_id, keep);
+        }
+    })?;
+    if let Some((at, counts)) = current {
+        let total = windows.entry(at).or_default();
+        total.iter_mut().zip(counts).for_each(|(t, n)| *t += n);
+    }
+    accounts.windows = windows
+        .into_iter()
+        .filter_map(|(at, counts)| {
+            let start = Timestamp::from_millis(at)?;
+            Some(Window {
+                start,
+                end: start.plus_seconds(window_s),
+                accepted: counts.iter().sum(),
+                states: JobState::ALL
+                    .iter()
+                    .zip(counts)
+                    .map(|(s, n)| (s.as_str(), n))
+                    .collect(),
+            })
+        })
+        .collect();
+    Ok(accounts)
+}
+
 /// Reconciles every accepted job at `now`, with windows `window_s` seconds wide.
 pub fn reconcile(
     ledger: &Ledger,
@@ -121,32 +209,19 @@ pub fn reconcile(
     window_s: i64,
     review_capacity: i64,
 ) -> Result<Reconciliation, StoreError> {
-    let mut windows: BTreeMap<Timestamp, Window> = BTreeMap::new();
-    let mut accepted = 0;
-    ledger.for_each_job_state(|at, state| {
-        accepted += 1;
-        let start = at.window_start(window_s);
-        let window = windows.entry(start).or_insert_with(|| Window {
-            start,
-            end: start.plus_seconds(window_s),
-            accepted: 0,
-            states: JobState::ALL.iter().map(|s| (s.as_str(), 0)).collect(),
-        });
-        window.accepted += 1;
-        *window.states.entry(state.as_str()).or_default() += 1;
-    })?;
+    let accounts = account(ledger, window_s, usize::MAX)?;
     let aged = ledger
         .aged_jobs_page(now, None, &Keyset::First, usize::MAX)?
         .iter()
         .map(|row| AgedJob::at(row, now))
         .collect();
     Ok(Reconciliation {
-        accepted,
-        missing_terminal: ledger.jobs_missing_terminal()?,
-        missing_output: ledger.jobs_missing_output()?,
-        missing_notification: ledger.jobs_missing_notification()?,
+        accepted: accounts.accepted,
+        missing_terminal: accounts.missing_terminal.first,
+        missing_output: accounts.missing_output.first,
+        missing_notification: accounts.missing_notification.first,
         aged,
-        windows: windows.into_values().collect(),
+        windows: accounts.windows,
         window_s,
         backlog: Backlog::measure(ledger, now, review_capacity)?,
         now,

@@ -5,7 +5,9 @@
 //! reads. Writes go through a [`Writer`]: one `BEGIN IMMEDIATE` transaction,
 //! committed whole or not at all.
 
+mod accounts;
 mod console_reads;
+mod counts;
 mod open;
 mod reads;
 mod rows;
@@ -15,7 +17,8 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, TransactionBehavior};
 
-pub use console_reads::{JobKey, Keyset, Missing, MissingCounts, WindowStates};
+pub use accounts::JobAccount;
+pub use console_reads::{JobKey, Keyset, MissingCounts, WindowStates};
 pub use open::SCHEMA_VERSION;
 pub use reads::{CallbackFilter, PageRequest};
 pub use rows::*;

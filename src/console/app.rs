@@ -1,6 +1,7 @@
 //! The console's state and [`update`], the one place it reads and writes the ledger.
 
 mod counts;
+mod glance;
 mod writes;
 
 use ratatui::crossterm::event::{KeyEvent, MouseEvent};
@@ -10,6 +11,7 @@ use crate::decision::Disposition;
 use crate::store::{AgedJobRow, Ledger, StoreError};
 
 pub(crate) use counts::{Counts, Glance};
+use glance::GlanceWorker;
 
 use super::action::Action;
 use super::detail::{Detail, Subject};
@@ -71,6 +73,8 @@ pub struct App {
     pub(crate) reconcile_scroll: usize,
     pub(crate) counts: Counts,
     pub(crate) glance: Glance,
+    /// Counts the glance of a large ledger off this thread.
+    pub(crate) glance_worker: GlanceWorker,
     /// The detail pane, open when `Some`; it has the keyboard while open.
     pub(crate) detail: Option<Detail>,
     pub(crate) form: Option<Form>,
@@ -94,6 +98,7 @@ impl App {
     ) -> Result<App, StoreError> {
         let now = clock.now();
         let data_version = ledger.data_version()?;
+        let glance_worker = GlanceWorker::new(ledger.path().to_path_buf());
         let callbacks_of = |disposition, raw_head| {
             Page::new(CallbackList {
                 disposition,
@@ -115,6 +120,7 @@ impl App {
             reconcile_scroll: 0,
             counts: Counts::default(),
             glance: Glance::default(),
+            glance_worker,
             detail: None,
             form: None,
             help: None,
@@ -263,7 +269,7 @@ impl App {
     /// Re-reads counts, the current page and the open detail.
     pub(crate) fn refresh(&mut self) -> Result<(), StoreError> {
         self.counts = Counts::read(self)?;
-        self.glance = Glance::read(&self.ledger, self.now)?;
+        self.read_glance()?;
         self.counted_at = self.now;
         self.with_page(|page, reader| page.reload(reader))?;
         self.reload_detail()
@@ -289,6 +295,7 @@ impl App {
     }
 
     fn tick(&mut self) -> Result<(), StoreError> {
+        self.take_glance();
         self.now = self.clock.now();
         let version = self.ledger.data_version()?;
         let clock_moved = self.now.seconds_since(self.counted_at) >= RECOUNT_EVERY_S;

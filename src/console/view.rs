@@ -100,6 +100,7 @@ fn draw_tabs(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let titles = Tab::ALL.iter().map(|tab| {
         let count = app.counts.of(*tab, &app.glance);
         let shown = match count.matching {
+            _ if *tab == Tab::Reconcile && !app.glance.counted => "…".to_owned(),
             Some(matching) => format!("{matching}/{}", count.all),
             None => count.all.to_string(),
         };

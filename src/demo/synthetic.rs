@@ -4,11 +4,14 @@
 //! Each job's events come in time order; jobs start a few seconds apart. The mix
 //! follows what the product exists for: mostly clean work, then late, repeated,
 //! conflicting and unmatched callbacks, staff replacements, cancels, expiries,
-//! failures, dropped notifications and outputs, and stuck jobs (some owned).
+//! failures, dropped notifications and outputs, repeated decisions, and stuck jobs
+//! (half of them owned). A stream cannot say when an owner escalates: once the stream
+//! is in a ledger, [`escalate_owned`] gives the owned stuck jobs escalation times.
 
 use std::io::{self, Write};
 
 use crate::clock::Timestamp;
+use crate::store::{Keyset, Ledger, StoreError};
 
 /// splitmix64: small, fast, and the same numbers on every machine.
 struct Rng(u64);
@@ -191,6 +194,16 @@ pub fn write_stream(
                             t(43)
                         ),
                     )?;
+                    // Now and then the same decision is delivered again: suppressed.
+                    if rng.below(10) == 0 {
+                        emit(
+                            out,
+                            format_args!(
+                                r#"{{"event":"decision","decision_id":"dec-{n}","job_id":"{id}","action":"notify_customer","at":"{}"}}"#,
+                                t(47)
+                            ),
+                        )?;
+                    }
                 }
             }
             Story::WorkerRecord => {
@@ -262,6 +275,7 @@ pub fn write_stream(
                     t(260),
                     &format!("d-{n}-b"),
                 )?;
+                finish(out, &mut emit, &mut rng, 261)?;
             }
             Story::CancelledThenCallback => {
                 emit(
@@ -356,6 +370,32 @@ pub fn write_stream(
         }
     }
     Ok(lines)
+}
+
+/// Gives every owned aged job of a generated ledger an escalation time, as its owner
+/// would: a third of them already overdue at `now`, the rest due within two days.
+/// Deterministic (it follows the job ids); one transaction. Returns how many were set.
+pub fn escalate_owned(ledger: &mut Ledger, now: Timestamp) -> Result<usize, StoreError> {
+    let owned: Vec<(String, String)> = ledger
+        .aged_jobs_page(now, None, &Keyset::First, usize::MAX)?
+        .into_iter()
+        .filter_map(|job| Some((job.job_id, job.owner?.owner)))
+        .collect();
+    let writer = ledger.writer()?;
+    for (job_id, owner) in &owned {
+        let n: i64 = job_id
+            .bytes()
+            .filter(u8::is_ascii_digit)
+            .fold(0, |n, d| (n * 10 + i64::from(d - b'0')) % 1_000_003);
+        let escalate_at = if n % 3 == 0 {
+            now.plus_seconds(-3600 * (1 + n % 12))
+        } else {
+            now.plus_seconds(3600 * (1 + n % 48))
+        };
+        writer.assign_owner(job_id, owner, Some(escalate_at), "demo", now)?;
+    }
+    writer.commit()?;
+    Ok(owned.len())
 }
 
 fn ts(seconds: i64) -> String {

@@ -1,9 +1,9 @@
 //! Reads the review console needs beyond the reports: keyset pages of jobs with a
-//! text filter, counts under a filter, the head of a raw line, and a reconciliation
-//! glance that stays small however large the ledger grows.
+//! text filter, counts under a filter, and the head of a raw line.
 //!
-//! Every list is read by keyset, never by OFFSET; the conditions that decide which
-//! jobs are aged, failed or missing something are the same as in `reads.rs`.
+//! Every list is read by keyset, never by OFFSET, along an index holding its whole
+//! key; the conditions that decide which jobs are aged or failed are the same as in
+//! `reads.rs`.
 
 use rusqlite::{OptionalExtension, Row, params};
 
@@ -139,36 +139,6 @@ pub struct MissingCounts {
     pub missing_notification: i64,
 }
 
-/// What a reconciliation finding is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Missing {
-    Terminal,
-    Output,
-    Notification,
-}
-
-impl Missing {
-    fn condition(self) -> &'static str {
-        match self {
-            Missing::Terminal => {
-                "(j.state = 'accepted' OR j.state = 'running' OR j.state = 'timed_out')"
-            }
-            Missing::Output => {
-                "j.state IN ('succeeded', 'completed_late')
-                 AND NOT EXISTS (SELECT 1 FROM outputs o
-                     WHERE o.id = (SELECT max(id) FROM outputs WHERE job_id = j.job_id)
-                       AND coalesce((SELECT object_exists FROM output_checks k
-                             WHERE k.job_id = j.job_id AND k.checked_at >= o.stored_at
-                             ORDER BY k.id DESC LIMIT 1), 1) = 1)"
-            }
-            Missing::Notification => {
-                "j.state IN ('succeeded', 'completed_late', 'failed', 'expired', 'cancelled')
-                 AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.job_id = j.job_id)"
-            }
-        }
-    }
-}
-
 /// Jobs submitted in one window and the state each is in now.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WindowStates {
@@ -296,67 +266,5 @@ impl Ledger {
                     .optional()
             })
             .map_err(|e| self.err(e))
-    }
-
-    /// Accepted jobs, and how many still miss a terminal record, an output or a notification.
-    pub fn missing_counts(&self) -> Result<MissingCounts> {
-        let count = |missing: Missing| {
-            self.count(
-                &format!("SELECT count(*) FROM jobs j WHERE {}", missing.condition()),
-                [],
-            )
-        };
-        Ok(MissingCounts {
-            accepted: self.count("SELECT count(*) FROM jobs", [])?,
-            missing_terminal: count(Missing::Terminal)?,
-            missing_output: count(Missing::Output)?,
-            missing_notification: count(Missing::Notification)?,
-        })
-    }
-
-    /// The first job ids (in id order) missing something.
-    pub fn first_jobs_missing(&self, missing: Missing, limit: usize) -> Result<Vec<String>> {
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        self.conn
-            .prepare_cached(&format!(
-                "SELECT j.job_id FROM jobs j WHERE {} ORDER BY j.job_id LIMIT ?1",
-                missing.condition()
-            ))
-            .and_then(|mut st| st.query_map([limit], |row| row.get(0))?.collect())
-            .map_err(|e| self.err(e))
-    }
-
-    /// Jobs by submission window (`width_s` wide) and current state, for the latest
-    /// `windows` windows, newest first.
-    pub fn recent_windows(&self, width_s: i64, windows: usize) -> Result<Vec<WindowStates>> {
-        let width = width_s.max(1);
-        let windows = i64::try_from(windows).unwrap_or(i64::MAX);
-        let rows: Vec<(i64, String, i64)> = self
-            .conn
-            .prepare_cached(
-                "WITH w AS (SELECT (unixepoch(accepted_at) / ?1) * ?1 AS start, state FROM jobs)
-                 SELECT start, state, count(*) FROM w
-                 WHERE start >= (SELECT min(start) FROM
-                     (SELECT DISTINCT start FROM w ORDER BY start DESC LIMIT ?2))
-                 GROUP BY start, state ORDER BY start DESC, state",
-            )
-            .and_then(|mut st| {
-                st.query_map(params![width, windows], |row| {
-                    Ok((row.get(0)?, row.get(1)?, row.get(2)?))
-                })?
-                .collect()
-            })
-            .map_err(|e| self.err(e))?;
-        let mut out = Vec::with_capacity(rows.len());
-        for (start, state, jobs) in rows {
-            let (Some(start), Some(state)) = (
-                start.checked_mul(1000).and_then(Timestamp::from_millis),
-                JobState::parse(&state),
-            ) else {
-                continue;
-            };
-            out.push(WindowStates { start, state, jobs });
-        }
-        Ok(out)
     }
 }

@@ -11,6 +11,7 @@ use super::{APPLICATION_ID, Ledger, OpenMode, StoreError, classify};
 const MIGRATIONS: &[&str] = &[
     include_str!("migrations/001_ledger.sql"),
     include_str!("migrations/002_ledger_notes.sql"),
+    include_str!("migrations/003_counts_and_list_indexes.sql"),
 ];
 
 /// The schema version this binary writes.

@@ -3,13 +3,11 @@
 //! Lists are paged by keyset (`seq > after`), never by OFFSET, so a page costs
 //! the same at the first row and at the millionth.
 
-use std::collections::BTreeMap;
-
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::rows::{
-    AnswerRow, AttemptRow, AttemptState, CallbackRow, DispositionCounts, JobRow, OutboxRow,
-    OutputFacts, OwnerRow, RejectedLine, Replacement, TimelineEntry,
+    AnswerRow, AttemptRow, AttemptState, CallbackRow, JobRow, OutboxRow, OutputFacts, OwnerRow,
+    RejectedLine, Replacement, TimelineEntry,
 };
 use super::{Ledger, StoreError};
 use crate::clock::Timestamp;
@@ -120,11 +118,10 @@ pub(super) fn attempt(
 /// Columns of [`CallbackRow`], with its replacement attempt and standing answer.
 const CALLBACK_SELECT: &str = "SELECT c.seq, c.line_seq, c.delivery_id, c.job_id, c.attempt,
         c.outcome, c.arrived_at, c.timeout_at, c.disposition, c.reason, c.detail,
-        c.first_report_seq, c.linked_from_seq, l.ingested_at,
+        c.first_report_seq, c.linked_from_seq, c.judged_at,
         r.attempt, r.created_by, r.started_at, r.state,
         a.id, a.verdict, a.note, a.reviewer, a.answered_at, a.linked_job_id
     FROM callbacks c
-    JOIN input_lines l ON l.seq = c.line_seq
     LEFT JOIN attempts r ON r.job_id = c.job_id AND r.attempt = c.replacement_attempt
     LEFT JOIN answers a ON a.id = (SELECT max(id) FROM answers WHERE callback_seq = c.seq)";
 
@@ -171,7 +168,7 @@ fn callback_from(row: &Row<'_>) -> rusqlite::Result<CallbackRow> {
         detail: row.get(10)?,
         first_report_seq: row.get(11)?,
         linked_from_seq: row.get(12)?,
-        ingested_at: row.get(13)?,
+        judged_at: row.get(13)?,
         replacement,
         answer,
     })
@@ -273,45 +270,6 @@ impl Ledger {
     /// What the ledger knows about a job's output object.
     pub fn output_facts(&self, job_id: &str) -> Result<OutputFacts> {
         self.run(|c| output_facts(c, job_id))
-    }
-
-    /// Callbacks counted by disposition.
-    pub fn disposition_counts(&self) -> Result<DispositionCounts> {
-        self.run(|c| {
-            let mut counts = DispositionCounts::default();
-            let mut st = c.prepare_cached(
-                "SELECT disposition, count(*) FROM callbacks GROUP BY disposition",
-            )?;
-            let mut rows = st.query([])?;
-            while let Some(row) = rows.next()? {
-                let name: String = row.get(0)?;
-                let n: i64 = row.get(1)?;
-                let disposition =
-                    Disposition::parse(&name).ok_or_else(|| bad_value("disposition", &name))?;
-                match disposition {
-                    Disposition::Apply => counts.applied = n,
-                    Disposition::Hold => counts.held = n,
-                    Disposition::Record => counts.recorded = n,
-                    Disposition::Quarantine => counts.quarantined = n,
-                }
-            }
-            Ok(counts)
-        })
-    }
-
-    /// Jobs counted by state (every state present, zero when none).
-    pub fn job_state_counts(&self) -> Result<BTreeMap<JobState, i64>> {
-        self.run(|c| {
-            let mut counts: BTreeMap<JobState, i64> =
-                JobState::ALL.into_iter().map(|s| (s, 0)).collect();
-            let mut st = c.prepare_cached("SELECT state, count(*) FROM jobs GROUP BY state")?;
-            let mut rows = st.query([])?;
-            while let Some(row) = rows.next()? {
-                let state = job_state(&row.get::<_, String>(0)?)?;
-                counts.insert(state, row.get(1)?);
-            }
-            Ok(counts)
-        })
     }
 
     /// Pending requests in the outbox.
@@ -465,13 +423,21 @@ impl Ledger {
     }
 
     /// Held and quarantined callbacks that arrived in `(since, until]` (for the backlog alarm).
+    /// A callback with no arrival time counts at the time its line was kept.
     pub fn review_arrivals_between(&self, since: Timestamp, until: Timestamp) -> Result<i64> {
         self.run(|c| {
+            // Two ranges of one partial index (arrivals, then those without one),
+            // instead of a look at every held callback and its input line. Named,
+            // because without statistics the planner takes the disposition index.
             c.prepare_cached(
-                "SELECT count(*) FROM callbacks c JOIN input_lines l ON l.seq = c.line_seq
-                 WHERE c.disposition IN ('hold', 'quarantine')
-                   AND coalesce(c.arrived_at, l.ingested_at) > ?1
-                   AND coalesce(c.arrived_at, l.ingested_at) <= ?2",
+                "SELECT (SELECT count(*) FROM callbacks INDEXED BY callbacks_review_by_arrival
+                          WHERE (disposition = 'hold' OR disposition = 'quarantine')
+                            AND arrived_at > ?1 AND arrived_at <= ?2)
+                      + (SELECT count(*) FROM callbacks c INDEXED BY callbacks_review_by_arrival
+                          JOIN input_lines l ON l.seq = c.line_seq
+                          WHERE (c.disposition = 'hold' OR c.disposition = 'quarantine')
+                            AND c.arrived_at IS NULL
+                            AND l.ingested_at > ?1 AND l.ingested_at <= ?2)",
             )?
             .query_row([since, until], |row| row.get(0))
         })
@@ -489,65 +455,20 @@ impl Ledger {
 
     /// Held and quarantined callbacks with no closing answer yet.
     pub fn open_questions(&self) -> Result<i64> {
-        self.run(|c| {
+        let counts = self.disposition_counts()?;
+        // The questions, less those whose standing answer closes them: a walk over
+        // the answers (a person's work, so few), not over every held callback.
+        let closed: i64 = self.run(|c| {
             c.prepare_cached(
                 "SELECT count(*) FROM callbacks c
-                 WHERE c.disposition IN ('hold', 'quarantine')
-                   AND coalesce((SELECT verdict FROM answers WHERE callback_seq = c.seq
-                                 ORDER BY id DESC LIMIT 1), 'needs_remote_check') = 'needs_remote_check'",
+                 WHERE c.seq IN (SELECT callback_seq FROM answers)
+                   AND (c.disposition = 'hold' OR c.disposition = 'quarantine')
+                   AND (SELECT verdict FROM answers WHERE callback_seq = c.seq
+                        ORDER BY id DESC LIMIT 1) <> 'needs_remote_check'",
             )?
             .query_row([], |row| row.get(0))
-        })
-    }
-
-    /// Accepted jobs with no terminal record, by job id.
-    pub fn jobs_missing_terminal(&self) -> Result<Vec<String>> {
-        self.job_ids(
-            "SELECT job_id FROM jobs WHERE state IN ('accepted', 'running', 'timed_out') ORDER BY job_id",
-        )
-    }
-
-    /// Succeeded or late-completed jobs whose output object does not exist, by job id.
-    pub fn jobs_missing_output(&self) -> Result<Vec<String>> {
-        self.job_ids(
-            "SELECT j.job_id FROM jobs j
-             LEFT JOIN outputs o ON o.id = (SELECT max(id) FROM outputs WHERE job_id = j.job_id)
-             WHERE j.state IN ('succeeded', 'completed_late')
-               AND (o.id IS NULL OR coalesce((SELECT object_exists FROM output_checks k
-                        WHERE k.job_id = j.job_id AND k.checked_at >= o.stored_at
-                        ORDER BY k.id DESC LIMIT 1), 1) = 0)
-             ORDER BY j.job_id",
-        )
-    }
-
-    /// Terminal jobs never notified, by job id.
-    pub fn jobs_missing_notification(&self) -> Result<Vec<String>> {
-        self.job_ids(
-            "SELECT j.job_id FROM jobs j
-             WHERE j.state IN ('succeeded', 'completed_late', 'failed', 'expired', 'cancelled')
-               AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.job_id = j.job_id)
-             ORDER BY j.job_id",
-        )
-    }
-
-    fn job_ids(&self, sql: &str) -> Result<Vec<String>> {
-        self.run(|c| {
-            c.prepare_cached(sql)?
-                .query_map([], |row| row.get(0))?
-                .collect()
-        })
-    }
-
-    /// Every job's acceptance time and state, for counts by submission window.
-    pub fn for_each_job_state(&self, mut f: impl FnMut(Timestamp, JobState)) -> Result<()> {
-        self.run(|c| {
-            let mut st = c.prepare_cached("SELECT accepted_at, state FROM jobs")?;
-            let mut rows = st.query([])?;
-            while let Some(row) = rows.next()? {
-                f(row.get(0)?, job_state(&row.get::<_, String>(1)?)?);
-            }
-            Ok(())
-        })
+        })?;
+        Ok(counts.held + counts.quarantined - closed)
     }
 
     /// Open jobs past their expected age at `now`.

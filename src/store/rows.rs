@@ -229,7 +229,8 @@ pub struct CallbackRow {
     pub detail: Option<String>,
     pub first_report_seq: Option<i64>,
     pub linked_from_seq: Option<i64>,
-    pub ingested_at: Timestamp,
+    /// When the table gave its disposition (at ingest, or when an answer linked it).
+    pub judged_at: Timestamp,
     pub replacement: Option<Replacement>,
     pub answer: Option<AnswerRow>,
 }

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use rusqlite::{Transaction, params};
 
+use super::counts::CountDeltas;
 use super::reads;
 use super::rows::{
     AnswerRow, AttemptRow, AttemptState, ClaimHistory, JobRow, NewCallback, NewLine, OutputFacts,
@@ -24,6 +25,8 @@ pub struct Writer<'conn> {
     /// `jobs` below: a job's events come close together, and reading the row back
     /// for each of them was a fifth of ingest time. Bounded; gone at commit.
     jobs: RefCell<HashMap<String, JobRow>>,
+    /// What this transaction adds to the kept counts, written at commit.
+    counts: RefCell<CountDeltas>,
 }
 
 /// Jobs remembered by one writer at most (then it starts afresh).
@@ -37,6 +40,7 @@ impl<'conn> Writer<'conn> {
             tx,
             path,
             jobs: RefCell::new(HashMap::new()),
+            counts: RefCell::new(CountDeltas::default()),
         }
     }
 
@@ -54,6 +58,10 @@ impl<'conn> Writer<'conn> {
 
     /// Makes everything written through this writer durable, at once.
     pub fn commit(self) -> Result<()> {
+        self.counts
+            .borrow()
+            .flush(&self.tx)
+            .map_err(|e| self.err(e))?;
         let path = self.path;
         self.tx.commit().map_err(|e| classify(&path, e))
     }
@@ -174,6 +182,7 @@ impl<'conn> Writer<'conn> {
                 line_seq
             ],
         )?;
+        self.counts.borrow_mut().job(JobState::Accepted);
         self.remember(JobRow {
             job_id: job.job_id.clone(),
             state: JobState::Accepted,
@@ -306,6 +315,7 @@ impl<'conn> Writer<'conn> {
             .map_err(|e| self.err(e))?;
         let taken = changed == 1;
         if taken {
+            self.counts.borrow_mut().moved(t.from, t.to);
             if let Some(job) = self.jobs.borrow_mut().get_mut(t.job_id) {
                 job.state = t.to;
                 job.state_changed_at = t.at;
@@ -396,6 +406,7 @@ impl<'conn> Writer<'conn> {
                 cb.judged_at
             ],
         )?;
+        self.counts.borrow_mut().callback(cb.disposition);
         Ok(self.tx.last_insert_rowid())
     }
 

@@ -1,8 +1,9 @@
 //! Counts the tabs and the status line show, cached in [`App`] between changes.
 
 use crate::clock::Timestamp;
-use crate::reconcile::{Backlog, DEFAULT_REVIEW_CAPACITY};
-use crate::store::{CallbackFilter, Ledger, Missing, MissingCounts, StoreError, WindowStates};
+use crate::decision::JobState;
+use crate::reconcile::{self, Backlog, DEFAULT_REVIEW_CAPACITY};
+use crate::store::{CallbackFilter, Ledger, MissingCounts, StoreError, WindowStates};
 
 use super::super::tab::Tab;
 use super::App;
@@ -95,6 +96,9 @@ pub(crate) struct Glance {
     pub first_missing_notification: Vec<String>,
     pub windows: Vec<WindowStates>,
     pub backlog: Backlog,
+    /// The findings and windows above have been counted (a large ledger's are counted
+    /// off the console's thread, and arrive after the first frame).
+    pub counted: bool,
 }
 
 impl Default for Glance {
@@ -105,6 +109,7 @@ impl Default for Glance {
             first_missing_output: Vec::new(),
             first_missing_notification: Vec::new(),
             windows: Vec::new(),
+            counted: false,
             backlog: Backlog {
                 raised: false,
                 window_s: crate::reconcile::BACKLOG_WINDOW_S,
@@ -119,14 +124,32 @@ impl Default for Glance {
 
 impl Glance {
     pub fn read(ledger: &Ledger, now: Timestamp) -> Result<Glance, StoreError> {
+        let accounts = reconcile::account(ledger, 3600, FIRST_MISSING)?;
+        let mut windows = Vec::new();
+        for w in accounts.windows.iter().rev().take(RECENT_WINDOWS) {
+            for (state, jobs) in &w.states {
+                if let (Some(state), true) = (JobState::parse(state), *jobs > 0) {
+                    windows.push(WindowStates {
+                        start: w.start,
+                        state,
+                        jobs: *jobs,
+                    });
+                }
+            }
+        }
         Ok(Glance {
-            missing: ledger.missing_counts()?,
-            first_missing_terminal: ledger.first_jobs_missing(Missing::Terminal, FIRST_MISSING)?,
-            first_missing_output: ledger.first_jobs_missing(Missing::Output, FIRST_MISSING)?,
-            first_missing_notification: ledger
-                .first_jobs_missing(Missing::Notification, FIRST_MISSING)?,
-            windows: ledger.recent_windows(3600, RECENT_WINDOWS)?,
+            missing: MissingCounts {
+                accepted: accounts.accepted,
+                missing_terminal: accounts.missing_terminal.count,
+                missing_output: accounts.missing_output.count,
+                missing_notification: accounts.missing_notification.count,
+            },
+            first_missing_terminal: accounts.missing_terminal.first,
+            first_missing_output: accounts.missing_output.first,
+            first_missing_notification: accounts.missing_notification.first,
+            windows,
             backlog: Backlog::measure(ledger, now, DEFAULT_REVIEW_CAPACITY)?,
+            counted: true,
         })
     }
 }

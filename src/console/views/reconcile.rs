@@ -11,7 +11,7 @@ use ratatui::widgets::{Block, Paragraph};
 
 use super::outside;
 use crate::clock::Timestamp;
-use crate::console::app::App;
+use crate::console::app::{App, Glance};
 use crate::decision::JobState;
 
 fn finding<'a>(
@@ -57,47 +57,15 @@ fn finding<'a>(
 /// Draws the reconciliation at a glance.
 pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let g = &app.glance;
-    let m = &g.missing;
-    let complete = m.missing_terminal == 0 && m.missing_output == 0;
-    let mut lines = vec![Line::from(vec![
-        Span::raw(format!("{} accepted jobs", m.accepted)).bold(),
-        Span::raw(" — "),
-        if complete {
-            Span::raw("every accepted job is accounted for").green()
-        } else {
-            Span::raw(format!(
-                "NOT COMPLETE: jobs without a terminal record: {}; successes without an output object: {}",
-                m.missing_terminal, m.missing_output
-            ))
-            .light_red()
-            .bold()
-        },
-    ])];
-    lines.push(Line::from(
-        Span::raw("Completion is proven by terminal records and output objects, never by counting notifications.").dark_gray(),
-    ));
-    lines.push(Line::default());
-    finding(
-        &mut lines,
-        "missing terminal record",
-        m.missing_terminal,
-        &g.first_missing_terminal,
-        "accepted, no terminal record yet",
-    );
-    finding(
-        &mut lines,
-        "missing output object",
-        m.missing_output,
-        &g.first_missing_output,
-        "success on record but no output: a consistency incident",
-    );
-    finding(
-        &mut lines,
-        "missing notification",
-        m.missing_notification,
-        &g.first_missing_notification,
-        "terminal but never notified (informational)",
-    );
+    let mut lines = Vec::new();
+    if g.counted {
+        findings(&mut lines, g);
+    } else {
+        lines.push(Line::from(
+            Span::raw("Counting what every accepted job is missing (a large ledger: the findings follow in a moment)…").bold(),
+        ));
+        lines.push(Line::default());
+    }
     let aged = app.counts.aged.all;
     lines.push(Line::from(vec![
         Span::raw(format!("{aged:>6}  ")).bold(),
@@ -119,7 +87,9 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         )),
     ]));
     lines.push(Line::default());
-    windows(&mut lines, app);
+    if g.counted {
+        windows(&mut lines, app);
+    }
     let paragraph = Paragraph::new(lines)
         .block(
             Block::bordered()
@@ -129,6 +99,51 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         )
         .scroll((u16::try_from(app.reconcile_scroll).unwrap_or(u16::MAX), 0));
     frame.render_widget(paragraph, area);
+}
+
+/// The counts of each finding and the first jobs of each.
+fn findings<'a>(lines: &mut Vec<Line<'a>>, g: &'a Glance) {
+    let m = &g.missing;
+    let complete = m.missing_terminal == 0 && m.missing_output == 0;
+    lines.push(Line::from(vec![
+        Span::raw(format!("{} accepted jobs", m.accepted)).bold(),
+        Span::raw(" — "),
+        if complete {
+            Span::raw("every accepted job is accounted for").green()
+        } else {
+            Span::raw(format!(
+                "NOT COMPLETE: jobs without a terminal record: {}; successes without an output object: {}",
+                m.missing_terminal, m.missing_output
+            ))
+            .light_red()
+            .bold()
+        },
+    ]));
+    lines.push(Line::from(
+        Span::raw("Completion is proven by terminal records and output objects, never by counting notifications.").dark_gray(),
+    ));
+    lines.push(Line::default());
+    finding(
+        lines,
+        "missing terminal record",
+        m.missing_terminal,
+        &g.first_missing_terminal,
+        "accepted, no terminal record yet",
+    );
+    finding(
+        lines,
+        "missing output object",
+        m.missing_output,
+        &g.first_missing_output,
+        "success on record but no output: a consistency incident",
+    );
+    finding(
+        lines,
+        "missing notification",
+        m.missing_notification,
+        &g.first_missing_notification,
+        "terminal but never notified (informational)",
+    );
 }
 
 fn windows(lines: &mut Vec<Line<'_>>, app: &App) {

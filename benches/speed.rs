@@ -1,0 +1,29 @@
+//! The speed suite: every figure of issue 4 beside its baseline, measured in one run.
+//!
+//! `cargo bench --bench speed` runs it at full size (a million jobs; the ledgers are
+//! generated once into `target/bench-cache/` and reused) and prints a Markdown table.
+//! `cargo bench --bench speed -- --quick` (or `JOBLEDGER_BENCH_QUICK=1`) runs every
+//! step at a tiny size in seconds; `tests/bench_smoke.rs` runs that in CI.
+
+#[path = "speed/suite.rs"]
+mod suite;
+
+fn main() -> anyhow::Result<()> {
+    // Cargo passes `--bench`; anything else is ours.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let quick = args.iter().any(|a| a == "--quick")
+        || std::env::var_os("JOBLEDGER_BENCH_QUICK").is_some_and(|v| !v.is_empty() && v != "0");
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!(
+            "cargo bench --bench speed [-- --quick]\n\n\
+             Measures ingest, reconcile, the console and the CLI reports beside their\n\
+             baselines and prints a Markdown table. --quick (or JOBLEDGER_BENCH_QUICK=1)\n\
+             runs every step at a tiny size. JOBLEDGER_BENCH_DIR sets the cache directory."
+        );
+        return Ok(());
+    }
+    let config = suite::Config::new(quick);
+    let figures = suite::run(&config)?;
+    print!("{}", suite::table(&figures));
+    Ok(())
+}

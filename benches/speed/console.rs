@@ -1,0 +1,338 @@
+//! The console on a ledger of a million callbacks, beside the same on a thousand:
+//! start to first frame, render plus diff of one 160x48 frame, paging from the first
+//! row to the last by keyset, and peak resident memory of the real binary.
+
+use std::io::{Read, Write};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use jobledger::clock::Clock;
+use jobledger::console::{self, Action, App, Tab, update};
+use jobledger::demo;
+use jobledger::store::{CallbackFilter, Ledger, PageRequest};
+use ratatui::backend::{CrosstermBackend, TestBackend};
+use ratatui::layout::Rect;
+use ratatui::{Terminal, TerminalOptions, Viewport};
+
+use super::measure::{median, peak_rss_kib, ratio, show, show_kib, thousands};
+use super::{Config, Figure};
+
+const WIDTH: u16 = 160;
+const HEIGHT: u16 = 48;
+
+type Screen = Terminal<CrosstermBackend<std::io::Sink>>;
+
+/// A terminal that diffs and writes like the real one, into nothing.
+fn screen() -> Result<Screen> {
+    Ok(Terminal::with_options(
+        CrosstermBackend::new(std::io::sink()),
+        TerminalOptions {
+            viewport: Viewport::Fixed(Rect::new(0, 0, WIDTH, HEIGHT)),
+        },
+    )?)
+}
+
+/// Opens the ledger and the console's state and draws the first frame, as `review` does.
+fn first_frame(ledger: &Path) -> Result<(App, Screen, Duration)> {
+    let started = Instant::now();
+    let opened = Ledger::open(ledger)?;
+    let mut app = App::new(
+        opened,
+        Clock::Fixed(demo::demo_now()),
+        "bench".to_owned(),
+        false,
+    )?;
+    update(
+        &mut app,
+        Action::Resize {
+            width: WIDTH,
+            height: HEIGHT,
+        },
+    );
+    let mut terminal = screen()?;
+    terminal.draw(|frame| console::view::draw(frame, &app))?;
+    Ok((app, terminal, started.elapsed()))
+}
+
+/// The screen as text lines (for finding rows and the footer).
+fn text_of(app: &App) -> Result<Vec<String>> {
+    let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT))?;
+    terminal.draw(|frame| console::view::draw(frame, app))?;
+    let buffer = terminal.backend().buffer();
+    Ok((0..buffer.area.height)
+        .map(|y| {
+            (0..buffer.area.width)
+                .map(|x| buffer[(x, y)].symbol())
+                .collect::<String>()
+                .trim_end()
+                .to_owned()
+        })
+        .collect())
+}
+
+/// What one ledger gave.
+struct Run {
+    callbacks: u64,
+    first_frame: Duration,
+    frame: Duration,
+    page_mean: Duration,
+    page_p99: Duration,
+    page_max: Duration,
+    pages: usize,
+    footer: String,
+}
+
+fn measure(config: &Config, ledger: &Path) -> Result<Run> {
+    let mut opens = Vec::new();
+    for _ in 0..config.reps {
+        opens.push(first_frame(ledger)?.2);
+    }
+    let (mut app, mut terminal, first) = first_frame(ledger)?;
+    opens.push(first);
+    let footer = text_of(&app)?.last().cloned().context("an empty screen")?;
+
+    // Render and diff: the selection moves between frames, so each frame differs.
+    update(&mut app, Action::ShowTab(Tab::Callbacks));
+    terminal.draw(|frame| console::view::draw(frame, &app))?;
+    let mut frames = Vec::with_capacity(config.frames);
+    for i in 0..config.frames {
+        update(&mut app, if i % 2 == 0 { Action::Down } else { Action::Up });
+        let started = Instant::now();
+        terminal.draw(|frame| console::view::draw(frame, &app))?;
+        frames.push(started.elapsed());
+    }
+
+    // Paging the whole list by keyset, first row to last.
+    let counts = app.ledger().disposition_counts()?;
+    let callbacks = u64::try_from(counts.total())?;
+    let last_seq = app
+        .ledger()
+        .callbacks_page(
+            &CallbackFilter::default(),
+            PageRequest {
+                after: None,
+                before: Some(i64::MAX),
+                limit: 1,
+            },
+        )?
+        .first()
+        .map(|row| row.seq)
+        .context("a ledger without callbacks")?;
+    let height = console::view::list_capacity((WIDTH, HEIGHT), false);
+    let pages = usize::try_from(callbacks)?.div_ceil(height);
+    update(&mut app, Action::Home);
+    let mut times = Vec::with_capacity(pages);
+    for _ in 0..pages {
+        let started = Instant::now();
+        update(&mut app, Action::PageDown);
+        times.push(started.elapsed());
+    }
+    let total: Duration = times.iter().sum();
+    times.sort();
+    let slowest = times.last().copied().unwrap_or_default();
+    let p99 = times
+        .get(times.len() * 99 / 100)
+        .copied()
+        .unwrap_or(slowest);
+    if let Some(flash) = app.flash() {
+        bail!("paging said: {}", flash.text);
+    }
+    let needle = format!("#{last_seq} ");
+    if !text_of(&app)?.iter().any(|line| line.contains(&needle)) {
+        bail!("after {pages} pages the last callback #{last_seq} is not on screen");
+    }
+    Ok(Run {
+        callbacks,
+        first_frame: median(opens),
+        frame: median(frames),
+        page_mean: total / u32::try_from(pages.max(1))?,
+        page_p99: p99,
+        page_max: slowest,
+        pages,
+        footer,
+    })
+}
+
+/// The real binary in a pseudo-terminal: time to its first whole frame, then its
+/// peak memory after jumping to the end of the list and back.
+fn real_console(config: &Config, ledger: &Path, footer: &str) -> Result<(Duration, Option<u64>)> {
+    use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+
+    let pty = native_pty_system()
+        .openpty(PtySize {
+            rows: HEIGHT,
+            cols: WIDTH,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .map_err(|e| anyhow::anyhow!("no pseudo-terminal: {e}"))?;
+    let mut cmd = CommandBuilder::new(&config.bin);
+    cmd.arg("--db");
+    cmd.arg(ledger);
+    cmd.args(["--now", demo::DEMO_NOW, "review"]);
+    cmd.env("TERM", "xterm-256color");
+    cmd.env("JOBLEDGER_REVIEWER", "bench");
+    let started = Instant::now();
+    let mut child = pty
+        .slave
+        .spawn_command(cmd)
+        .map_err(|e| anyhow::anyhow!("starting the console: {e}"))?;
+    drop(pty.slave);
+    let pid = child.process_id().context("the console's process id")?;
+    let parser = Arc::new(Mutex::new(vt100::Parser::new(
+        std::num::NonZero::new(HEIGHT).context("height")?,
+        std::num::NonZero::new(WIDTH).context("width")?,
+        0,
+    )));
+    let first_frame: Arc<Mutex<Option<Duration>>> = Arc::default();
+    let mut reader = pty
+        .master
+        .try_clone_reader()
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let pump = {
+        let parser = Arc::clone(&parser);
+        let first_frame = Arc::clone(&first_frame);
+        let footer = footer.to_owned();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 16384];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                let mut parser = parser.lock().expect("screen lock");
+                parser.process(&buf[..n]);
+                let mut seen = first_frame.lock().expect("frame lock");
+                if seen.is_none() {
+                    let last_row = parser.screen().rows(0, WIDTH).last().unwrap_or_default();
+                    if last_row.trim_end() == footer {
+                        *seen = Some(started.elapsed());
+                    }
+                }
+            }
+        })
+    };
+    let mut writer = pty
+        .master
+        .take_writer()
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let deadline = Instant::now() + Duration::from_secs(if config.quick { 60 } else { 120 });
+    let wait = |what: &str, done: &dyn Fn() -> bool| -> Result<()> {
+        while !done() {
+            if Instant::now() > deadline {
+                bail!(
+                    "the console did not show {what}; screen:\n{}",
+                    parser.lock().expect("screen lock").screen().contents()
+                );
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        Ok(())
+    };
+    wait("its first frame", &|| {
+        first_frame.lock().expect("frame lock").is_some()
+    })?;
+    // The longest list, to its end and back: memory must not grow with the rows passed.
+    for keys in [&b"5"[..], b"G", b"g"] {
+        writer.write_all(keys)?;
+        writer.flush()?;
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    let peak = peak_rss_kib(pid);
+    writer.write_all(b"q")?;
+    writer.flush()?;
+    let quit_by = Instant::now() + Duration::from_secs(20);
+    loop {
+        if child.try_wait()?.is_some() {
+            break;
+        }
+        if Instant::now() > quit_by {
+            let _ = child.kill();
+            bail!("the console did not leave on q");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    drop(pty.master);
+    let _ = pump.join();
+    let first = first_frame
+        .lock()
+        .expect("frame lock")
+        .context("no first frame")?;
+    Ok((first, peak))
+}
+
+pub fn run(config: &Config, small: &Path, big: &Path, figures: &mut Vec<Figure>) -> Result<()> {
+    eprintln!("console: the small ledger");
+    let base = measure(config, small)?;
+    eprintln!("console: the large ledger");
+    let ours = measure(config, big)?;
+    eprintln!("console: the real binary in a pseudo-terminal");
+    let (base_start, base_peak) = real_console(config, small, &base.footer)?;
+    let (ours_start, ours_peak) = real_console(config, big, &ours.footer)?;
+    let versus = |n: u64| format!("vs {} callbacks", thousands(n));
+    let size = format!("{} callbacks", thousands(ours.callbacks));
+    figures.push(Figure {
+        what: format!("console: start to first frame, real binary in a pty, {size}"),
+        ours: show(ours_start),
+        baseline: format!("{} {}", show(base_start), versus(base.callbacks)),
+        ratio: Some(ratio(ours_start, base_start)),
+        target: "< 150 ms".to_owned(),
+        met: Some(ours_start < Duration::from_millis(150)),
+    });
+    figures.push(Figure {
+        what: format!("console: open + first frame in process, {size}"),
+        ours: show(ours.first_frame),
+        baseline: format!("{} {}", show(base.first_frame), versus(base.callbacks)),
+        ratio: Some(ratio(ours.first_frame, base.first_frame)),
+        target: "< 150 ms".to_owned(),
+        met: Some(ours.first_frame < Duration::from_millis(150)),
+    });
+    let frame_ratio = ratio(ours.frame, base.frame);
+    figures.push(Figure {
+        what: format!("console: render + diff of one {WIDTH}x{HEIGHT} frame, {size}"),
+        ours: show(ours.frame),
+        baseline: format!("{} {}", show(base.frame), versus(base.callbacks)),
+        ratio: Some(frame_ratio),
+        target: "≤ 2 ms, ratio ≤ 1.5".to_owned(),
+        met: Some(ours.frame <= Duration::from_millis(2) && frame_ratio <= 1.5),
+    });
+    figures.push(Figure {
+        what: format!(
+            "console: page down, first row to last by keyset ({} pages): mean / p99 / slowest",
+            thousands(ours.pages as u64)
+        ),
+        ours: format!(
+            "{} / {} / {}",
+            show(ours.page_mean),
+            show(ours.page_p99),
+            show(ours.page_max)
+        ),
+        baseline: format!(
+            "{} / {} / {} {}",
+            show(base.page_mean),
+            show(base.page_p99),
+            show(base.page_max),
+            versus(base.callbacks)
+        ),
+        ratio: Some(ratio(ours.page_mean, base.page_mean)),
+        target: "each page < 1 ms".to_owned(),
+        met: Some(ours.page_max < Duration::from_millis(1)),
+    });
+    #[allow(clippy::cast_precision_loss)]
+    let rss_ratio = ours_peak
+        .zip(base_peak)
+        .map(|(o, b)| o as f64 / b.max(1) as f64);
+    figures.push(Figure {
+        what: format!("console: peak RSS of the real binary, {size}, list paged to its end"),
+        ours: ours_peak.map_or_else(|| "n/a".to_owned(), show_kib),
+        baseline: base_peak.map_or_else(
+            || "n/a".to_owned(),
+            |b| format!("{} {}", show_kib(b), versus(base.callbacks)),
+        ),
+        ratio: rss_ratio,
+        target: "< 50 MB".to_owned(),
+        met: ours_peak.map(|kib| kib * 1024 < 50_000_000),
+    });
+    Ok(())
+}

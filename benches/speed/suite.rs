@@ -1,0 +1,141 @@
+//! The suite: what is measured, at which sizes, and the table it prints.
+//!
+//! Every figure is taken beside a baseline in the same run, because absolute times on
+//! a shared machine drift: a plain SQLite table for ingest, hand-written SQL through
+//! the `sqlite3` shell for reconcile and the reports, and a ledger of a thousand
+//! callbacks for the console. Nothing here asserts a time; the table says which
+//! targets were met.
+
+mod console;
+mod data;
+mod ingest;
+mod measure;
+mod reconcile;
+mod reports;
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use anyhow::Result;
+
+/// Sizes and places of one run.
+pub struct Config {
+    /// Tiny sizes: every step runs, nothing is meaningful but that it works.
+    pub quick: bool,
+    /// Generated streams and ledgers, reused between runs (a temporary directory when quick).
+    pub cache: PathBuf,
+    /// Keeps a quick run's temporary directory alive.
+    _temp: Option<tempfile::TempDir>,
+    /// The `jobledger` binary of this build.
+    pub bin: PathBuf,
+    pub seed: u64,
+    /// Jobs in the ingest stream (at least a million lines).
+    pub ingest_jobs: u64,
+    /// Jobs in the small ingest stream (about a tenth of the lines), for flat memory.
+    pub small_ingest_jobs: u64,
+    /// Jobs in the large ledger (a million accepted jobs, a million callbacks).
+    pub big_jobs: u64,
+    /// Jobs in the console's baseline ledger (about a thousand callbacks).
+    pub small_jobs: u64,
+    /// Repetitions of the short measurements (the median is reported).
+    pub reps: usize,
+    /// Frames drawn for the render figure.
+    pub frames: usize,
+}
+
+impl Config {
+    /// The full suite, or the quick smoke run.
+    pub fn new(quick: bool) -> Config {
+        let bin = PathBuf::from(env!("CARGO_BIN_EXE_jobledger"));
+        if quick {
+            let temp = tempfile::Builder::new()
+                .prefix("jobledger-bench-")
+                .tempdir()
+                .expect("a temporary directory for the quick run");
+            return Config {
+                quick,
+                cache: temp.path().to_path_buf(),
+                _temp: Some(temp),
+                bin,
+                seed: 1,
+                ingest_jobs: 400,
+                small_ingest_jobs: 40,
+                big_jobs: 600,
+                small_jobs: 60,
+                reps: 2,
+                frames: 10,
+            };
+        }
+        Config {
+            quick,
+            cache: data::cache_dir(),
+            _temp: None,
+            bin,
+            seed: 1,
+            // About 4.9 lines a job: 1.0 million lines, and a tenth of that.
+            ingest_jobs: 205_000,
+            small_ingest_jobs: 20_500,
+            // About 0.94 callbacks a job: a million jobs and a million callbacks.
+            big_jobs: 1_070_000,
+            small_jobs: 1_070,
+            reps: 5,
+            frames: 200,
+        }
+    }
+}
+
+/// One line of the table.
+pub struct Figure {
+    pub what: String,
+    /// jobledger's figure.
+    pub ours: String,
+    /// The baseline's figure, measured in the same run.
+    pub baseline: String,
+    /// ours / baseline in the sense of the target (rates: ours / baseline; times and
+    /// memory: ours / baseline too, so lower is better there).
+    pub ratio: Option<f64>,
+    pub target: String,
+    /// Whether the target was met (`None` when it could not be measured here).
+    pub met: Option<bool>,
+}
+
+/// Runs every measurement and returns the figures in table order.
+pub fn run(config: &Config) -> Result<Vec<Figure>> {
+    std::fs::create_dir_all(&config.cache)?;
+    let mut figures = Vec::new();
+    eprintln!(
+        "speed suite ({}), cache {}",
+        if config.quick { "quick" } else { "full" },
+        config.cache.display()
+    );
+    let big = data::ledger(config, config.big_jobs)?;
+    let small = data::ledger(config, config.small_jobs)?;
+    ingest::run(config, &mut figures)?;
+    reconcile::run(config, &big, &mut figures)?;
+    console::run(config, &small, &big, &mut figures)?;
+    reports::run(config, &big, &mut figures)?;
+    Ok(figures)
+}
+
+/// The figures as a Markdown table.
+pub fn table(figures: &[Figure]) -> String {
+    let mut out = String::from(
+        "| figure | jobledger | baseline (same run) | ratio | target | met |\n|---|---:|---:|---:|---|---|\n",
+    );
+    for f in figures {
+        let ratio = f
+            .ratio
+            .map_or_else(|| "-".to_owned(), |r| format!("{r:.2}"));
+        let met = match f.met {
+            Some(true) => "yes",
+            Some(false) => "**no**",
+            None => "n/a",
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {ratio} | {} | {met} |",
+            f.what, f.ours, f.baseline, f.target
+        );
+    }
+    out
+}
