@@ -513,6 +513,12 @@ fn ledger_with_every_case() -> (TempLedger, Vec<Case>) {
             }
         }
     }
+    eprintln!(
+        "hostile input: {} lines ({} from corpus.ndjson, {} generated), {blank} blank",
+        cases.len(),
+        corpus().len(),
+        cases.len() - corpus().len()
+    );
     let kept_rows = fixture::query_i64(&t.path, "SELECT count(*) FROM input_lines", []);
     assert_eq!(
         usize::try_from(kept_rows).unwrap(),

@@ -401,6 +401,18 @@ fn a_full_disk_gets_a_clear_message_keeps_whole_batches_and_a_rerun_completes() 
     }
     drop(conn);
     eprintln!("disk full after {kept} of {} lines", lines.len());
+    // The library gives the same cause as a value callers can branch on.
+    let mut ledger = Ledger::open(&db).unwrap();
+    let error = jobledger::ingest::ingest(&mut ledger, bytes.as_slice(), fixture::now(), |_| {})
+        .expect_err("the disk is still full");
+    assert!(
+        matches!(
+            error,
+            jobledger::ingest::IngestError::Store(StoreError::DiskFull { .. })
+        ),
+        "{error:?}"
+    );
+    drop(ledger);
     // Once there is space, the same command finishes the job.
     disk.grow("64m");
     ok(&jobledger(&db, &["ingest", input.to_str().unwrap()]));
