@@ -1,5 +1,5 @@
-//! Concurrency (SPEC sec. 1.2 and 5; issue 5): an ingest writer, two reviewers and a
-//! console-style reader at work on one ledger at once; racing terminal reports; two
+//! Concurrency (SPEC sec. 1.2 and 5; issue 5): an ingest writer, two reviewers, a
+//! reader paging like the console and the console itself at work on one ledger at once; racing terminal reports; two
 //! reviewers answering the same row.
 //!
 //! Nothing here asserts a duration. The mixed run goes on for a few seconds by default
@@ -142,6 +142,8 @@ struct Figures {
     told_answered_meanwhile: u32,
     reader_pages: u32,
     reader_saw_changes: u32,
+    console_frames: u32,
+    console_saw_changes: u32,
 }
 
 /// One reviewer: answers the questions in its own order, each time over the answer it
@@ -233,6 +235,46 @@ fn reader(db: &Path, stop: &AtomicBool) -> (u32, u32) {
     (pages, changes)
 }
 
+/// The console itself, read-only, refreshing on every tick as it does in a terminal
+/// and drawing each view in turn: it must never show an error while others write.
+fn console_reader(db: &Path, stop: &AtomicBool) -> (u32, u32) {
+    use jobledger::clock::Clock;
+    use jobledger::console::{self, Action, App, Tab, update};
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    let ledger = Ledger::open_read_only(db).unwrap();
+    let mut app = App::new(ledger, Clock::Fixed(now()), "carol".to_owned(), true).unwrap();
+    update(
+        &mut app,
+        Action::Resize {
+            width: 160,
+            height: 48,
+        },
+    );
+    let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
+    let (mut frames, mut refreshed) = (0u32, 0u32);
+    let mut version = app.ledger().data_version().unwrap();
+    while !stop.load(Ordering::Relaxed) {
+        update(&mut app, Action::Tick);
+        if let Some(flash) = app.flash() {
+            assert!(!flash.error, "the console showed an error: {}", flash.text);
+        }
+        let tab = Tab::ALL[usize::try_from(frames).unwrap() % Tab::ALL.len()];
+        update(&mut app, Action::ShowTab(tab));
+        terminal
+            .draw(|frame| console::view::draw(frame, &app))
+            .unwrap();
+        frames += 1;
+        let now_version = app.ledger().data_version().unwrap();
+        if now_version != version {
+            refreshed += 1;
+            version = now_version;
+        }
+    }
+    (frames, refreshed)
+}
+
 fn run_together(run_for: Duration, jobs: u32, chunk_lines: usize) -> Figures {
     let dir = disk_dir();
     let db = dir.path().join("ledger.db");
@@ -253,6 +295,10 @@ fn run_together(run_for: Duration, jobs: u32, chunk_lines: usize) -> Figures {
     let reading = {
         let (db, stop) = (db.clone(), Arc::clone(&stop));
         std::thread::spawn(move || reader(&db, &stop))
+    };
+    let console = {
+        let (db, stop) = (db.clone(), Arc::clone(&stop));
+        std::thread::spawn(move || console_reader(&db, &stop))
     };
     let mut figures = Figures::default();
     let started = Instant::now();
@@ -279,6 +325,9 @@ fn run_together(run_for: Duration, jobs: u32, chunk_lines: usize) -> Figures {
         written.extend(mine);
     }
     let (pages, changes) = reading.join().expect("the reader panicked");
+    let (frames, console_changes) = console.join().expect("the console panicked");
+    figures.console_frames = frames;
+    figures.console_saw_changes = console_changes;
     figures.reader_pages = pages;
     figures.reader_saw_changes = changes;
     figures.answers_written = u32::try_from(written.len()).unwrap();
