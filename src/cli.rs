@@ -228,6 +228,8 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
+        // A reader that stopped early (`jobledger callbacks | head`) is no failure of ours.
+        Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             // Messages may quote the stream (job ids, refs): never let them drive the terminal.
             for line in format!("{error:#}").lines() {
@@ -236,6 +238,14 @@ pub fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
@@ -481,7 +491,8 @@ fn run_ingest(path: &Path, file: Option<&Path>, now: Timestamp) -> Result<()> {
             )
         })?;
     finish_progress();
-    println!("{report}");
+    // `println!` would panic on a closed standard output.
+    writeln!(io::stdout(), "{report}")?;
     Ok(())
 }
 
