@@ -6,6 +6,8 @@
 //! and for 30 seconds in its `#[ignore]`d long version (`cargo test --release --test
 //! concurrency -- --ignored --nocapture`); what it checks holds however far it got.
 
+#[path = "support/binary.rs"]
+mod binary;
 #[path = "support/fixture.rs"]
 mod fixture;
 
@@ -17,30 +19,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
+use binary::bin;
 use fixture::{NOW, now};
 use jobledger::review::{self, AnswerError, AnswerRequest};
 use jobledger::store::{CallbackFilter, Ledger, PageRequest};
 use tempfile::TempDir;
-
-/// The binary under test, linked once into a directory of its own: the target
-/// directory is shared, and a build while a long test runs would otherwise change the
-/// binary between two of its runs (it happened: a new migration appeared mid-test).
-fn bin() -> &'static Path {
-    static LINKED: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    LINKED.get_or_init(|| {
-        let dir = tempfile::Builder::new()
-            .prefix("bin-")
-            .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
-            .unwrap()
-            .keep();
-        let path = dir.join("jobledger");
-        let built = env!("CARGO_BIN_EXE_jobledger");
-        if std::fs::hard_link(built, &path).is_err() {
-            std::fs::copy(built, &path).unwrap();
-        }
-        path
-    })
-}
 
 fn disk_dir() -> TempDir {
     tempfile::Builder::new()

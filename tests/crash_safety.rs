@@ -12,6 +12,8 @@
 //! kills comes from a seeded generator (`JOBLEDGER_CRASH_SEED` changes the seed);
 //! nothing asserted depends on where a kill lands.
 
+#[path = "support/binary.rs"]
+mod binary;
 #[path = "support/fixture.rs"]
 mod fixture;
 
@@ -20,29 +22,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use binary::bin;
 use fixture::NOW;
 use jobledger::ingest::BATCH_LINES;
 use tempfile::TempDir;
-
-/// The binary under test, linked once into a directory of its own: the target
-/// directory is shared, and a build while a long test runs would otherwise change the
-/// binary between two of its runs (it happened: a new migration appeared mid-test).
-fn bin() -> &'static Path {
-    static LINKED: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    LINKED.get_or_init(|| {
-        let dir = tempfile::Builder::new()
-            .prefix("bin-")
-            .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
-            .unwrap()
-            .keep();
-        let path = dir.join("jobledger");
-        let built = env!("CARGO_BIN_EXE_jobledger");
-        if std::fs::hard_link(built, &path).is_err() {
-            std::fs::copy(built, &path).unwrap();
-        }
-        path
-    })
-}
 
 /// A small deterministic generator (splitmix64) for the kill schedule.
 struct Rng(u64);
