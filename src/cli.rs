@@ -269,7 +269,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
     }
     let path = ledger_path(cli.db);
     let now = clock.now();
-    let mut out = io::stdout().lock();
+    // Buffered: a report of a large ledger is many small writes, and a locked stdout
+    // alone wrote (and made a system call) at every line.
+    let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
     match command {
         Command::Review(args) => review_console(&path, clock, args)?,
         Command::Ingest { file } => run_ingest(&path, file.as_deref(), now)?,
@@ -297,7 +299,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let ledger = open_existing(&path)?;
             let r = reconcile::reconcile(&ledger, now, window, review_capacity)?;
             if json {
-                report::write_json(&mut out, &report::reconciliation_json(&r))?;
+                report::write_json(&mut out, &report::ReconciliationJson::of(&r))?;
             } else {
                 write!(out, "{}", report::reconciliation_text(&r))?;
             }
@@ -417,6 +419,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Demo { .. } => unreachable!("handled above"),
     }
+    out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -454,9 +457,7 @@ fn print_callbacks(
                 if !first {
                     out.write_all(b",\n")?;
                 }
-                let mut buf = Vec::new();
-                report::write_json(&mut buf, &report::callback_json(row))?;
-                out.write_all(buf.trim_ascii_end())?;
+                report::write_json_compact(out, &report::CallbackJson::of(row))?;
             } else {
                 writeln!(out, "{}", report::callback_line(row))?;
             }

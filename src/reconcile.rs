@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::clock::Timestamp;
 use crate::decision::JobState;
-use crate::store::{AgedJobRow, Keyset, Ledger, StoreError};
+use crate::store::{AgedJobRow, Ledger, StoreError};
 
 /// Held and quarantined arrivals are measured over this window.
 pub const BACKLOG_WINDOW_S: i64 = 3600;
@@ -131,7 +131,7 @@ impl Finding {
 }
 
 /// What one pass over every accepted job finds.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Accounts {
     pub accepted: i64,
     /// Accepted jobs with no terminal record.
@@ -142,20 +142,30 @@ pub struct Accounts {
     pub missing_notification: Finding,
     /// Jobs by submission window and current state, oldest window first.
     pub windows: Vec<Window>,
+    /// Open jobs past their expected age, by (aged_at, job id): when asked for.
+    pub aged: Vec<AgedJobRow>,
 }
 
 /// Reads every accepted job once (in job id order) and accounts for it, keeping at
-/// most `keep` job ids of each finding and counting them all.
-pub fn account(ledger: &Ledger, window_s: i64, keep: usize) -> Result<Accounts, StoreError> {
+/// most `keep` job ids of each finding and counting them all; with `aged_at`, also
+/// the open jobs past their expected age at that time.
+pub fn account(
+    ledger: &Ledger,
+    window_s: i64,
+    keep: usize,
+    aged_at: Option<Timestamp>,
+) -> Result<Accounts, StoreError> {
     let mut accounts = Accounts::default();
     // Jobs per window start (ms) and state, in `JobState::ALL` order. Ids and times
     // run together, so the last window is kept at hand and the map is rarely asked.
     let mut windows: BTreeMap<i64, [i64; JobState::ALL.len()]> = BTreeMap::new();
     let mut current: Option<(i64, [i64; JobState::ALL.len()])> = None;
     let state_index = |s: JobState| JobState::ALL.iter().position(|x| *x == s).unwrap_or(0);
+    let width_ms = window_s.max(1).saturating_mul(1000);
     ledger.for_each_job_account(|job| {
         accounts.accepted += 1;
-        let start = job.accepted_at.window_start(window_s).millis();
+        // The window's start in milliseconds, as `Timestamp::window_start` has it.
+        let start = job.accepted_at.millis().div_euclid(width_ms) * width_ms;
         match &mut current {
             Some((at, counts)) if *at == start => counts[state_index(job.state)] += 1,
             _ => {
@@ -178,7 +188,23 @@ pub fn account(ledger: &Ledger, window_s: i64, keep: usize) -> Result<Accounts, 
         if job.state.is_terminal() && !job.notified {
             accounts.missing_notification.note(job.job_id, keep);
         }
+        if let (Some(now), Some(open)) = (aged_at, &job.open)
+            && open.aged_at <= now
+        {
+            accounts.aged.push(AgedJobRow {
+                job_id: job.job_id.to_owned(),
+                state: job.state,
+                accepted_at: job.accepted_at,
+                aged_at: open.aged_at,
+                expected_age_s: open.expected_age_s,
+                owner: open.owner.clone(),
+            });
+        }
     })?;
+    // The aged list's order: the oldest first, as the Aged view pages it.
+    accounts
+        .aged
+        .sort_by(|a, b| (a.aged_at, &a.job_id).cmp(&(b.aged_at, &b.job_id)));
     if let Some((at, counts)) = current {
         let total = windows.entry(at).or_default();
         total.iter_mut().zip(counts).for_each(|(t, n)| *t += n);
@@ -209,9 +235,9 @@ pub fn reconcile(
     window_s: i64,
     review_capacity: i64,
 ) -> Result<Reconciliation, StoreError> {
-    let accounts = account(ledger, window_s, usize::MAX)?;
-    let aged = ledger
-        .aged_jobs_page(now, None, &Keyset::First, usize::MAX)?
+    let accounts = account(ledger, window_s, usize::MAX, Some(now))?;
+    let aged = accounts
+        .aged
         .iter()
         .map(|row| AgedJob::at(row, now))
         .collect();

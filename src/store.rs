@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, TransactionBehavior};
 
-pub use accounts::JobAccount;
+pub use accounts::{JobAccount, OpenJob};
 pub use console_reads::{JobKey, Keyset, MissingCounts, WindowStates};
 pub use open::SCHEMA_VERSION;
 pub use reads::{CallbackFilter, PageRequest};

@@ -261,8 +261,8 @@ fn the_accounts_keep_the_first_ids_and_count_them_all() {
     let dir = tempfile::tempdir().unwrap();
     let path = busy_ledger(dir.path());
     let ledger = Ledger::open(&path).unwrap();
-    let all = reconcile::account(&ledger, 900, usize::MAX).unwrap();
-    let first = reconcile::account(&ledger, 900, 3).unwrap();
+    let all = reconcile::account(&ledger, 900, usize::MAX, None).unwrap();
+    let first = reconcile::account(&ledger, 900, 3, None).unwrap();
     for (all, first) in [
         (&all.missing_terminal, &first.missing_terminal),
         (&all.missing_output, &first.missing_output),

@@ -5,14 +5,18 @@
 //! job (a lookup in each table for each of a million jobs) took seconds; this reads
 //! each index once, front to back, and the findings come out sorted by job id.
 
+use std::cmp::Ordering;
+
+use rusqlite::fallible_streaming_iterator::FallibleStreamingIterator;
 use rusqlite::{Rows, Statement};
 
+use super::rows::OwnerRow;
 use super::{Ledger, StoreError};
 use crate::clock::Timestamp;
 use crate::decision::JobState;
 
 /// One accepted job as reconciliation sees it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct JobAccount<'a> {
     pub job_id: &'a str,
     pub state: JobState,
@@ -21,67 +25,80 @@ pub struct JobAccount<'a> {
     pub output_exists: bool,
     /// A notification was sent for it.
     pub notified: bool,
+    /// What an open job (no terminal record) adds: when it ages, and who owns it.
+    pub open: Option<OpenJob>,
 }
 
-/// One of the side reads, at its current row: the job id, then an optional time
-/// (column 1) and flag (column 2).
+/// An open job's age and owner, as the aged list shows them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpenJob {
+    pub aged_at: Timestamp,
+    pub expected_age_s: i64,
+    /// The latest owner assignment.
+    pub owner: Option<OwnerRow>,
+}
+
+/// One of the side reads, at its current row: the job id, then (for checks) the time
+/// and the flag. The job id is compared where SQLite holds it, never copied.
 struct Side<'s> {
     rows: Rows<'s>,
-    columns: usize,
-    /// The job id of the current row; `None` once the read is done.
-    job: Option<String>,
-    at: String,
-    flag: bool,
 }
 
 impl<'s> Side<'s> {
     fn start(statement: &'s mut Statement<'_>) -> rusqlite::Result<Self> {
-        let columns = statement.column_count();
-        let mut side = Side {
-            rows: statement.query([])?,
-            columns,
-            job: Some(String::new()),
-            at: String::new(),
-            flag: false,
-        };
-        side.step()?;
-        Ok(side)
+        let mut rows = statement.query([])?;
+        rows.advance()?;
+        Ok(Side { rows })
     }
 
-    /// Moves to the next row.
     fn step(&mut self) -> rusqlite::Result<()> {
-        let Some(row) = self.rows.next()? else {
-            self.job = None;
-            return Ok(());
-        };
-        let job = self.job.get_or_insert_with(String::new);
-        job.clear();
-        job.push_str(row.get_ref(0)?.as_str()?);
-        if self.columns > 1 {
-            self.at.clear();
-            self.at.push_str(row.get_ref(1)?.as_str()?);
+        self.rows.advance()
+    }
+
+    /// How the current row's job id compares with `job_id` (`None` once done).
+    fn compare(&self, job_id: &str) -> rusqlite::Result<Option<Ordering>> {
+        match self.rows.get() {
+            // Bytes, as SQLite orders text: no UTF-8 check on every comparison.
+            Some(row) => Ok(Some(row.get_ref(0)?.as_bytes()?.cmp(job_id.as_bytes()))),
+            None => Ok(None),
         }
-        if self.columns > 2 {
-            self.flag = row.get(2)?;
-        }
-        Ok(())
     }
 
     /// Skips rows of jobs before `job_id`; true when the current row is `job_id`'s.
     fn reach(&mut self, job_id: &str) -> rusqlite::Result<bool> {
-        while let Some(job) = &self.job {
-            match job.as_str().cmp(job_id) {
-                std::cmp::Ordering::Less => self.step()?,
-                std::cmp::Ordering::Equal => return Ok(true),
-                std::cmp::Ordering::Greater => return Ok(false),
+        loop {
+            match self.compare(job_id)? {
+                Some(Ordering::Less) => self.step()?,
+                Some(Ordering::Equal) => return Ok(true),
+                Some(Ordering::Greater) | None => return Ok(false),
             }
         }
-        Ok(false)
     }
 
     /// Is the current row `job_id`'s?
-    fn at_job(&self, job_id: &str) -> bool {
-        self.job.as_deref() == Some(job_id)
+    fn at_job(&self, job_id: &str) -> rusqlite::Result<bool> {
+        Ok(self.compare(job_id)? == Some(Ordering::Equal))
+    }
+
+    /// The current row's owner assignment (columns 1 to 4).
+    fn owner(&self) -> rusqlite::Result<Option<OwnerRow>> {
+        match self.rows.get() {
+            Some(row) => Ok(Some(OwnerRow {
+                owner: row.get(1)?,
+                escalate_at: row.get(2)?,
+                set_by: row.get(3)?,
+                set_at: row.get(4)?,
+            })),
+            None => Ok(None),
+        }
+    }
+
+    /// The current row's time (column 1) and flag (column 2): an output check's.
+    fn check(&self) -> rusqlite::Result<Option<(&str, bool)>> {
+        match self.rows.get() {
+            Some(row) => Ok(Some((row.get_ref(1)?.as_str()?, row.get(2)?))),
+            None => Ok(None),
+        }
     }
 }
 
@@ -94,7 +111,7 @@ impl Ledger {
         let mut run = || -> rusqlite::Result<()> {
             let conn = &self.conn;
             let mut jobs =
-                conn.prepare_cached("SELECT job_id, state, accepted_at FROM jobs ORDER BY job_id")?;
+                conn.prepare_cached("SELECT job_id, state, accepted_at, aged_at, expected_age_s FROM jobs ORDER BY job_id")?;
             // Index-only reads (a job's repeats are skipped here, cheaper than DISTINCT).
             let mut notifications =
                 conn.prepare_cached("SELECT job_id FROM notifications ORDER BY job_id")?;
@@ -106,6 +123,11 @@ impl Ledger {
             let mut checks = conn.prepare_cached(
                 "SELECT job_id, checked_at, object_exists FROM output_checks ORDER BY job_id, id",
             )?;
+            let mut owners = conn.prepare_cached(
+                "SELECT job_id, owner, escalate_at, set_by, set_at FROM owner_assignments
+                 ORDER BY job_id, id",
+            )?;
+            let mut owned = Side::start(&mut owners)?;
             let mut notified = Side::start(&mut notifications)?;
             let mut stored = Side::start(&mut outputs)?;
             let mut checked = Side::start(&mut checks)?;
@@ -129,19 +151,39 @@ impl Ledger {
                     latest_store.clear();
                     latest_store
                         .push_str(&latest_stored.query_row([job_id], |r| r.get::<_, String>(0))?);
-                    while checked.at_job(job_id) {
-                        if checked.at >= latest_store {
-                            exists_by_check = Some(checked.flag);
+                    while checked.at_job(job_id)? {
+                        if let Some((at, exists)) = checked.check()?
+                            && at >= latest_store.as_str()
+                        {
+                            exists_by_check = Some(exists);
                         }
                         checked.step()?;
                     }
                 }
+                let open = if state.is_open() {
+                    // The latest assignment (the highest id) stands.
+                    let mut owner = None;
+                    if owned.reach(job_id)? {
+                        while owned.at_job(job_id)? {
+                            owner = owned.owner()?;
+                            owned.step()?;
+                        }
+                    }
+                    Some(OpenJob {
+                        aged_at: row.get(3)?,
+                        expected_age_s: row.get(4)?,
+                        owner,
+                    })
+                } else {
+                    None
+                };
                 let account = JobAccount {
                     job_id,
                     state,
                     accepted_at: row.get(2)?,
                     output_exists: has_output && exists_by_check.unwrap_or(true),
                     notified: notified.reach(job_id)?,
+                    open,
                 };
                 f(&account);
             }

@@ -41,8 +41,10 @@ struct JobPageSql {
 }
 
 impl JobPageSql {
-    /// The keyset condition and order for `keyset`, with `?3`/`?4` its key and `?5` the limit.
-    fn query(&self, select: &str, keyset: &Keyset<JobKey>) -> (String, bool) {
+    /// The keyset condition and order for `keyset`, with `?3`/`?4` its key. The limit
+    /// is written in: bound as a parameter, it made SQLite prepare the statement again
+    /// on every page.
+    fn query(&self, select: &str, keyset: &Keyset<JobKey>, limit: i64) -> (String, bool) {
         let order = self.order;
         let (condition, direction, backwards) = match keyset {
             Keyset::First => ("1", "ASC", false),
@@ -54,7 +56,7 @@ impl JobPageSql {
         let condition = condition.replace("ORDER_COL", order);
         (
             format!(
-                "{select} WHERE {} AND {condition} ORDER BY {order} {direction}, j.job_id {direction} LIMIT ?5",
+                "{select} WHERE {} AND {condition} ORDER BY {order} {direction}, j.job_id {direction} LIMIT {limit}",
                 self.filter
             ),
             backwards,
@@ -198,20 +200,22 @@ impl Ledger {
         limit: usize,
         from_row: fn(&Row<'_>) -> rusqlite::Result<T>,
     ) -> Result<Vec<T>> {
-        let (sql, backwards) = list.query(select, keyset);
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let (sql, backwards) = list.query(select, keyset, limit);
         let (key_at, key_id) = match keyset {
             Keyset::From((at, id)) | Keyset::After((at, id)) | Keyset::Before((at, id)) => {
                 (Some(*at), Some(id.as_str()))
             }
             Keyset::First | Keyset::Last => (None, None),
         };
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let mut rows: Vec<T> = self
             .conn
             .prepare_cached(&sql)
             .and_then(|mut st| {
-                st.query_map(params![text, now, key_at, key_id, limit], from_row)?
-                    .collect()
+                // Bind as many as the statement names (a first page names no key).
+                let all: [&dyn rusqlite::ToSql; 4] = [&text, &now, &key_at, &key_id];
+                let bound = &all[..st.parameter_count().min(all.len())];
+                st.query_map(bound, from_row)?.collect()
             })
             .map_err(|e| self.err(e))?;
         if backwards {

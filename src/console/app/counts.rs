@@ -124,7 +124,7 @@ impl Default for Glance {
 
 impl Glance {
     pub fn read(ledger: &Ledger, now: Timestamp) -> Result<Glance, StoreError> {
-        let accounts = reconcile::account(ledger, 3600, FIRST_MISSING)?;
+        let accounts = reconcile::account(ledger, 3600, FIRST_MISSING, None)?;
         let mut windows = Vec::new();
         for w in accounts.windows.iter().rev().take(RECENT_WINDOWS) {
             for (state, jobs) in &w.states {

@@ -49,6 +49,22 @@ fn replacement_cell(replacement: Option<&Replacement>) -> Line<'_> {
     ])
 }
 
+/// The widths with the first (the sequence number) wide enough for the page's largest:
+/// past #9999 a fixed column cut the number a reviewer types into `answer`.
+fn seq_fits(page: &Page<CallbackItem>, widths: &[Constraint]) -> Vec<Constraint> {
+    let widest = page
+        .rows
+        .iter()
+        .map(|item| format!("#{}", item.row.seq).len())
+        .max()
+        .unwrap_or(0);
+    let mut widths = widths.to_vec();
+    if let Some(Constraint::Length(first)) = widths.first_mut() {
+        *first = (*first).max(u16::try_from(widest).unwrap_or(u16::MAX));
+    }
+    widths
+}
+
 fn title(app: &App, what: &str, count: i64) -> String {
     let filtered = app
         .filter()
@@ -124,7 +140,7 @@ pub(crate) fn held(frame: &mut Frame<'_>, area: Rect, app: &App) {
         page,
         title(app, "held for a person", count),
         HEADER,
-        WIDTHS,
+        &seq_fits(page, WIDTHS),
         rows,
         "No held callbacks: nothing waits for a person here.",
     )
@@ -180,7 +196,7 @@ pub(crate) fn quarantined(frame: &mut Frame<'_>, area: Rect, app: &App) {
         page,
         title(app, "with no job to judge them against", count),
         HEADER,
-        WIDTHS,
+        &seq_fits(page, WIDTHS),
         rows,
         "No quarantined callbacks.",
     )
@@ -258,7 +274,7 @@ pub(crate) fn all(frame: &mut Frame<'_>, area: Rect, app: &App) {
         page,
         title(app, "callbacks in ingest order", count),
         HEADER,
-        WIDTHS,
+        &seq_fits(page, WIDTHS),
         rows,
         "No callbacks in this ledger yet.",
     )
