@@ -115,8 +115,33 @@ impl Timestamp {
     }
 
     /// The stored form: fixed-width UTC text.
+    ///
+    /// Written digit by digit: every row of an ingest stores several times, and
+    /// chrono's general RFC 3339 writer was a twentieth of ingest time.
     pub fn to_ledger_text(self) -> String {
-        self.0.to_rfc3339_opts(SecondsFormat::Millis, true)
+        use chrono::{Datelike, Timelike};
+        let (date, time) = (self.0.date_naive(), self.0.time());
+        let year = u32::try_from(date.year()).unwrap_or(u32::MAX);
+        let nanos = time.nanosecond();
+        if year > 9999 || nanos >= 1_000_000_000 {
+            // Outside what the ledger holds, or a leap second: the general writer.
+            return self.0.to_rfc3339_opts(SecondsFormat::Millis, true);
+        }
+        let mut text = *b"0000-00-00T00:00:00.000Z";
+        let mut put = |at: usize, width: usize, mut n: u32| {
+            for digit in text[at..at + width].iter_mut().rev() {
+                *digit = b'0' + u8::try_from(n % 10).unwrap_or(0);
+                n /= 10;
+            }
+        };
+        put(0, 4, year);
+        put(5, 2, date.month());
+        put(8, 2, date.day());
+        put(11, 2, time.hour());
+        put(14, 2, time.minute());
+        put(17, 2, time.second());
+        put(20, 3, nanos / 1_000_000);
+        text.iter().map(|b| char::from(*b)).collect()
     }
 
     /// A short human form for tables: `2026-11-27 13:02:01`.
@@ -212,6 +237,39 @@ impl Clock {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ledger_text_is_what_chrono_writes_across_the_whole_range() {
+        let chrono_text = |at: Timestamp| at.0.to_rfc3339_opts(SecondsFormat::Millis, true);
+        let last = Timestamp::LATEST.millis();
+        // Strides that are no whole number of days, hours or seconds, so that every
+        // field's digits come round: ~1000 days over the whole range, ~1 hour over a
+        // year, plus both ends.
+        for (from, stride) in [
+            (Timestamp::EARLIEST.millis(), 86_425_997_123),
+            (
+                Timestamp::parse("2026-01-01T00:00:00Z").unwrap().millis(),
+                3_661_001,
+            ),
+        ] {
+            let mut at = from;
+            for _ in 0..10_000 {
+                if at > last {
+                    break;
+                }
+                let t = Timestamp::from_millis(at).unwrap();
+                assert_eq!(t.to_ledger_text(), chrono_text(t));
+                at += stride;
+            }
+        }
+        for t in [
+            Timestamp::EARLIEST,
+            Timestamp::LATEST,
+            Timestamp::from_millis(0).unwrap(),
+        ] {
+            assert_eq!(t.to_ledger_text(), chrono_text(t));
+        }
+    }
 
     #[test]
     fn ledger_text_is_fixed_width_utc() {

@@ -88,6 +88,7 @@ pub fn run(config: &Config, ledger: &Path, figures: &mut Vec<Figure>) -> Result<
     let mut ours_times = Vec::new();
     let mut shell_times = Vec::new();
     eprintln!("reconcile: {} runs each", config.reps);
+    super::data::warm(ledger)?;
     for _ in 0..config.reps {
         // Alternate, so that drift touches both alike.
         let mut command = Command::new(&config.bin);

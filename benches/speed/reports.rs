@@ -39,11 +39,10 @@ SELECT count(*) AS open FROM callbacks c
 
 const HELD_SQL: &str = ".mode json
 SELECT c.seq, c.delivery_id, c.job_id, c.attempt, c.outcome, c.arrived_at, c.timeout_at,
-       c.disposition, c.reason, c.detail, c.first_report_seq, c.linked_from_seq, l.ingested_at,
+       c.disposition, c.reason, c.detail, c.first_report_seq, c.linked_from_seq,
        r.attempt AS replacement_attempt, r.created_by, r.started_at, r.state,
        a.id AS answer, a.verdict, a.note, a.reviewer, a.answered_at, a.linked_job_id
   FROM callbacks c
-  JOIN input_lines l ON l.seq = c.line_seq
   LEFT JOIN attempts r ON r.job_id = c.job_id AND r.attempt = c.replacement_attempt
   LEFT JOIN answers a ON a.id = (SELECT max(id) FROM answers WHERE callback_seq = c.seq)
  WHERE c.disposition = 'hold'
@@ -112,6 +111,7 @@ pub fn run(config: &Config, ledger: &Path, figures: &mut Vec<Figure>) -> Result<
         "reports: summary and held callbacks, {} runs each",
         config.reps
     );
+    super::data::warm(ledger)?;
     let (ours, theirs, _) = compare(
         config,
         ledger,
