@@ -141,7 +141,7 @@ impl Timestamp {
         put(14, 2, time.minute());
         put(17, 2, time.second());
         put(20, 3, nanos / 1_000_000);
-        text.iter().map(|b| char::from(*b)).collect()
+        String::from_utf8_lossy(&text).into_owned()
     }
 
     /// A short human form for tables: `2026-11-27 13:02:01`.

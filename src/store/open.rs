@@ -12,6 +12,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/001_ledger.sql"),
     include_str!("migrations/002_ledger_notes.sql"),
     include_str!("migrations/003_counts_and_list_indexes.sql"),
+    include_str!("migrations/004_review_list_index.sql"),
 ];
 
 /// The schema version this binary writes.

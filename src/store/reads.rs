@@ -356,7 +356,20 @@ impl Ledger {
         filter: &CallbackFilter,
         page: PageRequest,
     ) -> Result<Vec<CallbackRow>> {
-        let mut sql = String::from(CALLBACK_SELECT);
+        let review = matches!(
+            filter.disposition,
+            Some(Disposition::Hold | Disposition::Quarantine)
+        );
+        // A review list reads its own partial index, which holds every column shown.
+        let mut sql = if review {
+            CALLBACK_SELECT.replacen(
+                "FROM callbacks c",
+                "FROM callbacks c INDEXED BY callbacks_review_list",
+                1,
+            )
+        } else {
+            String::from(CALLBACK_SELECT)
+        };
         let backwards = page.before.is_some();
         sql.push_str(if backwards {
             " WHERE c.seq < ?1"
@@ -365,6 +378,9 @@ impl Ledger {
         });
         if filter.disposition.is_some() {
             sql.push_str(" AND c.disposition = ?2");
+        }
+        if review {
+            sql.push_str(" AND (c.disposition = 'hold' OR c.disposition = 'quarantine')");
         }
         if filter.text.is_some() {
             sql.push_str(
