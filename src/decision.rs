@@ -302,6 +302,28 @@ const fn row(row: u8, disposition: Disposition, reason: ReasonCode, effect: Effe
 ///
 /// The match has no catch-all arm, so the compiler proves the table total: a new
 /// state or fact that no row covers does not build.
+///
+/// C1 and C2 of the worked example: success for a timed-out job is applied late,
+/// unless staff started a replacement attempt, when it is held for a person.
+///
+/// ```
+/// use jobledger::decision::*;
+///
+/// let c1 = Claim {
+///     job: JobState::TimedOut,
+///     outcome: Outcome::Success,
+///     replacement: false,
+///     earlier: EarlierClaims::default(),
+/// };
+/// let applied = decide(Facts::Claim(c1));
+/// assert_eq!(applied.disposition, Disposition::Apply);
+/// assert_eq!(applied.effect, Effect::Transition(JobState::CompletedLate));
+///
+/// let c2 = Claim { job: JobState::Running, replacement: true, ..c1 };
+/// let held = decide(Facts::Claim(c2));
+/// assert_eq!(held.reason, ReasonCode::PossibleDuplicateEffect);
+/// assert_eq!(held.effect, Effect::None);
+/// ```
 pub fn decide(facts: Facts) -> Decision {
     use Disposition::{Apply, Hold, Quarantine, Record};
     use JobState::{
