@@ -648,7 +648,7 @@ fn end_to_end_in_a_pseudo_terminal() {
     });
     let mut writer = pty.master.take_writer().unwrap();
     let wait_for = |needle: &str| {
-        let deadline = Instant::now() + Duration::from_secs(20);
+        let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             let contents = parser.lock().unwrap().screen().contents();
             if contents.contains(needle) {
@@ -679,7 +679,7 @@ fn end_to_end_in_a_pseudo_terminal() {
     send(b"\r");
     wait_for("duplicate_effect by e2e-reviewer");
     send(b"q");
-    let deadline = Instant::now() + Duration::from_secs(10);
+    let deadline = Instant::now() + Duration::from_secs(30);
     let status = loop {
         if let Some(status) = child.try_wait().unwrap() {
             break status;

@@ -113,8 +113,10 @@ pub(crate) fn held(frame: &mut Frame<'_>, area: Rect, app: &App) {
         Constraint::Length(14),
         Constraint::Length(14),
         Constraint::Length(7),
-        Constraint::Length(38),
-        Constraint::Min(20),
+        // The evidence columns keep their width; these two share what is left,
+        // so a narrow terminal never cuts the reason.
+        Constraint::Fill(3),
+        Constraint::Fill(2),
     ];
     let page = &app.held;
     let rows = page
