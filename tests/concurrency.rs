@@ -57,19 +57,8 @@ fn assert_not_locked(what: &str, out: &Output) {
 
 /// The synthetic stream of `jobs` jobs, split into files of at most `lines` lines.
 fn stream_chunks(dir: &Path, jobs: u32, lines: usize) -> Vec<PathBuf> {
-    let out = Command::new(bin())
-        .args([
-            "--now",
-            NOW,
-            "demo",
-            "--jobs",
-            &jobs.to_string(),
-            "--stream-only",
-        ])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let all: Vec<&[u8]> = out.stdout.split(|b| *b == b'\n').collect();
+    let stream = fixture::synthetic_stream(jobs);
+    let all: Vec<&[u8]> = stream.split(|b| *b == b'\n').collect();
     all.chunks(lines)
         .enumerate()
         .map(|(i, chunk)| {

@@ -80,20 +80,9 @@ fn disk_dir() -> TempDir {
 /// `blanks` empty lines. Blank lines count towards a batch but are not kept, so a
 /// short stream can span several batches and kills land before, in and after commits.
 fn write_stream(dir: &Path, jobs: u32, blanks: usize) -> (PathBuf, Vec<Vec<u8>>) {
-    let out = Command::new(bin())
-        .args([
-            "--now",
-            NOW,
-            "demo",
-            "--jobs",
-            &jobs.to_string(),
-            "--stream-only",
-        ])
-        .output()
-        .expect("the stream generator runs");
-    assert!(out.status.success());
+    let stream = fixture::synthetic_stream(jobs);
     let mut lines: Vec<Vec<u8>> = Vec::new();
-    for line in out.stdout.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+    for line in stream.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
         lines.push(line.to_vec());
         lines.extend(std::iter::repeat_n(Vec::new(), blanks));
     }

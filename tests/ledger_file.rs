@@ -69,19 +69,7 @@ fn disk_dir() -> TempDir {
 
 /// The generated stream of `jobs` jobs.
 fn stream(jobs: u32) -> Vec<u8> {
-    let out = Command::new(bin())
-        .args([
-            "--now",
-            NOW,
-            "demo",
-            "--jobs",
-            &jobs.to_string(),
-            "--stream-only",
-        ])
-        .output()
-        .unwrap();
-    ok(&out);
-    out.stdout
+    fixture::synthetic_stream(jobs)
 }
 
 fn file_bytes(path: &Path) -> Vec<u8> {

@@ -186,3 +186,18 @@ pub fn applied_history(path: &Path, job_id: &str) -> Vec<String> {
     .and_then(|mut st| st.query_map([job_id], |row| row.get(0))?.collect())
     .expect("job history read")
 }
+
+/// The generated stream of `jobs` jobs, byte for byte what
+/// `jobledger --now NOW demo --jobs N --stream-only` writes (seed 1).
+pub fn synthetic_stream(jobs: u32) -> Vec<u8> {
+    let jobs = u64::from(jobs);
+    let mut out = Vec::new();
+    jobledger::demo::synthetic::write_stream(
+        &mut out,
+        jobs,
+        1,
+        jobledger::demo::synthetic_start(jobs, now()),
+    )
+    .expect("writing to memory cannot fail");
+    out
+}
