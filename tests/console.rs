@@ -118,6 +118,21 @@ fn detail_pane_shows_timeline_and_raw_message() {
 }
 
 #[test]
+fn a_view_key_in_the_detail_pane_closes_it_and_switches() {
+    let ledger = demo_ledger();
+    let mut app = open_app(&ledger.path, "ana");
+    key(&mut app, KeyCode::Enter);
+    assert!(render(&app).contains("Detail of callback #2"));
+    ch(&mut app, '3');
+    let text = render(&app);
+    assert!(
+        text.contains("Aged · 4 open past their expected age"),
+        "{text}"
+    );
+    assert!(!text.contains("Detail of callback"), "{text}");
+}
+
+#[test]
 fn a_case_on_a_job_answered_before_shows_that_answer() {
     let ledger = demo_ledger();
     let mut other = Ledger::open(&ledger.path).unwrap();

@@ -485,6 +485,7 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
         },
         Context::Detail => match action {
             Action::Back => app.close_detail(),
+            Action::ShowTab(tab) => app.show_tab(tab),
             Action::NextRow => app.step(Move::Down),
             Action::PrevRow => app.step(Move::Up),
             Action::Help => {
