@@ -74,12 +74,7 @@ pub fn write_stream(
     start: Timestamp,
 ) -> io::Result<u64> {
     let mut rng = Rng(seed ^ 0x6A6F_626C_6564_6765);
-    let mut lines = 0u64;
-    let mut emit = |out: &mut dyn Write, line: std::fmt::Arguments<'_>| -> io::Result<()> {
-        lines += 1;
-        out.write_fmt(line)?;
-        out.write_all(b"\n")
-    };
+    let mut w = Emitter { out, lines: 0 };
     let base = start.millis() / 1000;
     let mut clock = 0i64;
     for n in 0..jobs {
@@ -95,205 +90,83 @@ pub fn write_stream(
         } else {
             String::new()
         };
-        emit(
-            out,
-            format_args!(
+        w.line(format_args!(
                 r#"{{"event":"job_accepted","job_id":"{id}","at":"{}","timeout_s":120,"expected_age_s":1800,"attempt_budget":3,"input_digest":"sha256:{:012x}","model_digest":"sha256:51d0b2","policy_revision":"r7"{owner}}}"#,
                 t(0),
                 rng.next() >> 16
-            ),
-        )?;
-        emit(
-            out,
-            format_args!(
-                r#"{{"event":"attempt_started","job_id":"{id}","attempt":1,"at":"{}"}}"#,
-                t(1)
-            ),
-        )?;
-        let callback = |out: &mut dyn Write,
-                        emit: &mut dyn FnMut(
-            &mut dyn Write,
-            std::fmt::Arguments<'_>,
-        ) -> io::Result<()>,
-                        job: &str,
-                        attempt: u32,
-                        outcome: &str,
-                        at: String,
-                        delivery: &str| {
-            emit(
-                out,
-                format_args!(
-                    r#"{{"event":"callback","delivery_id":"{delivery}","job_id":"{job}","attempt":{attempt},"outcome":"{outcome}","at":"{at}","payload":{{"ref":"{job}/{attempt}"}}}}"#
-                ),
-            )
-        };
-        let finish = |out: &mut dyn Write,
-                      emit: &mut dyn FnMut(
-            &mut dyn Write,
-            std::fmt::Arguments<'_>,
-        ) -> io::Result<()>,
-                      rng: &mut Rng,
-                      at: i64|
-         -> io::Result<()> {
-            if rng.below(200) != 0 {
-                emit(
-                    out,
-                    format_args!(
-                        r#"{{"event":"output_stored","job_id":"{id}","ref":"out/{id}.json","at":"{}","retention_until":"2027-12-31T00:00:00Z"}}"#,
-                        ts(base + clock + at)
-                    ),
-                )?;
-            } else {
-                emit(
-                    out,
-                    format_args!(
-                        r#"{{"event":"output_checked","job_id":"{id}","at":"{}","exists":false}}"#,
-                        ts(base + clock + at + 60)
-                    ),
-                )?;
-            }
-            if rng.below(100) != 0 {
-                emit(
-                    out,
-                    format_args!(
-                        r#"{{"event":"notification_sent","job_id":"{id}","kind":"done","at":"{}"}}"#,
-                        ts(base + clock + at + 1)
-                    ),
-                )?;
-            }
-            Ok(())
-        };
+            ))?;
+        w.line(format_args!(
+            r#"{{"event":"attempt_started","job_id":"{id}","attempt":1,"at":"{}"}}"#,
+            t(1)
+        ))?;
         match story {
             Story::OnTime | Story::RepeatedCallback => {
-                callback(
-                    out,
-                    &mut emit,
-                    &id,
-                    1,
-                    "success",
-                    t(40),
-                    &format!("d-{n}-a"),
-                )?;
+                w.callback(&id, 1, "success", &t(40), &format!("d-{n}-a"))?;
                 if story == Story::RepeatedCallback {
-                    callback(
-                        out,
-                        &mut emit,
-                        &id,
-                        1,
-                        "success",
-                        t(95),
-                        &format!("d-{n}-a"),
-                    )?;
+                    w.callback(&id, 1, "success", &t(95), &format!("d-{n}-a"))?;
                 }
-                finish(out, &mut emit, &mut rng, 41)?;
+                w.finish(&mut rng, &id, base + clock + 41)?;
                 if rng.below(10) == 0 {
-                    emit(
-                        out,
-                        format_args!(
+                    w.line(format_args!(
                             r#"{{"event":"decision","decision_id":"dec-{n}","job_id":"{id}","action":"notify_customer","at":"{}"}}"#,
                             t(43)
-                        ),
-                    )?;
+                        ))?;
                     // Now and then the same decision is delivered again: suppressed.
                     if rng.below(10) == 0 {
-                        emit(
-                            out,
-                            format_args!(
+                        w.line(format_args!(
                                 r#"{{"event":"decision","decision_id":"dec-{n}","job_id":"{id}","action":"notify_customer","at":"{}"}}"#,
                                 t(47)
-                            ),
-                        )?;
+                            ))?;
                     }
                 }
             }
             Story::WorkerRecord => {
-                emit(
-                    out,
-                    format_args!(
+                w.line(format_args!(
                         r#"{{"event":"job_succeeded","job_id":"{id}","attempt":1,"at":"{}","result_ref":"out/{id}.json"}}"#,
                         t(50)
-                    ),
-                )?;
-                finish(out, &mut emit, &mut rng, 51)?;
+                    ))?;
+                w.finish(&mut rng, &id, base + clock + 51)?;
             }
             Story::LateSuccess | Story::LateFailure => {
-                emit(
-                    out,
-                    format_args!(
-                        r#"{{"event":"attempt_timed_out","job_id":"{id}","attempt":1,"at":"{}"}}"#,
-                        t(121)
-                    ),
-                )?;
+                w.line(format_args!(
+                    r#"{{"event":"attempt_timed_out","job_id":"{id}","attempt":1,"at":"{}"}}"#,
+                    t(121)
+                ))?;
                 let outcome = if story == Story::LateSuccess {
                     "success"
                 } else {
                     "failure"
                 };
-                callback(
-                    out,
-                    &mut emit,
+                w.callback(
                     &id,
                     1,
                     outcome,
-                    t(130 + i64::try_from(rng.below(600)).unwrap_or(0)),
+                    &t(130 + i64::try_from(rng.below(600)).unwrap_or(0)),
                     &format!("d-{n}-a"),
                 )?;
                 if story == Story::LateSuccess {
-                    finish(out, &mut emit, &mut rng, 800)?;
+                    w.finish(&mut rng, &id, base + clock + 800)?;
                 }
             }
             Story::StaffRetryThenLateSuccess => {
-                emit(
-                    out,
-                    format_args!(
-                        r#"{{"event":"attempt_timed_out","job_id":"{id}","attempt":1,"at":"{}"}}"#,
-                        t(121)
-                    ),
-                )?;
-                emit(
-                    out,
-                    format_args!(
+                w.line(format_args!(
+                    r#"{{"event":"attempt_timed_out","job_id":"{id}","attempt":1,"at":"{}"}}"#,
+                    t(121)
+                ))?;
+                w.line(format_args!(
                         r#"{{"event":"attempt_started","job_id":"{id}","attempt":2,"at":"{}","created_by":"staff:dana"}}"#,
                         t(200)
-                    ),
-                )?;
-                callback(
-                    out,
-                    &mut emit,
-                    &id,
-                    1,
-                    "success",
-                    t(230),
-                    &format!("d-{n}-a"),
-                )?;
-                callback(
-                    out,
-                    &mut emit,
-                    &id,
-                    2,
-                    "success",
-                    t(260),
-                    &format!("d-{n}-b"),
-                )?;
-                finish(out, &mut emit, &mut rng, 261)?;
+                    ))?;
+                w.callback(&id, 1, "success", &t(230), &format!("d-{n}-a"))?;
+                w.callback(&id, 2, "success", &t(260), &format!("d-{n}-b"))?;
+                w.finish(&mut rng, &id, base + clock + 261)?;
             }
             Story::CancelledThenCallback => {
-                emit(
-                    out,
-                    format_args!(
-                        r#"{{"event":"job_cancelled","job_id":"{id}","at":"{}","by":"ops:ravi"}}"#,
-                        t(30)
-                    ),
-                )?;
-                callback(
-                    out,
-                    &mut emit,
-                    &id,
-                    1,
-                    "success",
-                    t(70),
-                    &format!("d-{n}-a"),
-                )?;
+                w.line(format_args!(
+                    r#"{{"event":"job_cancelled","job_id":"{id}","at":"{}","by":"ops:ravi"}}"#,
+                    t(30)
+                ))?;
+                w.callback(&id, 1, "success", &t(70), &format!("d-{n}-a"))?;
             }
             Story::PermanentFailure | Story::TransientFailure => {
                 let permanent = story == Story::PermanentFailure;
@@ -302,74 +175,94 @@ pub fn write_stream(
                 } else {
                     "input download: connection reset"
                 };
-                emit(
-                    out,
-                    format_args!(
+                w.line(format_args!(
                         r#"{{"event":"job_failed","job_id":"{id}","attempt":1,"at":"{}","cause":"{cause}","permanent":{permanent}}}"#,
                         t(20)
-                    ),
-                )?;
-                emit(
-                    out,
-                    format_args!(
-                        r#"{{"event":"notification_sent","job_id":"{id}","kind":"failed","at":"{}"}}"#,
-                        t(21)
-                    ),
-                )?;
+                    ))?;
+                w.line(format_args!(
+                    r#"{{"event":"notification_sent","job_id":"{id}","kind":"failed","at":"{}"}}"#,
+                    t(21)
+                ))?;
             }
             Story::ConflictingPair => {
-                callback(
-                    out,
-                    &mut emit,
-                    &id,
-                    1,
-                    "failure",
-                    t(30),
-                    &format!("d-{n}-a"),
-                )?;
-                callback(
-                    out,
-                    &mut emit,
-                    &id,
-                    1,
-                    "success",
-                    t(90),
-                    &format!("d-{n}-b"),
-                )?;
+                w.callback(&id, 1, "failure", &t(30), &format!("d-{n}-a"))?;
+                w.callback(&id, 1, "success", &t(90), &format!("d-{n}-b"))?;
             }
             Story::Expired => {
-                emit(
-                    out,
-                    format_args!(
-                        r#"{{"event":"job_expired","job_id":"{id}","at":"{}"}}"#,
-                        t(1800)
-                    ),
-                )?;
+                w.line(format_args!(
+                    r#"{{"event":"job_expired","job_id":"{id}","at":"{}"}}"#,
+                    t(1800)
+                ))?;
                 if rng.below(2) == 0 {
-                    emit(
-                        out,
-                        format_args!(
+                    w.line(format_args!(
                             r#"{{"event":"notification_sent","job_id":"{id}","kind":"expired","at":"{}"}}"#,
                             t(1801)
-                        ),
-                    )?;
+                        ))?;
                 }
             }
             Story::Stuck => {}
         }
         if rng.below(100) == 0 {
-            callback(
-                out,
-                &mut emit,
+            w.callback(
                 &format!("ghost-{n}"),
                 1,
                 "success",
-                t(45),
+                &t(45),
                 &format!("d-ghost-{n}"),
             )?;
         }
     }
-    Ok(lines)
+    Ok(w.lines)
+}
+
+/// Where the stream goes, and how many lines went there.
+struct Emitter<'w, W: Write> {
+    out: &'w mut W,
+    lines: u64,
+}
+
+impl<W: Write> Emitter<'_, W> {
+    fn line(&mut self, line: std::fmt::Arguments<'_>) -> io::Result<()> {
+        self.lines += 1;
+        self.out.write_fmt(line)?;
+        self.out.write_all(b"\n")
+    }
+
+    fn callback(
+        &mut self,
+        job: &str,
+        attempt: u32,
+        outcome: &str,
+        at: &str,
+        delivery: &str,
+    ) -> io::Result<()> {
+        self.line(format_args!(
+            r#"{{"event":"callback","delivery_id":"{delivery}","job_id":"{job}","attempt":{attempt},"outcome":"{outcome}","at":"{at}","payload":{{"ref":"{job}/{attempt}"}}}}"#
+        ))
+    }
+
+    /// The output object (now and then dropped) and the notification (now and then
+    /// lost) of a job that finished at `at` (seconds since the epoch).
+    fn finish(&mut self, rng: &mut Rng, id: &str, at: i64) -> io::Result<()> {
+        if rng.below(200) != 0 {
+            self.line(format_args!(
+                r#"{{"event":"output_stored","job_id":"{id}","ref":"out/{id}.json","at":"{}","retention_until":"2027-12-31T00:00:00Z"}}"#,
+                ts(at)
+            ))?;
+        } else {
+            self.line(format_args!(
+                r#"{{"event":"output_checked","job_id":"{id}","at":"{}","exists":false}}"#,
+                ts(at + 60)
+            ))?;
+        }
+        if rng.below(100) != 0 {
+            self.line(format_args!(
+                r#"{{"event":"notification_sent","job_id":"{id}","kind":"done","at":"{}"}}"#,
+                ts(at + 1)
+            ))?;
+        }
+        Ok(())
+    }
 }
 
 /// Gives every owned aged job of a generated ledger an escalation time, as its owner
