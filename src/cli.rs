@@ -405,6 +405,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     .map(|r| serde_json::json!({"line": r.seq, "event": r.event, "reason": r.reason, "ingested_at": r.ingested_at}))
                     .collect();
                 report::write_json(&mut out, &list)?;
+            } else if rows.is_empty() {
+                writeln!(out, "No rejected events: every event line was taken.")?;
             } else {
                 for r in rows {
                     writeln!(

@@ -815,3 +815,10 @@ fn the_closing_line_parser_rejects_counts_that_do_not_add_up() {
         ["one", "two"]
     );
 }
+
+#[test]
+fn rejected_says_so_when_there_is_nothing_to_list() {
+    let w = Workdir::with_afternoon();
+    let text = w.ok(&["rejected"]);
+    assert!(text.contains("No rejected events"), "{text}");
+}
