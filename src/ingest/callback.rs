@@ -24,24 +24,16 @@ pub(crate) fn unparseable(
     reason: &str,
     now: Timestamp,
 ) -> Result<LineFate, StoreError> {
-    let decision = decision::decide(Facts::Unusable(Unusable::Unparseable));
-    writer.insert_callback(&NewCallback {
-        line_seq,
+    // Judged like any callback whose line alone says it cannot be judged.
+    let report = CallbackReport {
         delivery_id: None,
         job_id: None,
-        attempt: None,
+        attempt: 0,
         outcome: None,
-        arrived_at: None,
-        timeout_at: None,
-        disposition: decision.disposition,
-        reason: decision.reason,
-        detail: Some(reason),
-        job_state_before: None,
-        replacement_attempt: None,
-        first_report_seq: None,
-        linked_from_seq: None,
-        judged_at: now,
-    })?;
+        at: None,
+        problems: vec![(Unusable::Unparseable, reason.to_owned())],
+    };
+    let (_, decision) = judge(writer, &report, line_seq, None, now)?;
     Ok(LineFate::Callback(decision.disposition))
 }
 
