@@ -94,18 +94,7 @@ fn check(
 fn effect(writer: &Writer<'_>, job: &JobRow, event: &Event, seq: i64) -> Result<(), StoreError> {
     let id = job.job_id.as_str();
     let move_to = |to: JobState, at: Timestamp, cause: &str, record: TerminalRecord<'_>| {
-        writer.transition(
-            &Transition {
-                job_id: id,
-                from: job.state,
-                to,
-                at,
-                cause,
-                line_seq: Some(seq),
-                callback_seq: None,
-            },
-            record,
-        )
+        move_job(writer, job, to, at, cause, seq, record)
     };
     match event {
         Event::JobAccepted(_) => {}
@@ -297,6 +286,19 @@ fn terminal(
         )?;
         return Ok(false);
     }
+    move_job(writer, job, to, at, cause, seq, record)
+}
+
+/// The conditional transition of `job` from the state it was read in, asked by line `seq`.
+fn move_job(
+    writer: &Writer<'_>,
+    job: &JobRow,
+    to: JobState,
+    at: Timestamp,
+    cause: &str,
+    seq: i64,
+    record: TerminalRecord<'_>,
+) -> Result<bool, StoreError> {
     writer.transition(
         &Transition {
             job_id: &job.job_id,
