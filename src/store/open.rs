@@ -13,6 +13,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/002_ledger_notes.sql"),
     include_str!("migrations/003_counts_and_list_indexes.sql"),
     include_str!("migrations/004_review_list_index.sql"),
+    include_str!("migrations/005_line_identity_in_time_order.sql"),
 ];
 
 /// The schema version this binary writes.
@@ -137,6 +138,18 @@ fn migrate(conn: &Connection, path: &Path) -> Result<(), StoreError> {
     if user_version(conn, path)? == SCHEMA_VERSION {
         return Ok(());
     }
+    // A migration may rebuild a table others refer to (005): with foreign keys on,
+    // dropping the old table would count every reference to it as broken. Each
+    // rebuild copies every key, and the pragma cannot change inside a transaction.
+    conn.execute_batch("PRAGMA foreign_keys = OFF")
+        .map_err(|e| classify(path, e))?;
+    let result = migrate_each(conn, path);
+    conn.execute_batch("PRAGMA foreign_keys = ON")
+        .map_err(|e| classify(path, e))?;
+    result
+}
+
+fn migrate_each(conn: &Connection, path: &Path) -> Result<(), StoreError> {
     loop {
         conn.execute_batch("BEGIN IMMEDIATE")
             .map_err(|e| classify(path, e))?;

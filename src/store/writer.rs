@@ -73,7 +73,7 @@ impl<'conn> Writer<'conn> {
             .tx
             .prepare_cached(
                 "INSERT INTO input_lines (line_sha256, raw, event, status, reason, ingested_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (line_sha256) DO NOTHING",
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (time_key, line_sha256) DO NOTHING",
             )
             .and_then(|mut st| {
                 st.execute(params![
