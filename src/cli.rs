@@ -477,9 +477,10 @@ fn print_callbacks(
 }
 
 fn run_ingest(path: &Path, file: Option<&Path>, now: Timestamp) -> Result<()> {
-    let input: Box<dyn io::BufRead> = match file {
-        None => Box::new(io::stdin().lock()),
-        Some(p) if p == Path::new("-") => Box::new(io::stdin().lock()),
+    // Read on ingest's reader thread: `Stdin` (not its lock) may move there.
+    let input: Box<dyn io::BufRead + Send> = match file {
+        None => Box::new(BufReader::with_capacity(1 << 16, io::stdin())),
+        Some(p) if p == Path::new("-") => Box::new(BufReader::with_capacity(1 << 16, io::stdin())),
         Some(p) => Box::new(BufReader::with_capacity(
             1 << 16,
             std::fs::File::open(p).with_context(|| format!("cannot read {}", p.display()))?,

@@ -6,15 +6,14 @@
 
 mod apply;
 mod callback;
+mod reader;
 
 use std::io::BufRead;
 use std::time::{Duration, Instant};
 
-use sha2::{Digest, Sha256};
-
 use crate::clock::Timestamp;
 use crate::decision::Disposition;
-use crate::event::{self, Parsed};
+use crate::event::Parsed;
 use crate::store::{
     DispositionCounts, JobDefaults, Ledger, LineStatus, NewLine, StoreError, Writer,
 };
@@ -100,36 +99,44 @@ pub(crate) enum LineFate {
 }
 
 /// Reads `input` to its end into the ledger. `progress` is called after each batch.
+///
+/// The input is read, hashed and parsed on a second thread ([`reader`]) while this one
+/// writes.
 pub fn ingest(
     ledger: &mut Ledger,
-    mut input: impl BufRead,
+    input: impl BufRead + Send,
+    now: Timestamp,
+    progress: impl FnMut(&IngestReport),
+) -> Result<IngestReport, IngestError> {
+    ledger.use_bulk_cache()?;
+    std::thread::scope(|scope| {
+        let lines = reader::spawn(scope, input);
+        write_all(ledger, lines, now, progress)
+    })
+}
+
+fn write_all(
+    ledger: &mut Ledger,
+    mut lines: reader::Lines,
     now: Timestamp,
     mut progress: impl FnMut(&IngestReport),
 ) -> Result<IngestReport, IngestError> {
-    ledger.use_bulk_cache()?;
     let defaults = JobDefaults::default();
     let mut report = IngestReport::default();
-    let mut line = Vec::with_capacity(512);
     let mut done = false;
     while !done {
         let writer = ledger.writer()?;
         let held_since = Instant::now();
         let mut batch = IngestReport::default();
         for n in 0..BATCH_LINES {
-            line.clear();
-            let read = input
-                .read_until(b'\n', &mut line)
-                .map_err(|source| IngestError::Read {
-                    line: report.lines_read + batch.lines_read,
-                    source,
-                })?;
-            if read == 0 {
+            let line = lines.next_line().map_err(|failure| IngestError::Read {
+                line: report.lines_read + failure.lines_before,
+                source: failure.error,
+            })?;
+            let Some(line) = line else {
                 done = true;
                 break;
-            }
-            if line.last() == Some(&b'\n') {
-                line.pop();
-            }
+            };
             batch.lines_read += 1;
             ingest_line(&writer, &line, now, defaults, &mut batch)?;
             if n % 64 == 63 && held_since.elapsed() >= BATCH_MAX_HOLD {
@@ -163,20 +170,18 @@ impl IngestReport {
 
 fn ingest_line(
     writer: &Writer<'_>,
-    raw: &[u8],
+    line: &reader::ReadLine,
     now: Timestamp,
     defaults: JobDefaults,
     report: &mut IngestReport,
 ) -> Result<(), StoreError> {
-    if raw.iter().all(u8::is_ascii_whitespace) {
+    let Some(reader::Content { sha256, parsed }) = &line.content else {
         report.blank += 1;
         return Ok(());
-    }
-    let sha256: [u8; 32] = Sha256::digest(raw).into();
-    let parsed = event::parse_line(raw);
+    };
     // What the line is, as far as the line alone tells; an event may still be
     // rejected once the ledger is consulted.
-    let (kind, status, reason) = match &parsed {
+    let (kind, status, reason) = match parsed {
         Parsed::Event(event) => (Some(event.kind()), LineStatus::Applied, None),
         Parsed::Rejected { kind, reason } => {
             (Some(*kind), LineStatus::Rejected, Some(reason.as_str()))
@@ -189,8 +194,8 @@ fn ingest_line(
         Parsed::Unparseable { reason } => (None, LineStatus::Callback, Some(reason.as_str())),
     };
     let kept = writer.insert_line_once(&NewLine {
-        sha256: &sha256,
-        raw,
+        sha256,
+        raw: &line.raw,
         event: kind,
         status,
         reason,
@@ -200,7 +205,7 @@ fn ingest_line(
         report.already_ingested += 1;
         return Ok(());
     };
-    let fate = match &parsed {
+    let fate = match parsed {
         Parsed::Event(event) => apply::event(writer, seq, event, defaults)?,
         Parsed::Rejected { .. } => LineFate::Rejected,
         Parsed::Callback(cb) => callback::ingest(writer, seq, cb, now)?,
