@@ -98,6 +98,27 @@ pub(crate) enum LineFate {
     Callback(Disposition),
 }
 
+/// How an ingest cuts the stream into transactions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Batching {
+    /// Lines per transaction at most.
+    pub lines: usize,
+    /// How long one transaction may hold the write lock at most.
+    pub max_hold: Duration,
+    /// The pause between two transactions.
+    pub pause: Duration,
+}
+
+impl Default for Batching {
+    fn default() -> Self {
+        Batching {
+            lines: BATCH_LINES,
+            max_hold: BATCH_MAX_HOLD,
+            pause: BATCH_PAUSE,
+        }
+    }
+}
+
 /// Reads `input` to its end into the ledger. `progress` is called after each batch.
 ///
 /// The input is read, hashed and parsed on a second thread ([`reader`]) while this one
@@ -108,10 +129,21 @@ pub fn ingest(
     now: Timestamp,
     progress: impl FnMut(&IngestReport),
 ) -> Result<IngestReport, IngestError> {
+    ingest_in_batches(ledger, input, now, Batching::default(), progress)
+}
+
+/// [`ingest`], with the stream cut into transactions as `batching` says.
+pub fn ingest_in_batches(
+    ledger: &mut Ledger,
+    input: impl BufRead + Send,
+    now: Timestamp,
+    batching: Batching,
+    progress: impl FnMut(&IngestReport),
+) -> Result<IngestReport, IngestError> {
     ledger.use_bulk_cache()?;
     std::thread::scope(|scope| {
         let lines = reader::spawn(scope, input);
-        write_all(ledger, lines, now, progress)
+        write_all(ledger, lines, now, batching, progress)
     })
 }
 
@@ -119,6 +151,7 @@ fn write_all(
     ledger: &mut Ledger,
     mut lines: reader::Lines,
     now: Timestamp,
+    batching: Batching,
     mut progress: impl FnMut(&IngestReport),
 ) -> Result<IngestReport, IngestError> {
     let defaults = JobDefaults::default();
@@ -128,7 +161,7 @@ fn write_all(
         let writer = ledger.writer()?;
         let held_since = Instant::now();
         let mut batch = IngestReport::default();
-        for n in 0..BATCH_LINES {
+        for n in 0..batching.lines {
             let line = lines.next_line().map_err(|failure| IngestError::Read {
                 line: report.lines_read + failure.lines_before,
                 source: failure.error,
@@ -139,7 +172,7 @@ fn write_all(
             };
             batch.lines_read += 1;
             ingest_line(&writer, &line, now, defaults, &mut batch)?;
-            if n % 64 == 63 && held_since.elapsed() >= BATCH_MAX_HOLD {
+            if n % 64 == 63 && held_since.elapsed() >= batching.max_hold {
                 break;
             }
         }
@@ -147,7 +180,7 @@ fn write_all(
         report.merge(&batch);
         progress(&report);
         if !done {
-            std::thread::sleep(BATCH_PAUSE);
+            std::thread::sleep(batching.pause);
         }
     }
     Ok(report)

@@ -11,6 +11,7 @@ mod counts;
 mod open;
 mod reads;
 mod rows;
+mod write_behind;
 mod writer;
 
 use std::path::{Path, PathBuf};

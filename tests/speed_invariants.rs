@@ -1,6 +1,10 @@
 //! What the speed work of issue 4 must not change: the kept counts equal the rows
 //! counted, the one-pass reconciliation equals the same report in plain SQL, the
-//! console's glance agrees with it, and a ledger migrated with data keeps its totals.
+//! console's glance agrees with it, a ledger migrated with data keeps its totals, and
+//! what the writer keeps behind in memory comes out as if written at once.
+
+#[path = "support/fixture.rs"]
+mod fixture;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -316,4 +320,34 @@ fn a_ledger_migrated_with_data_keeps_its_totals() {
     assert_eq!(states[&JobState::Succeeded], 1);
     assert_eq!(states[&JobState::Running], 1);
     assert_eq!(states.values().sum::<i64>(), 2);
+}
+
+#[test]
+fn a_batch_larger_than_the_writers_memory_gives_the_ledger_of_many_small_batches() {
+    // 2,500 jobs in one transaction: more than the writer remembers (1,024), so it
+    // writes out and forgets jobs mid-batch, and later events find them in the ledger.
+    let stream = fixture::synthetic_stream(2_500);
+    let ingest_with = |batching: ingest::Batching| {
+        let mut t = fixture::TempLedger::new();
+        let mut batches = 0;
+        let report = ingest::ingest_in_batches(&mut t.ledger, &stream[..], now(), batching, |_| {
+            batches += 1;
+        })
+        .unwrap();
+        assert!(report.adds_up(), "{report}");
+        (t, batches)
+    };
+    let (whole, batches) = ingest_with(ingest::Batching {
+        lines: usize::MAX,
+        max_hold: std::time::Duration::MAX,
+        pause: std::time::Duration::ZERO,
+    });
+    assert_eq!(batches, 1);
+    let (pieces, batches) = ingest_with(ingest::Batching {
+        lines: 200,
+        max_hold: std::time::Duration::MAX,
+        pause: std::time::Duration::ZERO,
+    });
+    assert!(batches > 60, "{batches}");
+    assert_eq!(whole.dump(), pieces.dump());
 }

@@ -1,7 +1,6 @@
 //! One write transaction: every ledger write goes through a [`Writer`].
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::path::PathBuf;
 
 use rusqlite::{Transaction, params};
@@ -12,6 +11,7 @@ use super::rows::{
     AnswerRow, AttemptRow, AttemptState, ClaimHistory, JobRow, NewCallback, NewLine, OutputFacts,
     TerminalRecord, Transition,
 };
+use super::write_behind::{HistoryRow, WriteBehind};
 use super::{StoreError, classify};
 use crate::clock::Timestamp;
 use crate::decision::{JobState, Outcome};
@@ -21,16 +21,13 @@ use crate::event::JobAccepted;
 pub struct Writer<'conn> {
     tx: Transaction<'conn>,
     path: PathBuf,
-    /// Jobs read or written in this transaction, kept in step with every write to
-    /// `jobs` below: a job's events come close together, and reading the row back
-    /// for each of them was a fifth of ingest time. Bounded; gone at commit.
-    jobs: RefCell<HashMap<String, JobRow>>,
+    /// Jobs and attempts read or changed in this transaction, and history appended,
+    /// written once (see [`WriteBehind`]). Any read of those tables by SQL goes through
+    /// [`Writer::flushed`] first.
+    behind: RefCell<WriteBehind>,
     /// What this transaction adds to the kept counts, written at commit.
     counts: RefCell<CountDeltas>,
 }
-
-/// Jobs remembered by one writer at most (then it starts afresh).
-const JOB_CACHE_ROWS: usize = 4096;
 
 type Result<T> = std::result::Result<T, StoreError>;
 
@@ -39,7 +36,7 @@ impl<'conn> Writer<'conn> {
         Writer {
             tx,
             path,
-            jobs: RefCell::new(HashMap::new()),
+            behind: RefCell::new(WriteBehind::default()),
             counts: RefCell::new(CountDeltas::default()),
         }
     }
@@ -56,8 +53,19 @@ impl<'conn> Writer<'conn> {
             .map_err(|e| self.err(e))
     }
 
+    /// The transaction, with everything kept behind written to it: for reads by SQL
+    /// of the jobs, attempts or job history.
+    fn flushed(&self) -> Result<&Transaction<'conn>> {
+        self.behind
+            .borrow_mut()
+            .flush(&self.tx)
+            .map_err(|e| self.err(e))?;
+        Ok(&self.tx)
+    }
+
     /// Makes everything written through this writer durable, at once.
     pub fn commit(self) -> Result<()> {
+        self.flushed()?;
         self.counts
             .borrow()
             .flush(&self.tx)
@@ -100,27 +108,56 @@ impl<'conn> Writer<'conn> {
 
     /// The job, if the ledger has it.
     pub fn job(&self, job_id: &str) -> Result<Option<JobRow>> {
-        if let Some(job) = self.jobs.borrow().get(job_id) {
+        if let Some(job) = self.behind.borrow().job(job_id) {
             return Ok(Some(job.clone()));
         }
+        // Not remembered, so not changed here: the ledger's row is the truth.
         let job = reads::job(&self.tx, job_id).map_err(|e| self.err(e))?;
         if let Some(job) = &job {
-            self.remember(job.clone());
+            self.behind
+                .borrow_mut()
+                .remember_job(&self.tx, job.clone())
+                .map_err(|e| self.err(e))?;
         }
         Ok(job)
     }
 
-    fn remember(&self, job: JobRow) {
-        let mut jobs = self.jobs.borrow_mut();
-        if jobs.len() >= JOB_CACHE_ROWS {
-            jobs.clear();
+    /// Changes a job's row (read first if need be); `false` when there is no such job.
+    fn change_job(&self, job_id: &str, change: impl FnOnce(&mut JobRow)) -> Result<bool> {
+        if self.job(job_id)?.is_none() {
+            return Ok(false);
         }
-        jobs.insert(job.job_id.clone(), job);
+        Ok(self.behind.borrow_mut().change_job(job_id, change))
     }
 
     /// One attempt of a job.
     pub fn attempt(&self, job_id: &str, attempt: i64) -> Result<Option<AttemptRow>> {
-        reads::attempt(&self.tx, job_id, attempt).map_err(|e| self.err(e))
+        if let Some(row) = self.behind.borrow().attempt(job_id, attempt) {
+            return Ok(Some(row.clone()));
+        }
+        let row = reads::attempt(&self.tx, job_id, attempt).map_err(|e| self.err(e))?;
+        if let Some(row) = &row {
+            self.behind
+                .borrow_mut()
+                .remember_attempt(&self.tx, row.clone(), false)
+                .map_err(|e| self.err(e))?;
+        }
+        Ok(row)
+    }
+
+    /// Changes an attempt (read first if need be); nothing when there is no such attempt.
+    fn change_attempt(
+        &self,
+        job_id: &str,
+        attempt: i64,
+        change: impl FnOnce(&mut AttemptRow),
+    ) -> Result<()> {
+        if self.attempt(job_id, attempt)?.is_some() {
+            self.behind
+                .borrow_mut()
+                .change_attempt(job_id, attempt, change);
+        }
+        Ok(())
     }
 
     /// What earlier callbacks claimed about this job and attempt.
@@ -183,7 +220,7 @@ impl<'conn> Writer<'conn> {
             ],
         )?;
         self.counts.borrow_mut().job(JobState::Accepted);
-        self.remember(JobRow {
+        let row = JobRow {
             job_id: job.job_id.clone(),
             state: JobState::Accepted,
             accepted_at: job.at,
@@ -199,7 +236,11 @@ impl<'conn> Writer<'conn> {
             failure_cause: None,
             failure_permanent: None,
             state_changed_at: job.at,
-        });
+        };
+        self.behind
+            .borrow_mut()
+            .remember_job(&self.tx, row)
+            .map_err(|e| self.err(e))?;
         let timeout_at = job.timeout_s.map(|s| job.at.plus_seconds(s));
         self.insert_attempt_row(&job.job_id, 1, "system", job.at, timeout_at)?;
         self.history(
@@ -228,13 +269,12 @@ impl<'conn> Writer<'conn> {
         timeout_at: Option<Timestamp>,
     ) -> Result<()> {
         self.insert_attempt_row(job_id, attempt, created_by, started_at, timeout_at)?;
-        if let Some(job) = self.jobs.borrow_mut().get_mut(job_id) {
-            job.latest_attempt = job.latest_attempt.max(attempt);
+        if self
+            .job(job_id)?
+            .is_some_and(|job| job.latest_attempt < attempt)
+        {
+            self.change_job(job_id, |job| job.latest_attempt = attempt)?;
         }
-        self.execute(
-            "UPDATE jobs SET latest_attempt = ?2 WHERE job_id = ?1 AND latest_attempt < ?2",
-            params![job_id, attempt],
-        )?;
         Ok(())
     }
 
@@ -246,12 +286,19 @@ impl<'conn> Writer<'conn> {
         started_at: Timestamp,
         timeout_at: Option<Timestamp>,
     ) -> Result<()> {
-        self.execute(
-            "INSERT INTO attempts (job_id, attempt, created_by, started_at, timeout_at, state)
-                 VALUES (?1, ?2, ?3, ?4, ?5, 'running')",
-            params![job_id, attempt, created_by, started_at, timeout_at],
-        )?;
-        Ok(())
+        let row = AttemptRow {
+            job_id: job_id.to_owned(),
+            attempt,
+            created_by: created_by.to_owned(),
+            started_at,
+            timeout_at,
+            state: AttemptState::Running,
+            timed_out_at: None,
+        };
+        self.behind
+            .borrow_mut()
+            .remember_attempt(&self.tx, row, true)
+            .map_err(|e| self.err(e))
     }
 
     /// Marks the start of an attempt that already exists (attempt 1 opened by acceptance).
@@ -262,12 +309,10 @@ impl<'conn> Writer<'conn> {
         started_at: Timestamp,
         timeout_at: Option<Timestamp>,
     ) -> Result<()> {
-        self.execute(
-            "UPDATE attempts SET started_at = ?3, timeout_at = coalesce(?4, timeout_at)
-                 WHERE job_id = ?1 AND attempt = ?2",
-            params![job_id, attempt, started_at, timeout_at],
-        )?;
-        Ok(())
+        self.change_attempt(job_id, attempt, |a| {
+            a.started_at = started_at;
+            a.timeout_at = timeout_at.or(a.timeout_at);
+        })
     }
 
     /// Sets the state of one attempt (and its timeout time, for a timeout).
@@ -279,12 +324,10 @@ impl<'conn> Writer<'conn> {
         at: Timestamp,
     ) -> Result<()> {
         let timed_out_at = (state == AttemptState::TimedOut).then_some(at);
-        self.execute(
-            "UPDATE attempts SET state = ?3, timed_out_at = coalesce(?4, timed_out_at)
-                 WHERE job_id = ?1 AND attempt = ?2",
-            params![job_id, attempt, state.as_str(), timed_out_at],
-        )?;
-        Ok(())
+        self.change_attempt(job_id, attempt, |a| {
+            a.state = state;
+            a.timed_out_at = timed_out_at.or(a.timed_out_at);
+        })
     }
 
     /// The conditional transition: moves the job only if it is still in `from`.
@@ -292,31 +335,10 @@ impl<'conn> Writer<'conn> {
     /// Either way the request is written to the job's history; when it was not
     /// taken, the history names the state that stood. Returns whether it was taken.
     pub fn transition(&self, t: &Transition<'_>, record: TerminalRecord<'_>) -> Result<bool> {
-        let changed = self
-            .tx
-            .prepare_cached(
-                "UPDATE jobs SET state = ?3, state_changed_at = ?4,
-                    result_ref = coalesce(?5, result_ref),
-                    failure_cause = coalesce(?6, failure_cause),
-                    failure_permanent = coalesce(?7, failure_permanent)
-                 WHERE job_id = ?1 AND state = ?2",
-            )
-            .and_then(|mut st| {
-                st.execute(params![
-                    t.job_id,
-                    t.from.as_str(),
-                    t.to.as_str(),
-                    t.at,
-                    record.result_ref,
-                    record.failure_cause,
-                    record.failure_permanent
-                ])
-            })
-            .map_err(|e| self.err(e))?;
-        let taken = changed == 1;
+        let stood = self.job(t.job_id)?.map(|job| job.state);
+        let taken = stood == Some(t.from);
         if taken {
-            self.counts.borrow_mut().moved(t.from, t.to);
-            if let Some(job) = self.jobs.borrow_mut().get_mut(t.job_id) {
+            self.change_job(t.job_id, |job| {
                 job.state = t.to;
                 job.state_changed_at = t.at;
                 if let Some(r) = record.result_ref {
@@ -328,16 +350,9 @@ impl<'conn> Writer<'conn> {
                 if let Some(p) = record.failure_permanent {
                     job.failure_permanent = Some(p);
                 }
-            }
-        } else {
-            // Someone else moved it: forget what we thought and read the truth.
-            self.jobs.borrow_mut().remove(t.job_id);
+            })?;
+            self.counts.borrow_mut().moved(t.from, t.to);
         }
-        let stood = if taken {
-            Some(t.from)
-        } else {
-            self.job(t.job_id)?.map(|job| job.state)
-        };
         self.history(
             t.job_id,
             t.at,
@@ -364,20 +379,16 @@ impl<'conn> Writer<'conn> {
         line_seq: Option<i64>,
         callback_seq: Option<i64>,
     ) -> Result<()> {
-        self.execute(
-                "INSERT INTO job_history (job_id, at, from_state, to_state, applied, cause, line_seq, callback_seq)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                params![
-                    job_id,
-                    at,
-                    from.map(JobState::as_str),
-                    to.as_str(),
-                    applied,
-                    cause,
-                    line_seq,
-                    callback_seq
-                ],
-            )?;
+        self.behind.borrow_mut().append_history(HistoryRow {
+            job_id: job_id.to_owned(),
+            at,
+            from_state: from.map(JobState::as_str),
+            to_state: to.as_str(),
+            applied,
+            cause: cause.to_owned(),
+            line_seq,
+            callback_seq,
+        });
         Ok(())
     }
 
@@ -498,7 +509,8 @@ impl<'conn> Writer<'conn> {
 
     /// The callback with this sequence number.
     pub fn callback(&self, seq: i64) -> Result<Option<super::CallbackRow>> {
-        reads::callback(&self.tx, seq).map_err(|e| self.err(e))
+        // The row shows its replacement attempt, which may be kept behind.
+        reads::callback(self.flushed()?, seq).map_err(|e| self.err(e))
     }
 
     /// The raw bytes of an input line.
@@ -582,6 +594,7 @@ impl<'conn> Writer<'conn> {
 
     /// Is there a job with this id?
     pub fn job_exists(&self, job_id: &str) -> Result<bool> {
+        // A job's row is inserted at once (only its changes are kept behind).
         self.tx
             .prepare_cached("SELECT 1 FROM jobs WHERE job_id = ?1")
             .and_then(|mut st| st.exists([job_id]))
