@@ -453,7 +453,7 @@ fn print_callbacks(
     }
     let mut first = true;
     loop {
-        let rows = ledger.callbacks_page(&filter, page)?;
+        let rows = ledger.callbacks_report_page(&filter, page)?;
         for row in &rows {
             if json {
                 if !first {

@@ -119,13 +119,22 @@ impl Timestamp {
     /// Written digit by digit: every row of an ingest stores several times, and
     /// chrono's general RFC 3339 writer was a twentieth of ingest time.
     pub fn to_ledger_text(self) -> String {
+        match self.fixed_ledger_text() {
+            Some(text) => String::from_utf8_lossy(&text).into_owned(),
+            // Outside what the ledger holds, or a leap second: the general writer.
+            None => self.0.to_rfc3339_opts(SecondsFormat::Millis, true),
+        }
+    }
+
+    /// The ledger text without allocating, for times of years 0 to 9999 (all but
+    /// hostile input) and no leap second.
+    fn fixed_ledger_text(self) -> Option<[u8; 24]> {
         use chrono::{Datelike, Timelike};
         let (date, time) = (self.0.date_naive(), self.0.time());
-        let year = u32::try_from(date.year()).unwrap_or(u32::MAX);
+        let year = u32::try_from(date.year()).ok().filter(|y| *y <= 9999)?;
         let nanos = time.nanosecond();
-        if year > 9999 || nanos >= 1_000_000_000 {
-            // Outside what the ledger holds, or a leap second: the general writer.
-            return self.0.to_rfc3339_opts(SecondsFormat::Millis, true);
+        if nanos >= 1_000_000_000 {
+            return None;
         }
         let mut text = *b"0000-00-00T00:00:00.000Z";
         let mut put = |at: usize, width: usize, mut n: u32| {
@@ -141,7 +150,7 @@ impl Timestamp {
         put(14, 2, time.minute());
         put(17, 2, time.second());
         put(20, 3, nanos / 1_000_000);
-        String::from_utf8_lossy(&text).into_owned()
+        Some(text)
     }
 
     /// A short human form for tables: `2026-11-27 13:02:01`.
@@ -165,7 +174,11 @@ impl fmt::Display for Timestamp {
 
 impl serde::Serialize for Timestamp {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.to_ledger_text())
+        match self.fixed_ledger_text() {
+            // Digits and punctuation only: always UTF-8.
+            Some(text) => serializer.serialize_str(std::str::from_utf8(&text).unwrap_or_default()),
+            None => serializer.serialize_str(&self.to_ledger_text()),
+        }
     }
 }
 

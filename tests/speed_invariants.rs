@@ -351,3 +351,28 @@ fn a_batch_larger_than_the_writers_memory_gives_the_ledger_of_many_small_batches
     assert!(batches > 60, "{batches}");
     assert_eq!(whole.dump(), pieces.dump());
 }
+
+#[test]
+fn a_report_lists_the_same_callbacks_as_the_console_without_the_attempts_state() {
+    let t = fixture::TempLedger::with_demo_streams();
+    for disposition in [None, Some(Disposition::Hold), Some(Disposition::Record)] {
+        let filter = CallbackFilter {
+            disposition,
+            text: None,
+        };
+        let page = PageRequest::first(10_000);
+        let mut console = t.ledger.callbacks_page(&filter, page).unwrap();
+        let report = t.ledger.callbacks_report_page(&filter, page).unwrap();
+        assert!(
+            disposition.is_some() || console.iter().any(|c| c.replacement.is_some()),
+            "the demo has replacements"
+        );
+        for row in &mut console {
+            if let Some(r) = &mut row.replacement {
+                assert!(r.state.is_some(), "the console shows the state");
+                r.state = None;
+            }
+        }
+        assert_eq!(report, console, "{disposition:?}");
+    }
+}

@@ -409,8 +409,9 @@ fn a_ledger_of_every_earlier_version_migrates_to_the_current_schema_keeping_its_
 }
 
 #[test]
-fn a_full_ledger_rebuilt_by_migration_5_is_row_for_row_the_same_and_still_finds_its_lines() {
-    // Migration 5 rebuilds input_lines, which every other table refers to.
+fn a_full_ledger_of_schema_4_migrates_row_for_row_and_still_finds_its_lines() {
+    // Migration 5 rebuilds input_lines, which every other table refers to; migration 6
+    // fills in each callback's replacement from the attempts table.
     let mut built = TempLedger::with_demo_streams();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("v4.db");
@@ -431,15 +432,16 @@ fn a_full_ledger_rebuilt_by_migration_5_is_row_for_row_the_same_and_still_finds_
             .and_then(|mut st| st.query_map([], |row| row.get(0))?.collect())
             .unwrap();
         for table in tables {
-            let copy = if table == "input_lines" {
-                "INSERT INTO main.input_lines SELECT seq, line_sha256, raw, event, status, reason, ingested_at FROM built.input_lines".to_owned()
-            } else if table == "ledger_counts" {
-                "INSERT OR REPLACE INTO main.ledger_counts SELECT * FROM built.ledger_counts"
-                    .to_owned()
-            } else {
-                format!("INSERT INTO main.\"{table}\" SELECT * FROM built.\"{table}\"")
-            };
-            conn.execute_batch(&copy).unwrap();
+            // The columns schema 4 had; later migrations fill in the rest.
+            let columns: Vec<String> = conn
+                .prepare(&format!("PRAGMA main.table_info(\"{table}\")"))
+                .and_then(|mut st| st.query_map([], |row| row.get(1))?.collect())
+                .unwrap();
+            let columns = columns.join(", ");
+            conn.execute_batch(&format!(
+                "INSERT OR REPLACE INTO main.\"{table}\" ({columns}) SELECT {columns} FROM built.\"{table}\""
+            ))
+            .unwrap();
         }
         conn.execute_batch(&format!(
             "DETACH DATABASE built; PRAGMA user_version = 4; PRAGMA application_id = {APPLICATION_ID};"

@@ -59,6 +59,7 @@ pub(crate) fn judge(
         detail: report.problem().map(|p| p.1.as_str()),
         job_state_before: None,
         replacement_attempt: None,
+        replacement_started: None,
         first_report_seq: None,
         linked_from_seq: linked_from,
         judged_at: now,
@@ -147,6 +148,9 @@ fn facts<'r>(
     let replacement = job.latest_attempt > report.attempt;
     if replacement {
         row.replacement_attempt = Some(job.latest_attempt);
+        row.replacement_started = writer
+            .attempt(job_id, job.latest_attempt)?
+            .map(|a| (a.created_by, a.started_at));
     }
     let claims = writer.claim_history(job_id, report.attempt, outcome)?;
     row.first_report_seq = claims.first_same;

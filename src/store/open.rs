@@ -14,6 +14,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/003_counts_and_list_indexes.sql"),
     include_str!("migrations/004_review_list_index.sql"),
     include_str!("migrations/005_line_identity_in_time_order.sql"),
+    include_str!("migrations/006_replacement_on_the_callback.sql"),
 ];
 
 /// The schema version this binary writes.

@@ -117,6 +117,8 @@ pub struct NewCallback<'a> {
     pub detail: Option<&'a str>,
     pub job_state_before: Option<JobState>,
     pub replacement_attempt: Option<i64>,
+    /// Who started the replacement attempt, and when (they never change).
+    pub replacement_started: Option<(String, Timestamp)>,
     pub first_report_seq: Option<i64>,
     pub linked_from_seq: Option<i64>,
     pub judged_at: Timestamp,

@@ -397,8 +397,9 @@ impl<'conn> Writer<'conn> {
         self.execute(
             "INSERT INTO callbacks (line_seq, delivery_id, job_id, attempt, outcome, arrived_at,
                     timeout_at, disposition, reason, detail, job_state_before, replacement_attempt,
-                    first_report_seq, linked_from_seq, judged_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+                    first_report_seq, linked_from_seq, judged_at, replacement_created_by,
+                    replacement_started_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
             params![
                 cb.line_seq,
                 cb.delivery_id,
@@ -414,7 +415,9 @@ impl<'conn> Writer<'conn> {
                 cb.replacement_attempt,
                 cb.first_report_seq,
                 cb.linked_from_seq,
-                cb.judged_at
+                cb.judged_at,
+                cb.replacement_started.as_ref().map(|r| r.0.as_str()),
+                cb.replacement_started.as_ref().map(|r| r.1)
             ],
         )?;
         self.counts.borrow_mut().callback(cb.disposition);
