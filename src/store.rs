@@ -20,7 +20,7 @@ use rusqlite::{Connection, TransactionBehavior};
 
 pub use accounts::{JobAccount, OpenJob};
 pub use console_reads::{JobKey, Keyset, MissingCounts, WindowStates};
-pub use open::SCHEMA_VERSION;
+pub use open::{PAGE_SIZE, SCHEMA_VERSION};
 pub use reads::{CallbackFilter, PageRequest};
 pub use rows::*;
 pub use writer::{JobDefaults, Writer};

@@ -149,6 +149,7 @@ fn a_new_ledger_is_marked_as_ours_at_the_current_schema() {
     let pragma = |name: &str| fixture::query_i64(&t.path, &format!("PRAGMA {name}"), []);
     assert_eq!(pragma("application_id"), i64::from(APPLICATION_ID));
     assert_eq!(pragma("user_version"), SCHEMA_VERSION);
+    assert_eq!(pragma("page_size"), jobledger::store::PAGE_SIZE);
     // Opening again changes nothing about that.
     drop(Ledger::open(&t.path).unwrap());
     assert_eq!(pragma("user_version"), SCHEMA_VERSION);

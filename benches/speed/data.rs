@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use jobledger::demo::{self, DemoData, synthetic};
-use jobledger::store::SCHEMA_VERSION;
+use jobledger::store::{PAGE_SIZE, SCHEMA_VERSION};
 
 use super::Config;
 use super::measure::{show, thousands};
@@ -88,7 +88,7 @@ pub fn stream(config: &Config, jobs: u64) -> Result<Stream> {
 /// built unless cached. Nothing in the suite writes to it.
 pub fn ledger(config: &Config, jobs: u64) -> Result<PathBuf> {
     let name = format!(
-        "ledger-{jobs}j-s{}-v{SCHEMA_VERSION}-g{:08x}.db",
+        "ledger-{jobs}j-s{}-v{SCHEMA_VERSION}-p{PAGE_SIZE}-g{:08x}.db",
         config.seed,
         generator_print(config.seed)
     );

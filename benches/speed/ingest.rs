@@ -16,8 +16,13 @@ use super::measure::{run_child, show, show_kib, thousands};
 use super::{Config, Figure};
 
 /// The ledger's pragmas (`store/open.rs`, and `Ledger::use_bulk_cache` for ingest).
-const PRAGMAS: &str = "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
-    PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536;";
+fn pragmas() -> String {
+    format!(
+        "PRAGMA page_size = {}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
+         PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536;",
+        jobledger::store::PAGE_SIZE
+    )
+}
 
 /// How the plain table finds a line it already holds.
 #[derive(Debug, Clone, Copy)]
@@ -59,7 +64,7 @@ impl Keying {
 fn plain_table(stream: &Path, db: &Path, keying: Keying) -> Result<u64> {
     remove_db(db);
     let mut conn = Connection::open(db)?;
-    conn.execute_batch(PRAGMAS)?;
+    conn.execute_batch(&pragmas())?;
     conn.execute_batch(keying.schema())?;
     let mut input = std::io::BufReader::with_capacity(1 << 16, std::fs::File::open(stream)?);
     let mut line = Vec::with_capacity(512);

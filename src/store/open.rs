@@ -17,6 +17,9 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/006_replacement_on_the_callback.sql"),
 ];
 
+/// The page size of a new ledger file, in bytes.
+pub const PAGE_SIZE: i64 = 8192;
+
 /// The schema version this binary writes.
 #[allow(clippy::cast_possible_wrap)] // a handful of migrations
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -41,9 +44,12 @@ pub(super) fn open(path: &Path, mode: OpenMode) -> Result<Ledger, StoreError> {
         .map_err(|e| classify(path, e))?;
     check_identity(&conn, path)?;
     if mode == OpenMode::ReadWrite {
-        conn.execute_batch(
-            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -16384; PRAGMA temp_store = MEMORY;",
-        )
+        // The page size counts only for a new file (before WAL mode fixes it): 8 KiB
+        // pages made a million-line ingest 13% faster than SQLite's 4 KiB (fewer levels
+        // and page splits), and the lists and reports no slower (BENCHMARKS.md).
+        conn.execute_batch(&format!(
+            "PRAGMA page_size = {PAGE_SIZE}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -16384; PRAGMA temp_store = MEMORY;",
+        ))
         .map_err(|e| classify(path, e))?;
         migrate(&conn, path)?;
     } else {
