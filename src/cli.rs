@@ -14,7 +14,7 @@ use crate::outbox::{self, RequestKind};
 use crate::reconcile::{self, DEFAULT_REVIEW_CAPACITY};
 use crate::report::{self, Summary};
 use crate::review::{self, AnswerRequest, CaseKind};
-use crate::store::{CallbackFilter, Ledger, PageRequest};
+use crate::store::{CallbackFilter, Ledger, PageRequest, StoreError};
 use crate::{demo, escalation, ingest};
 
 const ABOUT: &str =
@@ -432,7 +432,26 @@ fn open_existing(path: &Path) -> Result<Ledger> {
             path.display()
         );
     }
-    Ok(Ledger::open(path)?)
+    Ok(open_upgrading(path)?)
+}
+
+/// Opens the ledger read-write, saying so first when that upgrades its schema.
+fn open_upgrading(path: &Path) -> Result<Ledger, StoreError> {
+    note_upgrade(path);
+    Ledger::open(path)
+}
+
+/// Tells the person when opening `path` will upgrade it: on a ledger of millions of
+/// lines that takes a minute, once, and a silent pause looks like a hang.
+fn note_upgrade(path: &Path) {
+    if let Some(version) = Ledger::upgrade_pending(path) {
+        let _ = writeln!(
+            io::stderr(),
+            "upgrading the ledger {} from schema {version} to {} (once; on a ledger of millions of lines this takes a minute or two)…",
+            crate::inert::inert(&path.display().to_string()),
+            crate::store::SCHEMA_VERSION
+        );
+    }
 }
 
 fn print_callbacks(
@@ -486,7 +505,7 @@ fn run_ingest(path: &Path, file: Option<&Path>, now: Timestamp) -> Result<()> {
             std::fs::File::open(p).with_context(|| format!("cannot read {}", p.display()))?,
         )),
     };
-    let mut ledger = Ledger::open(path)?;
+    let mut ledger = open_upgrading(path)?;
     let report =
         ingest::ingest(&mut ledger, input, now, progress_printer()).with_context(|| {
             format!(
@@ -562,6 +581,9 @@ fn review_console(path: &Path, clock: Clock, args: ReviewArgs) -> Result<()> {
         bail!(
             "the review console needs a terminal; for reports use `summary`, `callbacks` or `reconcile`"
         );
+    }
+    if !args.read_only {
+        note_upgrade(path);
     }
     crate::console::run(path, clock, reviewer_name(args.reviewer), args.read_only)
 }

@@ -84,6 +84,13 @@ impl Ledger {
         open::open(path, OpenMode::ReadWrite)
     }
 
+    /// The schema version of the ledger at `path`, when opening it read-write will
+    /// upgrade it first (which rewrites whole tables: tell the person, it takes a while
+    /// on a large ledger). `None` when there is nothing to upgrade.
+    pub fn upgrade_pending(path: &Path) -> Option<i64> {
+        open::upgrade_pending(path)
+    }
+
     /// Opens an existing ledger without ever writing to it.
     pub fn open_read_only(path: &Path) -> Result<Ledger, StoreError> {
         open::open(path, OpenMode::ReadOnly)

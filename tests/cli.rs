@@ -822,3 +822,35 @@ fn rejected_says_so_when_there_is_nothing_to_list() {
     let text = w.ok(&["rejected"]);
     assert!(text.contains("No rejected events"), "{text}");
 }
+
+#[test]
+fn opening_an_older_ledger_says_it_upgrades_it_once() {
+    let w = Workdir::new();
+    {
+        // A ledger as jobledger of schema 4 left it (empty).
+        let conn = rusqlite::Connection::open(&w.db).unwrap();
+        for sql in [
+            include_str!("../src/store/migrations/001_ledger.sql"),
+            include_str!("../src/store/migrations/002_ledger_notes.sql"),
+            include_str!("../src/store/migrations/003_counts_and_list_indexes.sql"),
+            include_str!("../src/store/migrations/004_review_list_index.sql"),
+        ] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.execute_batch(&format!(
+            "PRAGMA user_version = 4; PRAGMA application_id = {};",
+            jobledger::store::APPLICATION_ID
+        ))
+        .unwrap();
+    }
+    let first = w.run(&["summary"]);
+    assert!(first.status.success());
+    let said = String::from_utf8_lossy(&first.stderr);
+    assert!(
+        said.contains("upgrading the ledger") && said.contains("from schema 4 to"),
+        "{said}"
+    );
+    let second = w.run(&["summary"]);
+    assert!(second.status.success());
+    assert_eq!(String::from_utf8_lossy(&second.stderr), "");
+}

@@ -72,6 +72,21 @@ pub(super) fn open(path: &Path, mode: OpenMode) -> Result<Ledger, StoreError> {
     })
 }
 
+/// The schema version of an existing ledger that the next read-write open will
+/// upgrade, or `None` (no file, not a ledger, or nothing to do). Reads only.
+pub(super) fn upgrade_pending(path: &Path) -> Option<i64> {
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .ok()?;
+    let app_id: i32 = conn
+        .query_row("PRAGMA application_id", [], |row| row.get(0))
+        .ok()?;
+    let version = user_version(&conn, path).ok()?;
+    (app_id == APPLICATION_ID && (1..SCHEMA_VERSION).contains(&version)).then_some(version)
+}
+
 /// How long a writer waits for another one before giving up ([`StoreError::Busy`]).
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
