@@ -74,7 +74,9 @@ impl<'conn> Writer<'conn> {
         self.tx.commit().map_err(|e| classify(&path, e))
     }
 
-    /// Keeps an input line unless a line with the same SHA-256 is already kept.
+    /// Keeps an input line unless a line with the same SHA-256 is already kept (found
+    /// by `(time_key, line_sha256)`: `time_key` is a function of the bytes, see
+    /// migration 005).
     /// Returns its sequence number, or `None` when it was there before.
     pub fn insert_line_once(&self, line: &NewLine<'_>) -> Result<Option<i64>> {
         let inserted = self
