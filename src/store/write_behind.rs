@@ -160,13 +160,7 @@ impl WriteBehind {
 
     /// Writes every change kept here to the ledger, in the order it was made.
     pub fn flush(&mut self, tx: &Transaction<'_>) -> rusqlite::Result<()> {
-        let mut jobs: Vec<&mut Kept<JobRow>> = self
-            .jobs
-            .values_mut()
-            .filter(|kept| kept.written != Written::Yes)
-            .collect();
-        jobs.sort_unstable_by_key(|kept| kept.order);
-        for kept in jobs {
+        for kept in unwritten(&mut self.jobs) {
             let job = &kept.row;
             tx.prepare_cached(
                 "UPDATE jobs SET state = ?2, state_changed_at = ?3, latest_attempt = ?4,
@@ -185,13 +179,7 @@ impl WriteBehind {
             kept.written = Written::Yes;
         }
 
-        let mut attempts: Vec<&mut Kept<AttemptRow>> = self
-            .attempts
-            .values_mut()
-            .filter(|kept| kept.written != Written::Yes)
-            .collect();
-        attempts.sort_unstable_by_key(|kept| kept.order);
-        for kept in attempts {
+        for kept in unwritten(&mut self.attempts) {
             let a = &kept.row;
             let sql = if kept.written == Written::No {
                 "INSERT INTO attempts (job_id, attempt, created_by, started_at, timeout_at, state, timed_out_at)
@@ -223,6 +211,16 @@ impl WriteBehind {
         }
         Ok(())
     }
+}
+
+/// The rows of `kept` the ledger does not hold as they are here, oldest first.
+fn unwritten<K, T>(kept: &mut HashMap<K, Kept<T>>) -> Vec<&mut Kept<T>> {
+    let mut rows: Vec<&mut Kept<T>> = kept
+        .values_mut()
+        .filter(|kept| kept.written != Written::Yes)
+        .collect();
+    rows.sort_unstable_by_key(|kept| kept.order);
+    rows
 }
 
 /// Appends history rows with one statement (cached per number of rows: 1 or the chunk).
