@@ -163,7 +163,7 @@ fn write_all(
         let mut batch = IngestReport::default();
         for n in 0..batching.lines {
             let line = lines.next_line().map_err(|failure| IngestError::Read {
-                line: report.lines_read + failure.lines_before,
+                line: failure.lines_before,
                 source: failure.error,
             })?;
             let Some(line) = line else {

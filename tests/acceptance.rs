@@ -526,6 +526,31 @@ fn an_ingest_broken_in_the_middle_of_a_batch_then_rerun_equals_one_clean_ingest(
 }
 
 #[test]
+fn a_broken_input_names_the_last_line_read_and_keeps_the_batches_before_it() {
+    let stream = busy_stream(1_200);
+    let break_at = line_start(&stream, 800) + 20;
+    let mut t = TempLedger::new();
+    let broken = BufReader::new(BreaksAfter {
+        data: &stream.as_bytes()[..break_at],
+    });
+    // 300-line batches: two are committed before the break, the third is not.
+    let batching = jobledger::ingest::Batching {
+        lines: 300,
+        ..jobledger::ingest::Batching::default()
+    };
+    let error =
+        jobledger::ingest::ingest_in_batches(&mut t.ledger, broken, now(), batching, |_| {})
+            .expect_err("the read fails");
+    assert!(
+        error.to_string().contains("after line 800:"),
+        "the count is of the whole input: {error}"
+    );
+    let mut first_600 = TempLedger::new();
+    first_600.ingest(&stream[..line_start(&stream, 600)]);
+    assert_eq!(t.dump(), first_600.dump());
+}
+
+#[test]
 fn a_file_truncated_mid_batch_at_a_line_end_then_the_whole_file_equals_one_clean_ingest() {
     let stream = busy_stream(1_200);
     let mut clean = TempLedger::new();

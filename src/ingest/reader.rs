@@ -25,7 +25,8 @@ pub(crate) struct Content {
     pub parsed: Parsed,
 }
 
-/// Reading stopped: the error, and how many lines had been read whole before it.
+/// Reading stopped: the error, and how many lines of the whole input had been read
+/// before it.
 pub(crate) struct ReadFailure {
     pub lines_before: u64,
     pub error: std::io::Error,
