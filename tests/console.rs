@@ -185,6 +185,32 @@ fn help_lists_every_key_from_the_table() {
 }
 
 #[test]
+fn the_help_jumps_to_its_end_and_back_and_scrolls_from_there_at_once() {
+    let ledger = demo_ledger();
+    let mut app = open_app(&ledger.path, "ana");
+    ch(&mut app, '?');
+    let first_heading = console::keymap::Context::ALL[0].heading();
+    let last_heading = console::keymap::Context::ALL.last().unwrap().heading();
+    assert!(render(&app).contains(first_heading));
+    assert!(
+        !render(&app).contains(last_heading),
+        "the help is longer than a screen"
+    );
+    ch(&mut app, 'G');
+    let at_end = render(&app);
+    assert!(at_end.contains(last_heading), "{at_end}");
+    // One step up from the end moves the text at once (no dead presses past the end).
+    key(&mut app, KeyCode::Up);
+    assert_ne!(render(&app), at_end);
+    ch(&mut app, 'g');
+    assert!(render(&app).contains(first_heading));
+    key(&mut app, KeyCode::End);
+    key(&mut app, KeyCode::PageUp);
+    key(&mut app, KeyCode::Home);
+    assert!(render(&app).contains(first_heading));
+}
+
+#[test]
 fn answering_a_held_row_writes_the_answer_and_shows_it() {
     let ledger = demo_ledger();
     let mut app = open_app(&ledger.path, "ana");

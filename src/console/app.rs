@@ -461,7 +461,9 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
                 Action::Back | Action::Help => app.help = None,
                 other => {
                     if let (Some(at), Some(m)) = (app.help, movement(other)) {
-                        app.help = Some(scrolled(at, m, 10, 200));
+                        let last = view::help_last_scroll(app.size);
+                        let page = view::list_capacity(app.size, false);
+                        app.help = Some(scrolled(at.min(last), m, page, last));
                     }
                 }
             }

@@ -215,6 +215,10 @@ pub const KEYMAP: &[Binding] = &[
     // Help.
     bind(Help, &[key(KeyCode::Down), ch('j'), Trigger::WheelDown], Action::Down, "scroll down", None),
     bind(Help, &[key(KeyCode::Up), ch('k'), Trigger::WheelUp], Action::Up, "scroll up", None),
+    bind(Help, &[key(KeyCode::PageDown)], Action::PageDown, "scroll a page down", None),
+    bind(Help, &[key(KeyCode::PageUp)], Action::PageUp, "scroll a page up", None),
+    bind(Help, &[key(KeyCode::Home), ch('g')], Action::Home, "top of the help", None),
+    bind(Help, &[key(KeyCode::End), ch('G')], Action::End, "end of the help", None),
     bind(Help, &[key(KeyCode::Esc), ch('?'), ch('q')], Action::Back, "close the help", Some("close the help")),
 ];
 

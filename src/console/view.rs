@@ -60,6 +60,12 @@ pub fn detail_capacity(size: (u16, u16)) -> usize {
     detail.map_or(0, |d| usize::from(d.height.saturating_sub(2)))
 }
 
+/// The furthest the help can scroll on a screen of `size` (its last line at the bottom).
+pub fn help_last_scroll(size: (u16, u16)) -> usize {
+    let [_, _, body, _, _] = frame_areas(screen(size));
+    views::help::last_scroll(body)
+}
+
 /// Draws the whole console.
 pub fn draw(frame: &mut Frame<'_>, app: &App) {
     let area = frame.area();

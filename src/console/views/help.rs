@@ -26,12 +26,23 @@ pub(crate) fn lines() -> Vec<Line<'static>> {
     lines
 }
 
+/// The popup the help is drawn in, over `area`.
+fn popup(area: Rect) -> Rect {
+    area.centered(Constraint::Max(80), Constraint::Percentage(100))
+}
+
+/// The furthest the help drawn over `area` can scroll: its last line at the bottom.
+pub(crate) fn last_scroll(area: Rect) -> usize {
+    let visible = usize::from(popup(area).height.saturating_sub(2));
+    lines().len().saturating_sub(visible)
+}
+
 /// Draws the help over `area`, scrolled down `scroll` lines.
 pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, scroll: usize) {
     let lines = lines();
-    let popup = area.centered(Constraint::Max(80), Constraint::Percentage(100));
+    let popup = popup(area);
     let visible = usize::from(popup.height.saturating_sub(2));
-    let scroll = scroll.min(lines.len().saturating_sub(visible));
+    let scroll = scroll.min(last_scroll(area));
     frame.render_widget(Clear, popup);
     let block = Block::bordered()
         .title(" Keys ".bold())
