@@ -494,6 +494,85 @@ fn any_size_draws_without_panicking() {
     }
 }
 
+#[test]
+fn at_80_columns_the_lists_show_fewer_columns_whole_rather_than_all_cut_short() {
+    let ledger = demo_ledger();
+    let mut app = open_app(&ledger.path, "ana");
+    update(
+        &mut app,
+        Action::Resize {
+            width: 80,
+            height: 24,
+        },
+    );
+    // What each view must show whole at 80 columns, and a column it leaves out there.
+    let views: [(Tab, &[&str], &str); 5] = [
+        (
+            Tab::Held,
+            &[
+                "booking-1042",
+                "possible_duplicate_effect",
+                "+4m44s",
+                "#2 staff:maria",
+            ],
+            "timeout at",
+        ),
+        (
+            Tab::Quarantined,
+            &["booking-9999", "no_matching_job", "11-27 13:40:00"],
+            "latest answer",
+        ),
+        (
+            Tab::Aged,
+            &["booking-1042", "running", "ops:maria", "overdue"],
+            "escalates at",
+        ),
+        (
+            Tab::Failed,
+            &["booking-1057", "permanent", "1 of 3"],
+            "retry possible",
+        ),
+        (
+            Tab::Callbacks,
+            &["booking-1041", "success", "apply", "late_success", "+2m12s"],
+            "arrived at",
+        ),
+    ];
+    for (tab, whole, left_out) in views {
+        update(&mut app, Action::ShowTab(tab));
+        let narrow = render_at(&app, 80, 24);
+        for text in whole {
+            assert!(
+                narrow.contains(text),
+                "{tab:?} at 80 columns lacks {text:?}:\n{narrow}"
+            );
+        }
+        assert!(
+            !narrow.contains(left_out),
+            "{tab:?}: {left_out:?} is left out at 80 columns"
+        );
+        // At full width nothing is left out.
+        update(
+            &mut app,
+            Action::Resize {
+                width: 160,
+                height: 48,
+            },
+        );
+        assert!(
+            render_at(&app, 160, 48).contains(left_out),
+            "{tab:?} at 160 columns"
+        );
+        update(
+            &mut app,
+            Action::Resize {
+                width: 80,
+                height: 24,
+            },
+        );
+    }
+}
+
 /// Lines and answers whose text would drive a terminal if drawn raw.
 fn add_hostile_text(path: &Path) {
     let mut ledger = Ledger::open(path).unwrap();

@@ -12,7 +12,7 @@ use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Rect};
 use ratatui::style::{Color, Modifier, Style, Stylize};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph, Row, Table, TableState};
+use ratatui::widgets::{Block, Cell, Paragraph, Row, Table, TableState};
 
 use crate::clock::Timestamp;
 use crate::inert::inert;
@@ -66,13 +66,43 @@ pub(crate) fn answer_cell(answer: Option<&AnswerRow>) -> Line<'_> {
     ])
 }
 
+/// The narrowest a filling column is worth showing.
+const FILL_AT_LEAST: u16 = 12;
+
+/// The columns of a table `width` wide: all of them when they fit (borders, the
+/// selection mark, one space between columns), else without `drops` in turn.
+fn kept_columns(widths: &[Constraint], drops: &[usize], width: u16) -> Vec<usize> {
+    let least = |c: &Constraint| match *c {
+        Constraint::Length(n) | Constraint::Min(n) => n,
+        Constraint::Fill(_) => FILL_AT_LEAST,
+        _ => 0,
+    };
+    let needed = |keep: &[usize]| -> u16 {
+        let columns: u16 = keep.iter().map(|&i| least(&widths[i])).sum();
+        let gaps = u16::try_from(keep.len().saturating_sub(1)).unwrap_or(u16::MAX);
+        columns.saturating_add(gaps).saturating_add(4)
+    };
+    let mut keep: Vec<usize> = (0..widths.len()).collect();
+    for drop in drops {
+        if needed(&keep) <= width {
+            break;
+        }
+        keep.retain(|i| i != drop);
+    }
+    keep
+}
+
 /// A list view: its frame with title and paging marks, the header, and the rows, or
 /// a sentence when there are none.
 pub(crate) struct ListFrame<'a> {
     pub title: String,
     pub header: &'a [&'a str],
     pub widths: &'a [Constraint],
-    pub rows: Vec<Row<'a>>,
+    /// Each row's cells, one per column.
+    pub rows: Vec<Vec<Cell<'a>>>,
+    /// The columns left out, in this order, while the table does not fit the width: a
+    /// narrow terminal shows fewer columns whole rather than every column cut short.
+    pub narrow_drops: &'a [usize],
     pub selected: usize,
     pub more_before: bool,
     pub more_after: bool,
@@ -110,9 +140,19 @@ impl ListFrame<'_> {
             frame.render_widget(Paragraph::new(self.empty).dark_gray(), inner);
             return;
         }
-        let header = Row::new(self.header.iter().copied())
+        let keep = kept_columns(self.widths, self.narrow_drops, area.width);
+        let header = Row::new(keep.iter().map(|&i| self.header[i]))
             .style(Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED));
-        let table = Table::new(self.rows, self.widths.iter().copied())
+        let rows = self.rows.into_iter().map(|cells| {
+            Row::new(
+                cells
+                    .into_iter()
+                    .enumerate()
+                    .filter(|(i, _)| keep.contains(i))
+                    .map(|(_, cell)| cell),
+            )
+        });
+        let table = Table::new(rows, keep.iter().map(|&i| self.widths[i]))
             .header(header)
             .block(block)
             .column_spacing(1)

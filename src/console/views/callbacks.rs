@@ -4,7 +4,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
 use ratatui::style::{Style, Stylize};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Cell, Row};
+use ratatui::widgets::Cell;
 
 use super::{ListFrame, answer_cell, outside, when_or_dash};
 use crate::clock::format_gap;
@@ -78,7 +78,7 @@ fn frame_for<'a>(
     title: String,
     header: &'a [&'a str],
     widths: &'a [Constraint],
-    rows: Vec<Row<'a>>,
+    rows: Vec<Vec<Cell<'a>>>,
     empty: &'a str,
 ) -> ListFrame<'a> {
     ListFrame {
@@ -86,6 +86,7 @@ fn frame_for<'a>(
         header,
         widths,
         rows,
+        narrow_drops: &[],
         selected: page.selected,
         more_before: page.more_before,
         more_after: page.more_after,
@@ -124,7 +125,7 @@ pub(crate) fn held(frame: &mut Frame<'_>, area: Rect, app: &App) {
         .iter()
         .map(|item| {
             let r = &item.row;
-            Row::new(vec![
+            vec![
                 Cell::from(format!("#{}", r.seq)),
                 Cell::from(job_cell(r)),
                 Cell::from(r.reason.as_str()),
@@ -133,19 +134,23 @@ pub(crate) fn held(frame: &mut Frame<'_>, area: Rect, app: &App) {
                 Cell::from(gap_cell(r)),
                 Cell::from(replacement_cell(r.replacement.as_ref())),
                 Cell::from(answer_cell(r.answer.as_ref())),
-            ])
+            ]
         })
         .collect();
     let count = app.counts.held.matching.unwrap_or(app.counts.held.all);
-    frame_for(
-        app,
-        page,
-        title(app, "held for a person", count),
-        HEADER,
-        &seq_fits(page, WIDTHS),
-        rows,
-        "No held callbacks: nothing waits for a person here.",
-    )
+    ListFrame {
+        // Narrow: the gap stands for the two times (the detail pane shows them).
+        narrow_drops: &[7, 3, 4],
+        ..frame_for(
+            app,
+            page,
+            title(app, "held for a person", count),
+            HEADER,
+            &seq_fits(page, WIDTHS),
+            rows,
+            "No held callbacks: nothing waits for a person here.",
+        )
+    }
     .draw(frame, area);
 }
 
@@ -178,14 +183,14 @@ pub(crate) fn quarantined(frame: &mut Frame<'_>, area: Rect, app: &App) {
                 // The raw bytes may hold anything, valid UTF-8 or not.
                 |(head, _)| Span::raw(inert_bytes(head)),
             );
-            Row::new(vec![
+            vec![
                 Cell::from(format!("#{}", r.seq)),
                 Cell::from(when_or_dash(r.arrived_at)),
                 Cell::from(r.reason.as_str()),
                 Cell::from(job_cell(r)),
                 Cell::from(raw),
                 Cell::from(answer_cell(r.answer.as_ref())),
-            ])
+            ]
         })
         .collect();
     let count = app
@@ -193,15 +198,18 @@ pub(crate) fn quarantined(frame: &mut Frame<'_>, area: Rect, app: &App) {
         .quarantined
         .matching
         .unwrap_or(app.counts.quarantined.all);
-    frame_for(
-        app,
-        page,
-        title(app, "with no job to judge them against", count),
-        HEADER,
-        &seq_fits(page, WIDTHS),
-        rows,
-        "No quarantined callbacks.",
-    )
+    ListFrame {
+        narrow_drops: &[5, 1],
+        ..frame_for(
+            app,
+            page,
+            title(app, "with no job to judge them against", count),
+            HEADER,
+            &seq_fits(page, WIDTHS),
+            rows,
+            "No quarantined callbacks.",
+        )
+    }
     .draw(frame, area);
 }
 
@@ -248,7 +256,7 @@ pub(crate) fn all(frame: &mut Frame<'_>, area: Rect, app: &App) {
         .map(|item| {
             let r = &item.row;
             let asks = crate::review::CaseKind::of(r.disposition, r.reason).is_some();
-            Row::new(vec![
+            vec![
                 Cell::from(format!("#{}", r.seq)),
                 Cell::from(job_cell(r)),
                 Cell::from(r.attempt.map_or_else(|| "-".to_owned(), |a| a.to_string())),
@@ -263,7 +271,7 @@ pub(crate) fn all(frame: &mut Frame<'_>, area: Rect, app: &App) {
                 } else {
                     Line::from(Span::raw("-").dark_gray())
                 }),
-            ])
+            ]
         })
         .collect();
     let count = app
@@ -271,14 +279,17 @@ pub(crate) fn all(frame: &mut Frame<'_>, area: Rect, app: &App) {
         .callbacks
         .matching
         .unwrap_or(app.counts.callbacks.all);
-    frame_for(
-        app,
-        page,
-        title(app, "callbacks in ingest order", count),
-        HEADER,
-        &seq_fits(page, WIDTHS),
-        rows,
-        "No callbacks in this ledger yet.",
-    )
+    ListFrame {
+        narrow_drops: &[9, 6, 7, 2],
+        ..frame_for(
+            app,
+            page,
+            title(app, "callbacks in ingest order", count),
+            HEADER,
+            &seq_fits(page, WIDTHS),
+            rows,
+            "No callbacks in this ledger yet.",
+        )
+    }
     .draw(frame, area);
 }

@@ -4,7 +4,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
 use ratatui::style::Stylize;
 use ratatui::text::Span;
-use ratatui::widgets::{Cell, Row};
+use ratatui::widgets::Cell;
 
 use super::{ListFrame, outside, when, when_or_dash};
 use crate::clock::format_gap;
@@ -61,7 +61,7 @@ pub(crate) fn aged(frame: &mut Frame<'_>, area: Rect, app: &App) {
                 None if judged.unowned => Span::raw("nobody will be told").light_red(),
                 None => Span::raw("no escalation time").dark_gray(),
             };
-            Row::new(vec![
+            vec![
                 Cell::from(outside(&row.job_id)),
                 Cell::from(row.state.as_str()),
                 Cell::from(span_of(judged.age_s)),
@@ -69,7 +69,7 @@ pub(crate) fn aged(frame: &mut Frame<'_>, area: Rect, app: &App) {
                 Cell::from(owner),
                 Cell::from(when_or_dash(judged.escalate_at)),
                 Cell::from(escalation),
-            ])
+            ]
         })
         .collect();
     let count = app.counts.aged.matching.unwrap_or(app.counts.aged.all);
@@ -78,6 +78,7 @@ pub(crate) fn aged(frame: &mut Frame<'_>, area: Rect, app: &App) {
         header: HEADER,
         widths: WIDTHS,
         rows,
+        narrow_drops: &[3, 5],
         selected: page.selected,
         more_before: page.more_before,
         more_after: page.more_after,
@@ -115,7 +116,7 @@ pub(crate) fn failed(frame: &mut Frame<'_>, area: Rect, app: &App) {
                 (_, true) => Span::raw("retry possible").green(),
                 (_, false) => Span::raw("budget spent").dark_gray(),
             };
-            Row::new(vec![
+            vec![
                 Cell::from(outside(&r.job_id)),
                 Cell::from(when(r.failed_at)),
                 Cell::from(kind),
@@ -126,7 +127,7 @@ pub(crate) fn failed(frame: &mut Frame<'_>, area: Rect, app: &App) {
                         .as_deref()
                         .map_or_else(|| Span::raw("(no cause given)").dark_gray(), outside),
                 ),
-            ])
+            ]
         })
         .collect();
     let count = app.counts.failed.matching.unwrap_or(app.counts.failed.all);
@@ -135,6 +136,7 @@ pub(crate) fn failed(frame: &mut Frame<'_>, area: Rect, app: &App) {
         header: HEADER,
         widths: WIDTHS,
         rows,
+        narrow_drops: &[4, 1],
         selected: page.selected,
         more_before: page.more_before,
         more_after: page.more_after,
