@@ -117,17 +117,8 @@ fn effect(writer: &Writer<'_>, job: &JobRow, event: &Event, seq: i64) -> Result<
             if reopens {
                 move_to(JobState::Running, *at, &cause, TerminalRecord::default())?;
             } else {
-                // A replacement after the job ended: kept beside the state that stands.
-                writer.history(
-                    id,
-                    *at,
-                    Some(job.state),
-                    JobState::Running,
-                    false,
-                    &cause,
-                    Some(seq),
-                    None,
-                )?;
+                // A replacement after the job ended.
+                not_taken(writer, job, JobState::Running, *at, &cause, seq)?;
             }
         }
         Event::AttemptTimedOut { attempt, at, .. } => {
@@ -197,17 +188,8 @@ fn effect(writer: &Writer<'_>, job: &JobRow, event: &Event, seq: i64) -> Result<
             let note = format!("worker recorded {kind} failure of attempt {attempt}: {cause}");
             if *attempt < job.latest_attempt {
                 // A superseded attempt failing says nothing about the replacement
-                // still at work: kept beside the state that stands (as table row 10).
-                writer.history(
-                    id,
-                    *at,
-                    Some(job.state),
-                    JobState::Failed,
-                    false,
-                    &note,
-                    Some(seq),
-                    None,
-                )?;
+                // still at work (as table row 10).
+                not_taken(writer, job, JobState::Failed, *at, &note, seq)?;
                 return Ok(());
             }
             terminal(
@@ -274,19 +256,32 @@ fn terminal(
     let may =
         job.state.is_open() || (job.state == JobState::Expired && to == JobState::CompletedLate);
     if !may {
-        writer.history(
-            &job.job_id,
-            at,
-            Some(job.state),
-            to,
-            false,
-            cause,
-            Some(seq),
-            None,
-        )?;
+        not_taken(writer, job, to, at, cause, seq)?;
         return Ok(false);
     }
     move_job(writer, job, to, at, cause, seq, record)
+}
+
+/// A move line `seq` asked for and the ledger did not take: kept in the job's history
+/// beside the state that stands.
+fn not_taken(
+    writer: &Writer<'_>,
+    job: &JobRow,
+    to: JobState,
+    at: Timestamp,
+    cause: &str,
+    seq: i64,
+) -> Result<(), StoreError> {
+    writer.history(
+        &job.job_id,
+        at,
+        Some(job.state),
+        to,
+        false,
+        cause,
+        Some(seq),
+        None,
+    )
 }
 
 /// The conditional transition of `job` from the state it was read in, asked by line `seq`.
