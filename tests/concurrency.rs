@@ -33,15 +33,7 @@ fn disk_dir() -> TempDir {
 }
 
 fn jobledger(db: &Path, args: &[&str]) -> Output {
-    Command::new(bin())
-        .arg("--db")
-        .arg(db)
-        .args(["--now", NOW])
-        .args(args)
-        .env_remove("JOBLEDGER_DB")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
+    binary::run_at(db, NOW, args)
 }
 
 /// A person must never see these: waiting for another writer is jobledger's job.

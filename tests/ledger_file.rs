@@ -10,6 +10,8 @@
 //! skips; it never leaves an immutable file or a mount behind (the guards undo them
 //! when dropped, also on a failed assertion).
 
+#[path = "support/binary.rs"]
+mod binary;
 #[path = "support/fixture.rs"]
 mod fixture;
 
@@ -20,20 +22,8 @@ use fixture::NOW;
 use jobledger::store::{Ledger, SCHEMA_VERSION, StoreError};
 use tempfile::TempDir;
 
-fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_jobledger")
-}
-
 fn jobledger(db: &Path, args: &[&str]) -> Output {
-    Command::new(bin())
-        .arg("--db")
-        .arg(db)
-        .args(["--now", NOW])
-        .args(args)
-        .env_remove("JOBLEDGER_DB")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
+    binary::run_at(db, NOW, args)
 }
 
 /// A failed run: non-zero exit, no panic, and a message holding each of `words`.

@@ -7,6 +7,7 @@
 //! each one removes the links of test processes that have ended.
 
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
 const PREFIX: &str = "jobledger-bin-";
@@ -37,4 +38,18 @@ pub fn bin() -> &'static Path {
         }
         path
     })
+}
+
+/// Runs `jobledger --db DB --now NOW ARGS...` on no input, as a user would, and waits.
+#[allow(dead_code)] // not every test file that runs the binary runs it this way
+pub fn run_at(db: &Path, now: &str, args: &[&str]) -> Output {
+    Command::new(bin())
+        .arg("--db")
+        .arg(db)
+        .args(["--now", now])
+        .args(args)
+        .env_remove("JOBLEDGER_DB")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
 }
