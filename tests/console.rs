@@ -2,6 +2,9 @@
 //! by key presses and checked in the ledger afterwards, hostile text kept inert, and one
 //! run of the real binary in a pseudo-terminal.
 
+#[path = "support/recorder.rs"]
+mod recorder;
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -658,34 +661,10 @@ fn escape_sequences_from_events_never_reach_the_terminal() {
 
 #[test]
 fn bytes_sent_to_the_terminal_hold_only_crossterms_own_escapes() {
-    use ratatui::backend::CrosstermBackend;
-    use ratatui::layout::Rect;
-    use ratatui::{TerminalOptions, Viewport};
-
-    /// Keeps what the backend writes where the test can read it.
-    #[derive(Clone, Default)]
-    struct Recorder(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
-    impl std::io::Write for Recorder {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
     let ledger = demo_ledger();
     add_hostile_text(&ledger.path);
     let mut app = open_app(&ledger.path, "ana");
-    let recorder = Recorder::default();
-    let mut terminal = Terminal::with_options(
-        CrosstermBackend::new(recorder.clone()),
-        TerminalOptions {
-            viewport: Viewport::Fixed(Rect::new(0, 0, WIDTH, HEIGHT)),
-        },
-    )
-    .unwrap();
+    let (mut terminal, recorder) = recorder::terminal(WIDTH, HEIGHT);
     for setup in [
         &['2'][..],
         &['2', 'G', '\n'],
@@ -706,7 +685,7 @@ fn bytes_sent_to_the_terminal_hold_only_crossterms_own_escapes() {
             .draw(|frame| console::view::draw(frame, &app))
             .unwrap();
     }
-    let bytes = recorder.0.lock().unwrap().clone();
+    let bytes = recorder.bytes();
     let text = String::from_utf8(bytes).expect("crossterm writes UTF-8");
     for (at, _) in text.match_indices('\u{1b}') {
         assert_eq!(

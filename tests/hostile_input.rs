@@ -9,6 +9,8 @@
 
 #[path = "support/fixture.rs"]
 mod fixture;
+#[path = "support/recorder.rs"]
+mod recorder;
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -716,20 +718,6 @@ fn no_control_character_from_the_input_reaches_the_console() {
     );
 }
 
-/// Keeps what a backend writes where the test can read it.
-#[derive(Clone, Default)]
-struct Recorder(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
-
-impl std::io::Write for Recorder {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 /// Removes the control sequences crossterm itself writes (CSI with numeric parameters),
 /// failing on any other escape; what remains must hold no control character at all.
 fn assert_only_crossterms_escapes(bytes: &[u8]) {
@@ -765,10 +753,6 @@ fn assert_only_crossterms_escapes(bytes: &[u8]) {
 
 #[test]
 fn bytes_written_to_a_real_terminal_backend_hold_only_its_own_escapes() {
-    use ratatui::backend::CrosstermBackend;
-    use ratatui::layout::Rect;
-    use ratatui::{TerminalOptions, Viewport};
-
     let (t, _) = ledger_with_every_case();
     let ledger = Ledger::open(&t.path).unwrap();
     let now = Timestamp::parse(NOW).unwrap();
@@ -780,14 +764,7 @@ fn bytes_written_to_a_real_terminal_backend_hold_only_its_own_escapes() {
             height: HEIGHT,
         },
     );
-    let recorder = Recorder::default();
-    let mut terminal = Terminal::with_options(
-        CrosstermBackend::new(recorder.clone()),
-        TerminalOptions {
-            viewport: Viewport::Fixed(Rect::new(0, 0, WIDTH, HEIGHT)),
-        },
-    )
-    .unwrap();
+    let (mut terminal, recorder) = recorder::terminal(WIDTH, HEIGHT);
     let mut frames = 0;
     for tab in Tab::ALL {
         update(&mut app, Action::ShowTab(tab));
@@ -808,7 +785,7 @@ fn bytes_written_to_a_real_terminal_backend_hold_only_its_own_escapes() {
         }
         key(&mut app, KeyCode::Esc);
     }
-    let bytes = recorder.0.lock().unwrap().clone();
+    let bytes = recorder.bytes();
     assert!(frames > 100 && bytes.len() > 10_000);
     assert_only_crossterms_escapes(&bytes);
     let text = String::from_utf8_lossy(&bytes);
