@@ -126,7 +126,8 @@ impl<'conn> Writer<'conn> {
 
     /// Changes a job's row (read first if need be); `false` when there is no such job.
     fn change_job(&self, job_id: &str, change: impl FnOnce(&mut JobRow)) -> Result<bool> {
-        if self.job(job_id)?.is_none() {
+        let remembered = self.behind.borrow().job(job_id).is_some();
+        if !remembered && self.job(job_id)?.is_none() {
             return Ok(false);
         }
         Ok(self.behind.borrow_mut().change_job(job_id, change))
@@ -271,12 +272,10 @@ impl<'conn> Writer<'conn> {
         timeout_at: Option<Timestamp>,
     ) -> Result<()> {
         self.insert_attempt_row(job_id, attempt, created_by, started_at, timeout_at)?;
-        if self
-            .job(job_id)?
-            .is_some_and(|job| job.latest_attempt < attempt)
-        {
-            self.change_job(job_id, |job| job.latest_attempt = attempt)?;
-        }
+        // Only ever a later attempt than the latest (ingest checks), so always a change.
+        self.change_job(job_id, |job| {
+            job.latest_attempt = job.latest_attempt.max(attempt);
+        })?;
         Ok(())
     }
 
