@@ -39,7 +39,7 @@ pub(super) fn open(path: &Path, mode: OpenMode) -> Result<Ledger, StoreError> {
         OpenMode::ReadOnly => OpenFlags::SQLITE_OPEN_READ_ONLY,
     } | OpenFlags::SQLITE_OPEN_NO_MUTEX
         | OpenFlags::SQLITE_OPEN_URI;
-    let conn = Connection::open_with_flags(path, flags).map_err(|e| classify(path, e))?;
+    let mut conn = Connection::open_with_flags(path, flags).map_err(|e| classify(path, e))?;
     conn.busy_handler(Some(wait_for_writer))
         .map_err(|e| classify(path, e))?;
     check_identity(&conn, path)?;
