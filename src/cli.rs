@@ -26,9 +26,9 @@ quarantined ones wait for a person, who answers them in the console or with `ans
 fn verdict_help() -> String {
     let mut text = String::from("Verdicts, by the kind of question:\n");
     for kind in CaseKind::ALL {
-        let _ = writeln!(text, "  {}:", kind.label());
+        let _ = writeln!(text, "  {}:", kind.as_str());
         for v in kind.verdicts() {
-            let _ = writeln!(text, "    {:<20} {}", v.name, v.description);
+            let _ = writeln!(text, "    {:<20} {}", v.as_str(), v.description());
         }
     }
     text

@@ -3,53 +3,23 @@
 //! Nothing here touches the ledger or the terminal. Ingest gathers [`Facts`]
 //! from the ledger, asks [`decide`], and writes what it is told.
 
-use std::fmt;
+use crate::closed_set::closed_set;
 
-/// Every state a job can be in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum JobState {
-    Accepted,
-    Running,
-    TimedOut,
-    Succeeded,
-    CompletedLate,
-    Failed,
-    Expired,
-    Cancelled,
+closed_set! {
+    /// Every state a job can be in, in the order reports list them.
+    pub enum JobState("job state") {
+        Accepted = "accepted",
+        Running = "running",
+        Succeeded = "succeeded",
+        CompletedLate = "completed_late",
+        Failed = "failed",
+        TimedOut = "timed_out",
+        Expired = "expired",
+        Cancelled = "cancelled",
+    }
 }
 
 impl JobState {
-    /// All states, in the order reports list them.
-    pub const ALL: [JobState; 8] = [
-        JobState::Accepted,
-        JobState::Running,
-        JobState::Succeeded,
-        JobState::CompletedLate,
-        JobState::Failed,
-        JobState::TimedOut,
-        JobState::Expired,
-        JobState::Cancelled,
-    ];
-
-    /// The name stored in the ledger and printed in reports.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            JobState::Accepted => "accepted",
-            JobState::Running => "running",
-            JobState::TimedOut => "timed_out",
-            JobState::Succeeded => "succeeded",
-            JobState::CompletedLate => "completed_late",
-            JobState::Failed => "failed",
-            JobState::Expired => "expired",
-            JobState::Cancelled => "cancelled",
-        }
-    }
-
-    /// Parses a stored state name.
-    pub fn parse(name: &str) -> Option<JobState> {
-        JobState::ALL.into_iter().find(|s| s.as_str() == name)
-    }
-
     /// A job with a durable terminal record: its outcome is known, or it was given up on.
     pub fn is_terminal(self) -> bool {
         !self.is_open()
@@ -69,35 +39,11 @@ impl JobState {
     }
 }
 
-impl fmt::Display for JobState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// What a callback says happened.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    Success,
-    Failure,
-}
-
-impl Outcome {
-    /// The name used in events and in the ledger.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Outcome::Success => "success",
-            Outcome::Failure => "failure",
-        }
-    }
-
-    /// Parses `success` / `failure`; anything else is not an outcome.
-    pub fn parse(name: &str) -> Option<Outcome> {
-        match name {
-            "success" => Some(Outcome::Success),
-            "failure" => Some(Outcome::Failure),
-            _ => None,
-        }
+closed_set! {
+    /// What a callback says happened.
+    pub enum Outcome("outcome") {
+        Success = "success",
+        Failure = "failure",
     }
 }
 
@@ -151,110 +97,32 @@ pub enum Facts {
     Claim(Claim),
 }
 
-/// The four dispositions a callback can get.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Disposition {
-    Apply,
-    Hold,
-    Record,
-    Quarantine,
-}
-
-impl Disposition {
-    /// All dispositions, in report order.
-    pub const ALL: [Disposition; 4] = [
-        Disposition::Apply,
-        Disposition::Hold,
-        Disposition::Record,
-        Disposition::Quarantine,
-    ];
-
-    /// The name stored in the ledger.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Disposition::Apply => "apply",
-            Disposition::Hold => "hold",
-            Disposition::Record => "record",
-            Disposition::Quarantine => "quarantine",
-        }
-    }
-
-    /// Parses a stored disposition name.
-    pub fn parse(name: &str) -> Option<Disposition> {
-        Disposition::ALL.into_iter().find(|d| d.as_str() == name)
+closed_set! {
+    /// The four dispositions a callback can get, in report order.
+    pub enum Disposition("disposition") {
+        Apply = "apply",
+        Hold = "hold",
+        Record = "record",
+        Quarantine = "quarantine",
     }
 }
 
-impl fmt::Display for Disposition {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// The reason code stored beside every disposition.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ReasonCode {
-    Unparseable,
-    MissingJobId,
-    InvalidOutcome,
-    NoMatchingJob,
-    UnknownAttempt,
-    RepeatReport,
-    PossibleDuplicateEffect,
-    ConflictingOutcomes,
-    AfterCancel,
-    OnTimeSuccess,
-    OnTimeFailure,
-    LateSuccess,
-    LateFailure,
-}
-
-impl ReasonCode {
-    /// Every reason code.
-    pub const ALL: [ReasonCode; 13] = [
-        ReasonCode::Unparseable,
-        ReasonCode::MissingJobId,
-        ReasonCode::InvalidOutcome,
-        ReasonCode::NoMatchingJob,
-        ReasonCode::UnknownAttempt,
-        ReasonCode::RepeatReport,
-        ReasonCode::PossibleDuplicateEffect,
-        ReasonCode::ConflictingOutcomes,
-        ReasonCode::AfterCancel,
-        ReasonCode::OnTimeSuccess,
-        ReasonCode::OnTimeFailure,
-        ReasonCode::LateSuccess,
-        ReasonCode::LateFailure,
-    ];
-
-    /// The code stored in the ledger and printed in reports.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ReasonCode::Unparseable => "unparseable",
-            ReasonCode::MissingJobId => "missing_job_id",
-            ReasonCode::InvalidOutcome => "invalid_outcome",
-            ReasonCode::NoMatchingJob => "no_matching_job",
-            ReasonCode::UnknownAttempt => "unknown_attempt",
-            ReasonCode::RepeatReport => "repeat_report",
-            ReasonCode::PossibleDuplicateEffect => "possible_duplicate_effect",
-            ReasonCode::ConflictingOutcomes => "conflicting_outcomes",
-            ReasonCode::AfterCancel => "after_cancel",
-            ReasonCode::OnTimeSuccess => "on_time_success",
-            ReasonCode::OnTimeFailure => "on_time_failure",
-            ReasonCode::LateSuccess => "late_success",
-            ReasonCode::LateFailure => "late_failure",
-        }
-    }
-
-    /// Parses a stored reason code.
-    pub fn parse(name: &str) -> Option<ReasonCode> {
-        ReasonCode::ALL.into_iter().find(|r| r.as_str() == name)
-    }
-}
-
-impl fmt::Display for ReasonCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+closed_set! {
+    /// The reason code stored beside every disposition.
+    pub enum ReasonCode("reason") {
+        Unparseable = "unparseable",
+        MissingJobId = "missing_job_id",
+        InvalidOutcome = "invalid_outcome",
+        NoMatchingJob = "no_matching_job",
+        UnknownAttempt = "unknown_attempt",
+        RepeatReport = "repeat_report",
+        PossibleDuplicateEffect = "possible_duplicate_effect",
+        ConflictingOutcomes = "conflicting_outcomes",
+        AfterCancel = "after_cancel",
+        OnTimeSuccess = "on_time_success",
+        OnTimeFailure = "on_time_failure",
+        LateSuccess = "late_success",
+        LateFailure = "late_failure",
     }
 }
 

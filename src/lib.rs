@@ -8,6 +8,7 @@
 
 pub mod cli;
 pub mod clock;
+pub mod closed_set;
 pub mod console;
 pub mod decision;
 pub mod demo;

@@ -3,34 +3,26 @@
 //! The disposition engine never writes here; [`check`] is pure, [`request`] writes
 //! the request in one transaction after checking against what the ledger holds then.
 
-use std::fmt;
-
 use crate::clock::Timestamp;
+use crate::closed_set::closed_set;
 use crate::decision::JobState;
 use crate::store::{JobRow, Ledger, OutputFacts, StoreError};
 
-/// What a person may ask of the outside.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RequestKind {
-    /// Run the job again, same job id and pinned digests, within its attempt budget.
-    Retry,
-    /// Ask the remote side to stop the job.
-    Cancel,
-}
-
-impl RequestKind {
-    /// The stored name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RequestKind::Retry => "retry",
-            RequestKind::Cancel => "cancel",
-        }
+closed_set! {
+    /// What a person may ask of the outside.
+    pub enum RequestKind("request") {
+        /// Run the job again, same job id and pinned digests, within its attempt budget.
+        Retry = "retry",
+        /// Ask the remote side to stop the job.
+        Cancel = "cancel",
     }
 }
 
-impl fmt::Display for RequestKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+closed_set! {
+    /// Where a request in the outbox stands.
+    pub enum RequestStatus("request status") {
+        /// Waiting to be sent to the outside.
+        Pending = "pending",
     }
 }
 

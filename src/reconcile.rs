@@ -51,7 +51,7 @@ impl Backlog {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AgedJob {
     pub job_id: String,
-    pub state: String,
+    pub state: JobState,
     pub accepted_at: Timestamp,
     pub age_s: i64,
     pub expected_age_s: i64,
@@ -69,7 +69,7 @@ impl AgedJob {
         let escalate_at = row.owner.as_ref().and_then(|o| o.escalate_at);
         AgedJob {
             job_id: row.job_id.clone(),
-            state: row.state.to_string(),
+            state: row.state,
             accepted_at: row.accepted_at,
             age_s: now.seconds_since(row.accepted_at),
             expected_age_s: row.expected_age_s,

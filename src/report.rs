@@ -228,7 +228,7 @@ pub fn callback_line(row: &CallbackRow) -> String {
         |a| {
             format!(
                 "{} by {} {}",
-                inert(&a.verdict),
+                inert(a.verdict.as_str()),
                 inert(&a.reviewer),
                 a.answered_at.short()
             )
@@ -328,7 +328,7 @@ pub fn reconciliation_text(r: &Reconciliation) -> String {
             out,
             "  {:<16} {:<10} age {:>8} (expected {:>7})  {:<12} {}{}",
             clip(&inert(&a.job_id), 16),
-            a.state,
+            a.state.as_str(),
             format_gap(a.age_s).trim_start_matches('+'),
             format_gap(a.expected_age_s).trim_start_matches('+'),
             owner,
@@ -443,7 +443,7 @@ impl<'a> ReconciliationJson<'a> {
                     job_id: &a.job_id,
                     overdue: a.overdue,
                     owner: a.owner.as_deref(),
-                    state: &a.state,
+                    state: a.state.as_str(),
                     unowned: a.unowned,
                 })
                 .collect(),
@@ -508,7 +508,7 @@ pub fn outbox_text(rows: &[OutboxRow]) -> String {
             "{:>4}  {:<16} {:<7} {:>7}  {:<20} {:<19}  {}",
             r.id,
             clip(&inert(&r.job_id), 16),
-            r.request,
+            r.request.as_str(),
             r.attempt.map_or_else(|| "-".to_owned(), |a| a.to_string()),
             clip(&inert(&r.requested_by), 20),
             r.requested_at.short(),

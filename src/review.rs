@@ -3,132 +3,15 @@
 //! An answer is appended, never changes a job's state by itself, and is refused
 //! when someone else answered the same row since the reviewer looked at it.
 
+mod verdict;
+
+pub use verdict::{CaseKind, Verdict};
+
 use crate::clock::Timestamp;
-use crate::decision::{Decision, Disposition, ReasonCode, Unusable};
+use crate::decision::{Decision, Disposition, Unusable};
 use crate::event::{self, Parsed};
 use crate::ingest;
 use crate::store::{AnswerRow, CallbackRow, Ledger, StoreError};
-
-/// The kinds of question a person is asked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CaseKind {
-    /// Held: success reported while a replacement attempt exists.
-    PossibleDuplicate,
-    /// Held: the outcomes reported disagree.
-    ConflictingOutcomes,
-    /// Quarantined: no job to judge the callback against.
-    Quarantined,
-}
-
-impl CaseKind {
-    /// The question a callback asks, if it asks one.
-    pub fn of(disposition: Disposition, reason: ReasonCode) -> Option<CaseKind> {
-        match (disposition, reason) {
-            (Disposition::Hold, ReasonCode::PossibleDuplicateEffect) => {
-                Some(CaseKind::PossibleDuplicate)
-            }
-            (Disposition::Hold, _) => Some(CaseKind::ConflictingOutcomes),
-            (Disposition::Quarantine, _) => Some(CaseKind::Quarantined),
-            (Disposition::Apply | Disposition::Record, _) => None,
-        }
-    }
-
-    /// The verdicts this kind of question takes.
-    pub fn verdicts(self) -> &'static [Verdict] {
-        match self {
-            CaseKind::PossibleDuplicate => &DUPLICATE_VERDICTS,
-            CaseKind::ConflictingOutcomes => &CONFLICT_VERDICTS,
-            CaseKind::Quarantined => &QUARANTINE_VERDICTS,
-        }
-    }
-
-    /// How the question reads in help text.
-    pub fn label(self) -> &'static str {
-        match self {
-            CaseKind::PossibleDuplicate => "held, possible duplicate effect",
-            CaseKind::ConflictingOutcomes => "held, conflicting outcomes",
-            CaseKind::Quarantined => "quarantined",
-        }
-    }
-
-    /// Every kind of question.
-    pub const ALL: [CaseKind; 3] = [
-        CaseKind::PossibleDuplicate,
-        CaseKind::ConflictingOutcomes,
-        CaseKind::Quarantined,
-    ];
-}
-
-/// One verdict of the closed set.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Verdict {
-    pub name: &'static str,
-    pub description: &'static str,
-    /// `false` for `needs_remote_check`: the question stays open.
-    pub closes: bool,
-    /// `linked` needs a job id.
-    pub needs_job: bool,
-}
-
-const REMOTE_CHECK: Verdict = Verdict {
-    name: "needs_remote_check",
-    description: "only the remote system can tell; the question stays open",
-    closes: false,
-    needs_job: false,
-};
-
-const DUPLICATE_VERDICTS: [Verdict; 3] = [
-    Verdict {
-        name: "single_effect",
-        description: "checked: the work took effect once",
-        closes: true,
-        needs_job: false,
-    },
-    Verdict {
-        name: "duplicate_effect",
-        description: "checked: the work took effect twice; handle it outside",
-        closes: true,
-        needs_job: false,
-    },
-    REMOTE_CHECK,
-];
-
-const CONFLICT_VERDICTS: [Verdict; 3] = [
-    Verdict {
-        name: "success_stands",
-        description: "the success report is the true one",
-        closes: true,
-        needs_job: false,
-    },
-    Verdict {
-        name: "failure_stands",
-        description: "the failure report is the true one",
-        closes: true,
-        needs_job: false,
-    },
-    REMOTE_CHECK,
-];
-
-const QUARANTINE_VERDICTS: [Verdict; 3] = [
-    Verdict {
-        name: "linked",
-        description: "belongs to a job you name; the table then judges it against that job",
-        closes: true,
-        needs_job: true,
-    },
-    Verdict {
-        name: "noise",
-        description: "not a report about any job of ours",
-        closes: true,
-        needs_job: false,
-    },
-    REMOTE_CHECK,
-];
-
-/// Whether a standing answer closes its question.
-pub fn closes(verdict: &str) -> bool {
-    verdict != REMOTE_CHECK.name
-}
 
 /// Why an answer was not written.
 #[derive(Debug, thiserror::Error)]
@@ -192,24 +75,22 @@ pub fn validate(
         seq: row.seq,
         disposition: row.disposition,
     })?;
-    let chosen = kind
-        .verdicts()
-        .iter()
-        .find(|v| v.name == verdict)
+    let chosen = Verdict::parse(verdict)
+        .filter(|v| kind.verdicts().contains(v))
         .ok_or_else(|| AnswerError::UnknownVerdict {
             verdict: verdict.to_owned(),
-            kind: kind.label(),
+            kind: kind.as_str(),
             allowed: kind
                 .verdicts()
                 .iter()
-                .map(|v| v.name)
+                .map(|v| v.as_str())
                 .collect::<Vec<_>>()
                 .join(", "),
         })?;
-    match (chosen.needs_job, link_job) {
+    match (chosen.needs_job(), link_job) {
         (true, None) => Err(AnswerError::LinkNeedsJob),
         (false, Some(_)) => Err(AnswerError::JobWithoutLink),
-        _ => Ok(*chosen),
+        _ => Ok(chosen),
     }
 }
 

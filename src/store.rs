@@ -11,6 +11,7 @@ mod counts;
 mod open;
 mod reads;
 mod rows;
+mod sql_values;
 mod write_behind;
 mod writer;
 

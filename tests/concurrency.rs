@@ -80,7 +80,7 @@ fn questions(db: &Path) -> Vec<(i64, &'static str)> {
             .unwrap();
         for row in rows {
             let kind = review::CaseKind::of(row.disposition, row.reason).unwrap();
-            out.push((row.seq, kind.verdicts()[0].name));
+            out.push((row.seq, kind.verdicts()[0].as_str()));
         }
     }
     out.into_iter()

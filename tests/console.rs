@@ -231,7 +231,7 @@ fn answering_a_held_row_writes_the_answer_and_shows_it() {
         .unwrap()
         .answer
         .expect("answer written");
-    assert_eq!(answer.verdict, "duplicate_effect");
+    assert_eq!(answer.verdict.as_str(), "duplicate_effect");
     assert_eq!(answer.reviewer, "ana");
     assert_eq!(answer.note, "checked the hotel system: booked twice");
     assert!(render(&app).contains("Answer 1 written on callback #2"));

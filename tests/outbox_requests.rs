@@ -113,14 +113,14 @@ fn a_transient_failure_is_retried_with_pinned_digests_and_the_next_attempt() {
         [OutboxRow {
             id: written.id,
             job_id: "booking-1058".into(),
-            request: "retry".into(),
+            request: RequestKind::Retry,
             attempt: Some(2),
             input_digest: Some("sha256:11aa09".into()),
             model_digest: Some("sha256:51d0b2".into()),
             policy_revision: Some("confirm-v7".into()),
             requested_by: "ops:maria".into(),
             requested_at: now(),
-            status: "pending".into(),
+            status: jobledger::outbox::RequestStatus::Pending,
         }]
     );
     assert_eq!(t.ledger.outbox_pending().unwrap(), 1);

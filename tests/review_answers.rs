@@ -173,7 +173,7 @@ fn linking_quarantined_c5_judges_a_new_callback_by_the_table_and_keeps_the_origi
     assert_eq!(original.job_id.as_deref(), Some("booking-9999"));
     let standing = original.answer.expect("the answer shows in the row");
     assert_eq!(standing.id, written.answer_id);
-    assert_eq!(standing.verdict, "linked");
+    assert_eq!(standing.verdict.as_str(), "linked");
     assert_eq!(standing.linked_job_id.as_deref(), Some("booking-1041"));
     assert_eq!(standing.note, "typo in the job id");
 
@@ -255,7 +255,7 @@ fn a_second_reviewer_is_told_about_the_first_answer_and_nothing_is_written() {
     };
     assert_eq!(theirs.id, first.answer_id);
     assert_eq!(theirs.reviewer, "ana");
-    assert_eq!(theirs.verdict, "single_effect");
+    assert_eq!(theirs.verdict.as_str(), "single_effect");
     let message = error.to_string();
     assert!(
         message.contains("ana") && message.contains("single_effect"),

@@ -98,7 +98,7 @@ impl AnswerForm {
 
     /// The fields in tab order; the job id only when the verdict needs one.
     pub fn fields(&self) -> Vec<AnswerField> {
-        if self.chosen().needs_job {
+        if self.chosen().needs_job() {
             vec![
                 AnswerField::Verdict,
                 AnswerField::LinkJob,

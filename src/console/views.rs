@@ -16,7 +16,6 @@ use ratatui::widgets::{Block, Cell, Paragraph, Row, Table, TableState};
 
 use crate::clock::Timestamp;
 use crate::inert::inert;
-use crate::review;
 use crate::store::AnswerRow;
 
 /// The characters of one outside string drawn at most. A screen shows a few thousand;
@@ -52,8 +51,8 @@ pub(crate) fn answer_cell(answer: Option<&AnswerRow>) -> Line<'_> {
     let Some(a) = answer else {
         return Line::from(Span::raw("unanswered").light_red());
     };
-    let verdict = outside(&a.verdict);
-    let verdict = if review::closes(&a.verdict) {
+    let verdict = outside(a.verdict.as_str());
+    let verdict = if a.verdict.closes() {
         verdict.green()
     } else {
         verdict.yellow()

@@ -14,6 +14,7 @@ use super::rows::{
 use super::{Ledger, StoreError};
 use crate::clock::Timestamp;
 use crate::decision::{Disposition, JobState, Outcome, ReasonCode};
+use crate::review::Verdict;
 
 type Result<T> = std::result::Result<T, StoreError>;
 
@@ -517,16 +518,19 @@ impl Ledger {
         let counts = self.disposition_counts()?;
         // The questions, less those whose standing answer closes them: a walk over
         // the answers (a person's work, so few), not over every held callback.
-        let closed: i64 = self.run(|c| {
+        // Which verdicts close is `Verdict::closes`, not repeated here in SQL.
+        let standing: Vec<Verdict> = self.run(|c| {
             c.prepare_cached(
-                "SELECT count(*) FROM callbacks c
+                "SELECT (SELECT verdict FROM answers WHERE callback_seq = c.seq
+                         ORDER BY id DESC LIMIT 1)
+                 FROM callbacks c
                  WHERE c.seq IN (SELECT callback_seq FROM answers)
-                   AND (c.disposition = 'hold' OR c.disposition = 'quarantine')
-                   AND (SELECT verdict FROM answers WHERE callback_seq = c.seq
-                        ORDER BY id DESC LIMIT 1) <> 'needs_remote_check'",
+                   AND (c.disposition = 'hold' OR c.disposition = 'quarantine')",
             )?
-            .query_row([], |row| row.get(0))
+            .query_map([], |row| row.get(0))?
+            .collect()
         })?;
+        let closed: i64 = standing.iter().map(|v| i64::from(v.closes())).sum();
         Ok(counts.held + counts.quarantined - closed)
     }
 

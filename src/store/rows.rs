@@ -3,7 +3,10 @@
 use serde::Serialize;
 
 use crate::clock::Timestamp;
+use crate::closed_set::closed_set;
 use crate::decision::{Disposition, JobState, Outcome, ReasonCode};
+use crate::outbox::{RequestKind, RequestStatus};
+use crate::review::Verdict;
 
 /// A job as the ledger holds it.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,36 +28,13 @@ pub struct JobRow {
     pub state_changed_at: Timestamp,
 }
 
-/// The state of one attempt.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AttemptState {
-    Running,
-    TimedOut,
-    Succeeded,
-    Failed,
-}
-
-impl AttemptState {
-    /// The stored name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            AttemptState::Running => "running",
-            AttemptState::TimedOut => "timed_out",
-            AttemptState::Succeeded => "succeeded",
-            AttemptState::Failed => "failed",
-        }
-    }
-
-    /// Parses a stored name.
-    pub fn parse(name: &str) -> Option<AttemptState> {
-        [
-            AttemptState::Running,
-            AttemptState::TimedOut,
-            AttemptState::Succeeded,
-            AttemptState::Failed,
-        ]
-        .into_iter()
-        .find(|s| s.as_str() == name)
+closed_set! {
+    /// The state of one attempt.
+    pub enum AttemptState("attempt state") {
+        Running = "running",
+        TimedOut = "timed_out",
+        Succeeded = "succeeded",
+        Failed = "failed",
     }
 }
 
@@ -81,24 +61,15 @@ pub struct NewLine<'a> {
     pub ingested_at: Timestamp,
 }
 
-/// What became of an input line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LineStatus {
-    /// A well-formed event, kept in the tables of its kind.
-    Applied,
-    /// A malformed event or one for an unknown job, kept with its reason.
-    Rejected,
-    /// A callback (or an unparseable line): see the callbacks table.
-    Callback,
-}
-
-impl LineStatus {
-    pub(crate) fn as_str(self) -> &'static str {
-        match self {
-            LineStatus::Applied => "applied",
-            LineStatus::Rejected => "rejected",
-            LineStatus::Callback => "callback",
-        }
+closed_set! {
+    /// What became of an input line.
+    pub enum LineStatus("line status") {
+        /// A well-formed event, kept in the tables of its kind.
+        Applied = "applied",
+        /// A malformed event or one for an unknown job, kept with its reason.
+        Rejected = "rejected",
+        /// A callback (or an unparseable line): see the callbacks table.
+        Callback = "callback",
     }
 }
 
@@ -208,7 +179,7 @@ pub struct Replacement {
 pub struct AnswerRow {
     pub id: i64,
     pub callback_seq: i64,
-    pub verdict: String,
+    pub verdict: Verdict,
     pub note: String,
     pub reviewer: String,
     pub answered_at: Timestamp,
@@ -273,14 +244,14 @@ pub struct FailedJobRow {
 pub struct OutboxRow {
     pub id: i64,
     pub job_id: String,
-    pub request: String,
+    pub request: RequestKind,
     pub attempt: Option<i64>,
     pub input_digest: Option<String>,
     pub model_digest: Option<String>,
     pub policy_revision: Option<String>,
     pub requested_by: String,
     pub requested_at: Timestamp,
-    pub status: String,
+    pub status: RequestStatus,
 }
 
 /// What the ledger knows about a job's output object.

@@ -154,17 +154,17 @@ fn answer_action(app: &mut App, form: &mut AnswerForm, action: Action) -> bool {
 fn submit_answer(app: &mut App, form: &mut AnswerForm) -> bool {
     let verdict = form.chosen();
     let link_job = form.link_job.text.trim();
-    if verdict.needs_job && link_job.is_empty() {
+    if verdict.needs_job() && link_job.is_empty() {
         form.error = Some("`linked` needs the id of the job this callback belongs to".to_owned());
         form.field = AnswerField::LinkJob;
         return false;
     }
     let request = AnswerRequest {
         seq: form.seq,
-        verdict: verdict.name,
+        verdict: verdict.as_str(),
         note: form.note.text.trim(),
         reviewer: &app.reviewer,
-        link_job: verdict.needs_job.then_some(link_job),
+        link_job: verdict.needs_job().then_some(link_job),
         seen_answer: form.seen.as_ref().map(|a| a.id),
     };
     match review::answer(&mut app.ledger, &request, app.now) {
@@ -173,7 +173,7 @@ fn submit_answer(app: &mut App, form: &mut AnswerForm) -> bool {
                 "Answer {} written on callback #{}: {} by {}.",
                 written.answer_id,
                 form.seq,
-                verdict.name,
+                verdict.as_str(),
                 inert(&app.reviewer)
             )];
             if let Some((new_seq, decision)) = written.linked {
@@ -188,7 +188,7 @@ fn submit_answer(app: &mut App, form: &mut AnswerForm) -> bool {
                     form.seq
                 ));
             }
-            if !verdict.closes {
+            if !verdict.closes() {
                 lines.push(
                     "The question stays open until someone checks the remote side.".to_owned(),
                 );

@@ -24,7 +24,7 @@ fn heading(text: &str) -> Vec<Span<'_>> {
 fn answer_line(a: &AnswerRow) -> Vec<Span<'_>> {
     let mut spans = vec![
         Span::raw(format!("  #{} on callback #{}: ", a.id, a.callback_seq)).dark_gray(),
-        outside(&a.verdict).bold(),
+        outside(a.verdict.as_str()).bold(),
         Span::raw(" by "),
         outside(&a.reviewer),
         Span::raw(format!(" at {}", a.answered_at.short())),

@@ -43,7 +43,7 @@ fn outcome_lines<'a>(lines: &mut Vec<Line<'a>>, outcome: &'a Outcome) {
             lines.push(Line::default());
             let mut spans = vec![
                 Span::raw("Their answer: ").bold(),
-                outside(&theirs.verdict).bold(),
+                outside(theirs.verdict.as_str()).bold(),
                 Span::raw(" by "),
                 outside(&theirs.reviewer),
                 Span::raw(format!(" at {}", theirs.answered_at.short())),
@@ -79,7 +79,7 @@ fn answer_lines<'a>(form: &'a AnswerForm, app: &'a App) -> Vec<Line<'a>> {
     let mut lines = vec![match &form.seen {
         Some(a) => Line::from(vec![
             Span::raw("Standing answer: ").dark_gray(),
-            outside(&a.verdict),
+            outside(a.verdict.as_str()),
             Span::raw(" by "),
             outside(&a.reviewer),
             Span::raw(format!(
@@ -101,15 +101,15 @@ fn answer_lines<'a>(form: &'a AnswerForm, app: &'a App) -> Vec<Line<'a>> {
     for (i, v) in form.kind.verdicts().iter().enumerate() {
         let picked = i == form.verdict;
         let mark = if picked { " ● " } else { " ○ " };
-        let name = Span::raw(format!("{:<20}", v.name));
+        let name = Span::raw(format!("{:<20}", v.as_str()));
         lines.push(Line::from(vec![
             Span::raw(mark),
             if picked { name.bold().cyan() } else { name },
-            Span::raw(v.description).dark_gray(),
+            Span::raw(v.description()).dark_gray(),
         ]));
     }
     lines.push(Line::default());
-    if form.chosen().needs_job {
+    if form.chosen().needs_job() {
         lines.push(field(
             "Job id",
             &form.link_job,
@@ -127,7 +127,7 @@ fn answer_lines<'a>(form: &'a AnswerForm, app: &'a App) -> Vec<Line<'a>> {
         Span::raw(format!(
             " at {}. {}",
             app.now.short(),
-            if form.chosen().needs_job {
+            if form.chosen().needs_job() {
                 "The callback is then judged against that job by the table, as if it had named it."
             } else {
                 "An answer never changes a job's state."
@@ -208,7 +208,7 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, form: &Form, app: &App) {
                 .as_deref()
                 .map_or_else(|| "no job".into(), crate::inert::inert);
             (
-                format!(" Answer callback #{} · {job} · {} ", f.seq, f.kind.label()),
+                format!(" Answer callback #{} · {job} · {} ", f.seq, f.kind.as_str()),
                 answer_lines(f, app),
             )
         }

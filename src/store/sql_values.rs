@@ -1,0 +1,53 @@
+//! The closed sets of the domain as SQL values: each is stored as its name.
+//!
+//! Reading a name borrows the text in place (no `String` per row: a list of a
+//! million callbacks reads three names a row), and a name the set does not know
+//! is an error naming the set, never a silent default.
+
+use rusqlite::ToSql;
+use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSqlOutput, ValueRef};
+
+use crate::closed_set::ClosedSet;
+use crate::decision::{Disposition, JobState, Outcome, ReasonCode};
+use crate::outbox::{RequestKind, RequestStatus};
+use crate::review::Verdict;
+
+use super::{AttemptState, LineStatus};
+
+/// Reads a stored name of the set `T`.
+fn name_from_sql<T: ClosedSet>(value: ValueRef<'_>) -> FromSqlResult<T> {
+    let name = value.as_str()?;
+    T::parse(name).ok_or_else(|| {
+        FromSqlError::Other(format!("unexpected {} {name:?} in the ledger", T::WHAT).into())
+    })
+}
+
+macro_rules! stored_by_name {
+    ($($set:ty),+ $(,)?) => {
+        $(
+            impl FromSql for $set {
+                fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+                    name_from_sql(value)
+                }
+            }
+
+            impl ToSql for $set {
+                fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+                    Ok(ToSqlOutput::Borrowed(ValueRef::Text(self.as_str().as_bytes())))
+                }
+            }
+        )+
+    };
+}
+
+stored_by_name!(
+    JobState,
+    Outcome,
+    Disposition,
+    ReasonCode,
+    AttemptState,
+    LineStatus,
+    RequestKind,
+    RequestStatus,
+    Verdict,
+);
