@@ -3,10 +3,17 @@
 //! Parsing never fails in the Rust sense: a line that cannot be read is a value
 //! ([`Parsed::Unparseable`] or [`Parsed::Rejected`]) that ingest keeps with its reason.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::clock::Timestamp;
+use crate::closed_set::closed_set;
 use crate::decision::{Outcome, Unusable};
+
+mod fields;
+mod top_level;
+
+use fields::Fields;
+use top_level::TopLevel;
 
 /// A job entering the ledger; opens attempt 1.
 #[derive(Debug, Clone, PartialEq)]
@@ -21,6 +28,26 @@ pub struct JobAccepted {
     pub attempt_budget: Option<i64>,
     pub owner: Option<String>,
 }
+
+closed_set! {
+    /// The kinds of event other than a callback, by their `event` name.
+    pub enum EventKind("event") {
+        JobAccepted = "job_accepted",
+        AttemptStarted = "attempt_started",
+        AttemptTimedOut = "attempt_timed_out",
+        JobCancelled = "job_cancelled",
+        JobSucceeded = "job_succeeded",
+        JobFailed = "job_failed",
+        JobExpired = "job_expired",
+        OutputStored = "output_stored",
+        OutputChecked = "output_checked",
+        NotificationSent = "notification_sent",
+        Decision = "decision",
+    }
+}
+
+/// The `event` name of a callback, read by its own rules (SPEC sec. 2).
+pub const CALLBACK: &str = "callback";
 
 /// A well-formed event other than a callback.
 #[derive(Debug, Clone, PartialEq)]
@@ -85,20 +112,20 @@ pub enum Event {
 }
 
 impl Event {
-    /// The `event` name of this kind.
-    pub fn kind(&self) -> &'static str {
+    /// The kind of this event (its `event` name).
+    pub fn kind(&self) -> EventKind {
         match self {
-            Event::JobAccepted(_) => "job_accepted",
-            Event::AttemptStarted { .. } => "attempt_started",
-            Event::AttemptTimedOut { .. } => "attempt_timed_out",
-            Event::JobCancelled { .. } => "job_cancelled",
-            Event::JobSucceeded { .. } => "job_succeeded",
-            Event::JobFailed { .. } => "job_failed",
-            Event::JobExpired { .. } => "job_expired",
-            Event::OutputStored { .. } => "output_stored",
-            Event::OutputChecked { .. } => "output_checked",
-            Event::NotificationSent { .. } => "notification_sent",
-            Event::Decision { .. } => "decision",
+            Event::JobAccepted(_) => EventKind::JobAccepted,
+            Event::AttemptStarted { .. } => EventKind::AttemptStarted,
+            Event::AttemptTimedOut { .. } => EventKind::AttemptTimedOut,
+            Event::JobCancelled { .. } => EventKind::JobCancelled,
+            Event::JobSucceeded { .. } => EventKind::JobSucceeded,
+            Event::JobFailed { .. } => EventKind::JobFailed,
+            Event::JobExpired { .. } => EventKind::JobExpired,
+            Event::OutputStored { .. } => EventKind::OutputStored,
+            Event::OutputChecked { .. } => EventKind::OutputChecked,
+            Event::NotificationSent { .. } => EventKind::NotificationSent,
+            Event::Decision { .. } => EventKind::Decision,
         }
     }
 
@@ -148,7 +175,7 @@ pub enum Parsed {
     Callback(CallbackReport),
     /// A known event other than a callback, malformed: kept with the reason.
     Rejected {
-        kind: &'static str,
+        kind: EventKind,
         reason: String,
     },
     /// Not a JSON object with a known `event`: quarantined with the parse error.
@@ -156,21 +183,6 @@ pub enum Parsed {
         reason: String,
     },
 }
-
-const KINDS: [&str; 12] = [
-    "job_accepted",
-    "attempt_started",
-    "attempt_timed_out",
-    "job_cancelled",
-    "job_succeeded",
-    "job_failed",
-    "job_expired",
-    "output_stored",
-    "output_checked",
-    "notification_sent",
-    "decision",
-    "callback",
-];
 
 /// Reads one line (without its line terminator; a trailing CR and a leading UTF-8
 /// byte order mark are tolerated, as RFC 8259 allows).
@@ -197,9 +209,13 @@ pub fn parse_line(line: &[u8]) -> Parsed {
             };
         }
     };
+    let fields = Fields(&object);
     let kind = match object.get("event") {
-        Some(Value::String(name)) => match KINDS.iter().find(|k| **k == name.as_str()) {
-            Some(kind) => *kind,
+        Some(Value::String(name)) if name == CALLBACK => {
+            return Parsed::Callback(callback(&fields));
+        }
+        Some(Value::String(name)) => match EventKind::parse(name) {
+            Some(kind) => kind,
             None => {
                 return Parsed::Unparseable {
                     reason: format!("unknown event {name:?}"),
@@ -217,20 +233,16 @@ pub fn parse_line(line: &[u8]) -> Parsed {
             };
         }
     };
-    let fields = Fields(&object);
-    if kind == "callback" {
-        return Parsed::Callback(callback(&fields));
-    }
     match event(kind, &fields) {
         Ok(event) => Parsed::Event(event),
         Err(reason) => Parsed::Rejected { kind, reason },
     }
 }
 
-fn event(kind: &str, f: &Fields<'_>) -> Result<Event, String> {
+fn event(kind: EventKind, f: &Fields<'_>) -> Result<Event, String> {
     let job_id = f.text("job_id")?;
     Ok(match kind {
-        "job_accepted" => Event::JobAccepted(JobAccepted {
+        EventKind::JobAccepted => Event::JobAccepted(JobAccepted {
             job_id,
             at: f.time("at")?,
             input_digest: f.opt_text("input_digest")?,
@@ -241,63 +253,62 @@ fn event(kind: &str, f: &Fields<'_>) -> Result<Event, String> {
             attempt_budget: f.opt_count("attempt_budget")?,
             owner: f.opt_text("owner")?,
         }),
-        "attempt_started" => Event::AttemptStarted {
+        EventKind::AttemptStarted => Event::AttemptStarted {
             job_id,
             attempt: f.attempt()?,
             at: f.time("at")?,
             created_by: creator(f.opt_text("created_by")?)?,
             timeout_at: f.opt_time("timeout_at")?,
         },
-        "attempt_timed_out" => Event::AttemptTimedOut {
+        EventKind::AttemptTimedOut => Event::AttemptTimedOut {
             job_id,
             attempt: f.attempt()?,
             at: f.time("at")?,
         },
-        "job_cancelled" => Event::JobCancelled {
+        EventKind::JobCancelled => Event::JobCancelled {
             job_id,
             at: f.time("at")?,
             by: f.text("by")?,
         },
-        "job_succeeded" => Event::JobSucceeded {
+        EventKind::JobSucceeded => Event::JobSucceeded {
             job_id,
             attempt: f.attempt()?,
             at: f.time("at")?,
             result_ref: f.text("result_ref")?,
         },
-        "job_failed" => Event::JobFailed {
+        EventKind::JobFailed => Event::JobFailed {
             job_id,
             attempt: f.attempt()?,
             at: f.time("at")?,
             cause: f.text("cause")?,
             permanent: f.opt_bool("permanent")?,
         },
-        "job_expired" => Event::JobExpired {
+        EventKind::JobExpired => Event::JobExpired {
             job_id,
             at: f.time("at")?,
         },
-        "output_stored" => Event::OutputStored {
+        EventKind::OutputStored => Event::OutputStored {
             job_id,
             reference: f.text("ref")?,
             at: f.time("at")?,
             retention_until: f.opt_time("retention_until")?,
         },
-        "output_checked" => Event::OutputChecked {
+        EventKind::OutputChecked => Event::OutputChecked {
             job_id,
             at: f.time("at")?,
             exists: f.opt_bool("exists")?.ok_or("field `exists` is missing")?,
         },
-        "notification_sent" => Event::NotificationSent {
+        EventKind::NotificationSent => Event::NotificationSent {
             job_id,
             kind: f.text("kind")?,
             at: f.time("at")?,
         },
-        "decision" => Event::Decision {
+        EventKind::Decision => Event::Decision {
             decision_id: f.text("decision_id")?,
             job_id,
             action: f.text("action")?,
             at: f.time("at")?,
         },
-        other => return Err(format!("unknown event {other:?}")),
     })
 }
 
@@ -381,172 +392,6 @@ fn callback(f: &Fields<'_>) -> CallbackReport {
     }
 }
 
-/// The top level of a line.
-///
-/// `serde_json::Value` keeps the last of two equal keys without a word, so
-/// `{"job_id":"a","job_id":"b"}` would be read as job `b` by jobledger and as job `a`
-/// by a tool that keeps the first: a way to smuggle a report past one of them. The
-/// top-level object is therefore read here, with a repeated key noticed.
-enum TopLevel {
-    Object(Map<String, Value>),
-    /// The first key given twice (the rest of the line is still checked as JSON).
-    DuplicateKey(String),
-    /// Valid JSON, but not an object.
-    Other,
-}
-
-impl<'de> serde::Deserialize<'de> for TopLevel {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(TopLevelVisitor)
-    }
-}
-
-struct TopLevelVisitor;
-
-impl<'de> serde::de::Visitor<'de> for TopLevelVisitor {
-    type Value = TopLevel;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<TopLevel, A::Error> {
-        let mut object = Map::new();
-        let mut duplicate = None;
-        while let Some(key) = map.next_key::<String>()? {
-            if duplicate.is_some() {
-                map.next_value::<serde::de::IgnoredAny>()?;
-            } else if object.contains_key(&key) {
-                map.next_value::<serde::de::IgnoredAny>()?;
-                duplicate = Some(key);
-            } else {
-                let value = map.next_value::<Value>()?;
-                object.insert(key, value);
-            }
-        }
-        Ok(duplicate.map_or(TopLevel::Object(object), TopLevel::DuplicateKey))
-    }
-
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<TopLevel, A::Error> {
-        while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
-        Ok(TopLevel::Other)
-    }
-
-    fn visit_bool<E>(self, _: bool) -> Result<TopLevel, E> {
-        Ok(TopLevel::Other)
-    }
-
-    fn visit_i64<E>(self, _: i64) -> Result<TopLevel, E> {
-        Ok(TopLevel::Other)
-    }
-
-    fn visit_u64<E>(self, _: u64) -> Result<TopLevel, E> {
-        Ok(TopLevel::Other)
-    }
-
-    fn visit_f64<E>(self, _: f64) -> Result<TopLevel, E> {
-        Ok(TopLevel::Other)
-    }
-
-    fn visit_str<E>(self, _: &str) -> Result<TopLevel, E> {
-        Ok(TopLevel::Other)
-    }
-
-    fn visit_unit<E>(self) -> Result<TopLevel, E> {
-        Ok(TopLevel::Other)
-    }
-}
-
-/// Typed access to an event's fields, each error a sentence a person can act on.
-struct Fields<'a>(&'a Map<String, Value>);
-
-impl Fields<'_> {
-    fn opt_text(&self, name: &str) -> Result<Option<String>, String> {
-        match self.0.get(name) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(text)) => Ok(Some(text.clone())),
-            Some(other) => Err(format!(
-                "field `{name}` must be a string, not {}",
-                type_name(other)
-            )),
-        }
-    }
-
-    fn text(&self, name: &str) -> Result<String, String> {
-        match self.opt_text(name)? {
-            Some(text) if !text.trim().is_empty() => Ok(text),
-            Some(_) => Err(format!("field `{name}` is empty")),
-            None => Err(format!("field `{name}` is missing")),
-        }
-    }
-
-    fn opt_time(&self, name: &str) -> Result<Option<Timestamp>, String> {
-        match self.opt_text(name)? {
-            None => Ok(None),
-            Some(text) => Timestamp::parse(&text)
-                .map(Some)
-                .ok_or_else(|| {
-                    format!(
-                        "field `{name}` is not an RFC 3339 time in the years 0000 to 9999 (UTC): {text:?}"
-                    )
-                }),
-        }
-    }
-
-    fn time(&self, name: &str) -> Result<Timestamp, String> {
-        self.opt_time(name)?
-            .ok_or_else(|| format!("field `{name}` is missing"))
-    }
-
-    fn opt_count(&self, name: &str) -> Result<Option<i64>, String> {
-        match self.0.get(name) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::Number(n)) => match n.as_i64() {
-                Some(count) if count > 0 => Ok(Some(count)),
-                _ => Err(format!(
-                    "field `{name}` must be a positive whole number, not {n}"
-                )),
-            },
-            Some(other) => Err(format!(
-                "field `{name}` must be a number, not {}",
-                type_name(other)
-            )),
-        }
-    }
-
-    fn attempt(&self) -> Result<i64, String> {
-        let attempt = self
-            .opt_count("attempt")?
-            .ok_or("field `attempt` is missing")?;
-        if attempt > i64::from(u32::MAX) {
-            return Err(format!("field `attempt` is implausibly large: {attempt}"));
-        }
-        Ok(attempt)
-    }
-
-    fn opt_bool(&self, name: &str) -> Result<Option<bool>, String> {
-        match self.0.get(name) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::Bool(flag)) => Ok(Some(*flag)),
-            Some(other) => Err(format!(
-                "field `{name}` must be true or false, not {}",
-                type_name(other)
-            )),
-        }
-    }
-}
-
-fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -617,7 +462,7 @@ mod tests {
         ) else {
             panic!("expected a rejection")
         };
-        assert_eq!(kind, "attempt_started");
+        assert_eq!(kind, EventKind::AttemptStarted);
         assert!(reason.contains("attempt"), "{reason}");
     }
 

@@ -215,12 +215,14 @@ fn ingest_line(
     // What the line is, as far as the line alone tells; an event may still be
     // rejected once the ledger is consulted.
     let (kind, status, reason) = match parsed {
-        Parsed::Event(event) => (Some(event.kind()), LineStatus::Applied, None),
-        Parsed::Rejected { kind, reason } => {
-            (Some(*kind), LineStatus::Rejected, Some(reason.as_str()))
-        }
+        Parsed::Event(event) => (Some(event.kind().as_str()), LineStatus::Applied, None),
+        Parsed::Rejected { kind, reason } => (
+            Some(kind.as_str()),
+            LineStatus::Rejected,
+            Some(reason.as_str()),
+        ),
         Parsed::Callback(report) => (
-            Some("callback"),
+            Some(crate::event::CALLBACK),
             LineStatus::Callback,
             report.problem().map(|p| p.1.as_str()),
         ),
