@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
+use clap::builder::PossibleValue;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::clock::{Clock, Timestamp, parse_duration};
@@ -70,7 +71,7 @@ enum Command {
         json: bool,
         /// Only callbacks with this disposition
         #[arg(long, value_enum)]
-        disposition: Option<DispositionArg>,
+        disposition: Option<Disposition>,
     },
     /// Account for every accepted job: missing terminal records, outputs, notifications, aged jobs
     Reconcile {
@@ -119,7 +120,7 @@ enum Command {
     /// Ask the outside to retry or cancel a job (checked; goes to the outbox)
     Request {
         #[arg(value_enum)]
-        kind: RequestArg,
+        kind: RequestKind,
         job: String,
         /// Who asks
         #[arg(long)]
@@ -162,30 +163,23 @@ struct ReviewArgs {
     reviewer: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum DispositionArg {
-    Apply,
-    Hold,
-    Record,
-    Quarantine,
-}
+/// The closed sets the command line takes as values: their stored names are the
+/// words on the command line, so the possible values are listed from the set.
+macro_rules! value_enum {
+    ($($set:ty),+) => {$(
+        impl ValueEnum for $set {
+            fn value_variants<'a>() -> &'a [Self] {
+                &<$set>::ALL
+            }
 
-impl From<DispositionArg> for Disposition {
-    fn from(d: DispositionArg) -> Self {
-        match d {
-            DispositionArg::Apply => Disposition::Apply,
-            DispositionArg::Hold => Disposition::Hold,
-            DispositionArg::Record => Disposition::Record,
-            DispositionArg::Quarantine => Disposition::Quarantine,
+            fn to_possible_value(&self) -> Option<PossibleValue> {
+                Some(PossibleValue::new(self.as_str()))
+            }
         }
-    }
+    )+};
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum RequestArg {
-    Retry,
-    Cancel,
-}
+value_enum!(Disposition, RequestKind);
 
 fn parse_time(text: &str) -> Result<Timestamp, String> {
     Timestamp::parse(text)
@@ -289,7 +283,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Callbacks { json, disposition } => {
             let ledger = open_existing(&path)?;
-            print_callbacks(&ledger, disposition.map(Into::into), json, &mut out)?;
+            print_callbacks(&ledger, disposition, json, &mut out)?;
         }
         Command::Reconcile {
             json,
@@ -372,10 +366,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Request { kind, job, by } => {
             let mut ledger = open_existing(&path)?;
-            let kind = match kind {
-                RequestArg::Retry => RequestKind::Retry,
-                RequestArg::Cancel => RequestKind::Cancel,
-            };
             let written = outbox::request(&mut ledger, kind, &job, &by, now)?;
             let attempt = written
                 .attempt
