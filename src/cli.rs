@@ -1,194 +1,23 @@
-//! The command line (SPEC sec. 7).
+//! The command line (SPEC sec. 7): parses the arguments ([`args`]) and dispatches
+//! each command to the module that does it and to [`crate::report`], which prints.
 
-use std::fmt::Write as _;
+mod args;
+
 use std::io::{self, BufReader, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
-use clap::builder::PossibleValue;
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::Parser;
 
-use crate::clock::{Clock, Timestamp, parse_duration};
-use crate::decision::Disposition;
-use crate::outbox::{self, RequestKind};
+use crate::clock::{Clock, Timestamp};
+use crate::outbox;
 use crate::reconcile::{self, DEFAULT_REVIEW_CAPACITY};
 use crate::report::{self, Summary};
-use crate::review::{self, AnswerRequest, CaseKind};
-use crate::store::{CallbackFilter, Ledger, PageRequest, StoreError};
+use crate::review::{self, AnswerRequest};
+use crate::store::{CallbackFilter, Ledger, StoreError};
 use crate::{demo, escalation, ingest};
-
-const ABOUT: &str =
-    "A review console over a SQLite ledger of asynchronous jobs and their callbacks.
-
-Every callback gets exactly one disposition (apply, hold, record, quarantine); held and
-quarantined ones wait for a person, who answers them in the console or with `answer`.";
-
-fn verdict_help() -> String {
-    let mut text = String::from("Verdicts, by the kind of question:\n");
-    for kind in CaseKind::ALL {
-        let _ = writeln!(text, "  {}:", kind.as_str());
-        for v in kind.verdicts() {
-            let _ = writeln!(text, "    {:<20} {}", v.as_str(), v.description());
-        }
-    }
-    text
-}
-
-#[derive(Debug, Parser)]
-#[command(name = "jobledger", version, about = ABOUT)]
-struct Cli {
-    /// The ledger file [default: ./jobledger.db; env JOBLEDGER_DB]
-    #[arg(long, global = true, value_name = "PATH")]
-    db: Option<PathBuf>,
-    /// Fix the clock (RFC 3339), for reproducible reports
-    #[arg(long, global = true, value_name = "TIME", value_parser = parse_time)]
-    now: Option<Timestamp>,
-    #[command(subcommand)]
-    command: Option<Command>,
-}
-
-#[derive(Debug, Subcommand)]
-enum Command {
-    /// Open the review console (the default command)
-    Review(ReviewArgs),
-    /// Read an NDJSON event stream into the ledger (safe to re-run)
-    Ingest {
-        /// The stream to read; `-` or nothing reads standard input
-        file: Option<PathBuf>,
-    },
-    /// Totals: callbacks by disposition, jobs by state, outbox, backlog alarm
-    Summary {
-        #[arg(long)]
-        json: bool,
-        /// Held + quarantined arrivals an hour that reviewers can take
-        #[arg(long, default_value_t = DEFAULT_REVIEW_CAPACITY, value_name = "N")]
-        review_capacity: i64,
-    },
-    /// List callbacks in ingest order, with disposition, timeout, arrival and answer
-    Callbacks {
-        #[arg(long)]
-        json: bool,
-        /// Only callbacks with this disposition
-        #[arg(long, value_enum)]
-        disposition: Option<Disposition>,
-    },
-    /// Account for every accepted job: missing terminal records, outputs, notifications, aged jobs
-    Reconcile {
-        #[arg(long)]
-        json: bool,
-        /// Submission window width: 15m, 1h, 1d, ...
-        #[arg(long, default_value = "1h", value_parser = parse_window)]
-        window: i64,
-        /// Held + quarantined arrivals an hour that reviewers can take
-        #[arg(long, default_value_t = DEFAULT_REVIEW_CAPACITY, value_name = "N")]
-        review_capacity: i64,
-    },
-    /// Answer a held or quarantined callback (append-only)
-    #[command(after_help = verdict_help())]
-    Answer {
-        /// The callback's sequence number (see `callbacks`)
-        seq: i64,
-        /// The verdict, from the closed set for the callback's kind (below)
-        #[arg(long)]
-        verdict: String,
-        /// A note kept beside the answer
-        #[arg(long, default_value = "")]
-        note: String,
-        /// Who answers [default: env JOBLEDGER_REVIEWER, else the login name]
-        #[arg(long)]
-        reviewer: Option<String>,
-        /// For `linked`: the job the callback belongs to
-        #[arg(long, value_name = "JOB")]
-        job: Option<String>,
-        /// The id of the standing answer you read and are answering over
-        #[arg(long, value_name = "ANSWER_ID")]
-        seen: Option<i64>,
-    },
-    /// Set the owner and escalation time of a (stuck) job
-    Owner {
-        job: String,
-        #[arg(long)]
-        owner: String,
-        /// When it escalates (RFC 3339)
-        #[arg(long, value_name = "TIME", value_parser = parse_time)]
-        escalate_at: Option<Timestamp>,
-        /// Who sets it [default: the login name]
-        #[arg(long)]
-        by: Option<String>,
-    },
-    /// Ask the outside to retry or cancel a job (checked; goes to the outbox)
-    Request {
-        #[arg(value_enum)]
-        kind: RequestKind,
-        job: String,
-        /// Who asks
-        #[arg(long)]
-        by: String,
-    },
-    /// List requests waiting in the outbox
-    Outbox {
-        #[arg(long)]
-        json: bool,
-    },
-    /// List rejected events (malformed, or for unknown jobs) with their reasons
-    Rejected {
-        #[arg(long)]
-        json: bool,
-    },
-    /// Build a fresh demo ledger (default ./jobledger-demo.db) and open the console on it
-    Demo {
-        /// Print the summary and reconciliation instead of opening the console
-        #[arg(long)]
-        print: bool,
-        /// Instead of the booking afternoon, generate a realistic stream of N jobs
-        #[arg(long, value_name = "N")]
-        jobs: Option<u64>,
-        /// Seed of the generated stream (same seed, same stream)
-        #[arg(long, default_value_t = 1, value_name = "S")]
-        seed: u64,
-        /// With --jobs: write only the NDJSON stream to standard output
-        #[arg(long, requires = "jobs")]
-        stream_only: bool,
-    },
-}
-
-#[derive(Debug, clap::Args)]
-struct ReviewArgs {
-    /// Open with every write disabled
-    #[arg(long)]
-    read_only: bool,
-    /// Who answers [default: env JOBLEDGER_REVIEWER, else the login name]
-    #[arg(long)]
-    reviewer: Option<String>,
-}
-
-/// The closed sets the command line takes as values: their stored names are the
-/// words on the command line, so the possible values are listed from the set.
-macro_rules! value_enum {
-    ($($set:ty),+) => {$(
-        impl ValueEnum for $set {
-            fn value_variants<'a>() -> &'a [Self] {
-                &<$set>::ALL
-            }
-
-            fn to_possible_value(&self) -> Option<PossibleValue> {
-                Some(PossibleValue::new(self.as_str()))
-            }
-        }
-    )+};
-}
-
-value_enum!(Disposition, RequestKind);
-
-fn parse_time(text: &str) -> Result<Timestamp, String> {
-    Timestamp::parse(text)
-        .ok_or_else(|| format!("{text:?} is not an RFC 3339 time (e.g. 2026-11-27T17:00:00Z)"))
-}
-
-fn parse_window(text: &str) -> Result<i64, String> {
-    parse_duration(text).ok_or_else(|| format!("{text:?} is not a window such as 15m, 1h or 1d"))
-}
+use args::{Cli, Command, ReviewArgs};
 
 /// The reviewer's name: the flag, else `JOBLEDGER_REVIEWER`, else the login name.
 pub fn reviewer_name(flag: Option<String>) -> String {
@@ -244,10 +73,9 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     let clock = cli.now.map_or(Clock::System, Clock::Fixed);
-    let command = cli.command.unwrap_or(Command::Review(ReviewArgs {
-        read_only: false,
-        reviewer: None,
-    }));
+    let command = cli
+        .command
+        .unwrap_or(Command::Review(ReviewArgs::default()));
     if let Command::Demo {
         print,
         jobs,
@@ -273,17 +101,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             json,
             review_capacity,
         } => {
-            let ledger = open_existing(&path)?;
-            let summary = Summary::gather(&ledger, now, review_capacity)?;
-            if json {
-                report::write_json(&mut out, &summary.to_json())?;
-            } else {
-                write!(out, "{}", summary.to_text())?;
-            }
+            let summary = Summary::gather(&open_existing(&path)?, now, review_capacity)?;
+            report::write(&mut out, &summary, json)?;
         }
         Command::Callbacks { json, disposition } => {
-            let ledger = open_existing(&path)?;
-            print_callbacks(&ledger, disposition, json, &mut out)?;
+            let filter = CallbackFilter {
+                disposition,
+                text: None,
+            };
+            report::write_callbacks(&mut out, &open_existing(&path)?, &filter, json)?;
         }
         Command::Reconcile {
             json,
@@ -292,11 +118,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         } => {
             let ledger = open_existing(&path)?;
             let r = reconcile::reconcile(&ledger, now, window, review_capacity)?;
-            if json {
-                report::write_json(&mut out, &report::ReconciliationJson::of(&r))?;
-            } else {
-                write!(out, "{}", report::reconciliation_text(&r))?;
-            }
+            report::write(&mut out, &r, json)?;
         }
         Command::Answer {
             seq,
@@ -306,7 +128,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
             job,
             seen,
         } => {
-            let mut ledger = open_existing(&path)?;
             let reviewer = reviewer_name(reviewer);
             let request = AnswerRequest {
                 seq,
@@ -316,27 +137,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 link_job: job.as_deref(),
                 seen_answer: seen,
             };
-            let written = review::answer(&mut ledger, &request, now).map_err(|e| match e {
-                review::AnswerError::AnsweredMeanwhile(ref theirs) => {
-                    anyhow::anyhow!("{e}\n(to answer over it, add --seen {})", theirs.id)
-                }
-                other => other.into(),
-            })?;
-            writeln!(
-                out,
-                "answer {} written on callback #{seq}: {verdict} by {}",
-                written.answer_id,
-                crate::inert::inert(&reviewer)
-            )?;
-            if let Some((new_seq, decision)) = written.linked {
-                writeln!(
-                    out,
-                    "linked: judged against job {} as callback #{new_seq}: {} ({})",
-                    crate::inert::inert(job.as_deref().unwrap_or_default()),
-                    decision.disposition,
-                    decision.reason
-                )?;
-            }
+            let written =
+                review::answer(&mut open_existing(&path)?, &request, now).map_err(|e| match e {
+                    review::AnswerError::AnsweredMeanwhile(ref theirs) => {
+                        anyhow::anyhow!("{e}\n(to answer over it, add --seen {})", theirs.id)
+                    }
+                    other => other.into(),
+                })?;
+            let said = report::answer_written(seq, &verdict, &reviewer, job.as_deref(), &written);
+            out.write_all(said.as_bytes())?;
         }
         Command::Owner {
             job,
@@ -345,69 +154,21 @@ fn run(cli: Cli) -> Result<ExitCode> {
             by,
         } => {
             let mut ledger = open_existing(&path)?;
-            escalation::set_owner(
-                &mut ledger,
-                &job,
-                &owner,
-                escalate_at,
-                &reviewer_name(by),
-                now,
-            )?;
-            let when = escalate_at.map_or_else(
-                || "no escalation time".to_owned(),
-                |t| format!("escalates at {t}"),
-            );
-            writeln!(
-                out,
-                "{} is owned by {}; {when}",
-                crate::inert::inert(&job),
-                crate::inert::inert(&owner)
-            )?;
+            let by = reviewer_name(by);
+            escalation::set_owner(&mut ledger, &job, &owner, escalate_at, &by, now)?;
+            out.write_all(report::owner_set(&job, &owner, escalate_at).as_bytes())?;
         }
         Command::Request { kind, job, by } => {
-            let mut ledger = open_existing(&path)?;
-            let written = outbox::request(&mut ledger, kind, &job, &by, now)?;
-            let attempt = written
-                .attempt
-                .map_or_else(String::new, |a| format!(" as attempt {a}"));
-            writeln!(
-                out,
-                "{kind} of {} is in the outbox (request {}){attempt}",
-                crate::inert::inert(&job),
-                written.id
-            )?;
+            let written = outbox::request(&mut open_existing(&path)?, kind, &job, &by, now)?;
+            out.write_all(report::request_written(kind, &job, &written).as_bytes())?;
         }
         Command::Outbox { json } => {
-            let ledger = open_existing(&path)?;
-            let rows = ledger.outbox()?;
-            if json {
-                report::write_json(&mut out, &rows)?;
-            } else {
-                write!(out, "{}", report::outbox_text(&rows))?;
-            }
+            let rows = open_existing(&path)?.outbox()?;
+            report::write(&mut out, rows.as_slice(), json)?;
         }
         Command::Rejected { json } => {
-            let ledger = open_existing(&path)?;
-            let rows = ledger.rejected_lines(usize::MAX)?;
-            if json {
-                let list: Vec<_> = rows
-                    .iter()
-                    .map(|r| serde_json::json!({"line": r.seq, "event": r.event, "reason": r.reason, "ingested_at": r.ingested_at}))
-                    .collect();
-                report::write_json(&mut out, &list)?;
-            } else if rows.is_empty() {
-                writeln!(out, "No rejected events: every event line was taken.")?;
-            } else {
-                for r in rows {
-                    writeln!(
-                        out,
-                        "line {:>6}  {:<18} {}",
-                        r.seq,
-                        r.event.as_deref().unwrap_or("?"),
-                        crate::inert::inert(&r.reason)
-                    )?;
-                }
-            }
+            let rows = open_existing(&path)?.rejected_lines(usize::MAX)?;
+            report::write(&mut out, rows.as_slice(), json)?;
         }
         Command::Demo { .. } => unreachable!("handled above"),
     }
@@ -442,47 +203,6 @@ fn note_upgrade(path: &Path) {
             crate::store::SCHEMA_VERSION
         );
     }
-}
-
-fn print_callbacks(
-    ledger: &Ledger,
-    disposition: Option<Disposition>,
-    json: bool,
-    out: &mut impl Write,
-) -> Result<()> {
-    let filter = CallbackFilter {
-        disposition,
-        text: None,
-    };
-    let mut page = PageRequest::first(1000);
-    if json {
-        out.write_all(b"[")?;
-    } else {
-        writeln!(out, "{}", report::callbacks_header())?;
-    }
-    let mut first = true;
-    loop {
-        let rows = ledger.callbacks_report_page(&filter, page)?;
-        for row in &rows {
-            if json {
-                if !first {
-                    out.write_all(b",\n")?;
-                }
-                report::write_json_compact(out, &report::CallbackJson::of(row))?;
-            } else {
-                writeln!(out, "{}", report::callback_line(row))?;
-            }
-            first = false;
-        }
-        match rows.last() {
-            Some(last) if rows.len() == page.limit => page.after = Some(last.seq),
-            _ => break,
-        }
-    }
-    if json {
-        out.write_all(b"]\n")?;
-    }
-    Ok(())
 }
 
 fn run_ingest(path: &Path, file: Option<&Path>, now: Timestamp) -> Result<()> {
@@ -531,32 +251,14 @@ fn run_demo(
         let mut out = io::stdout().lock();
         writeln!(out, "Demo ledger {} (clock fixed at {now})", path.display())?;
         writeln!(out, "ingest: {built}\n")?;
-        write!(
-            out,
-            "{}",
-            Summary::gather(&ledger, now, DEFAULT_REVIEW_CAPACITY)?.to_text()
-        )?;
+        let summary = Summary::gather(&ledger, now, DEFAULT_REVIEW_CAPACITY)?;
+        report::write(&mut out, &summary, false)?;
         writeln!(out)?;
-        write!(
-            out,
-            "{}",
-            report::reconciliation_text(&reconcile::reconcile(
-                &ledger,
-                now,
-                3600,
-                DEFAULT_REVIEW_CAPACITY
-            )?)
-        )?;
+        let r = reconcile::reconcile(&ledger, now, 3600, DEFAULT_REVIEW_CAPACITY)?;
+        report::write(&mut out, &r, false)?;
         return Ok(ExitCode::SUCCESS);
     }
-    review_console(
-        &path,
-        Clock::Fixed(now),
-        ReviewArgs {
-            read_only: false,
-            reviewer: None,
-        },
-    )?;
+    review_console(&path, Clock::Fixed(now), ReviewArgs::default())?;
     Ok(ExitCode::SUCCESS)
 }
 

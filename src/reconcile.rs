@@ -17,18 +17,22 @@ pub const BACKLOG_WINDOW_S: i64 = 3600;
 pub const DEFAULT_REVIEW_CAPACITY: i64 = 30;
 
 /// Are questions for people arriving faster than people can answer them?
+///
+/// Fields in alphabetical order: serialized in field order, they give the JSON
+/// keys in the order reports have always printed them (so do [`AgedJob`] and
+/// [`Window`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Backlog {
-    pub raised: bool,
-    pub window_s: i64,
-    /// Held and quarantined callbacks that arrived in the window.
-    pub arrivals: i64,
     /// Answers written in the window.
     pub answered: i64,
+    /// Held and quarantined callbacks that arrived in the window.
+    pub arrivals: i64,
     /// Reviews per window the team can take.
     pub capacity: i64,
     /// Held and quarantined callbacks still without a closing answer.
     pub open: i64,
+    pub raised: bool,
+    pub window_s: i64,
 }
 
 impl Backlog {
@@ -47,18 +51,18 @@ impl Backlog {
     }
 }
 
-/// A stuck job, as escalation owners see it.
+/// A stuck job, as escalation owners see it (fields in JSON key order).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AgedJob {
-    pub job_id: String,
-    pub state: JobState,
     pub accepted_at: Timestamp,
     pub age_s: i64,
-    pub expected_age_s: i64,
-    pub owner: Option<String>,
     pub escalate_at: Option<Timestamp>,
+    pub expected_age_s: i64,
+    pub job_id: String,
     /// Its escalation time has passed.
     pub overdue: bool,
+    pub owner: Option<String>,
+    pub state: JobState,
     /// Nobody owns it.
     pub unowned: bool,
 }
@@ -81,19 +85,20 @@ impl AgedJob {
     }
 }
 
-/// Jobs submitted in one window, counted by the state they are in now.
+/// Jobs submitted in one window, counted by the state they are in now (fields in
+/// JSON key order).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Window {
-    pub start: Timestamp,
-    pub end: Timestamp,
     /// Every job submitted in the window: the population.
     pub accepted: i64,
+    pub end: Timestamp,
+    pub start: Timestamp,
     /// The same jobs by current state (every state listed).
     pub states: BTreeMap<&'static str, i64>,
 }
 
-/// The whole reconciliation.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// The whole reconciliation (its JSON shape is in `report`).
+#[derive(Debug, Clone, PartialEq)]
 pub struct Reconciliation {
     pub accepted: i64,
     pub missing_terminal: Vec<String>,

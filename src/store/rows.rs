@@ -175,15 +175,18 @@ pub struct Replacement {
 }
 
 /// A reviewer's answer to a held or quarantined callback.
+///
+/// Fields in alphabetical order: serialized in field order, they give the JSON
+/// keys in the order reports have always printed them.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AnswerRow {
-    pub id: i64,
+    pub answered_at: Timestamp,
     pub callback_seq: i64,
-    pub verdict: Verdict,
+    pub id: i64,
+    pub linked_job_id: Option<String>,
     pub note: String,
     pub reviewer: String,
-    pub answered_at: Timestamp,
-    pub linked_job_id: Option<String>,
+    pub verdict: Verdict,
 }
 
 /// A callback as reports and the console show it.
@@ -270,13 +273,18 @@ impl OutputFacts {
     }
 }
 
-/// A rejected input line.
-#[derive(Debug, Clone, PartialEq)]
+/// A rejected input line (`rejected --json` prints it as it is).
+///
+/// Fields in alphabetical order of their JSON keys, the order reports have
+/// always printed them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RejectedLine {
-    pub seq: i64,
     pub event: Option<String>,
-    pub reason: String,
     pub ingested_at: Timestamp,
+    /// The line's sequence number in the ledger.
+    #[serde(rename = "line")]
+    pub seq: i64,
+    pub reason: String,
 }
 
 /// One entry of a job's timeline, in time order.

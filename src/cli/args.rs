@@ -1,0 +1,185 @@
+//! What the command line accepts: the commands, their flags and help texts.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use clap::builder::PossibleValue;
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::clock::{Timestamp, parse_duration};
+use crate::decision::Disposition;
+use crate::outbox::RequestKind;
+use crate::reconcile::DEFAULT_REVIEW_CAPACITY;
+use crate::review::CaseKind;
+
+const ABOUT: &str =
+    "A review console over a SQLite ledger of asynchronous jobs and their callbacks.
+
+Every callback gets exactly one disposition (apply, hold, record, quarantine); held and
+quarantined ones wait for a person, who answers them in the console or with `answer`.";
+
+fn verdict_help() -> String {
+    let mut text = String::from("Verdicts, by the kind of question:\n");
+    for kind in CaseKind::ALL {
+        let _ = writeln!(text, "  {}:", kind.as_str());
+        for v in kind.verdicts() {
+            let _ = writeln!(text, "    {:<20} {}", v.as_str(), v.description());
+        }
+    }
+    text
+}
+
+#[derive(Debug, Parser)]
+#[command(name = "jobledger", version, about = ABOUT)]
+pub(super) struct Cli {
+    /// The ledger file [default: ./jobledger.db; env JOBLEDGER_DB]
+    #[arg(long, global = true, value_name = "PATH")]
+    pub(super) db: Option<PathBuf>,
+    /// Fix the clock (RFC 3339), for reproducible reports
+    #[arg(long, global = true, value_name = "TIME", value_parser = parse_time)]
+    pub(super) now: Option<Timestamp>,
+    #[command(subcommand)]
+    pub(super) command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub(super) enum Command {
+    /// Open the review console (the default command)
+    Review(ReviewArgs),
+    /// Read an NDJSON event stream into the ledger (safe to re-run)
+    Ingest {
+        /// The stream to read; `-` or nothing reads standard input
+        file: Option<PathBuf>,
+    },
+    /// Totals: callbacks by disposition, jobs by state, outbox, backlog alarm
+    Summary {
+        #[arg(long)]
+        json: bool,
+        /// Held + quarantined arrivals an hour that reviewers can take
+        #[arg(long, default_value_t = DEFAULT_REVIEW_CAPACITY, value_name = "N")]
+        review_capacity: i64,
+    },
+    /// List callbacks in ingest order, with disposition, timeout, arrival and answer
+    Callbacks {
+        #[arg(long)]
+        json: bool,
+        /// Only callbacks with this disposition
+        #[arg(long, value_enum)]
+        disposition: Option<Disposition>,
+    },
+    /// Account for every accepted job: missing terminal records, outputs, notifications, aged jobs
+    Reconcile {
+        #[arg(long)]
+        json: bool,
+        /// Submission window width: 15m, 1h, 1d, ...
+        #[arg(long, default_value = "1h", value_parser = parse_window)]
+        window: i64,
+        /// Held + quarantined arrivals an hour that reviewers can take
+        #[arg(long, default_value_t = DEFAULT_REVIEW_CAPACITY, value_name = "N")]
+        review_capacity: i64,
+    },
+    /// Answer a held or quarantined callback (append-only)
+    #[command(after_help = verdict_help())]
+    Answer {
+        /// The callback's sequence number (see `callbacks`)
+        seq: i64,
+        /// The verdict, from the closed set for the callback's kind (below)
+        #[arg(long)]
+        verdict: String,
+        /// A note kept beside the answer
+        #[arg(long, default_value = "")]
+        note: String,
+        /// Who answers [default: env JOBLEDGER_REVIEWER, else the login name]
+        #[arg(long)]
+        reviewer: Option<String>,
+        /// For `linked`: the job the callback belongs to
+        #[arg(long, value_name = "JOB")]
+        job: Option<String>,
+        /// The id of the standing answer you read and are answering over
+        #[arg(long, value_name = "ANSWER_ID")]
+        seen: Option<i64>,
+    },
+    /// Set the owner and escalation time of a (stuck) job
+    Owner {
+        job: String,
+        #[arg(long)]
+        owner: String,
+        /// When it escalates (RFC 3339)
+        #[arg(long, value_name = "TIME", value_parser = parse_time)]
+        escalate_at: Option<Timestamp>,
+        /// Who sets it [default: the login name]
+        #[arg(long)]
+        by: Option<String>,
+    },
+    /// Ask the outside to retry or cancel a job (checked; goes to the outbox)
+    Request {
+        #[arg(value_enum)]
+        kind: RequestKind,
+        job: String,
+        /// Who asks
+        #[arg(long)]
+        by: String,
+    },
+    /// List requests waiting in the outbox
+    Outbox {
+        #[arg(long)]
+        json: bool,
+    },
+    /// List rejected events (malformed, or for unknown jobs) with their reasons
+    Rejected {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Build a fresh demo ledger (default ./jobledger-demo.db) and open the console on it
+    Demo {
+        /// Print the summary and reconciliation instead of opening the console
+        #[arg(long)]
+        print: bool,
+        /// Instead of the booking afternoon, generate a realistic stream of N jobs
+        #[arg(long, value_name = "N")]
+        jobs: Option<u64>,
+        /// Seed of the generated stream (same seed, same stream)
+        #[arg(long, default_value_t = 1, value_name = "S")]
+        seed: u64,
+        /// With --jobs: write only the NDJSON stream to standard output
+        #[arg(long, requires = "jobs")]
+        stream_only: bool,
+    },
+}
+
+#[derive(Debug, Default, clap::Args)]
+pub(super) struct ReviewArgs {
+    /// Open with every write disabled
+    #[arg(long)]
+    pub(super) read_only: bool,
+    /// Who answers [default: env JOBLEDGER_REVIEWER, else the login name]
+    #[arg(long)]
+    pub(super) reviewer: Option<String>,
+}
+
+/// The closed sets the command line takes as values: their stored names are the
+/// words on the command line, so the possible values are listed from the set.
+macro_rules! value_enum {
+    ($($set:ty),+) => {$(
+        impl ValueEnum for $set {
+            fn value_variants<'a>() -> &'a [Self] {
+                &<$set>::ALL
+            }
+
+            fn to_possible_value(&self) -> Option<PossibleValue> {
+                Some(PossibleValue::new(self.as_str()))
+            }
+        }
+    )+};
+}
+
+value_enum!(Disposition, RequestKind);
+
+fn parse_time(text: &str) -> Result<Timestamp, String> {
+    Timestamp::parse(text)
+        .ok_or_else(|| format!("{text:?} is not an RFC 3339 time (e.g. 2026-11-27T17:00:00Z)"))
+}
+
+fn parse_window(text: &str) -> Result<i64, String> {
+    parse_duration(text).ok_or_else(|| format!("{text:?} is not a window such as 15m, 1h or 1d"))
+}

@@ -1,0 +1,54 @@
+//! `outbox` and `rejected`: the requests made, and the events not taken.
+
+use std::fmt::Write as _;
+
+use super::clip;
+use super::table::{self, Column, or_dash};
+use crate::inert::inert;
+use crate::store::{OutboxRow, RejectedLine};
+
+/// The outbox table.
+const OUTBOX_COLUMNS: [Column<OutboxRow>; 7] = [
+    Column::right("", "id", 4, |r| r.id.to_string()),
+    Column::left("  ", "job", 16, |r| clip(&inert(&r.job_id), 16)),
+    Column::left(" ", "request", 7, |r| r.request.as_str().to_owned()),
+    Column::right(" ", "attempt", 7, |r| or_dash(r.attempt)),
+    Column::left("  ", "requested by", 20, |r| {
+        clip(&inert(&r.requested_by), 20)
+    }),
+    Column::left(" ", "at", 19, |r| r.requested_at.short()),
+    Column::left("  ", "status", 0, |r| r.status.as_str().to_owned()),
+];
+
+impl super::Report for [OutboxRow] {
+    fn text(&self) -> String {
+        if self.is_empty() {
+            return "The outbox is empty: no request to the outside has been made.\n".to_owned();
+        }
+        let mut out = String::new();
+        let _ = writeln!(out, "{}", table::header(&OUTBOX_COLUMNS));
+        for r in self {
+            let _ = writeln!(out, "{}", table::row(&OUTBOX_COLUMNS, r));
+        }
+        out
+    }
+}
+
+impl super::Report for [RejectedLine] {
+    fn text(&self) -> String {
+        if self.is_empty() {
+            return "No rejected events: every event line was taken.\n".to_owned();
+        }
+        let mut out = String::new();
+        for r in self {
+            let _ = writeln!(
+                out,
+                "line {:>6}  {:<18} {}",
+                r.seq,
+                r.event.as_deref().unwrap_or("?"),
+                inert(&r.reason)
+            );
+        }
+        out
+    }
+}

@@ -1,0 +1,165 @@
+//! `reconcile`: the accounting of every accepted job.
+
+use std::fmt::Write as _;
+
+use serde::{Serialize, Serializer};
+
+use super::clip;
+use super::summary::backlog_line;
+use super::table::{self, Column};
+use crate::clock::{Timestamp, format_gap};
+use crate::decision::JobState;
+use crate::inert::inert;
+use crate::reconcile::{AgedJob, Backlog, Reconciliation, Window};
+
+/// `reconcile --json`: keys in alphabetical order, as the report has always
+/// printed them, with whether it is complete and the alarm worked out.
+#[derive(Serialize)]
+struct ReconciliationJson<'a> {
+    accepted: i64,
+    aged: &'a [AgedJob],
+    backlog: &'a Backlog,
+    backlog_alarm: bool,
+    complete: bool,
+    missing_notification: &'a [String],
+    missing_output: &'a [String],
+    missing_terminal: &'a [String],
+    now: Timestamp,
+    window_s: i64,
+    windows: &'a [Window],
+}
+
+impl Serialize for Reconciliation {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        ReconciliationJson {
+            accepted: self.accepted,
+            aged: &self.aged,
+            backlog: &self.backlog,
+            backlog_alarm: self.backlog.raised,
+            complete: self.complete(),
+            missing_notification: &self.missing_notification,
+            missing_output: &self.missing_output,
+            missing_terminal: &self.missing_terminal,
+            now: self.now,
+            window_s: self.window_s,
+            windows: &self.windows,
+        }
+        .serialize(serializer)
+    }
+}
+
+impl super::Report for Reconciliation {
+    fn text(&self) -> String {
+        let r = self;
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "Reconciliation at {} of {} accepted jobs",
+            r.now.short(),
+            r.accepted
+        );
+        if r.complete() {
+            let _ = writeln!(
+                out,
+                "Every accepted job has a terminal record, and every success its output object."
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "NOT COMPLETE: accepted jobs without a terminal record: {}; successes without an output object: {}.",
+                r.missing_terminal.len(),
+                r.missing_output.len()
+            );
+        }
+        let findings: [(&str, &str, &[String]); 3] = [
+            (
+                "missing_terminal",
+                ": accepted, no terminal record yet",
+                &r.missing_terminal,
+            ),
+            (
+                "missing_output",
+                ": success on record but the output object does not exist (consistency incident)",
+                &r.missing_output,
+            ),
+            (
+                "missing_notification",
+                ": terminal but never notified (informational; the job itself is fine)",
+                &r.missing_notification,
+            ),
+        ];
+        for (title, note, ids) in findings {
+            let _ = writeln!(out, "\n{title} ({}){note}", ids.len());
+            for id in ids {
+                let _ = writeln!(out, "  {}", inert(id));
+            }
+        }
+        let _ = writeln!(
+            out,
+            "\naged ({}): open past their expected age",
+            r.aged.len()
+        );
+        for a in &r.aged {
+            out.push_str(&aged_line(a));
+        }
+        let _ = writeln!(
+            out,
+            "\nby submission window ({}):",
+            format_gap(r.window_s).trim_start_matches('+')
+        );
+        let _ = writeln!(out, "{}", table::header(&WINDOW_COLUMNS));
+        for w in &r.windows {
+            let _ = writeln!(out, "{}", table::row(&WINDOW_COLUMNS, w));
+        }
+        out.push('\n');
+        out.push_str(&backlog_line(&r.backlog));
+        out
+    }
+}
+
+/// One aged job: a sentence more than a table row, so it has no header.
+fn aged_line(a: &AgedJob) -> String {
+    let owner = a
+        .owner
+        .as_deref()
+        .map_or_else(|| "UNOWNED".to_owned(), |o| inert(o).into_owned());
+    let escalate = a.escalate_at.map_or_else(
+        || "no escalation time".to_owned(),
+        |t| format!("escalate {}", t.short()),
+    );
+    format!(
+        "  {:<16} {:<10} age {:>8} (expected {:>7})  {:<12} {}{}\n",
+        clip(&inert(&a.job_id), 16),
+        a.state.as_str(),
+        format_gap(a.age_s).trim_start_matches('+'),
+        format_gap(a.expected_age_s).trim_start_matches('+'),
+        owner,
+        escalate,
+        if a.overdue { "  OVERDUE" } else { "" }
+    )
+}
+
+/// Jobs of a window now in `state`.
+fn in_state(w: &Window, state: JobState) -> String {
+    w.states
+        .get(state.as_str())
+        .copied()
+        .unwrap_or(0)
+        .to_string()
+}
+
+/// The windows table: the population, then the jobs by the state they are in now.
+const WINDOW_COLUMNS: [Column<Window>; 10] = [
+    Column::left("  ", "window start", 16, |w| {
+        w.start.short().get(..16).unwrap_or_default().to_owned()
+    }),
+    Column::right(" ", "accepted", 8, |w| w.accepted.to_string()),
+    Column::right(" ", "waiting", 8, |w| in_state(w, JobState::Accepted)),
+    Column::right(" ", "running", 8, |w| in_state(w, JobState::Running)),
+    Column::right(" ", "succeeded", 9, |w| in_state(w, JobState::Succeeded)),
+    Column::right(" ", "late", 9, |w| in_state(w, JobState::CompletedLate)),
+    Column::right(" ", "failed", 8, |w| in_state(w, JobState::Failed)),
+    Column::right(" ", "timed_out", 9, |w| in_state(w, JobState::TimedOut)),
+    Column::right(" ", "expired", 8, |w| in_state(w, JobState::Expired)),
+    Column::right(" ", "cancelled", 9, |w| in_state(w, JobState::Cancelled)),
+];
