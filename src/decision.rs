@@ -8,14 +8,14 @@ use crate::closed_set::closed_set;
 closed_set! {
     /// Every state a job can be in, in the order reports list them.
     pub enum JobState("job state") {
-        Accepted = "accepted",
-        Running = "running",
-        Succeeded = "succeeded",
-        CompletedLate = "completed_late",
-        Failed = "failed",
-        TimedOut = "timed_out",
-        Expired = "expired",
-        Cancelled = "cancelled",
+        Accepted,
+        Running,
+        Succeeded,
+        CompletedLate,
+        Failed,
+        TimedOut,
+        Expired,
+        Cancelled,
     }
 }
 
@@ -42,8 +42,8 @@ impl JobState {
 closed_set! {
     /// What a callback says happened.
     pub enum Outcome("outcome") {
-        Success = "success",
-        Failure = "failure",
+        Success,
+        Failure,
     }
 }
 
@@ -100,29 +100,29 @@ pub enum Facts {
 closed_set! {
     /// The four dispositions a callback can get, in report order.
     pub enum Disposition("disposition") {
-        Apply = "apply",
-        Hold = "hold",
-        Record = "record",
-        Quarantine = "quarantine",
+        Apply,
+        Hold,
+        Record,
+        Quarantine,
     }
 }
 
 closed_set! {
     /// The reason code stored beside every disposition.
     pub enum ReasonCode("reason") {
-        Unparseable = "unparseable",
-        MissingJobId = "missing_job_id",
-        InvalidOutcome = "invalid_outcome",
-        NoMatchingJob = "no_matching_job",
-        UnknownAttempt = "unknown_attempt",
-        RepeatReport = "repeat_report",
-        PossibleDuplicateEffect = "possible_duplicate_effect",
-        ConflictingOutcomes = "conflicting_outcomes",
-        AfterCancel = "after_cancel",
-        OnTimeSuccess = "on_time_success",
-        OnTimeFailure = "on_time_failure",
-        LateSuccess = "late_success",
-        LateFailure = "late_failure",
+        Unparseable,
+        MissingJobId,
+        InvalidOutcome,
+        NoMatchingJob,
+        UnknownAttempt,
+        RepeatReport,
+        PossibleDuplicateEffect,
+        ConflictingOutcomes,
+        AfterCancel,
+        OnTimeSuccess,
+        OnTimeFailure,
+        LateSuccess,
+        LateFailure,
     }
 }
 

@@ -32,17 +32,17 @@ pub struct JobAccepted {
 closed_set! {
     /// The kinds of event other than a callback, by their `event` name.
     pub enum EventKind("event") {
-        JobAccepted = "job_accepted",
-        AttemptStarted = "attempt_started",
-        AttemptTimedOut = "attempt_timed_out",
-        JobCancelled = "job_cancelled",
-        JobSucceeded = "job_succeeded",
-        JobFailed = "job_failed",
-        JobExpired = "job_expired",
-        OutputStored = "output_stored",
-        OutputChecked = "output_checked",
-        NotificationSent = "notification_sent",
-        Decision = "decision",
+        JobAccepted,
+        AttemptStarted,
+        AttemptTimedOut,
+        JobCancelled,
+        JobSucceeded,
+        JobFailed,
+        JobExpired,
+        OutputStored,
+        OutputChecked,
+        NotificationSent,
+        Decision,
     }
 }
 

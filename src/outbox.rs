@@ -12,9 +12,9 @@ closed_set! {
     /// What a person may ask of the outside.
     pub enum RequestKind("request") {
         /// Run the job again, same job id and pinned digests, within its attempt budget.
-        Retry = "retry",
+        Retry,
         /// Ask the remote side to stop the job.
-        Cancel = "cancel",
+        Cancel,
     }
 }
 
@@ -22,7 +22,7 @@ closed_set! {
     /// Where a request in the outbox stands.
     pub enum RequestStatus("request status") {
         /// Waiting to be sent to the outside.
-        Pending = "pending",
+        Pending,
     }
 }
 

@@ -4,7 +4,11 @@ use std::io::Write;
 
 use serde::{Serialize, Serializer};
 
-use super::table::{self, Column, or_dash};
+use super::table::{
+    self,
+    Align::{Left, Right},
+    Column, or_dash,
+};
 use super::{clip, write_json_compact};
 use crate::clock::{Timestamp, format_gap};
 use crate::decision::{Disposition, Outcome, ReasonCode};
@@ -55,46 +59,47 @@ pub fn write_callbacks(
 
 /// The callbacks table.
 const COLUMNS: [Column<CallbackRow>; 11] = [
-    Column::right("", "seq", 6, |r| r.seq.to_string()),
-    Column::left("  ", "job", 16, |r| {
+    Column::new("", "seq", 6, Right, |r| r.seq.to_string()),
+    Column::new("  ", "job", 16, Left, |r| {
         r.job_id
             .as_deref()
             .map_or_else(|| "-".to_owned(), |j| clip(&inert(j), 16))
     }),
-    Column::right(" ", "att", 3, |r| or_dash(r.attempt)),
-    Column::left("  ", "outcome", 7, |r| {
+    Column::new(" ", "att", 3, Right, |r| or_dash(r.attempt)),
+    Column::new("  ", "outcome", 7, Left, |r| {
         r.outcome.map_or("-", Outcome::as_str).to_owned()
     }),
-    Column::left("  ", "dispo", 10, |r| r.disposition.as_str().to_owned()),
-    Column::left("  ", "reason", 25, |r| r.reason.as_str().to_owned()),
-    Column::left("  ", "timeout", 19, |r| {
+    Column::new("  ", "dispo", 10, Left, |r| {
+        r.disposition.as_str().to_owned()
+    }),
+    Column::new("  ", "reason", 25, Left, |r| r.reason.as_str().to_owned()),
+    Column::new("  ", "timeout", 19, Left, |r| {
         or_dash(r.timeout_at.map(Timestamp::short))
     }),
-    Column::left("  ", "arrived", 19, |r| {
+    Column::new("  ", "arrived", 19, Left, |r| {
         or_dash(r.arrived_at.map(Timestamp::short))
     }),
-    Column::right("  ", "gap", 8, |r| or_dash(gap_s(r).map(format_gap))),
-    Column::left("  ", "replacement", 24, |r| {
-        or_dash(r.replacement.as_ref().map(|p| {
-            format!(
-                "#{} {} {}",
-                p.attempt,
-                inert(&p.created_by),
-                p.started_at.short()
-            )
-        }))
+    Column::new("  ", "gap", 8, Right, |r| or_dash(gap_s(r).map(format_gap))),
+    Column::new("  ", "replacement", 24, Left, |r| {
+        or_dash(
+            r.replacement
+                .as_ref()
+                .map(|p| who_when(&format!("#{}", p.attempt), &p.created_by, p.started_at)),
+        )
     }),
-    Column::left("  ", "answer", 0, |r| {
-        or_dash(r.answer.as_ref().map(|a| {
-            format!(
-                "{} by {} {}",
-                a.verdict,
-                inert(&a.reviewer),
-                a.answered_at.short()
-            )
-        }))
+    Column::new("  ", "answer", 0, Left, |r| {
+        or_dash(
+            r.answer
+                .as_ref()
+                .map(|a| who_when(&format!("{} by", a.verdict), &a.reviewer, a.answered_at)),
+        )
     }),
 ];
+
+/// What was done, by whom (from outside, so made inert), and when.
+fn who_when(what: &str, who: &str, at: Timestamp) -> String {
+    format!("{what} {} {}", inert(who), at.short())
+}
 
 /// How late the callback arrived after its attempt's timeout (negative: early).
 fn gap_s(row: &CallbackRow) -> Option<i64> {

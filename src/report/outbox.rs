@@ -3,21 +3,25 @@
 use std::fmt::Write as _;
 
 use super::clip;
-use super::table::{self, Column, or_dash};
+use super::table::{
+    self,
+    Align::{Left, Right},
+    Column, or_dash,
+};
 use crate::inert::inert;
 use crate::store::{OutboxRow, RejectedLine};
 
 /// The outbox table.
 const OUTBOX_COLUMNS: [Column<OutboxRow>; 7] = [
-    Column::right("", "id", 4, |r| r.id.to_string()),
-    Column::left("  ", "job", 16, |r| clip(&inert(&r.job_id), 16)),
-    Column::left(" ", "request", 7, |r| r.request.as_str().to_owned()),
-    Column::right(" ", "attempt", 7, |r| or_dash(r.attempt)),
-    Column::left("  ", "requested by", 20, |r| {
+    Column::new("", "id", 4, Right, |r| r.id.to_string()),
+    Column::new("  ", "job", 16, Left, |r| clip(&inert(&r.job_id), 16)),
+    Column::new(" ", "request", 7, Left, |r| r.request.as_str().to_owned()),
+    Column::new(" ", "attempt", 7, Right, |r| or_dash(r.attempt)),
+    Column::new("  ", "requested by", 20, Left, |r| {
         clip(&inert(&r.requested_by), 20)
     }),
-    Column::left(" ", "at", 19, |r| r.requested_at.short()),
-    Column::left("  ", "status", 0, |r| r.status.as_str().to_owned()),
+    Column::new(" ", "at", 19, Left, |r| r.requested_at.short()),
+    Column::new("  ", "status", 0, Left, |r| r.status.as_str().to_owned()),
 ];
 
 impl super::Report for [OutboxRow] {

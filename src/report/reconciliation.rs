@@ -6,7 +6,11 @@ use serde::{Serialize, Serializer};
 
 use super::clip;
 use super::summary::backlog_line;
-use super::table::{self, Column};
+use super::table::{
+    self,
+    Align::{Left, Right},
+    Column,
+};
 use crate::clock::{Timestamp, format_gap};
 use crate::decision::JobState;
 use crate::inert::inert;
@@ -150,16 +154,26 @@ fn in_state(w: &Window, state: JobState) -> String {
 
 /// The windows table: the population, then the jobs by the state they are in now.
 const WINDOW_COLUMNS: [Column<Window>; 10] = [
-    Column::left("  ", "window start", 16, |w| {
+    Column::new("  ", "window start", 16, Left, |w| {
         w.start.short().get(..16).unwrap_or_default().to_owned()
     }),
-    Column::right(" ", "accepted", 8, |w| w.accepted.to_string()),
-    Column::right(" ", "waiting", 8, |w| in_state(w, JobState::Accepted)),
-    Column::right(" ", "running", 8, |w| in_state(w, JobState::Running)),
-    Column::right(" ", "succeeded", 9, |w| in_state(w, JobState::Succeeded)),
-    Column::right(" ", "late", 9, |w| in_state(w, JobState::CompletedLate)),
-    Column::right(" ", "failed", 8, |w| in_state(w, JobState::Failed)),
-    Column::right(" ", "timed_out", 9, |w| in_state(w, JobState::TimedOut)),
-    Column::right(" ", "expired", 8, |w| in_state(w, JobState::Expired)),
-    Column::right(" ", "cancelled", 9, |w| in_state(w, JobState::Cancelled)),
+    Column::new(" ", "accepted", 8, Right, |w| w.accepted.to_string()),
+    Column::new(" ", "waiting", 8, Right, |w| {
+        in_state(w, JobState::Accepted)
+    }),
+    Column::new(" ", "running", 8, Right, |w| in_state(w, JobState::Running)),
+    Column::new(" ", "succeeded", 9, Right, |w| {
+        in_state(w, JobState::Succeeded)
+    }),
+    Column::new(" ", "late", 9, Right, |w| {
+        in_state(w, JobState::CompletedLate)
+    }),
+    Column::new(" ", "failed", 8, Right, |w| in_state(w, JobState::Failed)),
+    Column::new(" ", "timed_out", 9, Right, |w| {
+        in_state(w, JobState::TimedOut)
+    }),
+    Column::new(" ", "expired", 8, Right, |w| in_state(w, JobState::Expired)),
+    Column::new(" ", "cancelled", 9, Right, |w| {
+        in_state(w, JobState::Cancelled)
+    }),
 ];

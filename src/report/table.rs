@@ -24,33 +24,18 @@ pub struct Column<T> {
 }
 
 impl<T> Column<T> {
-    /// A left-aligned column.
-    pub const fn left(
+    /// A column: the gap before it, its header, width and alignment, and its cells.
+    pub const fn new(
         gap: &'static str,
         header: &'static str,
         width: usize,
+        align: Align,
         cell: fn(&T) -> String,
     ) -> Self {
         Column {
             header,
             width,
-            align: Align::Left,
-            gap,
-            cell,
-        }
-    }
-
-    /// A right-aligned column.
-    pub const fn right(
-        gap: &'static str,
-        header: &'static str,
-        width: usize,
-        cell: fn(&T) -> String,
-    ) -> Self {
-        Column {
-            header,
-            width,
-            align: Align::Right,
+            align,
             gap,
             cell,
         }

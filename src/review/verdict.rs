@@ -7,11 +7,13 @@ closed_set! {
     /// The kinds of question a person is asked; the name is how the question reads.
     pub enum CaseKind("kind of question") {
         /// Held: success reported while a replacement attempt exists.
-        PossibleDuplicate = "held, possible duplicate effect",
+        #[strum(serialize = "held, possible duplicate effect")]
+        PossibleDuplicate,
         /// Held: the outcomes reported disagree.
-        ConflictingOutcomes = "held, conflicting outcomes",
+        #[strum(serialize = "held, conflicting outcomes")]
+        ConflictingOutcomes,
         /// Quarantined: no job to judge the callback against.
-        Quarantined = "quarantined",
+        Quarantined,
     }
 }
 
@@ -45,13 +47,13 @@ impl CaseKind {
 closed_set! {
     /// A reviewer's verdict on a held or quarantined callback.
     pub enum Verdict("verdict") {
-        SingleEffect = "single_effect",
-        DuplicateEffect = "duplicate_effect",
-        SuccessStands = "success_stands",
-        FailureStands = "failure_stands",
-        Linked = "linked",
-        Noise = "noise",
-        NeedsRemoteCheck = "needs_remote_check",
+        SingleEffect,
+        DuplicateEffect,
+        SuccessStands,
+        FailureStands,
+        Linked,
+        Noise,
+        NeedsRemoteCheck,
     }
 }
 

@@ -31,10 +31,10 @@ pub struct JobRow {
 closed_set! {
     /// The state of one attempt.
     pub enum AttemptState("attempt state") {
-        Running = "running",
-        TimedOut = "timed_out",
-        Succeeded = "succeeded",
-        Failed = "failed",
+        Running,
+        TimedOut,
+        Succeeded,
+        Failed,
     }
 }
 
@@ -65,11 +65,11 @@ closed_set! {
     /// What became of an input line.
     pub enum LineStatus("line status") {
         /// A well-formed event, kept in the tables of its kind.
-        Applied = "applied",
+        Applied,
         /// A malformed event or one for an unknown job, kept with its reason.
-        Rejected = "rejected",
+        Rejected,
         /// A callback (or an unparseable line): see the callbacks table.
-        Callback = "callback",
+        Callback,
     }
 }
 
