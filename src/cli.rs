@@ -1,4 +1,4 @@
-//! The command line (SPEC sec. 7): parses the arguments ([`args`]) and dispatches
+//! The command line (SPEC sec. 7): parses the arguments (`cli/args.rs`) and dispatches
 //! each command to the module that does it and to [`crate::report`], which prints.
 
 mod args;

@@ -1,6 +1,6 @@
 //! Closed sets of names (states, dispositions, verdicts, ...) declared once each.
 //!
-//! [`closed_set!`] declares an enum whose values each have one stored name, the
+//! `closed_set!` declares an enum whose values each have one stored name, the
 //! variant's name in snake case (`CompletedLate` is `completed_late`; `strum`
 //! derives the conversions), and gives it `ALL`, `as_str`, `parse`, `Display`
 //! and `Serialize`. The store converts every such enum to and from SQL through

@@ -4,7 +4,9 @@
 //! line in the ledger ([`store`], the only module with SQL) and asks the pure
 //! disposition table ([`decision`]) what each callback means. [`reconcile`] accounts
 //! for every accepted job; [`review`] and [`outbox`] take a person's answers and
-//! requests; [`cli`] and [`console`] are the two front ends over all of it.
+//! requests; [`cli`] and [`console`] are the two front ends over all of it, and
+//! [`report`] prints what the command line shows. Every closed set of names (states,
+//! dispositions, verdicts, ...) is declared once with [`closed_set`].
 
 pub mod cli;
 pub mod clock;
