@@ -3,11 +3,11 @@
 //! kept exactly, the demo's reconciliation, idempotent and crash-safe ingest, and
 //! totals that add up.
 
-#[path = "support/fixture.rs"]
-mod fixture;
+mod support;
 
 use std::collections::HashSet;
 use std::io::{BufReader, Read};
+use support::fixture;
 
 use fixture::{TempLedger, applied_history, at, booking_afternoon, demo_queue, line_with, now};
 use jobledger::decision::{Disposition, JobState, Outcome, ReasonCode};

@@ -2,19 +2,15 @@
 //! the demo walkthrough, and clear refusals of bad input without a panic. Every run
 //! uses `--db` in a temporary directory and a fixed `--now`.
 
-#[path = "support/fixture.rs"]
-mod fixture;
+mod support;
 
 use std::io::Write as _;
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Stdio;
+use support::binary::{Workdir, failed, succeeded};
+use support::fixture;
 
 use fixture::{NOW, at};
-use jobledger::store::Ledger;
 use serde_json::Value;
-use tempfile::TempDir;
-
-const BIN: &str = env!("CARGO_BIN_EXE_jobledger");
 
 /// The subcommands SPEC sec. 7 names.
 const SPEC_COMMANDS: [&str; 10] = [
@@ -29,101 +25,6 @@ const SPEC_COMMANDS: [&str; 10] = [
     "outbox",
     "demo",
 ];
-
-/// A temporary directory with a ledger path in it; runs the binary against that ledger.
-struct Workdir {
-    dir: TempDir,
-    db: PathBuf,
-}
-
-impl Workdir {
-    fn new() -> Workdir {
-        let dir = tempfile::tempdir().unwrap();
-        let db = dir.path().join("ledger.db");
-        Workdir { dir, db }
-    }
-
-    /// A ledger holding the worked example (ingested through the binary).
-    fn with_afternoon() -> Workdir {
-        let w = Workdir::new();
-        let file = w.file("afternoon.ndjson", fixture::booking_afternoon().as_bytes());
-        w.ok(&["ingest", file.to_str().unwrap()]);
-        w
-    }
-
-    /// A demo ledger built by `demo --print`.
-    fn with_demo() -> (Workdir, String) {
-        let w = Workdir::new();
-        let out = w.ok(&["demo", "--print"]);
-        (w, out)
-    }
-
-    fn file(&self, name: &str, bytes: &[u8]) -> PathBuf {
-        let path = self.dir.path().join(name);
-        std::fs::write(&path, bytes).unwrap();
-        path
-    }
-
-    fn command(&self) -> Command {
-        let mut command = Command::new(BIN);
-        command
-            .current_dir(self.dir.path())
-            .env_remove("JOBLEDGER_DB")
-            .env_remove("JOBLEDGER_REVIEWER")
-            .stdin(Stdio::null());
-        command
-    }
-
-    /// Runs `jobledger --db LEDGER --now NOW ARGS...`.
-    fn run(&self, args: &[&str]) -> Output {
-        self.command()
-            .arg("--db")
-            .arg(&self.db)
-            .args(["--now", NOW])
-            .args(args)
-            .output()
-            .expect("the binary runs")
-    }
-
-    /// Runs and expects success; returns standard output.
-    fn ok(&self, args: &[&str]) -> String {
-        succeeded(&self.run(args), args)
-    }
-
-    /// Runs and expects a clear failure; returns standard error.
-    fn fails(&self, args: &[&str]) -> String {
-        failed(&self.run(args), args)
-    }
-
-    fn json(&self, args: &[&str]) -> Value {
-        let out = self.ok(args);
-        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: not JSON ({e}): {out}"))
-    }
-
-    fn ledger(&self) -> Ledger {
-        Ledger::open_read_only(&self.db).expect("the ledger opens")
-    }
-}
-
-fn succeeded(output: &Output, args: &[&str]) -> String {
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{args:?} failed: {stderr}");
-    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
-    String::from_utf8(output.stdout.clone()).expect("standard output is UTF-8")
-}
-
-fn failed(output: &Output, args: &[&str]) -> String {
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    assert!(!output.status.success(), "{args:?} should fail");
-    assert_ne!(
-        output.status.code(),
-        Some(101),
-        "{args:?} panicked: {stderr}"
-    );
-    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
-    assert!(!stderr.trim().is_empty(), "{args:?} failed without a word");
-    stderr
-}
 
 /// The names listed under `Commands:` in a help text.
 fn listed_commands(help: &str) -> Vec<String> {

@@ -6,10 +6,7 @@
 //! and for 30 seconds in its `#[ignore]`d long version (`cargo test --release --test
 //! concurrency -- --ignored --nocapture`); what it checks holds however far it got.
 
-#[path = "support/binary.rs"]
-mod binary;
-#[path = "support/fixture.rs"]
-mod fixture;
+mod support;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -18,19 +15,12 @@ use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
+use support::disk::disk_dir;
+use support::{binary, fixture};
 
-use binary::bin;
 use fixture::{NOW, now};
 use jobledger::review::{self, AnswerError, AnswerRequest};
 use jobledger::store::{CallbackFilter, Ledger, PageRequest};
-use tempfile::TempDir;
-
-fn disk_dir() -> TempDir {
-    tempfile::Builder::new()
-        .prefix("concurrency-")
-        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
-        .unwrap()
-}
 
 fn jobledger(db: &Path, args: &[&str]) -> Output {
     binary::run_at(db, NOW, args)
@@ -240,7 +230,7 @@ fn console_reader(db: &Path, stop: &AtomicBool) -> (u32, u32) {
 }
 
 fn run_together(run_for: Duration, jobs: u32, chunk_lines: usize) -> Figures {
-    let dir = disk_dir();
+    let dir = disk_dir("concurrency-");
     let db = dir.path().join("ledger.db");
     let chunks = stream_chunks(dir.path(), jobs, chunk_lines);
     // The first chunk is in before anyone starts: it holds the questions.
@@ -387,20 +377,15 @@ fn at_once(a: &mut Command, b: &mut Command) -> (Output, Output) {
 }
 
 fn command(db: &Path, args: &[&str]) -> Command {
-    let mut c = Command::new(bin());
-    c.arg("--db")
-        .arg(db)
-        .args(["--now", NOW])
-        .args(args)
-        .env_remove("JOBLEDGER_DB")
-        .stdin(Stdio::null());
+    let mut c = binary::command(db, NOW);
+    c.args(args);
     c
 }
 
 #[test]
 fn racing_terminal_reports_from_two_processes_one_wins_the_other_is_kept() {
     const JOBS: usize = 12;
-    let dir = disk_dir();
+    let dir = disk_dir("concurrency-");
     let db = dir.path().join("race.db");
     let setup = dir.path().join("setup.ndjson");
     std::fs::write(&setup, running_jobs(JOBS)).unwrap();
@@ -497,7 +482,7 @@ fn racing_terminal_reports_from_two_processes_one_wins_the_other_is_kept() {
 
 #[test]
 fn two_reviewers_answering_the_same_row_at_once_the_second_is_told() {
-    let dir = disk_dir();
+    let dir = disk_dir("concurrency-");
     let db = dir.path().join("answers.db");
     let chunks = stream_chunks(dir.path(), 400, 100_000);
     assert!(

@@ -12,17 +12,15 @@
 //! kills comes from a seeded generator (`JOBLEDGER_CRASH_SEED` changes the seed);
 //! nothing asserted depends on where a kill lands.
 
-#[path = "support/binary.rs"]
-mod binary;
-#[path = "support/fixture.rs"]
-mod fixture;
+mod support;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+use support::disk::{disk_dir, require_strace};
+use support::{binary, fixture};
 
-use binary::bin;
 use fixture::NOW;
 use jobledger::ingest::BATCH_LINES;
 use tempfile::TempDir;
@@ -52,28 +50,6 @@ impl Rng {
         let micros = u64::try_from(max.as_micros()).unwrap_or(u64::MAX).max(1);
         Duration::from_micros(self.next() % micros)
     }
-}
-
-/// A temporary directory on a real disk (under the target directory), never tmpfs:
-/// a crash test on memory would not exercise the file system's writes.
-fn disk_dir() -> TempDir {
-    let dir = tempfile::Builder::new()
-        .prefix("crash-")
-        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
-        .expect("a directory under the target directory");
-    if let Ok(out) = Command::new("stat")
-        .args(["-f", "-c", "%T"])
-        .arg(dir.path())
-        .output()
-    {
-        let fs = String::from_utf8_lossy(&out.stdout).trim().to_owned();
-        assert!(
-            !matches!(fs.as_str(), "tmpfs" | "ramfs"),
-            "{} is on {fs}; crash tests need a real disk",
-            dir.path().display()
-        );
-    }
-    dir
 }
 
 /// `jobledger demo --jobs N --stream-only` at the fixed clock, each line followed by
@@ -114,14 +90,10 @@ fn batches_at_least(lines: &[Vec<u8>]) -> usize {
 }
 
 fn ingest_command(db: &Path, stream: &Path) -> Command {
-    let mut command = Command::new(bin());
+    let mut command = binary::command(db, NOW);
     command
-        .arg("--db")
-        .arg(db)
-        .args(["--now", NOW, "ingest"])
+        .arg("ingest")
         .arg(stream)
-        .env_remove("JOBLEDGER_DB")
-        .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null());
     command
@@ -216,7 +188,7 @@ struct KillTally {
 /// start) until `kills` kills have landed, in rounds on fresh ledgers; each round ends
 /// with an unkilled run and a ledger equal to the clean one.
 fn kill_ingest_at_random(jobs: u32, blanks: usize, kills: u32, salt: u64) -> KillTally {
-    let dir = disk_dir();
+    let dir = disk_dir("crash-");
     let (stream, lines) = write_stream(dir.path(), jobs, blanks);
     let order = kept_order(&lines);
     assert!(
@@ -295,20 +267,6 @@ fn an_ingest_killed_200_times_resumes_to_the_clean_ledger() {
     assert!(tally.killed >= 200);
 }
 
-/// Is `strace` (with syscall fault injection) here? Its absence skips, saying so.
-fn strace() -> bool {
-    let here = Command::new("strace")
-        .args(["-o", "/dev/null", "-e", "inject=getpid:retval=1", "true"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !here {
-        eprintln!("SKIPPED: strace with fault injection is not installed (apt-get install strace)");
-    }
-    here
-}
-
 /// System calls that write a ledger: a kill is placed on each of them in turn.
 const WRITE_CALLS: [&str; 4] = ["pwrite64", "fsync", "fdatasync", "ftruncate"];
 
@@ -354,7 +312,7 @@ fn killed_at(command: &Command, call: &str, n: u32) -> std::process::ExitStatus 
 }
 
 fn kill_ingest_at_writes(jobs: u32, blanks: usize, samples: u32) -> u32 {
-    let dir = disk_dir();
+    let dir = disk_dir("crash-");
     let (stream, lines) = write_stream(dir.path(), jobs, blanks);
     let order = kept_order(&lines);
     let clean_db = dir.path().join("clean.db");
@@ -396,9 +354,7 @@ fn kill_ingest_at_writes(jobs: u32, blanks: usize, samples: u32) -> u32 {
 
 #[test]
 fn an_ingest_killed_at_chosen_writes_resumes_to_the_clean_ledger() {
-    if !strace() {
-        return;
-    }
+    require_strace();
     let kills = kill_ingest_at_writes(150, 0, 4);
     assert!(kills >= 4, "{kills}");
 }
@@ -406,9 +362,7 @@ fn an_ingest_killed_at_chosen_writes_resumes_to_the_clean_ledger() {
 #[test]
 #[ignore = "long: a kill at many write calls of a two-batch ingest"]
 fn an_ingest_killed_at_many_chosen_writes_resumes_to_the_clean_ledger() {
-    if !strace() {
-        return;
-    }
+    require_strace();
     let kills = kill_ingest_at_writes(1_500, 12, 40);
     assert!(kills >= 40, "{kills}");
 }
@@ -422,7 +376,7 @@ struct Questions {
 }
 
 fn questions() -> Questions {
-    let dir = disk_dir();
+    let dir = disk_dir("crash-");
     let (stream, _) = write_stream(dir.path(), 300, 0);
     let db = dir.path().join("answers.db");
     ingest_to_the_end(&db, &stream);
@@ -479,21 +433,10 @@ fn standing_answer(db: &Path, seq: i64) -> Option<i64> {
 
 fn answer_command(db: &Path, case: &(i64, &str, Option<String>), note: &str) -> Command {
     let (seq, verdict, job) = case;
-    let mut command = Command::new(bin());
+    let mut command = binary::command(db, NOW);
     command
-        .arg("--db")
-        .arg(db)
-        .args([
-            "--now",
-            NOW,
-            "answer",
-            &seq.to_string(),
-            "--verdict",
-            verdict,
-        ])
+        .args(["answer", &seq.to_string(), "--verdict", verdict])
         .args(["--note", note, "--reviewer", "crash-test"])
-        .env_remove("JOBLEDGER_DB")
-        .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null());
     if let Some(job) = job {
@@ -601,9 +544,7 @@ fn an_answer_killed_300_times_is_there_whole_or_not_at_all() {
 
 #[test]
 fn an_answer_killed_at_each_write_is_there_whole_or_not_at_all() {
-    if !strace() {
-        return;
-    }
+    require_strace();
     let q = questions();
     let linked = q
         .cases

@@ -7,14 +7,11 @@
 //! control character from the input reaches the terminal: neither the console (every
 //! view, the detail pane of every row) nor the reports of the command line.
 
-#[path = "support/fixture.rs"]
-mod fixture;
-#[path = "support/recorder.rs"]
-mod recorder;
+mod support;
 
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::process::Command;
+use support::{binary, fixture, recorder};
 
 use fixture::{NOW, TempLedger};
 use jobledger::clock::{Clock, Timestamp};
@@ -27,8 +24,6 @@ use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
-
-const BIN: &str = env!("CARGO_BIN_EXE_jobledger");
 
 /// What must never reach a terminal from outside, written out here rather than taken
 /// from `jobledger::inert`, so that a change there cannot weaken this test with it:
@@ -794,14 +789,7 @@ fn bytes_written_to_a_real_terminal_backend_hold_only_its_own_escapes() {
 
 /// Runs the binary on the ledger; returns stdout after checking stderr is clean too.
 fn report(db: &Path, args: &[&str]) -> Vec<u8> {
-    let out = Command::new(BIN)
-        .arg("--db")
-        .arg(db)
-        .args(["--now", NOW])
-        .args(args)
-        .env_remove("JOBLEDGER_DB")
-        .output()
-        .unwrap();
+    let out = binary::run_at(db, NOW, args);
     for stream in [&out.stdout, &out.stderr] {
         let text = std::str::from_utf8(stream)
             .unwrap_or_else(|e| panic!("{args:?} printed bytes that are not UTF-8: {e}"));
@@ -854,19 +842,18 @@ fn reports_of_the_command_line_print_no_control_character() {
     let expected_rejections = cases.iter().filter(|c| c.fate == Fate::Rejected).count();
     assert_eq!(rejected.as_array().unwrap().len(), expected_rejections);
     // Errors quoting hostile input are inert too (a job id that is not in the ledger).
-    let out = Command::new(BIN)
-        .arg("--db")
-        .arg(&t.path)
-        .args([
+    let out = binary::run_at(
+        &t.path,
+        NOW,
+        &[
             "answer",
             "3",
             "--verdict",
             "linked",
             "--job",
             "\u{1b}]0;x\u{7}",
-        ])
-        .output()
-        .unwrap();
+        ],
+    );
     assert!(!out.status.success());
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(

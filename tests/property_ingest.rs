@@ -13,10 +13,10 @@
 //! more. Failures found are kept in `proptest-regressions/property_ingest.txt` and
 //! replayed first on every run.
 
-#[path = "support/fixture.rs"]
-mod fixture;
+mod support;
 
 use std::collections::{BTreeMap, BTreeSet};
+use support::fixture;
 
 use fixture::TempLedger;
 use proptest::prelude::*;
