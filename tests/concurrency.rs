@@ -96,6 +96,8 @@ struct Figures {
     told_answered_meanwhile: u32,
     reader_pages: u32,
     reader_saw_changes: u32,
+    /// Times the reader's count of callbacks went up: it saw the writer's batches.
+    reader_saw_more: u32,
     console_frames: u32,
     console_saw_changes: u32,
 }
@@ -156,14 +158,17 @@ fn reviewer(
 
 /// A console-style reader: pages through every callback by keyset and watches
 /// `data_version`, checking that what it reads is consistent.
-fn reader(db: &Path, stop: &AtomicBool) -> (u32, u32) {
+fn reader(db: &Path, stop: &AtomicBool) -> (u32, u32, u32) {
     let ledger = Ledger::open_read_only(db).unwrap();
     let mut version = ledger.data_version().unwrap();
-    let (mut pages, mut changes) = (0, 0);
-    let mut last_total = 0;
+    let (mut pages, mut changes, mut more) = (0, 0, 0);
+    let mut last_total = ledger.disposition_counts().unwrap().total();
     while !stop.load(Ordering::Relaxed) {
         let counts = ledger.disposition_counts().unwrap();
         assert!(counts.total() >= last_total, "callbacks disappeared");
+        if counts.total() > last_total {
+            more += 1;
+        }
         last_total = counts.total();
         let filter = CallbackFilter::default();
         let mut page = PageRequest::first(200);
@@ -186,7 +191,7 @@ fn reader(db: &Path, stop: &AtomicBool) -> (u32, u32) {
             version = now_version;
         }
     }
-    (pages, changes)
+    (pages, changes, more)
 }
 
 /// The console itself, read-only, refreshing on every tick as it does in a terminal
@@ -278,12 +283,13 @@ fn run_together(run_for: Duration, jobs: u32, chunk_lines: usize) -> Figures {
         figures.told_answered_meanwhile += refused;
         written.extend(mine);
     }
-    let (pages, changes) = reading.join().expect("the reader panicked");
+    let (pages, changes, more) = reading.join().expect("the reader panicked");
     let (frames, console_changes) = console.join().expect("the console panicked");
     figures.console_frames = frames;
     figures.console_saw_changes = console_changes;
     figures.reader_pages = pages;
     figures.reader_saw_changes = changes;
+    figures.reader_saw_more = more;
     figures.answers_written = u32::try_from(written.len()).unwrap();
 
     // No answer lost: each one reported written is in the ledger, once.
@@ -332,6 +338,11 @@ fn run_together(run_for: Duration, jobs: u32, chunk_lines: usize) -> Figures {
         fixture::query_i64(&db, "SELECT count(*) FROM callbacks", [])
     );
     eprintln!("together for {:?}: {figures:?}", started.elapsed());
+    // The readers read a ledger that was changing under them, not a finished one.
+    assert!(
+        figures.reader_saw_more > 0 && figures.console_saw_changes > 0,
+        "the readers never saw the ledger change: {figures:?}"
+    );
     figures
 }
 
