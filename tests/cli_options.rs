@@ -4,6 +4,8 @@
 
 mod support;
 
+use std::fmt::Write as _;
+
 use jobledger::reconcile::DEFAULT_REVIEW_CAPACITY;
 use serde_json::Value;
 use support::binary::Workdir;
@@ -93,15 +95,13 @@ const ACCEPTED_AT: [&str; 6] = [
 
 fn ledger_of_accepted_jobs() -> Workdir {
     let w = Workdir::new();
-    let stream: String = ACCEPTED_AT
-        .iter()
-        .enumerate()
-        .map(|(i, at)| {
-            format!(
-                "{{\"event\":\"job_accepted\",\"job_id\":\"w{i}\",\"at\":\"{at}\",\"timeout_s\":120,\"expected_age_s\":86400}}\n"
-            )
-        })
-        .collect();
+    let mut stream = String::new();
+    for (i, at) in ACCEPTED_AT.iter().enumerate() {
+        let _ = writeln!(
+            stream,
+            r#"{{"event":"job_accepted","job_id":"w{i}","at":"{at}","timeout_s":120,"expected_age_s":86400}}"#
+        );
+    }
     let file = w.file("accepted.ndjson", stream.as_bytes());
     w.ok(&["ingest", file.to_str().unwrap()]);
     w
