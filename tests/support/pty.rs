@@ -82,7 +82,12 @@ impl PtySession {
 
     /// Waits until the screen satisfies `done`; fails showing the screen after a minute.
     pub fn wait_until(&self, what: &str, done: &dyn Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + PATIENCE;
+        self.wait_within(PATIENCE, what, done)
+    }
+
+    /// Waits until the screen satisfies `done`; fails showing the screen after `limit`.
+    pub fn wait_within(&self, limit: Duration, what: &str, done: &dyn Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + limit;
         loop {
             let contents = self.contents();
             if done(&contents) {
@@ -90,7 +95,7 @@ impl PtySession {
             }
             assert!(
                 Instant::now() < deadline,
-                "timed out waiting for {what}; screen:\n{contents}"
+                "waited {limit:?} for {what}; screen:\n{contents}"
             );
             std::thread::sleep(Duration::from_millis(50));
         }
