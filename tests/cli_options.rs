@@ -107,8 +107,11 @@ fn ledger_of_accepted_jobs() -> Workdir {
     w
 }
 
-/// (start, end, accepted) of each window a `reconcile --json` lists.
-fn windows(report: &Value) -> Vec<(String, String, i64)> {
+/// (start, end, accepted) of each window `reconcile --json --window WIDTH` lists,
+/// after checking the report says it used `seconds`.
+fn windows(w: &Workdir, width: &str, seconds: i64) -> Vec<(String, String, i64)> {
+    let report = w.json(&["reconcile", "--json", "--window", width]);
+    assert_eq!(report["window_s"], seconds, "--window {width}");
     report["windows"]
         .as_array()
         .expect("windows")
@@ -130,18 +133,14 @@ fn window(start: &str, end: &str, accepted: i64) -> (String, String, i64) {
 #[test]
 fn reconcile_buckets_jobs_into_quarter_hours() {
     let w = ledger_of_accepted_jobs();
-    let report = w.json(&["reconcile", "--json", "--window", "15m"]);
-    assert_eq!(report["window_s"], 900);
-    assert_eq!(
-        windows(&report),
-        [
-            window("2026-11-26T23:45:00.000Z", "2026-11-27T00:00:00.000Z", 1),
-            window("2026-11-27T13:00:00.000Z", "2026-11-27T13:15:00.000Z", 2),
-            window("2026-11-27T13:15:00.000Z", "2026-11-27T13:30:00.000Z", 1),
-            window("2026-11-27T13:30:00.000Z", "2026-11-27T13:45:00.000Z", 1),
-            window("2026-11-27T16:30:00.000Z", "2026-11-27T16:45:00.000Z", 1),
-        ]
-    );
+    let quarters = [
+        window("2026-11-26T23:45:00.000Z", "2026-11-27T00:00:00.000Z", 1),
+        window("2026-11-27T13:00:00.000Z", "2026-11-27T13:15:00.000Z", 2),
+        window("2026-11-27T13:15:00.000Z", "2026-11-27T13:30:00.000Z", 1),
+        window("2026-11-27T13:30:00.000Z", "2026-11-27T13:45:00.000Z", 1),
+        window("2026-11-27T16:30:00.000Z", "2026-11-27T16:45:00.000Z", 1),
+    ];
+    assert_eq!(windows(&w, "15m", 900), quarters);
     // The text report lists the same window starts, with their counts.
     let text = w.ok(&["reconcile", "--window", "15m"]);
     assert!(text.contains("by submission window (15m00s):"), "{text}");
@@ -167,10 +166,8 @@ fn reconcile_buckets_jobs_into_quarter_hours() {
 #[test]
 fn reconcile_buckets_jobs_into_days() {
     let w = ledger_of_accepted_jobs();
-    let report = w.json(&["reconcile", "--json", "--window", "1d"]);
-    assert_eq!(report["window_s"], 86_400);
     assert_eq!(
-        windows(&report),
+        windows(&w, "1d", 86_400),
         [
             window("2026-11-26T00:00:00.000Z", "2026-11-27T00:00:00.000Z", 1),
             window("2026-11-27T00:00:00.000Z", "2026-11-28T00:00:00.000Z", 5),

@@ -104,71 +104,9 @@ fn ingest_to_the_end(db: &Path, stream: &Path) {
     assert!(status.success(), "ingest into {} failed", db.display());
 }
 
-/// Kept lines, or 0 when the file holds no ledger yet; checks the file on the way, and
-/// that what it holds is a prefix of the stream: a batch is there whole or not at all.
-fn kept_lines(db: &Path, order: &[&[u8]]) -> i64 {
-    if !db.exists() {
-        return 0;
-    }
-    let conn = rusqlite::Connection::open(db).unwrap();
-    let check: String = conn
-        .query_row("PRAGMA quick_check", [], |row| row.get(0))
-        .unwrap();
-    assert_eq!(check, "ok", "{} after a kill", db.display());
-    let tables: i64 = conn
-        .query_row(
-            "SELECT count(*) FROM sqlite_schema WHERE name = 'input_lines'",
-            [],
-            |row| row.get(0),
-        )
-        .unwrap();
-    if tables == 0 {
-        return 0;
-    }
-    let (count, last): (i64, Option<i64>) = conn
-        .query_row("SELECT count(*), max(seq) FROM input_lines", [], |row| {
-            Ok((row.get(0)?, row.get(1)?))
-        })
-        .unwrap();
-    if let Some(last) = last {
-        assert_eq!(last, count, "line numbers have a gap");
-        let raw: Vec<u8> = conn
-            .query_row(
-                "SELECT raw FROM input_lines WHERE seq = ?1",
-                [last],
-                |row| row.get(0),
-            )
-            .unwrap();
-        let expected = order[usize::try_from(count - 1).unwrap()];
-        assert!(
-            raw == expected,
-            "after a kill the ledger's last line is not line {count} of the stream"
-        );
-        let callbacks_without_line: i64 = conn
-            .query_row(
-                "SELECT count(*) FROM callbacks WHERE line_seq > ?1",
-                [last],
-                |row| row.get(0),
-            )
-            .unwrap();
-        assert_eq!(callbacks_without_line, 0);
-    }
-    count
-}
-
-/// The ledger as a person's tools see it, and its integrity.
+/// The ledger as a person's tools see it, after checking its integrity.
 fn final_state(db: &Path) -> BTreeMap<String, Vec<String>> {
-    let conn = rusqlite::Connection::open(db).unwrap();
-    let check: String = conn
-        .query_row("PRAGMA integrity_check", [], |row| row.get(0))
-        .unwrap();
-    assert_eq!(check, "ok");
-    let broken: i64 = conn
-        .query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |row| {
-            row.get(0)
-        })
-        .unwrap();
-    assert_eq!(broken, 0, "foreign keys hold");
+    fixture::assert_sound(db);
     fixture::dump(db)
 }
 
@@ -213,7 +151,7 @@ fn kill_ingest_at_random(jobs: u32, blanks: usize, kills: u32, salt: u64) -> Kil
         tally.rounds += 1;
         let db = dir.path().join(format!("round-{}.db", tally.rounds));
         loop {
-            let before = kept_lines(&db, &order);
+            let before = fixture::kept_prefix(&db, &order);
             let mut child = ingest_command(&db, &stream).spawn().unwrap();
             std::thread::sleep(rng.delay(window));
             if let Some(status) = child.try_wait().unwrap() {
@@ -224,7 +162,7 @@ fn kill_ingest_at_random(jobs: u32, blanks: usize, kills: u32, salt: u64) -> Kil
             child.kill().unwrap(); // SIGKILL
             let _ = child.wait();
             tally.killed += 1;
-            let after = kept_lines(&db, &order);
+            let after = fixture::kept_prefix(&db, &order);
             assert!(after >= before, "a kill lost committed lines");
             if after > before {
                 tally.killed_after_a_commit += 1;
@@ -252,7 +190,7 @@ fn kill_ingest_at_random(jobs: u32, blanks: usize, kills: u32, salt: u64) -> Kil
     // a reader watches the ledger and the kill comes once it sees the first batch.
     let watched = dir.path().join("watched.db");
     let seen = kill_after_the_first_commit(&watched, &stream);
-    let kept = kept_lines(&watched, &order);
+    let kept = fixture::kept_prefix(&watched, &order);
     assert!(kept >= seen, "a kill lost committed lines");
     if usize::try_from(kept).unwrap() < order.len() {
         tally.between_commits += 1;
@@ -390,7 +328,7 @@ fn kill_ingest_at_writes(jobs: u32, blanks: usize, samples: u32) -> u32 {
             if !status.success() {
                 kills += 1;
             }
-            let _ = kept_lines(&db, &order);
+            let _ = fixture::kept_prefix(&db, &order);
             ingest_to_the_end(&db, &stream);
             assert_eq!(
                 final_state(&db),

@@ -26,6 +26,16 @@ fn jobledger(db: &Path, args: &[&str]) -> Output {
     binary::run_at(db, NOW, args)
 }
 
+/// Why the library's ingest refuses `bytes` on this ledger: the cause as a value
+/// callers can branch on.
+fn ingest_refusal(ledger: &mut Ledger, bytes: &[u8], why: &str) -> StoreError {
+    match jobledger::ingest::ingest(ledger, bytes, fixture::now(), |_| {}) {
+        Err(jobledger::ingest::IngestError::Store(error)) => error,
+        Err(other) => panic!("{why}: {other:?}"),
+        Ok(report) => panic!("{why}, but it took the batch: {report:?}"),
+    }
+}
+
 /// The generated stream of `jobs` jobs.
 fn stream(jobs: u32) -> Vec<u8> {
     fixture::synthetic_stream(jobs)
@@ -127,8 +137,7 @@ fn clean_ledger(
 fn a_read_only_ledger_file_gets_a_clear_message_and_a_rerun_completes_once_writable() {
     let dir = disk_dir("ledger-file-");
     let (db, first, rest) = ledger_and_more(dir.path());
-    let clean = clean_ledger(dir.path(), &first, &rest);
-    let before = fixture::dump(&db);
+    let (clean, before) = (clean_ledger(dir.path(), &first, &rest), fixture::dump(&db));
     let bytes = file_bytes(&db);
     {
         let _guard = Immutable::set(&db);
@@ -136,15 +145,12 @@ fn a_read_only_ledger_file_gets_a_clear_message_and_a_rerun_completes_once_writa
         refused(&out, &["read-only", &db.display().to_string()]);
         // The library says the same, as a value callers can branch on.
         let mut ledger = Ledger::open(&db).unwrap();
-        let error = jobledger::ingest::ingest(&mut ledger, &b"{}\n"[..], fixture::now(), |_| {})
-            .expect_err("a read-only ledger takes no batch");
-        assert!(
-            matches!(
-                error,
-                jobledger::ingest::IngestError::Store(StoreError::ReadOnly { .. })
-            ),
-            "{error:?}"
+        let error = ingest_refusal(
+            &mut ledger,
+            &b"{}\n"[..],
+            "a read-only ledger takes no batch",
         );
+        assert!(matches!(error, StoreError::ReadOnly { .. }), "{error:?}");
         drop(ledger);
         // A reviewer's answer gets the same clear message; reports still work.
         let seq = fixture::query_i64(
@@ -178,8 +184,7 @@ fn a_read_only_ledger_file_gets_a_clear_message_and_a_rerun_completes_once_writa
 fn a_ledger_in_a_read_only_directory_gets_a_clear_message_and_a_rerun_completes() {
     let dir = disk_dir("ledger-file-");
     let (db, first, rest) = ledger_and_more(dir.path());
-    let clean = clean_ledger(dir.path(), &first, &rest);
-    let before = fixture::dump(&db);
+    let (clean, before) = (clean_ledger(dir.path(), &first, &rest), fixture::dump(&db));
     let fresh = dir.path().join("fresh.db");
     {
         let _guard = Immutable::set(dir.path());
@@ -240,49 +245,17 @@ fn a_full_disk_gets_a_clear_message_keeps_whole_batches_and_a_rerun_completes() 
         "the message says what to do: {stderr}"
     );
     // What is there is sound and whole: a prefix of the stream, each line with its effects.
-    let conn = rusqlite::Connection::open(&db).unwrap();
-    let check: String = conn
-        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(check, "ok");
-    let kept: i64 = conn
-        .query_row("SELECT count(*) FROM input_lines", [], |r| r.get(0))
-        .unwrap();
-    let kept_usize = usize::try_from(kept).unwrap();
-    assert!(kept_usize < lines.len(), "the disk was not full after all");
-    if kept > 0 {
-        let last: Vec<u8> = conn
-            .query_row("SELECT raw FROM input_lines WHERE seq = ?1", [kept], |r| {
-                r.get(0)
-            })
-            .unwrap();
-        assert_eq!(
-            last,
-            lines[kept_usize - 1],
-            "a prefix of the stream is kept"
-        );
-        let orphans: i64 = conn
-            .query_row(
-                "SELECT count(*) FROM callbacks WHERE line_seq > ?1",
-                [kept],
-                |r| r.get(0),
-            )
-            .unwrap();
-        assert_eq!(orphans, 0);
-    }
-    drop(conn);
+    fixture::assert_sound(&db);
+    let kept = fixture::kept_prefix(&db, &lines);
+    assert!(
+        usize::try_from(kept).unwrap() < lines.len(),
+        "the disk was not full after all"
+    );
     eprintln!("disk full after {kept} of {} lines", lines.len());
     // The library gives the same cause as a value callers can branch on.
     let mut ledger = Ledger::open(&db).unwrap();
-    let error = jobledger::ingest::ingest(&mut ledger, bytes.as_slice(), fixture::now(), |_| {})
-        .expect_err("the disk is still full");
-    assert!(
-        matches!(
-            error,
-            jobledger::ingest::IngestError::Store(StoreError::DiskFull { .. })
-        ),
-        "{error:?}"
-    );
+    let error = ingest_refusal(&mut ledger, bytes.as_slice(), "the disk is still full");
+    assert!(matches!(error, StoreError::DiskFull { .. }), "{error:?}");
     drop(ledger);
     // Once there is space, the same command finishes the job.
     disk.grow("64m");
@@ -313,15 +286,8 @@ fn a_writer_that_never_lets_go_is_reported_busy_after_the_timeout() {
     for words in ["busy", "try again", &db.display().to_string()] {
         assert!(told.contains(words), "{told}");
     }
-    let refused = jobledger::ingest::ingest(&mut ledger, &b"{}\n"[..], fixture::now(), |_| {})
-        .expect_err("a held ledger takes no batch");
-    assert!(
-        matches!(
-            refused,
-            jobledger::ingest::IngestError::Store(StoreError::Busy { .. })
-        ),
-        "{refused:?}"
-    );
+    let refused = ingest_refusal(&mut ledger, &b"{}\n"[..], "a held ledger takes no batch");
+    assert!(matches!(refused, StoreError::Busy { .. }), "{refused:?}");
     holder.execute_batch("ROLLBACK").unwrap();
     assert_eq!(fixture::dump(&db), before, "a refused writer wrote");
     // Once the other writer lets go, the same connection and a re-run both write.
