@@ -13,6 +13,8 @@
 
 #[path = "support/binary.rs"]
 pub mod binary;
+#[path = "support/concurrent.rs"]
+pub mod concurrent;
 #[path = "support/crash.rs"]
 pub mod crash;
 #[path = "support/disk.rs"]
