@@ -1,6 +1,6 @@
 //! The real `jobledger` binary (SPEC sec. 7): help, the JSON shapes scripts rely on,
-//! the demo walkthrough, and clear refusals of bad input without a panic. Every run
-//! uses `--db` in a temporary directory and a fixed `--now`.
+//! the demo walkthrough and ingest (refusals of bad input: `cli_refusals.rs`). Every
+//! run uses `--db` in a temporary directory and a fixed `--now`.
 
 mod support;
 
