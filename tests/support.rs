@@ -21,6 +21,8 @@ pub mod crash;
 pub mod disk;
 #[path = "support/fixture.rs"]
 pub mod fixture;
+#[path = "support/hostile.rs"]
+pub mod hostile;
 #[path = "support/pty.rs"]
 pub mod pty;
 #[path = "support/recorder.rs"]
