@@ -21,7 +21,7 @@ use rusqlite::{Connection, TransactionBehavior};
 
 pub use accounts::{JobAccount, OpenJob};
 pub use console_reads::{JobKey, Keyset, MissingCounts, WindowStates};
-pub use open::{PAGE_SIZE, SCHEMA_VERSION};
+pub use open::{BUSY_TIMEOUT, PAGE_SIZE, SCHEMA_VERSION};
 pub use reads::{CallbackFilter, PageRequest};
 pub use rows::*;
 pub use writer::{JobDefaults, Writer};
@@ -82,7 +82,16 @@ pub struct Ledger {
 impl Ledger {
     /// Opens (creating and migrating if needed) the ledger at `path`.
     pub fn open(path: &Path) -> Result<Ledger, StoreError> {
-        open::open(path, OpenMode::ReadWrite)
+        open::open(path, OpenMode::ReadWrite, BUSY_TIMEOUT)
+    }
+
+    /// Opens as [`Ledger::open`] does, but a writer waits `busy_timeout` for another
+    /// one instead of [`BUSY_TIMEOUT`]: a test sees the timeout in a moment.
+    pub fn open_with_busy_timeout(
+        path: &Path,
+        busy_timeout: std::time::Duration,
+    ) -> Result<Ledger, StoreError> {
+        open::open(path, OpenMode::ReadWrite, busy_timeout)
     }
 
     /// The schema version of the ledger at `path`, when opening it read-write will
@@ -94,7 +103,7 @@ impl Ledger {
 
     /// Opens an existing ledger without ever writing to it.
     pub fn open_read_only(path: &Path) -> Result<Ledger, StoreError> {
-        open::open(path, OpenMode::ReadOnly)
+        open::open(path, OpenMode::ReadOnly, BUSY_TIMEOUT)
     }
 
     /// The file this ledger lives in.

@@ -1,16 +1,19 @@
 //! A reader that stops early (`jobledger callbacks | head`) is not an error: jobledger
 //! stops quietly, with no message and no panic.
 
+mod support;
+
 use std::io::Read;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
+
+use support::binary;
 
 #[test]
 fn a_report_into_a_closed_pipe_ends_quietly() {
-    let bin = env!("CARGO_BIN_EXE_jobledger");
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("demo.db");
     let stream = dir.path().join("s.ndjson");
-    let out = Command::new(bin)
+    let out = binary::bare()
         .args([
             "--now",
             "2026-11-27T17:00:00Z",
@@ -22,7 +25,7 @@ fn a_report_into_a_closed_pipe_ends_quietly() {
         .output()
         .unwrap();
     std::fs::write(&stream, out.stdout).unwrap();
-    let ingest = Command::new(bin)
+    let ingest = binary::bare()
         .arg("--db")
         .arg(&db)
         .arg("ingest")
@@ -31,7 +34,7 @@ fn a_report_into_a_closed_pipe_ends_quietly() {
         .unwrap();
     assert!(ingest.status.success());
     for args in [&["callbacks"][..], &["callbacks", "--json"]] {
-        let mut child = Command::new(bin)
+        let mut child = binary::bare()
             .arg("--db")
             .arg(&db)
             .args(args)

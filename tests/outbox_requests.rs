@@ -1,13 +1,13 @@
 //! Requests to the outside (SPEC sec. 6): only a person writes to the outbox, every
 //! refusal says why, and a retry carries the job's pinned digests and next attempt.
 
-#[path = "support/fixture.rs"]
-mod fixture;
+mod support;
 
 use fixture::{TempLedger, booking_afternoon, demo_queue, now};
 use jobledger::outbox::{Refusal, RequestError, RequestKind, RequestWritten, request};
 use jobledger::review::{AnswerRequest, answer};
 use jobledger::store::OutboxRow;
+use support::fixture;
 
 /// Jobs that exist only to be refused: an output that exists without a success, an
 /// output whose retention is over, and a budget of one attempt, all used.

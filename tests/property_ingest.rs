@@ -13,10 +13,10 @@
 //! more. Failures found are kept in `proptest-regressions/property_ingest.txt` and
 //! replayed first on every run.
 
-#[path = "support/fixture.rs"]
-mod fixture;
+mod support;
 
 use std::collections::{BTreeMap, BTreeSet};
+use support::fixture;
 
 use fixture::TempLedger;
 use proptest::prelude::*;
@@ -282,4 +282,43 @@ proptest! {
         }
         check_stream(&stream, split)?;
     }
+}
+
+/// The case proptest once shrank to (its seed stays in
+/// `proptest-regressions/property_ingest.txt`, but a seed replays this case only while
+/// the strategies generate the same way): a job with no timeout gets a success
+/// callback that names no attempt, then is cancelled. The success is applied; the
+/// cancel comes after the job is final, so it is kept in the history, not taken.
+#[test]
+fn a_cancel_after_an_applied_success_is_kept_but_does_not_move_the_job() {
+    let stream = concat!(
+        r#"{"at":"2026-11-27T12:00:00Z","event":"job_accepted","job_id":"b","timeout_s":null}"#,
+        "\n",
+        r#"{"at":"2026-11-27T12:00:00Z","attempt":null,"delivery_id":"d0","event":"callback","job_id":"b","outcome":"success"}"#,
+        "\n",
+        r#"{"at":"2026-11-27T12:00:00Z","by":"ops","event":"job_cancelled","job_id":"b"}"#,
+        "\n",
+    );
+    // Every promise the property checks, with the same cut (split = 0).
+    check_stream(stream.as_bytes(), 0).unwrap();
+    // And what went wrong then, said outright.
+    let mut t = TempLedger::new();
+    t.ingest(stream);
+    let callbacks = rows(&t, "SELECT disposition, reason FROM callbacks");
+    assert_eq!(callbacks, [["apply", "on_time_success"]]);
+    assert_eq!(
+        fixture::applied_history(&t.path, "b"),
+        [
+            "- -> accepted: job_accepted",
+            "accepted -> succeeded: callback #1: on_time_success"
+        ]
+    );
+    assert_eq!(
+        rows(
+            &t,
+            "SELECT from_state, to_state, applied FROM job_history WHERE cause = 'cancelled by ops'"
+        ),
+        [["succeeded", "cancelled", "Integer(0)"]]
+    );
+    assert_eq!(rows(&t, "SELECT state FROM jobs"), [["succeeded"]]);
 }

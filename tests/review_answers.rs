@@ -2,12 +2,12 @@
 //! callback to a job, two reviewers on one row, open questions, and answers that never
 //! move a job.
 
-#[path = "support/fixture.rs"]
-mod fixture;
+mod support;
 
 use fixture::{TempLedger, at, line_with, now};
 use jobledger::decision::{Disposition, ReasonCode};
 use jobledger::review::{AnswerError, AnswerRequest, AnswerWritten, answer};
+use support::fixture;
 
 /// An answer with no job link, from a reviewer who saw no earlier answer.
 fn request<'a>(seq: i64, verdict: &'a str, reviewer: &'a str) -> AnswerRequest<'a> {

@@ -3,11 +3,11 @@
 //! console's glance agrees with it, a ledger migrated with data keeps its totals, and
 //! what the writer keeps behind in memory comes out as if written at once.
 
-#[path = "support/fixture.rs"]
-mod fixture;
+mod support;
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use support::fixture::{self, query_i64};
 
 use jobledger::clock::Timestamp;
 use jobledger::decision::{Disposition, JobState};
@@ -27,13 +27,6 @@ fn ids(path: &Path, sql: &str) -> Vec<String> {
     st.query_map([], |row| row.get(0))
         .unwrap()
         .collect::<rusqlite::Result<_>>()
-        .unwrap()
-}
-
-fn count(path: &Path, sql: &str, params: impl rusqlite::Params) -> i64 {
-    rusqlite::Connection::open(path)
-        .unwrap()
-        .query_row(sql, params, |row| row.get(0))
         .unwrap()
 }
 
@@ -160,12 +153,12 @@ fn kept_counts_equal_the_rows_counted() {
     }
     assert_eq!(
         ledger.job_count().unwrap(),
-        count(&path, "SELECT count(*) FROM jobs", [])
+        query_i64(&path, "SELECT count(*) FROM jobs", [])
     );
     let since = now().plus_seconds(-BACKLOG_WINDOW_S);
     assert_eq!(
         ledger.review_arrivals_between(since, now()).unwrap(),
-        count(
+        query_i64(
             &path,
             "SELECT count(*) FROM callbacks c JOIN input_lines l ON l.seq = c.line_seq
              WHERE c.disposition IN ('hold', 'quarantine')
@@ -177,7 +170,7 @@ fn kept_counts_equal_the_rows_counted() {
     let open = ledger.open_questions().unwrap();
     assert_eq!(
         open,
-        count(
+        query_i64(
             &path,
             "SELECT count(*) FROM callbacks c
              WHERE c.disposition IN ('hold', 'quarantine')
@@ -198,7 +191,10 @@ fn one_pass_reconciliation_equals_the_report_in_plain_sql() {
     let path = busy_ledger(dir.path());
     let ledger = Ledger::open(&path).unwrap();
     let r = reconcile::reconcile(&ledger, now(), 3600, DEFAULT_REVIEW_CAPACITY).unwrap();
-    assert_eq!(r.accepted, count(&path, "SELECT count(*) FROM jobs", []));
+    assert_eq!(
+        r.accepted,
+        query_i64(&path, "SELECT count(*) FROM jobs", [])
+    );
     assert_eq!(
         r.missing_terminal,
         ids(

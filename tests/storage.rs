@@ -2,11 +2,11 @@
 //! refused and left byte for byte as they were; a new ledger is private, in WAL mode,
 //! readable by the `sqlite3` shell and Python; evidence cannot be rewritten.
 
-#[path = "support/fixture.rs"]
-mod fixture;
+mod support;
 
 use std::path::Path;
-use std::process::Command;
+use support::disk::tool;
+use support::fixture;
 
 use fixture::{TempLedger, now};
 use jobledger::review::{AnswerRequest, answer};
@@ -199,24 +199,7 @@ fn the_ledger_is_in_wal_mode_with_foreign_keys() {
         .unwrap();
     assert_eq!(mode, "wal");
     // Every reference in the file holds (the crate writes with foreign keys on).
-    let broken: i64 = conn
-        .query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |row| {
-            row.get(0)
-        })
-        .unwrap();
-    assert_eq!(broken, 0);
-}
-
-/// Runs a program if it is installed; `None` when it is not.
-fn run_if_present(program: &str, args: &[&str]) -> Option<std::process::Output> {
-    match Command::new(program).args(args).output() {
-        Ok(output) => Some(output),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            eprintln!("skipped: {program} is not installed");
-            None
-        }
-        Err(e) => panic!("running {program}: {e}"),
-    }
+    fixture::assert_sound(&t.path);
 }
 
 #[test]
@@ -224,16 +207,15 @@ fn the_ledger_opens_in_the_sqlite3_shell() {
     let t = TempLedger::with_demo_streams();
     let path = t.path.to_str().unwrap().to_owned();
     drop(t.ledger);
-    let Some(output) = run_if_present(
+    let output = tool(
         "sqlite3",
         &[
             "-readonly",
             &path,
             "select count(*) from callbacks; select state from jobs where job_id = 'booking-1041';",
         ],
-    ) else {
-        return;
-    };
+        "apt-get install sqlite3",
+    );
     assert!(
         output.status.success(),
         "{}",
@@ -254,9 +236,7 @@ fn the_ledger_opens_in_pythons_sqlite3_module() {
         print(db.execute('select count(*) from callbacks').fetchone()[0])\n\
         print(db.execute(\"select disposition from callbacks where delivery_id = 'd-1042-a'\").fetchone()[0])\n";
     // Read while the crate still holds the file open, as a person would.
-    let Some(output) = run_if_present("python3", &["-c", script, &path]) else {
-        return;
-    };
+    let output = tool("python3", &["-c", script, &path], "apt-get install python3");
     assert!(
         output.status.success(),
         "{}",

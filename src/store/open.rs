@@ -24,7 +24,11 @@ pub const PAGE_SIZE: i64 = 8192;
 #[allow(clippy::cast_possible_wrap)] // a handful of migrations
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
-pub(super) fn open(path: &Path, mode: OpenMode) -> Result<Ledger, StoreError> {
+pub(super) fn open(
+    path: &Path,
+    mode: OpenMode,
+    busy_timeout: Duration,
+) -> Result<Ledger, StoreError> {
     let exists = path.exists();
     if !exists && mode == OpenMode::ReadOnly {
         return Err(StoreError::Missing {
@@ -40,7 +44,7 @@ pub(super) fn open(path: &Path, mode: OpenMode) -> Result<Ledger, StoreError> {
     } | OpenFlags::SQLITE_OPEN_NO_MUTEX
         | OpenFlags::SQLITE_OPEN_URI;
     let mut conn = Connection::open_with_flags(path, flags).map_err(|e| classify(path, e))?;
-    conn.busy_handler(Some(wait_for_writer))
+    conn.busy_handler(Some(move |tries| wait_for_writer(tries, busy_timeout)))
         .map_err(|e| classify(path, e))?;
     check_identity(&conn, path)?;
     if mode == OpenMode::ReadWrite {
@@ -96,10 +100,11 @@ pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 /// batches ([`crate::ingest::BATCH_PAUSE`]).
 const BUSY_RETRY: Duration = Duration::from_millis(2);
 
-/// The busy handler: sleep and try again, until [`BUSY_TIMEOUT`] has passed.
-fn wait_for_writer(tries: i32) -> bool {
+/// The busy handler: sleep and try again, until `timeout` ([`BUSY_TIMEOUT`] but in
+/// tests) has passed.
+fn wait_for_writer(tries: i32, timeout: Duration) -> bool {
     let waited = BUSY_RETRY.saturating_mul(u32::try_from(tries).unwrap_or(0));
-    if waited >= BUSY_TIMEOUT {
+    if waited >= timeout {
         return false;
     }
     std::thread::sleep(BUSY_RETRY);

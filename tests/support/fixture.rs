@@ -201,3 +201,80 @@ pub fn synthetic_stream(jobs: u32) -> Vec<u8> {
     .expect("writing to memory cannot fail");
     out
 }
+
+/// Fails unless the ledger file passes `PRAGMA integrity_check` and every foreign key
+/// holds.
+pub fn assert_sound(path: &Path) {
+    let conn = checked(path, "integrity_check");
+    let broken: i64 = conn
+        .query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |row| {
+            row.get(0)
+        })
+        .expect("foreign_key_check runs");
+    assert_eq!(broken, 0, "foreign keys hold in {}", path.display());
+}
+
+/// The ledger file in plain SQLite, after `PRAGMA check` (`integrity_check` or
+/// `quick_check`) said "ok".
+fn checked(path: &Path, check: &str) -> rusqlite::Connection {
+    let conn = rusqlite::Connection::open(path).expect("the ledger opens in plain SQLite");
+    let said: String = conn
+        .query_row(&format!("PRAGMA {check}"), [], |row| row.get(0))
+        .unwrap_or_else(|e| panic!("{check}: {e}"));
+    assert_eq!(said, "ok", "{check} of {}", path.display());
+    conn
+}
+
+/// How many lines the ledger keeps, after checking that they are the first lines of
+/// `order` (the stream's distinct non-blank lines) and that no callback lies beyond
+/// them: what a kill or a full disk leaves is a prefix, whole batches only. 0 while
+/// the file holds no ledger yet. Checks the file with `quick_check` on the way.
+pub fn kept_prefix(path: &Path, order: &[&[u8]]) -> i64 {
+    if !path.exists() {
+        return 0;
+    }
+    let conn = checked(path, "quick_check");
+    let tables: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM sqlite_schema WHERE name = 'input_lines'",
+            [],
+            |row| row.get(0),
+        )
+        .expect("the schema reads");
+    if tables == 0 {
+        return 0;
+    }
+    let (count, last): (i64, Option<i64>) = conn
+        .query_row("SELECT count(*), max(seq) FROM input_lines", [], |row| {
+            Ok((row.get(0)?, row.get(1)?))
+        })
+        .expect("the lines count");
+    let Some(last) = last else {
+        return 0;
+    };
+    assert_eq!(last, count, "line numbers have a gap");
+    let raw: Vec<u8> = conn
+        .query_row(
+            "SELECT raw FROM input_lines WHERE seq = ?1",
+            [last],
+            |row| row.get(0),
+        )
+        .expect("the last line reads");
+    let expected = usize::try_from(count - 1)
+        .ok()
+        .and_then(|i| order.get(i))
+        .unwrap_or_else(|| panic!("{count} lines kept, more than the stream's {}", order.len()));
+    assert!(
+        raw == *expected,
+        "the ledger's last line is not line {count} of the stream"
+    );
+    let beyond: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM callbacks WHERE line_seq > ?1",
+            [last],
+            |row| row.get(0),
+        )
+        .expect("callbacks count");
+    assert_eq!(beyond, 0, "callbacks without their line");
+    count
+}

@@ -1,0 +1,288 @@
+//! Hostile output (SPEC sec. 1.3, issue 5): not one control character from the input
+//! reaches the terminal, neither through the console (every view, the detail pane of
+//! every row, on `TestBackend` and on a real crossterm backend) nor through the reports
+//! and refusals of the command line. The cases are those of `support/hostile.rs`.
+
+mod support;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use fixture::NOW;
+use jobledger::clock::{Clock, Timestamp};
+use jobledger::console::{self, Action, App, Tab, update};
+use jobledger::inert::inert;
+use jobledger::store::Ledger;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use serde_json::Value;
+use support::hostile::{Fate, forbidden, ledger_with_every_case};
+use support::{binary, fixture, recorder};
+
+const WIDTH: u16 = 160;
+
+const HEIGHT: u16 = 48;
+
+fn key(app: &mut App, code: KeyCode) {
+    console::press(app, &KeyEvent::new(code, KeyModifiers::NONE));
+}
+
+fn ch(app: &mut App, c: char) {
+    key(app, KeyCode::Char(c));
+}
+
+fn render(app: &App) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).unwrap();
+    terminal
+        .draw(|frame| console::view::draw(frame, app))
+        .unwrap();
+    let buffer = terminal.backend().buffer();
+    let mut text = String::new();
+    for y in 0..buffer.area.height {
+        for x in 0..buffer.area.width {
+            text.push_str(buffer[(x, y)].symbol());
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// Every screen a reviewer reaches: each view, the detail pane of each of its rows (top
+/// and end), and in the Held and Quarantined views the answer form of each row.
+fn every_screen(app: &mut App, rows: usize) -> Vec<String> {
+    let mut screens = Vec::new();
+    for tab in Tab::ALL {
+        update(app, Action::ShowTab(tab));
+        screens.push(render(app));
+        key(app, KeyCode::Enter);
+        for _ in 0..=rows {
+            let top = render(app);
+            if screens.last() == Some(&top) {
+                break; // the last row: `n` moved no further
+            }
+            key(app, KeyCode::End);
+            screens.push(render(app));
+            if matches!(tab, Tab::Held | Tab::Quarantined) {
+                ch(app, 'a');
+                screens.push(render(app));
+                key(app, KeyCode::Esc);
+                if app.context() != console::keymap::Context::Detail {
+                    key(app, KeyCode::Enter);
+                }
+            }
+            key(app, KeyCode::Home);
+            screens.push(top);
+            ch(app, 'n');
+        }
+        key(app, KeyCode::Esc);
+    }
+    screens
+}
+
+/// The console on the ledger at `path`, sized as the snapshots are.
+fn console_on(path: &Path) -> App {
+    let ledger = Ledger::open(path).unwrap();
+    let now = Timestamp::parse(NOW).unwrap();
+    let mut app = App::new(ledger, Clock::Fixed(now), "ana".to_owned(), false).unwrap();
+    update(
+        &mut app,
+        Action::Resize {
+            width: WIDTH,
+            height: HEIGHT,
+        },
+    );
+    app
+}
+
+#[test]
+fn no_control_character_from_the_input_reaches_the_console() {
+    let (t, _) = ledger_with_every_case();
+    let rows = usize::try_from(fixture::query_i64(
+        &t.path,
+        "SELECT count(*) FROM callbacks",
+        [],
+    ))
+    .unwrap();
+    let mut app = console_on(&t.path);
+    let screens = every_screen(&mut app, rows);
+    assert!(screens.len() > rows, "{} screens", screens.len());
+    let mut seen = BTreeSet::new();
+    for text in &screens {
+        if let Some(bad) = text.chars().find(|c| forbidden(*c) && *c != '\n') {
+            panic!("U+{:04X} reached the screen:\n{text}", u32::from(bad));
+        }
+        for marker in [
+            "^[[2J",
+            "^[]0;pwned",
+            "^[]52;c;",
+            "^[]8;;https://evil.example/",
+            "^[P$q",
+            "^[[21t",
+            "\\u{9b}2J",
+            "\\u{202e}",
+            "\\u{200b}",
+            "^G",
+            "^M",
+            "^H",
+            "^@",
+            "\\xff",
+            "staff:^[[31mmallory",
+            "Detail of callback",
+            "Answer callback",
+        ] {
+            if text.contains(marker) {
+                seen.insert(marker);
+            }
+        }
+    }
+    assert_eq!(
+        seen.len(),
+        17,
+        "the hostile text was not all drawn (in inert form): {seen:?}"
+    );
+}
+
+/// Removes the control sequences crossterm itself writes (CSI with numeric parameters),
+/// failing on any other escape; what remains must hold no control character at all.
+fn assert_only_crossterms_escapes(bytes: &[u8]) {
+    let text = std::str::from_utf8(bytes).expect("the backend writes UTF-8");
+    let mut rest = text;
+    let mut plain = String::new();
+    while let Some(at) = rest.find('\u{1b}') {
+        plain.push_str(&rest[..at]);
+        let seq = &rest[at..];
+        assert!(
+            seq.as_bytes().get(1) == Some(&b'['),
+            "an escape other than CSI was written: {:?}",
+            &seq[..seq.len().min(16)]
+        );
+        let body = &seq[2..];
+        let end = body
+            .find(|c: char| ('\u{40}'..='\u{7e}').contains(&c))
+            .expect("an unterminated CSI");
+        assert!(
+            body[..end]
+                .chars()
+                .all(|c| c.is_ascii_digit() || c == ';' || c == '?'),
+            "a CSI with unexpected parameters: {:?}",
+            &seq[..(end + 3).min(seq.len())]
+        );
+        rest = &body[end + 1..];
+    }
+    plain.push_str(rest);
+    if let Some(bad) = plain.chars().find(|c| forbidden(*c)) {
+        panic!("U+{:04X} was written to the terminal", u32::from(bad));
+    }
+}
+
+#[test]
+fn bytes_written_to_a_real_terminal_backend_hold_only_its_own_escapes() {
+    let (t, _) = ledger_with_every_case();
+    let mut app = console_on(&t.path);
+    let (mut terminal, recorder) = recorder::terminal(WIDTH, HEIGHT);
+    let mut frames = 0;
+    for tab in Tab::ALL {
+        update(&mut app, Action::ShowTab(tab));
+        terminal
+            .draw(|frame| console::view::draw(frame, &app))
+            .unwrap();
+        key(&mut app, KeyCode::Enter);
+        for _ in 0..40 {
+            terminal
+                .draw(|frame| console::view::draw(frame, &app))
+                .unwrap();
+            key(&mut app, KeyCode::End);
+            terminal
+                .draw(|frame| console::view::draw(frame, &app))
+                .unwrap();
+            ch(&mut app, 'n');
+            frames += 2;
+        }
+        key(&mut app, KeyCode::Esc);
+    }
+    let bytes = recorder.bytes();
+    assert!(frames > 100 && bytes.len() > 10_000);
+    assert_only_crossterms_escapes(&bytes);
+    let text = String::from_utf8_lossy(&bytes);
+    assert!(text.contains("pwned"), "the hostile rows were drawn");
+}
+
+/// Runs the binary on the ledger; returns stdout after checking stderr is clean too.
+fn report(db: &Path, args: &[&str]) -> Vec<u8> {
+    let out = binary::run_at(db, NOW, args);
+    for stream in [&out.stdout, &out.stderr] {
+        let text = std::str::from_utf8(stream)
+            .unwrap_or_else(|e| panic!("{args:?} printed bytes that are not UTF-8: {e}"));
+        if let Some(bad) = text.chars().find(|c| forbidden(*c) && *c != '\n') {
+            panic!(
+                "{args:?} printed U+{:04X}: {}",
+                u32::from(bad),
+                inert(&text[..text.len().min(2000)])
+            );
+        }
+    }
+    out.stdout
+}
+
+#[test]
+fn reports_of_the_command_line_print_no_control_character() {
+    let (t, cases) = ledger_with_every_case();
+    for args in [
+        &["summary"][..],
+        &["summary", "--json"],
+        &["callbacks"],
+        &["callbacks", "--disposition", "quarantine"],
+        &["reconcile"],
+        &["reconcile", "--json"],
+        &["rejected"],
+        &["rejected", "--json"],
+        &["outbox"],
+    ] {
+        let out = report(&t.path, args);
+        assert!(!out.is_empty(), "{args:?} printed nothing");
+    }
+    // JSON keeps the hostile text exactly, only escaped.
+    let list: Value = serde_json::from_slice(&report(&t.path, &["callbacks", "--json"])).unwrap();
+    let ids: BTreeSet<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["job_id"].as_str())
+        .collect();
+    for hostile in [
+        "\u{1b}]0;pwned title\u{7}",
+        "job-\u{202e}evil\u{202c}",
+        "nul\0byte",
+        "\u{9b}2J\u{9b}1;1H",
+    ] {
+        assert!(ids.contains(hostile), "{} lost in JSON", inert(hostile));
+    }
+    let rejected: Value =
+        serde_json::from_slice(&report(&t.path, &["rejected", "--json"])).unwrap();
+    let expected_rejections = cases.iter().filter(|c| c.fate == Fate::Rejected).count();
+    assert_eq!(rejected.as_array().unwrap().len(), expected_rejections);
+    // Errors quoting hostile input are inert too (a job id that is not in the ledger).
+    let out = binary::run_at(
+        &t.path,
+        NOW,
+        &[
+            "answer",
+            "3",
+            "--verdict",
+            "linked",
+            "--job",
+            "\u{1b}]0;x\u{7}",
+        ],
+    );
+    assert!(!out.status.success());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("^[]0;x^G") || stderr.contains("\\u{1b}]0;x\\u{7}"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.chars().any(|c| forbidden(c) && c != '\n'),
+        "{stderr}"
+    );
+}

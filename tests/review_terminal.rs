@@ -1,0 +1,98 @@
+//! `jobledger review` and `review --read-only` as a reviewer runs them: the real
+//! binary in a pseudo-terminal, keys typed, the screen read back through a terminal
+//! emulator. Live refresh is watched through the real terminal loop: another process
+//! ingests while the console is open, and the new row must appear on its own.
+
+mod support;
+
+use std::time::Duration;
+
+use serde_json::Value;
+use support::binary::Workdir;
+use support::fixture::{self, NOW};
+use support::pty::PtySession;
+
+/// A terminal as large as the console's snapshots use.
+const SIZE: (u16, u16) = (160, 48);
+
+/// `jobledger --db LEDGER --now NOW review EXTRA...` in a pseudo-terminal.
+fn review(w: &Workdir, extra: &[&str]) -> PtySession {
+    let db = w.db.to_str().expect("a UTF-8 path");
+    let mut args = vec!["--db", db, "--now", NOW, "review"];
+    args.extend(extra);
+    PtySession::spawn(&args, w.dir.path(), SIZE, &[])
+}
+
+/// The standing answer on callback `seq`, as `callbacks --json` reports it.
+fn answer_on(w: &Workdir, seq: i64) -> Value {
+    let list = w.json(&["callbacks", "--json"]);
+    list.as_array()
+        .expect("a list")
+        .iter()
+        .find(|c| c["seq"] == seq)
+        .unwrap_or_else(|| panic!("no callback #{seq}"))["answer"]
+        .clone()
+}
+
+#[test]
+fn review_answers_a_held_callback_in_a_real_terminal() {
+    let (w, _) = Workdir::with_demo();
+    let mut console = review(&w, &["--reviewer", "pty-reviewer"]);
+    console.wait_for("held for a person");
+    console.send(b"1");
+    console.wait_for("possible_duplicate_effect");
+    console.send(b"a");
+    console.wait_for("Answer callback #2");
+    console.send(b"\t");
+    console.send(b"checked in pty");
+    console.wait_for("checked in pty");
+    console.send(b"\r");
+    console.wait_for("Answer 1 written on callback #2");
+    console.send(b"\r");
+    console.wait_until("the held row to show the answer", &|s| {
+        !s.contains("Answer 1 written") && s.contains("single_effect by pty-")
+    });
+    console.quit();
+    let answer = answer_on(&w, 2);
+    assert_eq!(answer["verdict"], "single_effect");
+    assert_eq!(answer["reviewer"], "pty-reviewer");
+    assert_eq!(answer["note"], "checked in pty");
+}
+
+#[test]
+fn review_read_only_says_so_and_writes_nothing() {
+    let (w, _) = Workdir::with_demo();
+    let before = fixture::dump(&w.db);
+    let mut console = review(&w, &["--read-only", "--reviewer", "pty-reviewer"]);
+    console.wait_for("READ-ONLY: writes disabled");
+    console.send(b"1");
+    console.wait_for("possible_duplicate_effect");
+    console.send(b"a");
+    console.wait_for("read-only: the console was opened with --read-only");
+    assert!(
+        !console.contents().contains("Answer callback #2"),
+        "an answer form opened in a read-only console"
+    );
+    console.quit();
+    assert_eq!(answer_on(&w, 2), Value::Null);
+    assert_eq!(fixture::dump(&w.db), before, "a read-only console wrote");
+}
+
+#[test]
+fn review_shows_a_callback_ingested_by_another_process_while_it_is_open() {
+    let (w, _) = Workdir::with_demo();
+    let mut console = review(&w, &[]);
+    console.wait_for("held for a person");
+    console.send(b"2");
+    console.wait_for("no_matching_job");
+    assert!(!console.contents().contains("booking-live-7"));
+    let line = r#"{"event":"callback","delivery_id":"d-live-7","job_id":"booking-live-7","attempt":1,"outcome":"success","at":"2026-11-27T16:59:00Z"}"#;
+    let file = w.file("live.ndjson", format!("{line}\n").as_bytes());
+    w.ok(&["ingest", file.to_str().unwrap()]);
+    // No key is pressed: only the console's own tick (every 250 ms) can bring the row
+    // in; a few seconds leave room for a loaded machine.
+    console.wait_within(Duration::from_secs(10), "the new row", &|s| {
+        s.contains("booking-live-7")
+    });
+    console.quit();
+}
