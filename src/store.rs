@@ -23,7 +23,7 @@ pub use console_reads::{JobKey, Keyset, MissingCounts, WindowStates};
 pub use open::{PAGE_SIZE, SCHEMA_VERSION};
 pub use reads::{CallbackFilter, PageRequest};
 pub use rows::*;
-pub use writer::{JobDefaults, Writer};
+pub use writer::{HistoryEntry, JobDefaults, Writer};
 
 /// Marks a SQLite file as a jobledger ledger (`PRAGMA application_id`, "JLDG").
 pub const APPLICATION_ID: i32 = 0x4A4C_4447;

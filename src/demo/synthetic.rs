@@ -274,7 +274,7 @@ pub fn escalate_owned(ledger: &mut Ledger, now: Timestamp) -> Result<usize, Stor
         .into_iter()
         .filter_map(|job| Some((job.job_id, job.owner?.owner)))
         .collect();
-    let writer = ledger.writer()?;
+    let mut writer = ledger.writer()?;
     for (job_id, owner) in &owned {
         let n: i64 = job_id
             .bytes()

@@ -5,13 +5,13 @@ use crate::clock::Timestamp;
 use crate::decision::JobState;
 use crate::event::Event;
 use crate::store::{
-    AttemptState, JobDefaults, JobRow, StoreError, TerminalRecord, Transition, Writer,
+    AttemptState, HistoryEntry, JobDefaults, JobRow, StoreError, TerminalRecord, Transition, Writer,
 };
 
 /// Applies one event kept as input line `seq`, or marks the line rejected when
 /// the ledger cannot take it.
 pub(crate) fn event(
-    writer: &Writer<'_>,
+    writer: &mut Writer<'_>,
     seq: i64,
     event: &Event,
     defaults: JobDefaults,
@@ -41,19 +41,20 @@ pub(crate) fn event(
 
 /// Why an event about an existing job cannot be taken, if it cannot.
 fn check(
-    writer: &Writer<'_>,
+    writer: &mut Writer<'_>,
     job: &JobRow,
     event: &Event,
 ) -> Result<Result<(), String>, StoreError> {
-    let known_attempt = |attempt: i64| -> Result<Result<(), String>, StoreError> {
-        Ok(match writer.attempt(&job.job_id, attempt)? {
-            Some(_) => Ok(()),
-            None => Err(format!(
-                "job {:?} has no attempt {attempt} (latest is {})",
-                job.job_id, job.latest_attempt
-            )),
-        })
-    };
+    let known_attempt =
+        |writer: &mut Writer<'_>, attempt: i64| -> Result<Result<(), String>, StoreError> {
+            Ok(match writer.attempt(&job.job_id, attempt)? {
+                Some(_) => Ok(()),
+                None => Err(format!(
+                    "job {:?} has no attempt {attempt} (latest is {})",
+                    job.job_id, job.latest_attempt
+                )),
+            })
+        };
     match event {
         Event::AttemptStarted { attempt, .. } => {
             let attempt = *attempt;
@@ -71,7 +72,7 @@ fn check(
         }
         Event::AttemptTimedOut { attempt, .. } => {
             let Some(row) = writer.attempt(&job.job_id, *attempt)? else {
-                return known_attempt(*attempt);
+                return known_attempt(writer, *attempt);
             };
             Ok(if row.state == AttemptState::TimedOut {
                 Err(format!(
@@ -85,17 +86,25 @@ fn check(
             })
         }
         Event::JobSucceeded { attempt, .. } | Event::JobFailed { attempt, .. } => {
-            known_attempt(*attempt)
+            known_attempt(writer, *attempt)
         }
         _ => Ok(Ok(())),
     }
 }
 
-fn effect(writer: &Writer<'_>, job: &JobRow, event: &Event, seq: i64) -> Result<(), StoreError> {
+fn effect(
+    writer: &mut Writer<'_>,
+    job: &JobRow,
+    event: &Event,
+    seq: i64,
+) -> Result<(), StoreError> {
     let id = job.job_id.as_str();
-    let move_to = |to: JobState, at: Timestamp, cause: &str, record: TerminalRecord<'_>| {
-        move_job(writer, job, to, at, cause, seq, record)
-    };
+    let move_to =
+        |writer: &mut Writer<'_>,
+         to: JobState,
+         at: Timestamp,
+         cause: &str,
+         record: TerminalRecord<'_>| { move_job(writer, job, to, at, cause, seq, record) };
     match event {
         Event::JobAccepted(_) => {}
         Event::AttemptStarted {
@@ -115,7 +124,13 @@ fn effect(writer: &Writer<'_>, job: &JobRow, event: &Event, seq: i64) -> Result<
                 || (job.state == JobState::Failed && job.failure_permanent != Some(true));
             let cause = format!("attempt {attempt} started by {created_by}");
             if reopens {
-                move_to(JobState::Running, *at, &cause, TerminalRecord::default())?;
+                move_to(
+                    writer,
+                    JobState::Running,
+                    *at,
+                    &cause,
+                    TerminalRecord::default(),
+                )?;
             } else {
                 // A replacement after the job ended.
                 not_taken(writer, job, JobState::Running, *at, &cause, seq)?;
@@ -127,7 +142,13 @@ fn effect(writer: &Writer<'_>, job: &JobRow, event: &Event, seq: i64) -> Result<
                 && matches!(job.state, JobState::Accepted | JobState::Running)
             {
                 let cause = format!("attempt {attempt} timed out");
-                move_to(JobState::TimedOut, *at, &cause, TerminalRecord::default())?;
+                move_to(
+                    writer,
+                    JobState::TimedOut,
+                    *at,
+                    &cause,
+                    TerminalRecord::default(),
+                )?;
             }
         }
         Event::JobCancelled { at, by, .. } => {
@@ -245,7 +266,7 @@ fn effect(writer: &Writer<'_>, job: &JobRow, event: &Event, seq: i64) -> Result<
 /// open (or, for a late success, expired); otherwise kept in the history beside
 /// the state that stands. Returns whether it was taken.
 fn terminal(
-    writer: &Writer<'_>,
+    writer: &mut Writer<'_>,
     job: &JobRow,
     to: JobState,
     at: Timestamp,
@@ -265,28 +286,29 @@ fn terminal(
 /// A move line `seq` asked for and the ledger did not take: kept in the job's history
 /// beside the state that stands.
 fn not_taken(
-    writer: &Writer<'_>,
+    writer: &mut Writer<'_>,
     job: &JobRow,
     to: JobState,
     at: Timestamp,
     cause: &str,
     seq: i64,
 ) -> Result<(), StoreError> {
-    writer.history(
-        &job.job_id,
+    writer.history(&HistoryEntry {
+        job_id: &job.job_id,
         at,
-        Some(job.state),
+        from: Some(job.state),
         to,
-        false,
+        applied: false,
         cause,
-        Some(seq),
-        None,
-    )
+        line_seq: Some(seq),
+        callback_seq: None,
+    });
+    Ok(())
 }
 
 /// The conditional transition of `job` from the state it was read in, asked by line `seq`.
 fn move_job(
-    writer: &Writer<'_>,
+    writer: &mut Writer<'_>,
     job: &JobRow,
     to: JobState,
     at: Timestamp,

@@ -1,6 +1,5 @@
 //! One write transaction: every ledger write goes through a [`Writer`].
 
-use std::cell::RefCell;
 use std::path::PathBuf;
 
 use rusqlite::{Transaction, params};
@@ -24,9 +23,9 @@ pub struct Writer<'conn> {
     /// Jobs and attempts read or changed in this transaction, and history appended,
     /// written once (see [`WriteBehind`]). Any read of those tables by SQL goes through
     /// [`Writer::flushed`] first.
-    behind: RefCell<WriteBehind>,
+    behind: WriteBehind,
     /// What this transaction adds to the kept counts, written at commit.
-    counts: RefCell<CountDeltas>,
+    counts: CountDeltas,
 }
 
 type Result<T> = std::result::Result<T, StoreError>;
@@ -36,8 +35,8 @@ impl<'conn> Writer<'conn> {
         Writer {
             tx,
             path,
-            behind: RefCell::new(WriteBehind::default()),
-            counts: RefCell::new(CountDeltas::default()),
+            behind: WriteBehind::default(),
+            counts: CountDeltas::default(),
         }
     }
 
@@ -55,21 +54,15 @@ impl<'conn> Writer<'conn> {
 
     /// The transaction, with everything kept behind written to it: for reads by SQL
     /// of the jobs, attempts or job history.
-    fn flushed(&self) -> Result<&Transaction<'conn>> {
-        self.behind
-            .borrow_mut()
-            .flush(&self.tx)
-            .map_err(|e| self.err(e))?;
+    fn flushed(&mut self) -> Result<&Transaction<'conn>> {
+        self.behind.flush(&self.tx).map_err(|e| self.err(e))?;
         Ok(&self.tx)
     }
 
     /// Makes everything written through this writer durable, at once.
-    pub fn commit(self) -> Result<()> {
+    pub fn commit(mut self) -> Result<()> {
         self.flushed()?;
-        self.counts
-            .borrow()
-            .flush(&self.tx)
-            .map_err(|e| self.err(e))?;
+        self.counts.flush(&self.tx).map_err(|e| self.err(e))?;
         let path = self.path;
         self.tx.commit().map_err(|e| classify(&path, e))
     }
@@ -78,7 +71,7 @@ impl<'conn> Writer<'conn> {
     /// by `(time_key, line_sha256)`: `time_key` is a function of the bytes, see
     /// migration 005).
     /// Returns its sequence number, or `None` when it was there before.
-    pub fn insert_line_once(&self, line: &NewLine<'_>) -> Result<Option<i64>> {
+    pub fn insert_line_once(&mut self, line: &NewLine<'_>) -> Result<Option<i64>> {
         let inserted = self
             .tx
             .prepare_cached(
@@ -100,7 +93,7 @@ impl<'conn> Writer<'conn> {
     }
 
     /// Marks a kept line as a rejected event, with the reason.
-    pub fn reject_line(&self, seq: i64, reason: &str) -> Result<()> {
+    pub fn reject_line(&mut self, seq: i64, reason: &str) -> Result<()> {
         self.execute(
             "UPDATE input_lines SET status = 'rejected', reason = ?2 WHERE seq = ?1",
             params![seq, reason],
@@ -109,15 +102,14 @@ impl<'conn> Writer<'conn> {
     }
 
     /// The job, if the ledger has it.
-    pub fn job(&self, job_id: &str) -> Result<Option<JobRow>> {
-        if let Some(job) = self.behind.borrow().job(job_id) {
+    pub fn job(&mut self, job_id: &str) -> Result<Option<JobRow>> {
+        if let Some(job) = self.behind.job(job_id) {
             return Ok(Some(job.clone()));
         }
         // Not remembered, so not changed here: the ledger's row is the truth.
         let job = reads::job(&self.tx, job_id).map_err(|e| self.err(e))?;
         if let Some(job) = &job {
             self.behind
-                .borrow_mut()
                 .remember_job(&self.tx, job.clone())
                 .map_err(|e| self.err(e))?;
         }
@@ -125,23 +117,22 @@ impl<'conn> Writer<'conn> {
     }
 
     /// Changes a job's row (read first if need be); `false` when there is no such job.
-    fn change_job(&self, job_id: &str, change: impl FnOnce(&mut JobRow)) -> Result<bool> {
-        let remembered = self.behind.borrow().job(job_id).is_some();
+    fn change_job(&mut self, job_id: &str, change: impl FnOnce(&mut JobRow)) -> Result<bool> {
+        let remembered = self.behind.job(job_id).is_some();
         if !remembered && self.job(job_id)?.is_none() {
             return Ok(false);
         }
-        Ok(self.behind.borrow_mut().change_job(job_id, change))
+        Ok(self.behind.change_job(job_id, change))
     }
 
     /// One attempt of a job.
-    pub fn attempt(&self, job_id: &str, attempt: i64) -> Result<Option<AttemptRow>> {
-        if let Some(row) = self.behind.borrow().attempt(job_id, attempt) {
+    pub fn attempt(&mut self, job_id: &str, attempt: i64) -> Result<Option<AttemptRow>> {
+        if let Some(row) = self.behind.attempt(job_id, attempt) {
             return Ok(Some(row.clone()));
         }
         let row = reads::attempt(&self.tx, job_id, attempt).map_err(|e| self.err(e))?;
         if let Some(row) = &row {
             self.behind
-                .borrow_mut()
                 .remember_attempt(&self.tx, row.clone(), false)
                 .map_err(|e| self.err(e))?;
         }
@@ -150,15 +141,13 @@ impl<'conn> Writer<'conn> {
 
     /// Changes an attempt (read first if need be); nothing when there is no such attempt.
     fn change_attempt(
-        &self,
+        &mut self,
         job_id: &str,
         attempt: i64,
         change: impl FnOnce(&mut AttemptRow),
     ) -> Result<()> {
         if self.attempt(job_id, attempt)?.is_some() {
-            self.behind
-                .borrow_mut()
-                .change_attempt(job_id, attempt, change);
+            self.behind.change_attempt(job_id, attempt, change);
         }
         Ok(())
     }
@@ -197,7 +186,7 @@ impl<'conn> Writer<'conn> {
 
     /// Opens a job and its first attempt.
     pub fn insert_job(
-        &self,
+        &mut self,
         job: &JobAccepted,
         defaults: JobDefaults,
         line_seq: i64,
@@ -222,7 +211,7 @@ impl<'conn> Writer<'conn> {
                 line_seq
             ],
         )?;
-        self.counts.borrow_mut().job(JobState::Accepted);
+        self.counts.job(JobState::Accepted);
         let row = JobRow {
             job_id: job.job_id.clone(),
             state: JobState::Accepted,
@@ -241,21 +230,20 @@ impl<'conn> Writer<'conn> {
             state_changed_at: job.at,
         };
         self.behind
-            .borrow_mut()
             .remember_job(&self.tx, row)
             .map_err(|e| self.err(e))?;
         let timeout_at = job.timeout_s.map(|s| job.at.plus_seconds(s));
         self.insert_attempt_row(&job.job_id, 1, "system", job.at, timeout_at)?;
-        self.history(
-            &job.job_id,
-            job.at,
-            None,
-            JobState::Accepted,
-            true,
-            "job_accepted",
-            Some(line_seq),
-            None,
-        )?;
+        self.history(&HistoryEntry {
+            job_id: &job.job_id,
+            at: job.at,
+            from: None,
+            to: JobState::Accepted,
+            applied: true,
+            cause: "job_accepted",
+            line_seq: Some(line_seq),
+            callback_seq: None,
+        });
         if let Some(owner) = &job.owner {
             self.assign_owner(&job.job_id, owner, None, "job_accepted", job.at)?;
         }
@@ -264,7 +252,7 @@ impl<'conn> Writer<'conn> {
 
     /// Adds an attempt and makes it the job's latest.
     pub fn insert_attempt(
-        &self,
+        &mut self,
         job_id: &str,
         attempt: i64,
         created_by: &str,
@@ -280,7 +268,7 @@ impl<'conn> Writer<'conn> {
     }
 
     fn insert_attempt_row(
-        &self,
+        &mut self,
         job_id: &str,
         attempt: i64,
         created_by: &str,
@@ -297,14 +285,13 @@ impl<'conn> Writer<'conn> {
             timed_out_at: None,
         };
         self.behind
-            .borrow_mut()
             .remember_attempt(&self.tx, row, true)
             .map_err(|e| self.err(e))
     }
 
     /// Marks the start of an attempt that already exists (attempt 1 opened by acceptance).
     pub fn restart_attempt(
-        &self,
+        &mut self,
         job_id: &str,
         attempt: i64,
         started_at: Timestamp,
@@ -318,7 +305,7 @@ impl<'conn> Writer<'conn> {
 
     /// Sets the state of one attempt (and its timeout time, for a timeout).
     pub fn set_attempt_state(
-        &self,
+        &mut self,
         job_id: &str,
         attempt: i64,
         state: AttemptState,
@@ -335,7 +322,7 @@ impl<'conn> Writer<'conn> {
     ///
     /// Either way the request is written to the job's history; when it was not
     /// taken, the history names the state that stood. Returns whether it was taken.
-    pub fn transition(&self, t: &Transition<'_>, record: TerminalRecord<'_>) -> Result<bool> {
+    pub fn transition(&mut self, t: &Transition<'_>, record: TerminalRecord<'_>) -> Result<bool> {
         let stood = self.job(t.job_id)?.map(|job| job.state);
         let taken = stood == Some(t.from);
         if taken {
@@ -352,49 +339,37 @@ impl<'conn> Writer<'conn> {
                     job.failure_permanent = Some(p);
                 }
             })?;
-            self.counts.borrow_mut().moved(t.from, t.to);
+            self.counts.moved(t.from, t.to);
         }
-        self.history(
-            t.job_id,
-            t.at,
-            stood,
-            t.to,
-            taken,
-            t.cause,
-            t.line_seq,
-            t.callback_seq,
-        )?;
+        self.history(&HistoryEntry {
+            job_id: t.job_id,
+            at: t.at,
+            from: stood,
+            to: t.to,
+            applied: taken,
+            cause: t.cause,
+            line_seq: t.line_seq,
+            callback_seq: t.callback_seq,
+        });
         Ok(taken)
     }
 
     /// Appends to a job's history.
-    #[allow(clippy::too_many_arguments)]
-    pub fn history(
-        &self,
-        job_id: &str,
-        at: Timestamp,
-        from: Option<JobState>,
-        to: JobState,
-        applied: bool,
-        cause: &str,
-        line_seq: Option<i64>,
-        callback_seq: Option<i64>,
-    ) -> Result<()> {
-        self.behind.borrow_mut().append_history(HistoryRow {
-            job_id: job_id.to_owned(),
-            at,
-            from_state: from.map(JobState::as_str),
-            to_state: to.as_str(),
-            applied,
-            cause: cause.to_owned(),
-            line_seq,
-            callback_seq,
+    pub fn history(&mut self, entry: &HistoryEntry<'_>) {
+        self.behind.append_history(HistoryRow {
+            job_id: entry.job_id.to_owned(),
+            at: entry.at,
+            from_state: entry.from.map(JobState::as_str),
+            to_state: entry.to.as_str(),
+            applied: entry.applied,
+            cause: entry.cause.to_owned(),
+            line_seq: entry.line_seq,
+            callback_seq: entry.callback_seq,
         });
-        Ok(())
     }
 
     /// Keeps a judged callback; returns its sequence number.
-    pub fn insert_callback(&self, cb: &NewCallback<'_>) -> Result<i64> {
+    pub fn insert_callback(&mut self, cb: &NewCallback<'_>) -> Result<i64> {
         self.execute(
             "INSERT INTO callbacks (line_seq, delivery_id, job_id, attempt, outcome, arrived_at,
                     timeout_at, disposition, reason, detail, job_state_before, replacement_attempt,
@@ -421,13 +396,13 @@ impl<'conn> Writer<'conn> {
                 cb.replacement_started.as_ref().map(|r| r.1)
             ],
         )?;
-        self.counts.borrow_mut().callback(cb.disposition);
+        self.counts.callback(cb.disposition);
         Ok(self.tx.last_insert_rowid())
     }
 
     /// Records an output object.
     pub fn insert_output(
-        &self,
+        &mut self,
         job_id: &str,
         reference: &str,
         stored_at: Timestamp,
@@ -444,7 +419,7 @@ impl<'conn> Writer<'conn> {
 
     /// Records a check of whether a job's output object exists.
     pub fn insert_output_check(
-        &self,
+        &mut self,
         job_id: &str,
         at: Timestamp,
         exists: bool,
@@ -459,7 +434,7 @@ impl<'conn> Writer<'conn> {
 
     /// Records a notification that was sent.
     pub fn insert_notification(
-        &self,
+        &mut self,
         job_id: &str,
         kind: &str,
         at: Timestamp,
@@ -474,7 +449,7 @@ impl<'conn> Writer<'conn> {
 
     /// Records a downstream decision; returns `true` when its id was seen before (suppressed).
     pub fn insert_decision(
-        &self,
+        &mut self,
         decision_id: &str,
         job_id: &str,
         action: &str,
@@ -496,7 +471,7 @@ impl<'conn> Writer<'conn> {
 
     /// Appends an owner assignment (and escalation time) for a job.
     pub fn assign_owner(
-        &self,
+        &mut self,
         job_id: &str,
         owner: &str,
         escalate_at: Option<Timestamp>,
@@ -512,7 +487,7 @@ impl<'conn> Writer<'conn> {
     }
 
     /// The callback with this sequence number.
-    pub fn callback(&self, seq: i64) -> Result<Option<super::CallbackRow>> {
+    pub fn callback(&mut self, seq: i64) -> Result<Option<super::CallbackRow>> {
         // The row shows its replacement attempt, which may be kept behind.
         reads::callback(self.flushed()?, seq).map_err(|e| self.err(e))
     }
@@ -530,7 +505,7 @@ impl<'conn> Writer<'conn> {
     /// Appends an answer; returns its id.
     #[allow(clippy::too_many_arguments)]
     pub fn insert_answer(
-        &self,
+        &mut self,
         callback_seq: i64,
         verdict: &str,
         note: &str,
@@ -562,7 +537,7 @@ impl<'conn> Writer<'conn> {
 
     /// Puts a request in the outbox; returns its id.
     pub fn insert_request(
-        &self,
+        &mut self,
         job: &JobRow,
         request: &str,
         attempt: Option<i64>,
@@ -588,7 +563,7 @@ impl<'conn> Writer<'conn> {
     }
 
     /// Writes a note about the ledger itself (replacing an earlier value).
-    pub fn set_note(&self, key: &str, value: &str) -> Result<()> {
+    pub fn set_note(&mut self, key: &str, value: &str) -> Result<()> {
         self.execute(
                 "INSERT INTO ledger_notes (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 params![key, value],
@@ -620,4 +595,19 @@ impl Default for JobDefaults {
             attempt_budget: 3,
         }
     }
+}
+
+/// One row of a job's history: a move asked for, and whether it was taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HistoryEntry<'a> {
+    pub job_id: &'a str,
+    pub at: Timestamp,
+    /// The state that stood when the move was asked (`None` before acceptance).
+    pub from: Option<JobState>,
+    pub to: JobState,
+    /// Taken (`true`), or kept as evidence beside the state that stands.
+    pub applied: bool,
+    pub cause: &'a str,
+    pub line_seq: Option<i64>,
+    pub callback_seq: Option<i64>,
 }
