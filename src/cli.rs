@@ -14,7 +14,7 @@ use crate::outbox::{self, RequestKind};
 use crate::reconcile::{self, DEFAULT_REVIEW_CAPACITY};
 use crate::report::{self, Summary};
 use crate::review::{self, AnswerRequest, CaseKind};
-use crate::store::{CallbackFilter, Ledger, PageRequest, StoreError};
+use crate::store::{CallbackFilter, Keyset, Ledger, PageRequest, StoreError};
 use crate::{demo, escalation, ingest};
 
 const ABOUT: &str =
@@ -485,7 +485,7 @@ fn print_callbacks(
             first = false;
         }
         match rows.last() {
-            Some(last) if rows.len() == page.limit => page.after = Some(last.seq),
+            Some(last) if rows.len() == page.limit => page.keyset = Keyset::After(last.seq),
             _ => break,
         }
     }

@@ -15,7 +15,7 @@ use jobledger::demo::DemoData;
 use jobledger::ingest::{BATCH_LINES, IngestError, IngestReport, ingest};
 use jobledger::reconcile::{self, Backlog, DEFAULT_REVIEW_CAPACITY};
 use jobledger::report::Summary;
-use jobledger::store::{AttemptState, DispositionCounts, Replacement};
+use jobledger::store::{AttemptState, DispositionCounts, Replacement, TimelineFact};
 
 /// Replaces the arrival time of a callback line, keeping everything else.
 fn redelivered(line: &str, arrival: &str) -> String {
@@ -184,7 +184,14 @@ fn c1_delivered_twice_is_recorded_as_a_repeat_and_changes_nothing() {
         .collect();
     assert_eq!(added.len(), 1, "{added:#?}");
     assert!(
-        added[0].what.contains("record (repeat_report)"),
+        matches!(
+            added[0].fact,
+            TimelineFact::Callback {
+                disposition: Disposition::Record,
+                reason: ReasonCode::RepeatReport,
+                ..
+            }
+        ),
         "{added:#?}"
     );
     assert_eq!(timeline_after.len(), timeline_before.len() + 1);

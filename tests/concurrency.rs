@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use binary::bin;
 use fixture::{NOW, now};
 use jobledger::review::{self, AnswerError, AnswerRequest};
-use jobledger::store::{CallbackFilter, Ledger, PageRequest};
+use jobledger::store::{CallbackFilter, Keyset, Ledger, PageRequest};
 use tempfile::TempDir;
 
 fn disk_dir() -> TempDir {
@@ -186,7 +186,7 @@ fn reader(db: &Path, stop: &AtomicBool) -> (u32, u32) {
                 previous = row.seq;
             }
             match rows.last() {
-                Some(last) if rows.len() == page.limit => page.after = Some(last.seq),
+                Some(last) if rows.len() == page.limit => page.keyset = Keyset::After(last.seq),
                 _ => break,
             }
         }

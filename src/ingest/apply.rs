@@ -133,7 +133,7 @@ fn effect(
                 )?;
             } else {
                 // A replacement after the job ended.
-                not_taken(writer, job, JobState::Running, *at, &cause, seq)?;
+                not_taken(writer, job, JobState::Running, *at, &cause, seq);
             }
         }
         Event::AttemptTimedOut { attempt, at, .. } => {
@@ -210,7 +210,7 @@ fn effect(
             if *attempt < job.latest_attempt {
                 // A superseded attempt failing says nothing about the replacement
                 // still at work (as table row 10).
-                not_taken(writer, job, JobState::Failed, *at, &note, seq)?;
+                not_taken(writer, job, JobState::Failed, *at, &note, seq);
                 return Ok(());
             }
             terminal(
@@ -277,7 +277,7 @@ fn terminal(
     let may =
         job.state.is_open() || (job.state == JobState::Expired && to == JobState::CompletedLate);
     if !may {
-        not_taken(writer, job, to, at, cause, seq)?;
+        not_taken(writer, job, to, at, cause, seq);
         return Ok(false);
     }
     move_job(writer, job, to, at, cause, seq, record)
@@ -292,7 +292,7 @@ fn not_taken(
     at: Timestamp,
     cause: &str,
     seq: i64,
-) -> Result<(), StoreError> {
+) {
     writer.history(&HistoryEntry {
         job_id: &job.job_id,
         at,
@@ -303,7 +303,6 @@ fn not_taken(
         line_seq: Some(seq),
         callback_seq: None,
     });
-    Ok(())
 }
 
 /// The conditional transition of `job` from the state it was read in, asked by line `seq`.

@@ -307,10 +307,3 @@ pub struct RejectedLine {
     pub reason: String,
     pub ingested_at: Timestamp,
 }
-
-/// One entry of a job's timeline, in time order.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TimelineEntry {
-    pub at: Timestamp,
-    pub what: String,
-}
