@@ -15,6 +15,7 @@
 mod accounts;
 mod answers;
 mod callbacks;
+mod columns;
 mod counts;
 mod jobs;
 mod keyset;
@@ -36,7 +37,7 @@ use rusqlite::{Connection, TransactionBehavior};
 pub use accounts::{JobAccount, OpenJob};
 pub use callbacks::CallbackFilter;
 pub use counts::{MissingCounts, WindowStates};
-pub use jobs::{HistoryEntry, JobDefaults};
+pub use jobs::{HistoryEntry, JobDefaults, NewAttempt};
 pub use keyset::{JobKey, Keyset, PageRequest};
 pub use open::{PAGE_SIZE, SCHEMA_VERSION};
 pub use rows::*;
@@ -147,6 +148,16 @@ impl Ledger {
 
     fn err(&self, e: rusqlite::Error) -> StoreError {
         classify(&self.path, e)
+    }
+
+    /// Every row a cached statement gives, each read by `from`.
+    fn all_rows<T>(
+        &self,
+        sql: &str,
+        params: impl rusqlite::Params,
+        from: fn(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+    ) -> Result<Vec<T>, StoreError> {
+        self.run(|c| c.prepare_cached(sql)?.query_map(params, from)?.collect())
     }
 
     /// Runs a read on the connection, its error made one a person can act on.

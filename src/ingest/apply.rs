@@ -5,7 +5,8 @@ use crate::clock::Timestamp;
 use crate::decision::JobState;
 use crate::event::Event;
 use crate::store::{
-    AttemptState, HistoryEntry, JobDefaults, JobRow, StoreError, TerminalRecord, Transition, Writer,
+    AttemptState, HistoryEntry, JobDefaults, JobRow, NewAttempt, StoreError, TerminalRecord,
+    Transition, Writer,
 };
 
 /// Applies one event kept as input line `seq`, or marks the line rejected when
@@ -118,7 +119,13 @@ fn effect(
             if *attempt <= job.latest_attempt {
                 writer.restart_attempt(id, *attempt, *at, timeout_at)?;
             } else {
-                writer.insert_attempt(id, *attempt, created_by, *at, timeout_at)?;
+                writer.insert_attempt(&NewAttempt {
+                    job_id: id,
+                    attempt: *attempt,
+                    created_by,
+                    started_at: *at,
+                    timeout_at,
+                })?;
             }
             let reopens = job.state.is_open()
                 || (job.state == JobState::Failed && job.failure_permanent != Some(true));

@@ -1,28 +1,14 @@
 //! Answers: a reviewer's verdicts on held and quarantined callbacks, appended, the
 //! latest standing.
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
+use super::columns::{ANSWER_COLUMNS, answer_from};
 use super::rows::AnswerRow;
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
 
 type Result<T> = std::result::Result<T, StoreError>;
-
-const ANSWER_COLUMNS: &str =
-    "a.id, a.callback_seq, a.verdict, a.note, a.reviewer, a.answered_at, a.linked_job_id";
-
-fn answer_from(row: &Row<'_>) -> rusqlite::Result<AnswerRow> {
-    Ok(AnswerRow {
-        id: row.get(0)?,
-        callback_seq: row.get(1)?,
-        verdict: row.get(2)?,
-        note: row.get(3)?,
-        reviewer: row.get(4)?,
-        answered_at: row.get(5)?,
-        linked_job_id: row.get(6)?,
-    })
-}
 
 fn read_latest_answer(conn: &Connection, callback_seq: i64) -> rusqlite::Result<Option<AnswerRow>> {
     conn.prepare_cached(&format!(
@@ -79,13 +65,10 @@ impl Ledger {
 
     /// Every answer to a callback, oldest first.
     pub fn answers(&self, callback_seq: i64) -> Result<Vec<AnswerRow>> {
-        self.run(|c| {
-            c.prepare_cached(&format!(
-                "SELECT {ANSWER_COLUMNS} FROM answers a WHERE a.callback_seq = ?1 ORDER BY a.id"
-            ))?
-            .query_map([callback_seq], answer_from)?
-            .collect()
-        })
+        let sql = format!(
+            "SELECT {ANSWER_COLUMNS} FROM answers a WHERE a.callback_seq = ?1 ORDER BY a.id"
+        );
+        self.all_rows(&sql, [callback_seq], answer_from)
     }
 }
 

@@ -1,15 +1,19 @@
 //! Callbacks: each judged once, at ingest, and kept with its disposition.
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
+use super::columns::{callback_columns, callback_from};
 use super::keyset::PageRequest;
 use super::query::Select;
-use super::rows::{AnswerRow, AttemptState, CallbackRow, ClaimHistory, NewCallback, Replacement};
-use super::{Ledger, StoreError, Writer, bad_value};
+use super::rows::{CallbackRow, ClaimHistory, NewCallback};
+use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
-use crate::decision::{Disposition, JobState, Outcome, ReasonCode};
+use crate::decision::{Disposition, JobState, Outcome};
 
 type Result<T> = std::result::Result<T, StoreError>;
+
+/// Callbacks read, in list order.
+type Rows = Result<Vec<CallbackRow>>;
 
 /// Which callbacks a list shows.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -30,14 +34,7 @@ fn text_match(n: u8) -> String {
 /// it up in the attempts table was a third of the time of a long report.
 fn callback_select(attempt_state: bool) -> Select {
     let state = if attempt_state { "r.state" } else { "NULL" };
-    let columns = format!(
-        "c.seq, c.line_seq, c.delivery_id, c.job_id, c.attempt,
-            c.outcome, c.arrived_at, c.timeout_at, c.disposition, c.reason, c.detail,
-            c.first_report_seq, c.linked_from_seq, c.judged_at,
-            c.replacement_attempt, c.replacement_created_by, c.replacement_started_at, {state},
-            a.id, a.verdict, a.note, a.reviewer, a.answered_at, a.linked_job_id"
-    );
-    let select = Select::new(columns, "callbacks c");
+    let select = Select::new(callback_columns(state), "callbacks c");
     let select = if attempt_state {
         select.join(
             "LEFT JOIN attempts r ON r.job_id = c.job_id AND r.attempt = c.replacement_attempt",
@@ -48,60 +45,6 @@ fn callback_select(attempt_state: bool) -> Select {
     select.join(
         "LEFT JOIN answers a ON a.id = (SELECT max(id) FROM answers WHERE callback_seq = c.seq)",
     )
-}
-
-fn callback_from(row: &Row<'_>) -> rusqlite::Result<CallbackRow> {
-    // Names read in place: a `String` each was a tenth of listing held callbacks.
-    let outcome = row.get_ref(5)?.as_str_or_null()?;
-    let disposition = row.get_ref(8)?.as_str()?;
-    let reason = row.get_ref(9)?.as_str()?;
-    let replacement = match (
-        row.get::<_, Option<i64>>(14)?,
-        row.get::<_, Option<String>>(15)?,
-        row.get::<_, Option<Timestamp>>(16)?,
-    ) {
-        (Some(attempt), Some(created_by), Some(started_at)) => Some(Replacement {
-            attempt,
-            created_by,
-            started_at,
-            state: row
-                .get_ref(17)?
-                .as_str_or_null()?
-                .and_then(AttemptState::parse),
-        }),
-        _ => None,
-    };
-    let answer = match row.get::<_, Option<i64>>(18)? {
-        Some(id) => Some(AnswerRow {
-            id,
-            callback_seq: row.get(0)?,
-            verdict: row.get(19)?,
-            note: row.get(20)?,
-            reviewer: row.get(21)?,
-            answered_at: row.get(22)?,
-            linked_job_id: row.get(23)?,
-        }),
-        None => None,
-    };
-    Ok(CallbackRow {
-        seq: row.get(0)?,
-        line_seq: row.get(1)?,
-        delivery_id: row.get(2)?,
-        job_id: row.get(3)?,
-        attempt: row.get(4)?,
-        outcome: outcome.and_then(Outcome::parse),
-        arrived_at: row.get(6)?,
-        timeout_at: row.get(7)?,
-        disposition: Disposition::parse(disposition)
-            .ok_or_else(|| bad_value("disposition", disposition))?,
-        reason: ReasonCode::parse(reason).ok_or_else(|| bad_value("reason", reason))?,
-        detail: row.get(10)?,
-        first_report_seq: row.get(11)?,
-        linked_from_seq: row.get(12)?,
-        judged_at: row.get(13)?,
-        replacement,
-        answer,
-    })
 }
 
 fn read_callback(conn: &Connection, seq: i64) -> rusqlite::Result<Option<CallbackRow>> {
@@ -117,21 +60,13 @@ impl Ledger {
     }
 
     /// One page of callbacks in ingest order.
-    pub fn callbacks_page(
-        &self,
-        filter: &CallbackFilter,
-        page: PageRequest<i64>,
-    ) -> Result<Vec<CallbackRow>> {
+    pub fn callbacks_page(&self, filter: &CallbackFilter, page: PageRequest<i64>) -> Rows {
         self.callbacks_page_of(callback_select(true), filter, page)
     }
 
     /// [`Ledger::callbacks_page`] for a report: the same rows, but a replacement
     /// attempt comes without its state (`Replacement::state` is `None`).
-    pub fn callbacks_report_page(
-        &self,
-        filter: &CallbackFilter,
-        page: PageRequest<i64>,
-    ) -> Result<Vec<CallbackRow>> {
+    pub fn callbacks_report_page(&self, filter: &CallbackFilter, page: PageRequest<i64>) -> Rows {
         self.callbacks_page_of(callback_select(false), filter, page)
     }
 
@@ -140,7 +75,7 @@ impl Ledger {
         select: Select,
         filter: &CallbackFilter,
         page: PageRequest<i64>,
-    ) -> Result<Vec<CallbackRow>> {
+    ) -> Rows {
         let review = matches!(
             filter.disposition,
             Some(Disposition::Hold | Disposition::Quarantine)

@@ -3,11 +3,12 @@
 //! A [`Writer`] keeps the jobs and attempts it reads or changes in memory and writes
 //! each once (see `write_behind.rs`); reads here that go past it say so.
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
+use super::columns::{ATTEMPT_COLUMNS, JOB_COLUMNS, attempt_from, job_from};
 use super::rows::{AttemptRow, AttemptState, JobRow, TerminalRecord, Transition};
 use super::write_behind::HistoryRow;
-use super::{Ledger, StoreError, Writer, bad_value};
+use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
 use crate::decision::JobState;
 use crate::event::JobAccepted;
@@ -16,56 +17,11 @@ mod pages;
 
 type Result<T> = std::result::Result<T, StoreError>;
 
-pub(super) fn job_state(text: &str) -> rusqlite::Result<JobState> {
-    JobState::parse(text).ok_or_else(|| bad_value("job state", text))
-}
-
-const JOB_COLUMNS: &str =
-    "job_id, state, accepted_at, aged_at, timeout_s, expected_age_s, attempt_budget,
-    latest_attempt, input_digest, model_digest, policy_revision, result_ref, failure_cause,
-    failure_permanent, state_changed_at";
-
-fn job_from(row: &Row<'_>) -> rusqlite::Result<JobRow> {
-    Ok(JobRow {
-        job_id: row.get(0)?,
-        state: job_state(&row.get::<_, String>(1)?)?,
-        accepted_at: row.get(2)?,
-        aged_at: row.get(3)?,
-        timeout_s: row.get(4)?,
-        expected_age_s: row.get(5)?,
-        attempt_budget: row.get(6)?,
-        latest_attempt: row.get(7)?,
-        input_digest: row.get(8)?,
-        model_digest: row.get(9)?,
-        policy_revision: row.get(10)?,
-        result_ref: row.get(11)?,
-        failure_cause: row.get(12)?,
-        failure_permanent: row.get(13)?,
-        state_changed_at: row.get(14)?,
-    })
-}
-
 fn read_job(conn: &Connection, job_id: &str) -> rusqlite::Result<Option<JobRow>> {
     conn.prepare_cached(&format!("SELECT {JOB_COLUMNS} FROM jobs WHERE job_id = ?1"))?
         .query_row([job_id], job_from)
         .optional()
 }
-
-fn attempt_from(row: &Row<'_>) -> rusqlite::Result<AttemptRow> {
-    let state: String = row.get(5)?;
-    Ok(AttemptRow {
-        job_id: row.get(0)?,
-        attempt: row.get(1)?,
-        created_by: row.get(2)?,
-        started_at: row.get(3)?,
-        timeout_at: row.get(4)?,
-        state: AttemptState::parse(&state).ok_or_else(|| bad_value("attempt state", &state))?,
-        timed_out_at: row.get(6)?,
-    })
-}
-
-const ATTEMPT_COLUMNS: &str =
-    "job_id, attempt, created_by, started_at, timeout_at, state, timed_out_at";
 
 fn read_attempt(
     conn: &Connection,
@@ -87,13 +43,9 @@ impl Ledger {
 
     /// Every attempt of a job, in order.
     pub fn attempts(&self, job_id: &str) -> Result<Vec<AttemptRow>> {
-        self.run(|c| {
-            c.prepare_cached(&format!(
-                "SELECT {ATTEMPT_COLUMNS} FROM attempts WHERE job_id = ?1 ORDER BY attempt"
-            ))?
-            .query_map([job_id], attempt_from)?
-            .collect()
-        })
+        let sql =
+            format!("SELECT {ATTEMPT_COLUMNS} FROM attempts WHERE job_id = ?1 ORDER BY attempt");
+        self.all_rows(&sql, [job_id], attempt_from)
     }
 
     /// Open jobs past their expected age at `now`.
@@ -208,7 +160,13 @@ impl Writer<'_> {
             .remember_job(&self.tx, row)
             .map_err(|e| self.err(e))?;
         let timeout_at = job.timeout_s.map(|s| job.at.plus_seconds(s));
-        self.insert_attempt_row(&job.job_id, 1, "system", job.at, timeout_at)?;
+        self.insert_attempt_row(&NewAttempt {
+            job_id: &job.job_id,
+            attempt: 1,
+            created_by: "system",
+            started_at: job.at,
+            timeout_at,
+        })?;
         self.history(&HistoryEntry {
             job_id: &job.job_id,
             at: job.at,
@@ -226,36 +184,22 @@ impl Writer<'_> {
     }
 
     /// Adds an attempt and makes it the job's latest.
-    pub fn insert_attempt(
-        &mut self,
-        job_id: &str,
-        attempt: i64,
-        created_by: &str,
-        started_at: Timestamp,
-        timeout_at: Option<Timestamp>,
-    ) -> Result<()> {
-        self.insert_attempt_row(job_id, attempt, created_by, started_at, timeout_at)?;
+    pub fn insert_attempt(&mut self, new: &NewAttempt<'_>) -> Result<()> {
+        self.insert_attempt_row(new)?;
         // Only ever a later attempt than the latest (ingest checks), so always a change.
-        self.change_job(job_id, |job| {
-            job.latest_attempt = job.latest_attempt.max(attempt);
+        self.change_job(new.job_id, |job| {
+            job.latest_attempt = job.latest_attempt.max(new.attempt);
         })?;
         Ok(())
     }
 
-    fn insert_attempt_row(
-        &mut self,
-        job_id: &str,
-        attempt: i64,
-        created_by: &str,
-        started_at: Timestamp,
-        timeout_at: Option<Timestamp>,
-    ) -> Result<()> {
+    fn insert_attempt_row(&mut self, new: &NewAttempt<'_>) -> Result<()> {
         let row = AttemptRow {
-            job_id: job_id.to_owned(),
-            attempt,
-            created_by: created_by.to_owned(),
-            started_at,
-            timeout_at,
+            job_id: new.job_id.to_owned(),
+            attempt: new.attempt,
+            created_by: new.created_by.to_owned(),
+            started_at: new.started_at,
+            timeout_at: new.timeout_at,
             state: AttemptState::Running,
             timed_out_at: None,
         };
@@ -351,6 +295,16 @@ impl Writer<'_> {
                 .exists([job_id])
         })
     }
+}
+
+/// An attempt to open, running from `started_at`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NewAttempt<'a> {
+    pub job_id: &'a str,
+    pub attempt: i64,
+    pub created_by: &'a str,
+    pub started_at: Timestamp,
+    pub timeout_at: Option<Timestamp>,
 }
 
 /// Values a job gets when its acceptance leaves them out.

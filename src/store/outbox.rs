@@ -3,6 +3,7 @@
 
 use rusqlite::{Connection, params};
 
+use super::columns::{OUTBOX_COLUMNS, outbox_from};
 use super::rows::{JobRow, OutboxRow};
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
@@ -28,27 +29,8 @@ impl Ledger {
 
     /// Every request in the outbox, oldest first.
     pub fn outbox(&self) -> Result<Vec<OutboxRow>> {
-        self.run(|c| {
-            c.prepare_cached(
-                "SELECT id, job_id, request, attempt, input_digest, model_digest, policy_revision,
-                    requested_by, requested_at, status FROM outbox ORDER BY id",
-            )?
-            .query_map([], |row| {
-                Ok(OutboxRow {
-                    id: row.get(0)?,
-                    job_id: row.get(1)?,
-                    request: row.get(2)?,
-                    attempt: row.get(3)?,
-                    input_digest: row.get(4)?,
-                    model_digest: row.get(5)?,
-                    policy_revision: row.get(6)?,
-                    requested_by: row.get(7)?,
-                    requested_at: row.get(8)?,
-                    status: row.get(9)?,
-                })
-            })?
-            .collect()
-        })
+        let sql = format!("SELECT {OUTBOX_COLUMNS} FROM outbox ORDER BY id");
+        self.all_rows(&sql, [], outbox_from)
     }
 
     /// Requests of a kind still pending in the outbox for a job.

@@ -3,7 +3,7 @@
 
 use rusqlite::{Connection, Row};
 
-use super::jobs::job_state;
+use super::columns::job_state;
 use super::{Ledger, StoreError, bad_value};
 use crate::clock::Timestamp;
 use crate::decision::{Disposition, JobState, Outcome, ReasonCode};
@@ -69,134 +69,103 @@ pub enum TimelineFact {
     },
 }
 
-/// One read per kind of entry: the time (column 0) and the fact's columns after it.
-type Part = (&'static str, fn(&Row<'_>) -> rusqlite::Result<TimelineFact>);
+/// Every entry of a job's story, one arm per kind: the kind (column 0), the time
+/// (column 1) and the fact's values after it. Arms come out in this order, and the
+/// sort by time is stable, so entries at the same time keep it.
+const TIMELINE: &str = "
+    SELECT 0, at, from_state, to_state, applied, cause, NULL
+      FROM job_history WHERE job_id = ?1
+    UNION ALL SELECT 1, started_at, attempt, created_by, timeout_at, NULL, NULL
+      FROM attempts WHERE job_id = ?1
+    UNION ALL SELECT 2, timed_out_at, attempt, NULL, NULL, NULL, NULL
+      FROM attempts WHERE job_id = ?1 AND timed_out_at IS NOT NULL
+    UNION ALL SELECT 3, coalesce(c.arrived_at, l.ingested_at), c.seq, c.outcome, c.attempt,
+           c.disposition, c.reason
+      FROM callbacks c JOIN input_lines l ON l.seq = c.line_seq WHERE c.job_id = ?1
+    UNION ALL SELECT 4, a.answered_at, a.callback_seq, a.verdict, a.reviewer, a.note, NULL
+      FROM answers a JOIN callbacks c ON c.seq = a.callback_seq WHERE c.job_id = ?1
+    UNION ALL SELECT 5, stored_at, ref, retention_until, NULL, NULL, NULL
+      FROM outputs WHERE job_id = ?1
+    UNION ALL SELECT 6, checked_at, object_exists, NULL, NULL, NULL, NULL
+      FROM output_checks WHERE job_id = ?1
+    UNION ALL SELECT 7, sent_at, kind, NULL, NULL, NULL, NULL
+      FROM notifications WHERE job_id = ?1
+    UNION ALL SELECT 8, set_at, owner, set_by, escalate_at, NULL, NULL
+      FROM owner_assignments WHERE job_id = ?1
+    UNION ALL SELECT 9, requested_at, request, requested_by, status, NULL, NULL
+      FROM outbox WHERE job_id = ?1";
 
-/// In this order: entries at the same time keep it (the sort is stable).
-const PARTS: [Part; 10] = [
-    (
-        "SELECT at, from_state, to_state, applied, cause FROM job_history WHERE job_id = ?1",
-        |row| {
-            Ok(TimelineFact::Moved {
-                from: row
-                    .get_ref(1)?
-                    .as_str_or_null()?
-                    .map(job_state)
-                    .transpose()?,
-                to: job_state(row.get_ref(2)?.as_str()?)?,
-                applied: row.get(3)?,
-                cause: row.get(4)?,
-            })
+fn parsed<T>(what: &str, text: &str, parse: fn(&str) -> Option<T>) -> rusqlite::Result<T> {
+    parse(text).ok_or_else(|| bad_value(what, text))
+}
+
+fn fact(row: &Row<'_>) -> rusqlite::Result<TimelineFact> {
+    let text = |i: usize| -> rusqlite::Result<&str> { Ok(row.get_ref(i)?.as_str()?) };
+    Ok(match row.get::<_, i64>(0)? {
+        0 => TimelineFact::Moved {
+            from: row
+                .get_ref(2)?
+                .as_str_or_null()?
+                .map(job_state)
+                .transpose()?,
+            to: job_state(text(3)?)?,
+            applied: row.get(4)?,
+            cause: row.get(5)?,
         },
-    ),
-    (
-        "SELECT started_at, attempt, created_by, timeout_at FROM attempts WHERE job_id = ?1",
-        |row| {
-            Ok(TimelineFact::AttemptStarted {
-                attempt: row.get(1)?,
-                created_by: row.get(2)?,
-                timeout_at: row.get(3)?,
-            })
+        1 => TimelineFact::AttemptStarted {
+            attempt: row.get(2)?,
+            created_by: row.get(3)?,
+            timeout_at: row.get(4)?,
         },
-    ),
-    (
-        "SELECT timed_out_at, attempt FROM attempts
-         WHERE job_id = ?1 AND timed_out_at IS NOT NULL",
-        |row| {
-            Ok(TimelineFact::AttemptTimedOut {
-                attempt: row.get(1)?,
-            })
+        2 => TimelineFact::AttemptTimedOut {
+            attempt: row.get(2)?,
         },
-    ),
-    (
-        "SELECT coalesce(c.arrived_at, l.ingested_at), c.seq, c.outcome, c.attempt,
-                c.disposition, c.reason
-         FROM callbacks c JOIN input_lines l ON l.seq = c.line_seq WHERE c.job_id = ?1",
-        |row| {
-            let outcome = row.get_ref(2)?.as_str_or_null()?;
-            let disposition = row.get_ref(4)?.as_str()?;
-            let reason = row.get_ref(5)?.as_str()?;
-            Ok(TimelineFact::Callback {
-                seq: row.get(1)?,
-                outcome: outcome
-                    .map(|o| Outcome::parse(o).ok_or_else(|| bad_value("outcome", o)))
-                    .transpose()?,
-                attempt: row.get(3)?,
-                disposition: Disposition::parse(disposition)
-                    .ok_or_else(|| bad_value("disposition", disposition))?,
-                reason: ReasonCode::parse(reason).ok_or_else(|| bad_value("reason", reason))?,
-            })
+        3 => TimelineFact::Callback {
+            seq: row.get(2)?,
+            outcome: (row.get_ref(3)?.as_str_or_null()?)
+                .map(|o| parsed("outcome", o, Outcome::parse))
+                .transpose()?,
+            attempt: row.get(4)?,
+            disposition: parsed("disposition", text(5)?, Disposition::parse)?,
+            reason: parsed("reason", text(6)?, ReasonCode::parse)?,
         },
-    ),
-    (
-        "SELECT a.answered_at, a.callback_seq, a.verdict, a.reviewer, a.note
-         FROM answers a JOIN callbacks c ON c.seq = a.callback_seq WHERE c.job_id = ?1",
-        |row| {
-            Ok(TimelineFact::Answer {
-                callback_seq: row.get(1)?,
-                verdict: row.get(2)?,
-                reviewer: row.get(3)?,
-                note: row.get(4)?,
-            })
+        4 => TimelineFact::Answer {
+            callback_seq: row.get(2)?,
+            verdict: row.get(3)?,
+            reviewer: row.get(4)?,
+            note: row.get(5)?,
         },
-    ),
-    (
-        "SELECT stored_at, ref, retention_until FROM outputs WHERE job_id = ?1",
-        |row| {
-            Ok(TimelineFact::OutputStored {
-                reference: row.get(1)?,
-                retention_until: row.get(2)?,
-            })
+        5 => TimelineFact::OutputStored {
+            reference: row.get(2)?,
+            retention_until: row.get(3)?,
         },
-    ),
-    (
-        "SELECT checked_at, object_exists FROM output_checks WHERE job_id = ?1",
-        |row| {
-            Ok(TimelineFact::OutputChecked {
-                exists: row.get(1)?,
-            })
+        6 => TimelineFact::OutputChecked {
+            exists: row.get(2)?,
         },
-    ),
-    (
-        "SELECT sent_at, kind FROM notifications WHERE job_id = ?1",
-        |row| Ok(TimelineFact::NotificationSent { kind: row.get(1)? }),
-    ),
-    (
-        "SELECT set_at, owner, set_by, escalate_at FROM owner_assignments WHERE job_id = ?1",
-        |row| {
-            Ok(TimelineFact::OwnerSet {
-                owner: row.get(1)?,
-                set_by: row.get(2)?,
-                escalate_at: row.get(3)?,
-            })
+        7 => TimelineFact::NotificationSent { kind: row.get(2)? },
+        8 => TimelineFact::OwnerSet {
+            owner: row.get(2)?,
+            set_by: row.get(3)?,
+            escalate_at: row.get(4)?,
         },
-    ),
-    (
-        "SELECT requested_at, request, requested_by, status FROM outbox WHERE job_id = ?1",
-        |row| {
-            Ok(TimelineFact::Requested {
-                request: row.get(1)?,
-                requested_by: row.get(2)?,
-                status: row.get(3)?,
-            })
+        _ => TimelineFact::Requested {
+            request: row.get(2)?,
+            requested_by: row.get(3)?,
+            status: row.get(4)?,
         },
-    ),
-];
+    })
+}
 
 fn timeline(conn: &Connection, job_id: &str) -> rusqlite::Result<Vec<TimelineEntry>> {
-    let mut entries = Vec::new();
-    for (sql, fact) in PARTS {
-        let mut st = conn.prepare_cached(sql)?;
-        let rows = st.query_map([job_id], |row| {
+    let mut entries = conn
+        .prepare_cached(TIMELINE)?
+        .query_map([job_id], |row| {
             Ok(TimelineEntry {
-                at: row.get(0)?,
+                at: row.get(1)?,
                 fact: fact(row)?,
             })
-        })?;
-        for entry in rows {
-            entries.push(entry?);
-        }
-    }
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
     entries.sort_by_key(|e| e.at);
     Ok(entries)
 }

@@ -7,11 +7,11 @@
 
 use rusqlite::{Row, params};
 
+use super::super::columns::{aged_from, failed_from};
 use super::super::keyset::{JobKey, PageRequest};
 use super::super::query::Select;
-use super::super::rows::{AgedJobRow, FailedJobRow, OwnerRow};
+use super::super::rows::{AgedJobRow, FailedJobRow};
 use super::super::{Ledger, StoreError};
-use super::job_state;
 use crate::clock::Timestamp;
 
 type Result<T> = std::result::Result<T, StoreError>;
@@ -77,40 +77,6 @@ impl JobList {
             .order_by(&[self.order, "j.job_id"], keyset.direction())
             .limit(page.limit)
     }
-}
-
-fn aged_from(row: &Row<'_>) -> rusqlite::Result<AgedJobRow> {
-    let owner = match row.get::<_, Option<String>>(5)? {
-        Some(owner) => Some(OwnerRow {
-            owner,
-            escalate_at: row.get(6)?,
-            set_by: row.get(7)?,
-            set_at: row.get(8)?,
-        }),
-        None => None,
-    };
-    Ok(AgedJobRow {
-        job_id: row.get(0)?,
-        state: job_state(row.get_ref(1)?.as_str()?)?,
-        accepted_at: row.get(2)?,
-        aged_at: row.get(3)?,
-        expected_age_s: row.get(4)?,
-        owner,
-    })
-}
-
-fn failed_from(row: &Row<'_>) -> rusqlite::Result<(FailedJobRow, Timestamp)> {
-    Ok((
-        FailedJobRow {
-            job_id: row.get(0)?,
-            failed_at: row.get(1)?,
-            cause: row.get(2)?,
-            permanent: row.get(3)?,
-            attempts_used: row.get(4)?,
-            attempt_budget: row.get(5)?,
-        },
-        row.get(6)?,
-    ))
 }
 
 impl Ledger {
