@@ -175,29 +175,26 @@ impl Writer<'_> {
         attempt: i64,
         outcome: Outcome,
     ) -> Result<ClaimHistory> {
-        let mut history = ClaimHistory::default();
-        let mut st = self
-            .tx
-            .prepare_cached(
-                // No ORDER BY: the index yields (outcome, seq) order, and sorting would
-                // cost a temporary b-tree per callback; the minimum is taken below.
+        self.run(|c| {
+            let mut history = ClaimHistory::default();
+            // No ORDER BY: the index yields (outcome, seq) order, and sorting would
+            // cost a temporary b-tree per callback; the minimum is taken below.
+            let mut st = c.prepare_cached(
                 "SELECT seq, outcome FROM callbacks
                  WHERE job_id = ?1 AND attempt = ?2 AND disposition <> 'quarantine'",
-            )
-            .map_err(|e| self.err(e))?;
-        let mut rows = st
-            .query(params![job_id, attempt])
-            .map_err(|e| self.err(e))?;
-        while let Some(row) = rows.next().map_err(|e| self.err(e))? {
-            let seq: i64 = row.get(0).map_err(|e| self.err(e))?;
-            let said: String = row.get(1).map_err(|e| self.err(e))?;
-            if said == outcome.as_str() {
-                history.first_same = Some(history.first_same.map_or(seq, |s: i64| s.min(seq)));
-            } else {
-                history.opposite = true;
+            )?;
+            let mut rows = st.query(params![job_id, attempt])?;
+            while let Some(row) = rows.next()? {
+                let seq: i64 = row.get(0)?;
+                // Compared where SQLite holds it: no `String` per earlier claim.
+                if row.get_ref(1)?.as_str()? == outcome.as_str() {
+                    history.first_same = Some(history.first_same.map_or(seq, |s| s.min(seq)));
+                } else {
+                    history.opposite = true;
+                }
             }
-        }
-        Ok(history)
+            Ok(history)
+        })
     }
 
     /// Keeps a judged callback; returns its sequence number.

@@ -148,11 +148,12 @@ fn fact(row: &Row<'_>) -> rusqlite::Result<TimelineFact> {
             set_by: row.get(3)?,
             escalate_at: row.get(4)?,
         },
-        _ => TimelineFact::Requested {
+        9 => TimelineFact::Requested {
             request: row.get(2)?,
             requested_by: row.get(3)?,
             status: row.get(4)?,
         },
+        kind => return Err(bad_value("timeline kind", &kind.to_string())),
     })
 }
 
