@@ -9,8 +9,9 @@
 //! (on [`Writer`]): `lines` (input lines, notes), `jobs` (jobs, attempts, history, and
 //! the console's job lists), `callbacks`, `answers`, `owners`, `outbox`, `outputs`
 //! (outputs, checks, notifications, decisions) and `counts`; `accounts` walks every
-//! job for the reconciliation and `timeline` tells one job's story. Every paged list
-//! takes a [`PageRequest`]; statements whose filters vary are built by `query`.
+//! job for the reconciliation and `timeline` tells one job's story as facts. Every
+//! paged list takes a [`PageRequest`]; statements whose filters vary are built by
+//! `query`; `columns` says which columns each row type is read from, and how.
 
 mod accounts;
 mod answers;

@@ -57,7 +57,9 @@ impl<K> Keyset<K> {
 /// One page of a list: where it starts and how many rows it holds at most.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PageRequest<K> {
+    /// Where the page starts.
     pub keyset: Keyset<K>,
+    /// Rows at most.
     pub limit: usize,
 }
 

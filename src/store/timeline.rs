@@ -26,14 +26,15 @@ pub enum TimelineFact {
         applied: bool,
         cause: String,
     },
+    /// An attempt began (its timeout time, when it has one).
     AttemptStarted {
         attempt: i64,
         created_by: String,
         timeout_at: Option<Timestamp>,
     },
-    AttemptTimedOut {
-        attempt: i64,
-    },
+    /// An attempt ran past its timeout.
+    AttemptTimedOut { attempt: i64 },
+    /// A callback arrived, and the disposition the table gave it.
     Callback {
         seq: i64,
         outcome: Option<Outcome>,
@@ -41,27 +42,29 @@ pub enum TimelineFact {
         disposition: Disposition,
         reason: ReasonCode,
     },
+    /// A reviewer answered one of the job's callbacks.
     Answer {
         callback_seq: i64,
         verdict: String,
         reviewer: String,
         note: String,
     },
+    /// The job's output object was stored (kept until a time, or for good).
     OutputStored {
         reference: String,
         retention_until: Option<Timestamp>,
     },
-    OutputChecked {
-        exists: bool,
-    },
-    NotificationSent {
-        kind: String,
-    },
+    /// Someone checked whether the output object still exists.
+    OutputChecked { exists: bool },
+    /// A notification about the job was sent.
+    NotificationSent { kind: String },
+    /// The job was given an owner (and a time to escalate).
     OwnerSet {
         owner: String,
         set_by: String,
         escalate_at: Option<Timestamp>,
     },
+    /// A request (retry, cancel) was put in the outbox.
     Requested {
         request: String,
         requested_by: String,
