@@ -151,12 +151,12 @@ fn fact(row: &Row<'_>) -> rusqlite::Result<TimelineFact> {
             set_by: row.get(3)?,
             escalate_at: row.get(4)?,
         },
-        9 => TimelineFact::Requested {
+        // 9, the last arm of `TIMELINE`: the kinds are this file's own numbers.
+        _ => TimelineFact::Requested {
             request: row.get(2)?,
             requested_by: row.get(3)?,
             status: row.get(4)?,
         },
-        kind => return Err(bad_value("timeline kind", &kind.to_string())),
     })
 }
 
