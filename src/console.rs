@@ -15,6 +15,7 @@ pub mod keymap;
 mod page;
 mod tab;
 pub mod terminal;
+mod timeline;
 pub mod view;
 mod views;
 

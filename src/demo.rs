@@ -99,7 +99,7 @@ pub fn build(
         }
     }
     let mut ledger = Ledger::open(path)?;
-    let writer = ledger.writer()?;
+    let mut writer = ledger.writer()?;
     writer.set_note(BUILT_BY.0, BUILT_BY.1)?;
     writer.commit()?;
     match data {

@@ -26,7 +26,7 @@ pub fn set_owner(
     if owner.trim().is_empty() {
         return Err(OwnerError::NoOwner);
     }
-    let writer = ledger.writer()?;
+    let mut writer = ledger.writer()?;
     if !writer.job_exists(job_id)? {
         return Err(OwnerError::NoSuchJob(job_id.to_owned()));
     }

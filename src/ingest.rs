@@ -158,7 +158,7 @@ fn write_all(
     let mut report = IngestReport::default();
     let mut done = false;
     while !done {
-        let writer = ledger.writer()?;
+        let mut writer = ledger.writer()?;
         let held_since = Instant::now();
         let mut batch = IngestReport::default();
         for n in 0..batching.lines {
@@ -171,7 +171,7 @@ fn write_all(
                 break;
             };
             batch.lines_read += 1;
-            ingest_line(&writer, &line, now, defaults, &mut batch)?;
+            ingest_line(&mut writer, &line, now, defaults, &mut batch)?;
             if n % 64 == 63 && held_since.elapsed() >= batching.max_hold {
                 break;
             }
@@ -202,7 +202,7 @@ impl IngestReport {
 }
 
 fn ingest_line(
-    writer: &Writer<'_>,
+    writer: &mut Writer<'_>,
     line: &reader::ReadLine,
     now: Timestamp,
     defaults: JobDefaults,

@@ -127,7 +127,7 @@ pub fn request(
     if by.trim().is_empty() {
         return Err(RequestError::NoRequester);
     }
-    let writer = ledger.writer()?;
+    let mut writer = ledger.writer()?;
     let job = writer
         .job(job_id)?
         .ok_or_else(|| RequestError::NoSuchJob(job_id.to_owned()))?;

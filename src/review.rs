@@ -101,7 +101,7 @@ pub fn answer(
     request: &AnswerRequest<'_>,
     now: Timestamp,
 ) -> Result<AnswerWritten, AnswerError> {
-    let writer = ledger.writer()?;
+    let mut writer = ledger.writer()?;
     let row = writer
         .callback(request.seq)?
         .ok_or(AnswerError::NoSuchCallback(request.seq))?;
@@ -129,7 +129,7 @@ pub fn answer(
                 .problems
                 .retain(|(why, _)| *why != Unusable::MissingJobId);
             Some(ingest::judge(
-                &writer,
+                &mut writer,
                 &report,
                 row.line_seq,
                 Some(row.seq),

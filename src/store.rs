@@ -4,14 +4,31 @@
 //! ledgers or are newer than this binary, applies migrations, and offers named
 //! reads. Writes go through a [`Writer`]: one `BEGIN IMMEDIATE` transaction,
 //! committed whole or not at all.
+//!
+//! A module per family of tables holds that family's reads (on [`Ledger`]) and writes
+//! (on [`Writer`]): `lines` (input lines, notes), `jobs` (jobs, attempts, history, and
+//! the console's job lists), `callbacks`, `answers`, `owners`, `outbox`, `outputs`
+//! (outputs, checks, notifications, decisions) and `counts`; `accounts` walks every
+//! job for the reconciliation and `timeline` tells one job's story as facts. Every
+//! paged list takes a [`PageRequest`]; statements whose filters vary are built by
+//! `query`; `columns` says which columns each row type is read from, and how.
 
 mod accounts;
-mod console_reads;
+mod answers;
+mod callbacks;
+mod columns;
 mod counts;
+mod jobs;
+mod keyset;
+mod lines;
 mod open;
-mod reads;
+mod outbox;
+mod outputs;
+mod owners;
+mod query;
 mod rows;
 mod sql_values;
+mod timeline;
 mod write_behind;
 mod writer;
 
@@ -20,11 +37,14 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, TransactionBehavior};
 
 pub use accounts::{JobAccount, OpenJob};
-pub use console_reads::{JobKey, Keyset, MissingCounts, WindowStates};
+pub use callbacks::CallbackFilter;
+pub use counts::{MissingCounts, WindowStates};
+pub use jobs::{HistoryEntry, JobDefaults, NewAttempt};
+pub use keyset::{JobKey, Keyset, PageRequest};
 pub use open::{BUSY_TIMEOUT, PAGE_SIZE, SCHEMA_VERSION};
-pub use reads::{CallbackFilter, PageRequest};
 pub use rows::*;
-pub use writer::{JobDefaults, Writer};
+pub use timeline::{TimelineEntry, TimelineFact};
+pub use writer::Writer;
 
 /// Marks a SQLite file as a jobledger ledger (`PRAGMA application_id`, "JLDG").
 pub const APPLICATION_ID: i32 = 0x4A4C_4447;
@@ -140,6 +160,30 @@ impl Ledger {
     fn err(&self, e: rusqlite::Error) -> StoreError {
         classify(&self.path, e)
     }
+
+    /// Every row a cached statement gives, each read by `from`.
+    fn all_rows<T>(
+        &self,
+        sql: &str,
+        params: impl rusqlite::Params,
+        from: fn(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+    ) -> Result<Vec<T>, StoreError> {
+        self.run(|c| c.prepare_cached(sql)?.query_map(params, from)?.collect())
+    }
+
+    /// Runs a read on the connection, its error made one a person can act on.
+    fn run<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T, StoreError> {
+        f(&self.conn).map_err(|e| self.err(e))
+    }
+}
+
+/// A value in the ledger that this binary does not know (a newer writer's, or damage).
+fn bad_value(what: &str, value: &str) -> rusqlite::Error {
+    rusqlite::Error::FromSqlConversionFailure(
+        0,
+        rusqlite::types::Type::Text,
+        format!("unexpected {what} {value:?} in the ledger").into(),
+    )
 }
 
 /// Turns a SQLite error into the error a person can act on.

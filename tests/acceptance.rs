@@ -11,7 +11,7 @@ use fixture::{TempLedger, applied_history, at, booking_afternoon, demo_queue, li
 use jobledger::decision::{Disposition, JobState, Outcome, ReasonCode};
 use jobledger::demo::DemoData;
 use jobledger::reconcile::{self, DEFAULT_REVIEW_CAPACITY};
-use jobledger::store::{AttemptState, DispositionCounts, Replacement};
+use jobledger::store::{AttemptState, DispositionCounts, Replacement, TimelineFact};
 
 /// Replaces the arrival time of a callback line, keeping everything else.
 fn redelivered(line: &str, arrival: &str) -> String {
@@ -180,7 +180,14 @@ fn c1_delivered_twice_is_recorded_as_a_repeat_and_changes_nothing() {
         .collect();
     assert_eq!(added.len(), 1, "{added:#?}");
     assert!(
-        added[0].what.contains("record (repeat_report)"),
+        matches!(
+            added[0].fact,
+            TimelineFact::Callback {
+                disposition: Disposition::Record,
+                reason: ReasonCode::RepeatReport,
+                ..
+            }
+        ),
         "{added:#?}"
     );
     assert_eq!(timeline_after.len(), timeline_before.len() + 1);

@@ -19,7 +19,7 @@ use support::disk::disk_dir;
 use support::{binary, fixture};
 
 use fixture::{NOW, now};
-use jobledger::store::{CallbackFilter, Ledger, PageRequest};
+use jobledger::store::{CallbackFilter, Keyset, Ledger, PageRequest};
 
 fn jobledger(db: &Path, args: &[&str]) -> Output {
     binary::run_at(db, NOW, args)
@@ -118,7 +118,7 @@ fn reader(db: &Path, stop: &AtomicBool) -> (u32, u32, u32) {
                 previous = row.seq;
             }
             match rows.last() {
-                Some(last) if rows.len() == page.limit => page.after = Some(last.seq),
+                Some(last) if rows.len() == page.limit => page.keyset = Keyset::After(last.seq),
                 _ => break,
             }
         }

@@ -11,7 +11,7 @@ use anyhow::{Context, Result, bail};
 use jobledger::clock::Clock;
 use jobledger::console::{self, Action, App, Tab, update};
 use jobledger::demo;
-use jobledger::store::{CallbackFilter, Ledger, PageRequest};
+use jobledger::store::{CallbackFilter, Keyset, Ledger, PageRequest};
 use ratatui::backend::{CrosstermBackend, TestBackend};
 use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};
@@ -126,14 +126,7 @@ fn measure(config: &Config, ledger: &Path) -> Result<Run> {
     let callbacks = u64::try_from(counts.total())?;
     let last_seq = app
         .ledger()
-        .callbacks_page(
-            &CallbackFilter::default(),
-            PageRequest {
-                after: None,
-                before: Some(i64::MAX),
-                limit: 1,
-            },
-        )?
+        .callbacks_page(&CallbackFilter::default(), PageRequest::at(Keyset::Last, 1))?
         .first()
         .map(|row| row.seq)
         .context("a ledger without callbacks")?;

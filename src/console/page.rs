@@ -243,26 +243,13 @@ impl PageRow for CallbackItem {
         keyset: &Keyset<i64>,
         limit: usize,
     ) -> Result<Vec<Self>, StoreError> {
-        let (after, before) = match keyset {
-            Keyset::First => (None, None),
-            // Sequence numbers are integers: "from k" is "after k - 1".
-            Keyset::From(k) => (Some(k - 1), None),
-            Keyset::After(k) => (Some(*k), None),
-            Keyset::Before(k) => (None, Some(*k)),
-            Keyset::Last => (None, Some(i64::MAX)),
-        };
         let filter = CallbackFilter {
             disposition: source.disposition,
             text: filter.map(str::to_owned),
         };
-        let rows = reader.ledger.callbacks_page(
-            &filter,
-            PageRequest {
-                after,
-                before,
-                limit,
-            },
-        )?;
+        let rows = reader
+            .ledger
+            .callbacks_page(&filter, PageRequest::at(*keyset, limit))?;
         rows.into_iter()
             .map(|row| {
                 let raw_head = if source.raw_head {
@@ -293,7 +280,7 @@ impl PageRow for AgedJobRow {
     ) -> Result<Vec<Self>, StoreError> {
         reader
             .ledger
-            .aged_jobs_page(reader.now, filter, keyset, limit)
+            .aged_jobs_page(reader.now, filter, &PageRequest::at(keyset.clone(), limit))
     }
 }
 
@@ -321,7 +308,7 @@ impl PageRow for FailedItem {
     ) -> Result<Vec<Self>, StoreError> {
         Ok(reader
             .ledger
-            .failed_jobs_page(filter, keyset, limit)?
+            .failed_jobs_page(filter, &PageRequest::at(keyset.clone(), limit))?
             .into_iter()
             .map(|(row, accepted_at)| FailedItem { row, accepted_at })
             .collect())

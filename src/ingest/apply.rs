@@ -5,13 +5,14 @@ use crate::clock::Timestamp;
 use crate::decision::JobState;
 use crate::event::Event;
 use crate::store::{
-    AttemptState, JobDefaults, JobRow, StoreError, TerminalRecord, Transition, Writer,
+    AttemptState, HistoryEntry, JobDefaults, JobRow, NewAttempt, StoreError, TerminalRecord,
+    Transition, Writer,
 };
 
 /// Applies one event kept as input line `seq`, or marks the line rejected when
 /// the ledger cannot take it.
 pub(crate) fn event(
-    writer: &Writer<'_>,
+    writer: &mut Writer<'_>,
     seq: i64,
     event: &Event,
     defaults: JobDefaults,
@@ -41,19 +42,20 @@ pub(crate) fn event(
 
 /// Why an event about an existing job cannot be taken, if it cannot.
 fn check(
-    writer: &Writer<'_>,
+    writer: &mut Writer<'_>,
     job: &JobRow,
     event: &Event,
 ) -> Result<Result<(), String>, StoreError> {
-    let known_attempt = |attempt: i64| -> Result<Result<(), String>, StoreError> {
-        Ok(match writer.attempt(&job.job_id, attempt)? {
-            Some(_) => Ok(()),
-            None => Err(format!(
-                "job {:?} has no attempt {attempt} (latest is {})",
-                job.job_id, job.latest_attempt
-            )),
-        })
-    };
+    let known_attempt =
+        |writer: &mut Writer<'_>, attempt: i64| -> Result<Result<(), String>, StoreError> {
+            Ok(match writer.attempt(&job.job_id, attempt)? {
+                Some(_) => Ok(()),
+                None => Err(format!(
+                    "job {:?} has no attempt {attempt} (latest is {})",
+                    job.job_id, job.latest_attempt
+                )),
+            })
+        };
     match event {
         Event::AttemptStarted { attempt, .. } => {
             let attempt = *attempt;
@@ -71,7 +73,7 @@ fn check(
         }
         Event::AttemptTimedOut { attempt, .. } => {
             let Some(row) = writer.attempt(&job.job_id, *attempt)? else {
-                return known_attempt(*attempt);
+                return known_attempt(writer, *attempt);
             };
             Ok(if row.state == AttemptState::TimedOut {
                 Err(format!(
@@ -85,17 +87,25 @@ fn check(
             })
         }
         Event::JobSucceeded { attempt, .. } | Event::JobFailed { attempt, .. } => {
-            known_attempt(*attempt)
+            known_attempt(writer, *attempt)
         }
         _ => Ok(Ok(())),
     }
 }
 
-fn effect(writer: &Writer<'_>, job: &JobRow, event: &Event, seq: i64) -> Result<(), StoreError> {
+fn effect(
+    writer: &mut Writer<'_>,
+    job: &JobRow,
+    event: &Event,
+    seq: i64,
+) -> Result<(), StoreError> {
     let id = job.job_id.as_str();
-    let move_to = |to: JobState, at: Timestamp, cause: &str, record: TerminalRecord<'_>| {
-        move_job(writer, job, to, at, cause, seq, record)
-    };
+    let move_to =
+        |writer: &mut Writer<'_>,
+         to: JobState,
+         at: Timestamp,
+         cause: &str,
+         record: TerminalRecord<'_>| { move_job(writer, job, to, at, cause, seq, record) };
     match event {
         Event::JobAccepted(_) => {}
         Event::AttemptStarted {
@@ -109,16 +119,28 @@ fn effect(writer: &Writer<'_>, job: &JobRow, event: &Event, seq: i64) -> Result<
             if *attempt <= job.latest_attempt {
                 writer.restart_attempt(id, *attempt, *at, timeout_at)?;
             } else {
-                writer.insert_attempt(id, *attempt, created_by, *at, timeout_at)?;
+                writer.insert_attempt(&NewAttempt {
+                    job_id: id,
+                    attempt: *attempt,
+                    created_by,
+                    started_at: *at,
+                    timeout_at,
+                })?;
             }
             let reopens = job.state.is_open()
                 || (job.state == JobState::Failed && job.failure_permanent != Some(true));
             let cause = format!("attempt {attempt} started by {created_by}");
             if reopens {
-                move_to(JobState::Running, *at, &cause, TerminalRecord::default())?;
+                move_to(
+                    writer,
+                    JobState::Running,
+                    *at,
+                    &cause,
+                    TerminalRecord::default(),
+                )?;
             } else {
                 // A replacement after the job ended.
-                not_taken(writer, job, JobState::Running, *at, &cause, seq)?;
+                not_taken(writer, job, JobState::Running, *at, &cause, seq);
             }
         }
         Event::AttemptTimedOut { attempt, at, .. } => {
@@ -127,7 +149,13 @@ fn effect(writer: &Writer<'_>, job: &JobRow, event: &Event, seq: i64) -> Result<
                 && matches!(job.state, JobState::Accepted | JobState::Running)
             {
                 let cause = format!("attempt {attempt} timed out");
-                move_to(JobState::TimedOut, *at, &cause, TerminalRecord::default())?;
+                move_to(
+                    writer,
+                    JobState::TimedOut,
+                    *at,
+                    &cause,
+                    TerminalRecord::default(),
+                )?;
             }
         }
         Event::JobCancelled { at, by, .. } => {
@@ -189,7 +217,7 @@ fn effect(writer: &Writer<'_>, job: &JobRow, event: &Event, seq: i64) -> Result<
             if *attempt < job.latest_attempt {
                 // A superseded attempt failing says nothing about the replacement
                 // still at work (as table row 10).
-                not_taken(writer, job, JobState::Failed, *at, &note, seq)?;
+                not_taken(writer, job, JobState::Failed, *at, &note, seq);
                 return Ok(());
             }
             terminal(
@@ -245,7 +273,7 @@ fn effect(writer: &Writer<'_>, job: &JobRow, event: &Event, seq: i64) -> Result<
 /// open (or, for a late success, expired); otherwise kept in the history beside
 /// the state that stands. Returns whether it was taken.
 fn terminal(
-    writer: &Writer<'_>,
+    writer: &mut Writer<'_>,
     job: &JobRow,
     to: JobState,
     at: Timestamp,
@@ -256,7 +284,7 @@ fn terminal(
     let may =
         job.state.is_open() || (job.state == JobState::Expired && to == JobState::CompletedLate);
     if !may {
-        not_taken(writer, job, to, at, cause, seq)?;
+        not_taken(writer, job, to, at, cause, seq);
         return Ok(false);
     }
     move_job(writer, job, to, at, cause, seq, record)
@@ -265,28 +293,28 @@ fn terminal(
 /// A move line `seq` asked for and the ledger did not take: kept in the job's history
 /// beside the state that stands.
 fn not_taken(
-    writer: &Writer<'_>,
+    writer: &mut Writer<'_>,
     job: &JobRow,
     to: JobState,
     at: Timestamp,
     cause: &str,
     seq: i64,
-) -> Result<(), StoreError> {
-    writer.history(
-        &job.job_id,
+) {
+    writer.history(&HistoryEntry {
+        job_id: &job.job_id,
         at,
-        Some(job.state),
+        from: Some(job.state),
         to,
-        false,
+        applied: false,
         cause,
-        Some(seq),
-        None,
-    )
+        line_seq: Some(seq),
+        callback_seq: None,
+    });
 }
 
 /// The conditional transition of `job` from the state it was read in, asked by line `seq`.
 fn move_job(
-    writer: &Writer<'_>,
+    writer: &mut Writer<'_>,
     job: &JobRow,
     to: JobState,
     at: Timestamp,

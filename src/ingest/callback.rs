@@ -8,7 +8,7 @@ use crate::store::{AttemptState, NewCallback, StoreError, TerminalRecord, Transi
 
 /// Judges a callback kept as input line `seq`.
 pub(crate) fn ingest(
-    writer: &Writer<'_>,
+    writer: &mut Writer<'_>,
     line_seq: i64,
     report: &CallbackReport,
     now: Timestamp,
@@ -19,7 +19,7 @@ pub(crate) fn ingest(
 
 /// Quarantines input line `seq`, which is not a JSON object with a known event.
 pub(crate) fn unparseable(
-    writer: &Writer<'_>,
+    writer: &mut Writer<'_>,
     line_seq: i64,
     reason: &str,
     now: Timestamp,
@@ -40,7 +40,7 @@ pub(crate) fn unparseable(
 /// Judges a callback against the ledger by the table and writes the callback row and
 /// its effect. Returns the new callback's sequence number and the decision.
 pub(crate) fn judge(
-    writer: &Writer<'_>,
+    writer: &mut Writer<'_>,
     report: &CallbackReport,
     line_seq: i64,
     linked_from: Option<i64>,
@@ -118,7 +118,7 @@ pub(crate) fn judge(
 /// The table's facts for a usable report (filling in the row's evidence as it goes),
 /// or why the report cannot be judged.
 fn facts<'r>(
-    writer: &Writer<'_>,
+    writer: &mut Writer<'_>,
     report: &'r CallbackReport,
     row: &mut NewCallback<'r>,
 ) -> Result<Result<Facts, (Unusable, String)>, StoreError> {

@@ -13,7 +13,9 @@ use super::{clip, write_json_compact};
 use crate::clock::{Timestamp, format_gap};
 use crate::decision::{Disposition, Outcome, ReasonCode};
 use crate::inert::inert;
-use crate::store::{AnswerRow, CallbackFilter, CallbackRow, Ledger, PageRequest, Replacement};
+use crate::store::{
+    AnswerRow, CallbackFilter, CallbackRow, Keyset, Ledger, PageRequest, Replacement,
+};
 
 /// Rows read from the ledger at a time: a long list streams in pages.
 const PAGE: usize = 1000;
@@ -47,7 +49,7 @@ pub fn write_callbacks(
             first = false;
         }
         match rows.last() {
-            Some(last) if rows.len() == page.limit => page.after = Some(last.seq),
+            Some(last) if rows.len() == page.limit => page.keyset = Keyset::After(last.seq),
             _ => break,
         }
     }

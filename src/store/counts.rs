@@ -11,7 +11,25 @@ use rusqlite::{Connection, params};
 
 use super::rows::DispositionCounts;
 use super::{Ledger, StoreError};
+use crate::clock::Timestamp;
 use crate::decision::{Disposition, JobState};
+
+/// Accepted jobs still missing something, counted (the reconciliation at a glance).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MissingCounts {
+    pub accepted: i64,
+    pub missing_terminal: i64,
+    pub missing_output: i64,
+    pub missing_notification: i64,
+}
+
+/// Jobs submitted in one window and the state each is in now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WindowStates {
+    pub start: Timestamp,
+    pub state: JobState,
+    pub jobs: i64,
+}
 
 /// What a transaction has added to each count so far.
 #[derive(Debug, Default)]

@@ -286,10 +286,3 @@ pub struct RejectedLine {
     pub seq: i64,
     pub reason: String,
 }
-
-/// One entry of a job's timeline, in time order.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TimelineEntry {
-    pub at: Timestamp,
-    pub what: String,
-}

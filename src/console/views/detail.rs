@@ -14,6 +14,7 @@ use super::outside;
 use crate::clock::format_gap;
 use crate::console::app::App;
 use crate::console::detail::{Detail, RawMessage};
+use crate::console::timeline;
 use crate::inert::inert_bytes;
 use crate::store::{AnswerRow, CallbackRow};
 
@@ -198,7 +199,7 @@ fn logical_lines(d: &Detail) -> Vec<Vec<Span<'_>>> {
                 out.push(vec![
                     Span::raw(format!("  {}  ", entry.at.short())).dark_gray(),
                     // Timeline text carries ids, names and notes from events.
-                    outside(&entry.what),
+                    Span::raw(outside(&timeline::text(&entry.fact)).content.into_owned()),
                 ]);
             }
         }

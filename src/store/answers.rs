@@ -1,0 +1,104 @@
+//! Answers: a reviewer's verdicts on held and quarantined callbacks, appended, the
+//! latest standing.
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::columns::{ANSWER_COLUMNS, answer_from};
+use super::rows::AnswerRow;
+use super::{Ledger, StoreError, Writer};
+use crate::clock::Timestamp;
+use crate::review::Verdict;
+
+type Result<T> = std::result::Result<T, StoreError>;
+
+fn read_latest_answer(conn: &Connection, callback_seq: i64) -> rusqlite::Result<Option<AnswerRow>> {
+    conn.prepare_cached(&format!(
+        "SELECT {ANSWER_COLUMNS} FROM answers a WHERE a.callback_seq = ?1 ORDER BY a.id DESC LIMIT 1"
+    ))?
+    .query_row([callback_seq], answer_from)
+    .optional()
+}
+
+impl Ledger {
+    /// Answers written in `(since, until]`.
+    pub fn answers_between(&self, since: Timestamp, until: Timestamp) -> Result<i64> {
+        self.run(|c| {
+            c.prepare_cached(
+                "SELECT count(*) FROM answers WHERE answered_at > ?1 AND answered_at <= ?2",
+            )?
+            .query_row([since, until], |row| row.get(0))
+        })
+    }
+
+    /// Held and quarantined callbacks with no closing answer yet.
+    pub fn open_questions(&self) -> Result<i64> {
+        let counts = self.disposition_counts()?;
+        // The questions, less those whose standing answer closes them: a walk over
+        // the answers (a person's work, so few), not over every held callback.
+        // Which verdicts close is `Verdict::closes`, not repeated here in SQL.
+        let standing: Vec<Verdict> = self.run(|c| {
+            c.prepare_cached(
+                "SELECT (SELECT verdict FROM answers WHERE callback_seq = c.seq
+                         ORDER BY id DESC LIMIT 1)
+                 FROM callbacks c
+                 WHERE c.seq IN (SELECT callback_seq FROM answers)
+                   AND (c.disposition = 'hold' OR c.disposition = 'quarantine')",
+            )?
+            .query_map([], |row| row.get(0))?
+            .collect()
+        })?;
+        let closed: i64 = standing.iter().map(|v| i64::from(v.closes())).sum();
+        Ok(counts.held + counts.quarantined - closed)
+    }
+
+    /// The latest answer given on another callback of the same job (a case answered before).
+    pub fn earlier_answer_on_job(
+        &self,
+        job_id: &str,
+        except_seq: i64,
+    ) -> Result<Option<AnswerRow>> {
+        self.run(|c| {
+            c.prepare_cached(&format!(
+                "SELECT {ANSWER_COLUMNS} FROM answers a JOIN callbacks c ON c.seq = a.callback_seq
+                 WHERE c.job_id = ?1 AND c.seq <> ?2 ORDER BY a.id DESC LIMIT 1"
+            ))?
+            .query_row(params![job_id, except_seq], answer_from)
+            .optional()
+        })
+    }
+
+    /// Every answer to a callback, oldest first.
+    pub fn answers(&self, callback_seq: i64) -> Result<Vec<AnswerRow>> {
+        let sql = format!(
+            "SELECT {ANSWER_COLUMNS} FROM answers a WHERE a.callback_seq = ?1 ORDER BY a.id"
+        );
+        self.all_rows(&sql, [callback_seq], answer_from)
+    }
+}
+
+impl Writer<'_> {
+    /// The standing (latest) answer to a callback.
+    pub fn latest_answer(&self, callback_seq: i64) -> Result<Option<AnswerRow>> {
+        self.run(|c| read_latest_answer(c, callback_seq))
+    }
+
+    /// Appends an answer; returns its id.
+    #[allow(clippy::too_many_arguments)]
+    pub fn insert_answer(
+        &mut self,
+        callback_seq: i64,
+        verdict: &str,
+        note: &str,
+        reviewer: &str,
+        answered_at: Timestamp,
+        linked_job_id: Option<&str>,
+        previous_answer: Option<i64>,
+    ) -> Result<i64> {
+        self.execute(
+                "INSERT INTO answers (callback_seq, verdict, note, reviewer, answered_at, linked_job_id, previous_answer)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![callback_seq, verdict, note, reviewer, answered_at, linked_job_id, previous_answer],
+            )?;
+        Ok(self.last_insert_rowid())
+    }
+}

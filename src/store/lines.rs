@@ -1,0 +1,144 @@
+//! The input lines (every line of the stream, kept as it came) and the ledger's own
+//! notes.
+
+use std::collections::HashSet;
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::rows::{NewLine, RejectedLine};
+use super::{Ledger, StoreError, Writer};
+
+type Result<T> = std::result::Result<T, StoreError>;
+
+fn raw_line(conn: &Connection, line_seq: i64) -> rusqlite::Result<Option<Vec<u8>>> {
+    conn.prepare_cached("SELECT raw FROM input_lines WHERE seq = ?1")?
+        .query_row([line_seq], |row| row.get(0))
+        .optional()
+}
+
+impl Ledger {
+    /// The raw bytes of an input line, exactly as they arrived.
+    pub fn raw_line(&self, line_seq: i64) -> Result<Option<Vec<u8>>> {
+        self.run(|c| raw_line(c, line_seq))
+    }
+
+    /// The first `max_bytes` of an input line, and its whole length in bytes.
+    pub fn raw_head(&self, line_seq: i64, max_bytes: usize) -> Result<Option<(Vec<u8>, i64)>> {
+        let max = i64::try_from(max_bytes).unwrap_or(i64::MAX);
+        self.run(|c| {
+            c.prepare_cached(
+                "SELECT substr(raw, 1, ?2), length(raw) FROM input_lines WHERE seq = ?1",
+            )?
+            .query_row(params![line_seq, max], |row| Ok((row.get(0)?, row.get(1)?)))
+            .optional()
+        })
+    }
+
+    /// Input lines kept as rejected events.
+    pub fn rejected_count(&self) -> Result<i64> {
+        self.run(|c| {
+            c.prepare_cached("SELECT count(*) FROM input_lines WHERE status = 'rejected'")?
+                .query_row([], |row| row.get(0))
+        })
+    }
+
+    /// The first rejected lines, oldest first.
+    pub fn rejected_lines(&self, limit: usize) -> Result<Vec<RejectedLine>> {
+        self.run(|c| {
+            c.prepare_cached(
+                "SELECT seq, event, reason, ingested_at FROM input_lines
+                 WHERE status = 'rejected' ORDER BY seq LIMIT ?1",
+            )?
+            .query_map([i64::try_from(limit).unwrap_or(i64::MAX)], |row| {
+                Ok(RejectedLine {
+                    seq: row.get(0)?,
+                    event: row.get(1)?,
+                    reason: row.get::<_, Option<String>>(2)?.unwrap_or_default(),
+                    ingested_at: row.get(3)?,
+                })
+            })?
+            .collect()
+        })
+    }
+
+    /// Input lines kept so far.
+    pub fn line_count(&self) -> Result<i64> {
+        self.run(|c| {
+            c.prepare_cached("SELECT coalesce(max(seq), 0) FROM input_lines")?
+                .query_row([], |row| row.get(0))
+        })
+    }
+
+    /// Is every line in this ledger one of `known` (by SHA-256)? Stops at the first stranger.
+    pub fn all_lines_among(&self, known: &HashSet<[u8; 32]>) -> Result<bool> {
+        self.run(|c| {
+            let mut st = c.prepare_cached("SELECT line_sha256 FROM input_lines")?;
+            let mut rows = st.query([])?;
+            while let Some(row) = rows.next()? {
+                let sha: Vec<u8> = row.get(0)?;
+                let Ok(sha) = <[u8; 32]>::try_from(sha.as_slice()) else {
+                    return Ok(false);
+                };
+                if !known.contains(&sha) {
+                    return Ok(false);
+                }
+            }
+            Ok(true)
+        })
+    }
+
+    /// A note about the ledger itself.
+    pub fn note(&self, key: &str) -> Result<Option<String>> {
+        self.run(|c| {
+            c.prepare_cached("SELECT value FROM ledger_notes WHERE key = ?1")?
+                .query_row([key], |row| row.get(0))
+                .optional()
+        })
+    }
+}
+
+impl Writer<'_> {
+    /// Keeps an input line unless a line with the same SHA-256 is already kept (found
+    /// by `(time_key, line_sha256)`: `time_key` is a function of the bytes, see
+    /// migration 005).
+    /// Returns its sequence number, or `None` when it was there before.
+    pub fn insert_line_once(&mut self, line: &NewLine<'_>) -> Result<Option<i64>> {
+        let inserted = self.execute(
+            "INSERT INTO input_lines (line_sha256, raw, event, status, reason, ingested_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (time_key, line_sha256) DO NOTHING",
+            params![
+                &line.sha256[..],
+                line.raw,
+                line.event,
+                line.status.as_str(),
+                line.reason,
+                line.ingested_at
+            ],
+        )?;
+        Ok((inserted == 1).then(|| self.last_insert_rowid()))
+    }
+
+    /// Marks a kept line as a rejected event, with the reason.
+    pub fn reject_line(&mut self, seq: i64, reason: &str) -> Result<()> {
+        self.execute(
+            "UPDATE input_lines SET status = 'rejected', reason = ?2 WHERE seq = ?1",
+            params![seq, reason],
+        )?;
+        Ok(())
+    }
+
+    /// The raw bytes of an input line.
+    pub fn raw_line(&self, line_seq: i64) -> Result<Option<Vec<u8>>> {
+        self.run(|c| raw_line(c, line_seq))
+    }
+
+    /// Writes a note about the ledger itself (replacing an earlier value).
+    pub fn set_note(&mut self, key: &str, value: &str) -> Result<()> {
+        self.execute(
+            "INSERT INTO ledger_notes (key, value) VALUES (?1, ?2)
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            params![key, value],
+        )?;
+        Ok(())
+    }
+}
