@@ -73,7 +73,7 @@ fn type_text(app: &mut App, text: &str) {
 fn render_at(app: &App, width: u16, height: u16) -> String {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
     terminal
-        .draw(|frame| console::view::draw(frame, app))
+        .draw(|frame| console::view::draw(frame, app.model()))
         .expect("draw");
     let buffer = terminal.backend().buffer();
     let mut text = String::new();
@@ -682,7 +682,7 @@ fn bytes_sent_to_the_terminal_hold_only_crossterms_own_escapes() {
             }
         }
         terminal
-            .draw(|frame| console::view::draw(frame, &app))
+            .draw(|frame| console::view::draw(frame, app.model()))
             .unwrap();
     }
     let bytes = recorder.bytes();

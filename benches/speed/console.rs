@@ -52,14 +52,14 @@ fn first_frame(ledger: &Path) -> Result<(App, Screen, Duration)> {
         },
     );
     let mut terminal = screen()?;
-    terminal.draw(|frame| console::view::draw(frame, &app))?;
+    terminal.draw(|frame| console::view::draw(frame, app.model()))?;
     Ok((app, terminal, started.elapsed()))
 }
 
 /// The screen as text lines (for finding rows and the footer).
 fn text_of(app: &App) -> Result<Vec<String>> {
     let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT))?;
-    terminal.draw(|frame| console::view::draw(frame, app))?;
+    terminal.draw(|frame| console::view::draw(frame, app.model()))?;
     let buffer = terminal.backend().buffer();
     Ok((0..buffer.area.height)
         .map(|y| {
@@ -97,12 +97,12 @@ fn measure(config: &Config, ledger: &Path) -> Result<Run> {
 
     // Render and diff: the selection moves between frames, so each frame differs.
     update(&mut app, Action::ShowTab(Tab::Callbacks));
-    terminal.draw(|frame| console::view::draw(frame, &app))?;
+    terminal.draw(|frame| console::view::draw(frame, app.model()))?;
     let mut frames = Vec::with_capacity(config.frames);
     for i in 0..config.frames {
         update(&mut app, if i % 2 == 0 { Action::Down } else { Action::Up });
         let started = Instant::now();
-        terminal.draw(|frame| console::view::draw(frame, &app))?;
+        terminal.draw(|frame| console::view::draw(frame, app.model()))?;
         frames.push(started.elapsed());
     }
 
@@ -137,7 +137,7 @@ fn measure(config: &Config, ledger: &Path) -> Result<Run> {
         .first()
         .map(|row| row.seq)
         .context("a ledger without callbacks")?;
-    let height = console::view::list_capacity((WIDTH, HEIGHT), false);
+    let height = console::layout::list_capacity((WIDTH, HEIGHT), false);
     let pages = usize::try_from(callbacks)?.div_ceil(height);
     update(&mut app, Action::Home);
     let mut times = Vec::with_capacity(pages);

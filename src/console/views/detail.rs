@@ -12,8 +12,8 @@ use unicode_width::UnicodeWidthChar;
 
 use super::outside;
 use crate::clock::format_gap;
-use crate::console::app::App;
-use crate::console::detail::{Detail, RawMessage};
+use crate::console::model::Model;
+use crate::console::model::detail::{Detail, RawMessage};
 use crate::inert::inert_bytes;
 use crate::store::{AnswerRow, CallbackRow};
 
@@ -253,7 +253,7 @@ pub(crate) fn lines(d: &Detail, screen_width: u16) -> Vec<Line<'_>> {
 }
 
 /// Draws the detail pane.
-pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, d: &Detail, app: &App) {
+pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, d: &Detail, model: &Model) {
     let all = lines(d, area.width);
     let total = all.len();
     let visible = usize::from(area.height.saturating_sub(2));
@@ -267,7 +267,7 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, d: &Detail, app: &App) {
     let block = Block::bordered()
         .title(title.bold())
         .title_bottom(Line::from(format!(" lines {}–{last} of {total} ", scroll + 1)).dark_gray())
-        .border_style(if app.form.is_none() {
+        .border_style(if model.form().is_none() {
             Style::new().fg(Color::Cyan)
         } else {
             Style::new().fg(Color::DarkGray)
