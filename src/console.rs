@@ -2,7 +2,7 @@
 //!
 //! [`Model`] is what is on screen, as plain data: one page of rows per view, cached
 //! counts, the detail pane, the open overlay, the flash and the size. [`App`] owns the
-//! ledger and the model; [`update`] turns an [`Action`] into reads and writes on the
+//! ledger and the model; [`update()`] turns an [`Action`] into reads and writes on the
 //! ledger, the only place the console does I/O. [`view::draw`] draws a frame from
 //! `&Model` alone, with [`layout`] saying where each part goes. [`keymap`] is the one
 //! table of keys that drives dispatch, the footer hints and the help screen, and

@@ -24,7 +24,7 @@ pub struct RawMessage {
     pub pretty: bool,
     /// The whole line's length in bytes.
     pub len: i64,
-    /// Only the first [`RAW_DETAIL_BYTES`] were read.
+    /// Only the first 16 KiB were read.
     pub cut: bool,
 }
 

@@ -1,7 +1,7 @@
 //! The forms a reviewer fills in: an answer, an owner, a request to the outside.
 //!
 //! A form holds what was typed and what the row looked like when it opened; the
-//! writes themselves happen in [`super::update`]. Once written (or refused) the form
+//! writes themselves happen in [`crate::console::update()`]. Once written (or refused) the form
 //! stays open showing the outcome until the reviewer closes it.
 
 use crate::clock::{Timestamp, parse_duration};

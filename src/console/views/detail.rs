@@ -1,7 +1,8 @@
 //! The detail pane: the job's whole timeline, the answers, and the raw message.
 //!
-//! [`lines`] is pure and cut to the pane's width, so [`crate::console::update`] can
-//! ask how far the pane scrolls and the drawing shows exactly those lines.
+//! [`lines`] is pure and cut to the pane's width, so [`crate::console::layout`] can
+//! tell the update step how far the pane scrolls and the drawing shows exactly those
+//! lines.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
