@@ -4,8 +4,6 @@
 #[path = "support/terminal.rs"]
 mod terminal;
 
-use terminal::{HEIGHT, WIDTH};
-
 /// The real binary in a pseudo-terminal: answer the held callback, leave, and find
 /// the answer with the command line.
 #[test]
@@ -14,19 +12,12 @@ fn end_to_end_in_a_pseudo_terminal() {
     use std::sync::{Arc, Mutex};
     use std::time::{Duration, Instant};
 
-    use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+    use portable_pty::CommandBuilder;
 
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("e2e.db");
     let bin = env!("CARGO_BIN_EXE_jobledger");
-    let pty = native_pty_system()
-        .openpty(PtySize {
-            rows: HEIGHT,
-            cols: WIDTH,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .expect("a pseudo-terminal");
+    let pty = terminal::pty().expect("a pseudo-terminal");
     let mut cmd = CommandBuilder::new(bin);
     cmd.args(["--db", db.to_str().unwrap(), "demo"]);
     cmd.env("JOBLEDGER_REVIEWER", "e2e-reviewer");
@@ -34,11 +25,7 @@ fn end_to_end_in_a_pseudo_terminal() {
     cmd.cwd(dir.path());
     let mut child = pty.slave.spawn_command(cmd).expect("start jobledger");
     drop(pty.slave);
-    let parser = Arc::new(Mutex::new(vt100::Parser::new(
-        std::num::NonZero::new(HEIGHT).unwrap(),
-        std::num::NonZero::new(WIDTH).unwrap(),
-        0,
-    )));
+    let parser = Arc::new(Mutex::new(terminal::vt100_screen()));
     let mut reader = pty.master.try_clone_reader().unwrap();
     let screen_feed = Arc::clone(&parser);
     let pump = std::thread::spawn(move || {

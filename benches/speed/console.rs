@@ -156,16 +156,9 @@ fn measure(config: &Config, ledger: &Path) -> Result<Run> {
 /// The real binary in a pseudo-terminal: time to its first whole frame, then its
 /// peak memory after jumping to the end of the list and back.
 fn real_console(config: &Config, ledger: &Path, footer: &str) -> Result<(Duration, Option<u64>)> {
-    use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+    use portable_pty::CommandBuilder;
 
-    let pty = native_pty_system()
-        .openpty(PtySize {
-            rows: HEIGHT,
-            cols: WIDTH,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .map_err(|e| anyhow::anyhow!("no pseudo-terminal: {e}"))?;
+    let pty = terminal::pty()?;
     let mut cmd = CommandBuilder::new(&config.bin);
     cmd.arg("--db");
     cmd.arg(ledger);
@@ -179,11 +172,7 @@ fn real_console(config: &Config, ledger: &Path, footer: &str) -> Result<(Duratio
         .map_err(|e| anyhow::anyhow!("starting the console: {e}"))?;
     drop(pty.slave);
     let pid = child.process_id().context("the console's process id")?;
-    let parser = Arc::new(Mutex::new(vt100::Parser::new(
-        std::num::NonZero::new(HEIGHT).context("height")?,
-        std::num::NonZero::new(WIDTH).context("width")?,
-        0,
-    )));
+    let parser = Arc::new(Mutex::new(terminal::vt100_screen()));
     let first_frame: Arc<Mutex<Option<Duration>>> = Arc::default();
     let mut reader = pty
         .master

@@ -120,6 +120,25 @@ pub fn type_text(app: &mut App, text: &str) {
     }
 }
 
+/// A 160×48 pseudo-terminal, for the real binary.
+pub fn pty() -> anyhow::Result<portable_pty::PtyPair> {
+    portable_pty::native_pty_system()
+        .openpty(portable_pty::PtySize {
+            rows: HEIGHT,
+            cols: WIDTH,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .map_err(|e| anyhow::anyhow!("no pseudo-terminal: {e}"))
+}
+
+/// A 160×48 screen that reads what the real binary writes to its pseudo-terminal.
+pub fn vt100_screen() -> vt100::Parser {
+    const ROWS: std::num::NonZero<u16> = std::num::NonZero::new(HEIGHT).expect("a height");
+    const COLUMNS: std::num::NonZero<u16> = std::num::NonZero::new(WIDTH).expect("a width");
+    vt100::Parser::new(ROWS, COLUMNS, 0)
+}
+
 /// A 160×48 terminal that diffs and writes through crossterm into `out`, escapes and
 /// all, like the real one.
 pub fn crossterm<W: Write>(out: W) -> Terminal<CrosstermBackend<W>> {
