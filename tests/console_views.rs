@@ -86,7 +86,7 @@ fn the_held_view_draws_the_rows_it_is_given() {
     let mut model = model();
     model.lists.held.rows = held_rows();
     model.lists.held.selected = 1;
-    model.counts.held = Count {
+    model.lists.held.count = Count {
         all: 2,
         matching: None,
     };
@@ -143,7 +143,7 @@ fn at_80_columns_the_columns_that_give_way_go_first() {
     model.tab = Tab::Callbacks;
     model.size = (80, 24);
     model.lists.callbacks.rows = held_rows();
-    model.counts.callbacks = Count {
+    model.lists.callbacks.count = Count {
         all: 2,
         matching: None,
     };

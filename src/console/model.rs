@@ -15,7 +15,7 @@ use crate::store::{AgedJobRow, CallbackRow, StoreError};
 use super::action::Action;
 use super::keymap::Context;
 use super::tab::Tab;
-use counts::{Counts, Glance};
+use counts::{Count, Glance};
 use detail::{Detail, Subject};
 use form::Form;
 use page::{CallbackItem, CallbackList, FailedItem, Move, Page, PageRow, RowSource};
@@ -83,6 +83,10 @@ pub trait List {
     fn callback(&self) -> Option<&CallbackRow>;
     /// The selected row, when the view lists aged jobs.
     fn aged(&self) -> Option<&AgedJobRow>;
+    /// How many rows the view lists, and how many match its filter.
+    fn count(&self) -> Count;
+    /// Counts the view's rows again in `rows`.
+    fn recount(&mut self, rows: &dyn RowSource) -> Result<(), StoreError>;
     /// Re-reads the page from `rows`, `height` rows tall, keeping the selection.
     fn reload(&mut self, rows: &dyn RowSource, height: usize) -> Result<(), StoreError>;
     /// Moves the selection, reading past the page's edge from `rows` when needed.
@@ -117,6 +121,15 @@ impl<T: PageRow> List for Page<T> {
 
     fn aged(&self) -> Option<&AgedJobRow> {
         self.current().and_then(PageRow::aged)
+    }
+
+    fn count(&self) -> Count {
+        self.count
+    }
+
+    fn recount(&mut self, rows: &dyn RowSource) -> Result<(), StoreError> {
+        self.count = T::count(rows, self.source, self.filter.as_deref())?;
+        Ok(())
     }
 
     fn reload(&mut self, rows: &dyn RowSource, height: usize) -> Result<(), StoreError> {
@@ -205,8 +218,6 @@ pub struct Model {
     pub lists: Lists,
     /// Lines of the Reconcile view scrolled off the top.
     pub reconcile_scroll: usize,
-    /// The count of each view's rows.
-    pub counts: Counts,
     /// The reconciliation at a glance.
     pub glance: Glance,
     /// The detail pane below the list, open when `Some`; it has the keyboard while no
@@ -243,7 +254,6 @@ impl Model {
             tab: Tab::Held,
             lists: Lists::new(),
             reconcile_scroll: 0,
-            counts: Counts::default(),
             glance: Glance::default(),
             detail: None,
             overlay: Overlay::None,
@@ -273,6 +283,18 @@ impl Model {
     /// The current view's page, if it lists rows.
     pub fn list(&self) -> Option<&dyn List> {
         self.lists.of(self.tab)
+    }
+
+    /// The count the tab of `tab` shows: its rows (and those matching its filter),
+    /// or for the Reconcile view the jobs not accounted for.
+    pub fn count(&self, tab: Tab) -> Count {
+        self.lists.of(tab).map_or(
+            Count {
+                all: self.glance.missing.missing_terminal + self.glance.missing.missing_output,
+                matching: None,
+            },
+            List::count,
+        )
     }
 
     /// The current view's filter.

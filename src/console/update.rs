@@ -116,10 +116,7 @@ impl App {
         op: impl FnOnce(&mut dyn List, &LedgerRows<'_>, usize) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
         let height = layout::list_capacity(self.model.size, self.model.detail.is_some());
-        let rows = LedgerRows {
-            ledger: &self.ledger,
-            now: self.model.now,
-        };
+        let rows = LedgerRows::new(&self.ledger, self.model.now);
         match self.model.lists.of_mut(self.model.tab) {
             Some(page) => op(page, &rows, height),
             None => Ok(()),
@@ -132,7 +129,7 @@ impl App {
 
     /// Re-reads counts, the current page and the open detail.
     pub(crate) fn refresh(&mut self) -> Result<(), StoreError> {
-        self.model.counts = reads::counts(&self.ledger, &self.model)?;
+        reads::recount(&self.ledger, &mut self.model)?;
         self.read_glance()?;
         self.counted_at = self.model.now;
         self.reload_page()?;
@@ -215,7 +212,7 @@ impl App {
         if let Some(page) = self.model.lists.of_mut(self.model.tab) {
             page.set_filter(filter.filter(|f| !f.is_empty()));
         }
-        self.model.counts = reads::counts(&self.ledger, &self.model)?;
+        reads::recount(&self.ledger, &mut self.model)?;
         self.reload_page()?;
         self.reload_detail()
     }

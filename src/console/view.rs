@@ -56,7 +56,7 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
 
 fn draw_tabs(frame: &mut Frame<'_>, area: Rect, model: &Model) {
     let titles = Tab::ALL.iter().map(|tab| {
-        let count = model.counts.of(*tab, &model.glance);
+        let count = model.count(*tab);
         let shown = match count.matching {
             _ if *tab == Tab::Reconcile && !model.glance.counted => "…".to_owned(),
             Some(matching) => format!("{matching}/{}", count.all),

@@ -168,7 +168,7 @@ pub(crate) fn draw_list<T: PageRow>(
     view: &ListView<T>,
     page: &Page<T>,
 ) {
-    let count = model.counts.of(model.tab, &model.glance);
+    let count = page.count;
     let filtered = if model.filter().is_some() {
         " (filtered)"
     } else {

@@ -1,9 +1,8 @@
-//! Counts the tabs and the status line show, kept in the model between changes.
+//! Counts the tabs, the status line and the Reconcile view show, kept in the model
+//! between changes.
 
 use crate::reconcile::{Backlog, DEFAULT_REVIEW_CAPACITY};
 use crate::store::{MissingCounts, WindowStates};
-
-use super::super::tab::Tab;
 
 /// Job ids listed per reconciliation finding; the CLI's `reconcile` lists them all.
 pub(crate) const FIRST_MISSING: usize = 8;
@@ -17,33 +16,6 @@ pub struct Count {
     pub all: i64,
     /// The rows matching its filter, when it has one.
     pub matching: Option<i64>,
-}
-
-/// The count of each view's rows.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Counts {
-    pub held: Count,
-    pub quarantined: Count,
-    pub aged: Count,
-    pub failed: Count,
-    pub callbacks: Count,
-}
-
-impl Counts {
-    /// The count a tab shows.
-    pub fn of(&self, tab: Tab, glance: &Glance) -> Count {
-        match tab {
-            Tab::Held => self.held,
-            Tab::Quarantined => self.quarantined,
-            Tab::Aged => self.aged,
-            Tab::Failed => self.failed,
-            Tab::Callbacks => self.callbacks,
-            Tab::Reconcile => Count {
-                all: glance.missing.missing_terminal + glance.missing.missing_output,
-                matching: None,
-            },
-        }
-    }
 }
 
 /// The reconciliation at a glance: counts, the first jobs of each finding, recent

@@ -9,6 +9,7 @@ use crate::clock::Timestamp;
 use crate::decision::Disposition;
 use crate::store::{AgedJobRow, CallbackRow, FailedJobRow, JobKey, Keyset, StoreError};
 
+use super::counts::Count;
 use super::detail::Subject;
 
 /// Where pages read their rows: the update step implements it over the ledger, so a
@@ -36,6 +37,16 @@ pub trait RowSource {
         keyset: &Keyset<JobKey>,
         limit: usize,
     ) -> Result<Vec<FailedItem>, StoreError>;
+    /// How many callbacks `list` holds, and how many match `filter`.
+    fn count_callbacks(
+        &self,
+        list: CallbackList,
+        filter: Option<&str>,
+    ) -> Result<Count, StoreError>;
+    /// How many open jobs are past their expected age, and how many match `filter`.
+    fn count_aged_jobs(&self, filter: Option<&str>) -> Result<Count, StoreError>;
+    /// How many jobs failed, and how many match `filter`.
+    fn count_failed_jobs(&self, filter: Option<&str>) -> Result<Count, StoreError>;
 }
 
 /// A row that can be read by keyset.
@@ -65,6 +76,13 @@ pub trait PageRow: Sized {
     fn aged(&self) -> Option<&AgedJobRow> {
         None
     }
+
+    /// Counts the rows of the list `source` in `rows`, and those matching `filter`.
+    fn count(
+        rows: &dyn RowSource,
+        source: Self::Source,
+        filter: Option<&str>,
+    ) -> Result<Count, StoreError>;
 
     /// Reads rows of the list `source` from `rows`.
     fn fetch(
@@ -101,6 +119,8 @@ pub struct Page<T: PageRow> {
     pub more_before: bool,
     /// Rows after the last one shown.
     pub more_after: bool,
+    /// How many rows the list holds, and how many match its filter.
+    pub count: Count,
 }
 
 impl<T: PageRow> Page<T> {
@@ -113,6 +133,7 @@ impl<T: PageRow> Page<T> {
             selected: 0,
             more_before: false,
             more_after: false,
+            count: Count::default(),
         }
     }
 
@@ -298,6 +319,14 @@ impl PageRow for CallbackItem {
         Some(&self.row)
     }
 
+    fn count(
+        rows: &dyn RowSource,
+        source: CallbackList,
+        filter: Option<&str>,
+    ) -> Result<Count, StoreError> {
+        rows.count_callbacks(source, filter)
+    }
+
     fn fetch(
         rows: &dyn RowSource,
         source: CallbackList,
@@ -327,6 +356,10 @@ impl PageRow for AgedJobRow {
 
     fn aged(&self) -> Option<&AgedJobRow> {
         Some(self)
+    }
+
+    fn count(rows: &dyn RowSource, (): (), filter: Option<&str>) -> Result<Count, StoreError> {
+        rows.count_aged_jobs(filter)
     }
 
     fn fetch(
@@ -363,6 +396,10 @@ impl PageRow for FailedItem {
 
     fn job(&self) -> Option<&str> {
         Some(&self.row.job_id)
+    }
+
+    fn count(rows: &dyn RowSource, (): (), filter: Option<&str>) -> Result<Count, StoreError> {
+        rows.count_failed_jobs(filter)
     }
 
     fn fetch(

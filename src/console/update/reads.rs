@@ -9,29 +9,63 @@
 //! "counting…" in the Reconcile tab, and the counts are taken in on a later tick.
 //! Drawing never waits for it.
 
+use std::cell::OnceCell;
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 
 use super::App;
 use crate::clock::Timestamp;
-use crate::console::model::counts::{Count, Counts, FIRST_MISSING, Glance, RECENT_WINDOWS};
+use crate::console::model::counts::{Count, FIRST_MISSING, Glance, RECENT_WINDOWS};
 use crate::console::model::detail::{Detail, RAW_DETAIL_BYTES, Subject, raw_message};
 use crate::console::model::page::{
     CallbackItem, CallbackList, FailedItem, RAW_HEAD_BYTES, RowSource,
 };
 use crate::console::model::{Flash, Model};
-use crate::decision::{Disposition, JobState};
+use crate::console::tab::Tab;
+use crate::decision::JobState;
 use crate::outbox::RequestKind;
 use crate::reconcile::{self, Backlog, DEFAULT_REVIEW_CAPACITY};
 use crate::store::{
-    AgedJobRow, CallbackFilter, JobKey, JobRow, Keyset, Ledger, MissingCounts, OutputFacts,
-    PageRequest, StoreError, WindowStates,
+    AgedJobRow, CallbackFilter, DispositionCounts, JobKey, JobRow, Keyset, Ledger, MissingCounts,
+    OutputFacts, PageRequest, StoreError, WindowStates,
 };
 
 /// The ledger as the pages read it, at the clock of the model.
 pub(super) struct LedgerRows<'a> {
-    pub ledger: &'a Ledger,
-    pub now: Timestamp,
+    ledger: &'a Ledger,
+    now: Timestamp,
+    /// Callbacks by disposition, read once for every callback view counted.
+    dispositions: OnceCell<DispositionCounts>,
+}
+
+impl<'a> LedgerRows<'a> {
+    pub fn new(ledger: &'a Ledger, now: Timestamp) -> Self {
+        LedgerRows {
+            ledger,
+            now,
+            dispositions: OnceCell::new(),
+        }
+    }
+
+    fn dispositions(&self) -> Result<DispositionCounts, StoreError> {
+        if let Some(counts) = self.dispositions.get() {
+            return Ok(*counts);
+        }
+        let counts = self.ledger.disposition_counts()?;
+        Ok(*self.dispositions.get_or_init(|| counts))
+    }
+}
+
+/// A count of `all` rows, and of those matching `filter` when there is one.
+fn count(
+    all: i64,
+    filter: Option<&str>,
+    matching: impl FnOnce(&str) -> Result<i64, StoreError>,
+) -> Result<Count, StoreError> {
+    Ok(Count {
+        all,
+        matching: filter.map(matching).transpose()?,
+    })
 }
 
 impl RowSource for LedgerRows<'_> {
@@ -96,48 +130,48 @@ impl RowSource for LedgerRows<'_> {
             .map(|(row, accepted_at)| FailedItem { row, accepted_at })
             .collect())
     }
+
+    fn count_callbacks(
+        &self,
+        list: CallbackList,
+        filter: Option<&str>,
+    ) -> Result<Count, StoreError> {
+        let dispositions = self.dispositions()?;
+        let all = list
+            .disposition
+            .map_or(dispositions.total(), |d| dispositions.get(d));
+        count(all, filter, |text| {
+            self.ledger.count_callbacks(&CallbackFilter {
+                disposition: list.disposition,
+                text: Some(text.to_owned()),
+            })
+        })
+    }
+
+    fn count_aged_jobs(&self, filter: Option<&str>) -> Result<Count, StoreError> {
+        let all = self.ledger.aged_count(self.now)?;
+        count(all, filter, |text| {
+            self.ledger.aged_count_matching(self.now, Some(text))
+        })
+    }
+
+    fn count_failed_jobs(&self, filter: Option<&str>) -> Result<Count, StoreError> {
+        let all = self.ledger.failed_count_matching(None)?;
+        count(all, filter, |text| {
+            self.ledger.failed_count_matching(Some(text))
+        })
+    }
 }
 
-/// The count of each view's rows, and of those matching its filter.
-pub(super) fn counts(ledger: &Ledger, model: &Model) -> Result<Counts, StoreError> {
-    let dispositions = ledger.disposition_counts()?;
-    let callbacks = |disposition: Option<Disposition>, filter: Option<&str>| {
-        let all = disposition.map_or(dispositions.total(), |d| dispositions.get(d));
-        let matching = match filter {
-            Some(text) => Some(ledger.count_callbacks(&CallbackFilter {
-                disposition,
-                text: Some(text.to_owned()),
-            })?),
-            None => None,
-        };
-        Ok::<_, StoreError>(Count { all, matching })
-    };
-    let lists = &model.lists;
-    let aged_filter = lists.aged.filter.as_deref();
-    let failed_filter = lists.failed.filter.as_deref();
-    let (held, quarantined, all) = (&lists.held, &lists.quarantined, &lists.callbacks);
-    Ok(Counts {
-        held: callbacks(held.source.disposition, held.filter.as_deref())?,
-        quarantined: callbacks(
-            quarantined.source.disposition,
-            quarantined.filter.as_deref(),
-        )?,
-        callbacks: callbacks(all.source.disposition, all.filter.as_deref())?,
-        aged: Count {
-            all: ledger.aged_count(model.now)?,
-            matching: match aged_filter {
-                Some(_) => Some(ledger.aged_count_matching(model.now, aged_filter)?),
-                None => None,
-            },
-        },
-        failed: Count {
-            all: ledger.failed_count_matching(None)?,
-            matching: match failed_filter {
-                Some(_) => Some(ledger.failed_count_matching(failed_filter)?),
-                None => None,
-            },
-        },
-    })
+/// Counts every view's rows again, and those matching its filter.
+pub(super) fn recount(ledger: &Ledger, model: &mut Model) -> Result<(), StoreError> {
+    let rows = LedgerRows::new(ledger, model.now);
+    for tab in Tab::ALL {
+        if let Some(list) = model.lists.of_mut(tab) {
+            list.recount(&rows)?;
+        }
+    }
+    Ok(())
 }
 
 /// Reads the evidence the detail pane shows for `subject`.

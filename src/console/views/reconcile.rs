@@ -67,7 +67,7 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
         ));
         lines.push(Line::default());
     }
-    let aged = model.counts.aged.all;
+    let aged = model.lists.aged.count.all;
     lines.push(Line::from(vec![
         Span::raw(format!("{aged:>6}  ")).bold(),
         Span::raw("aged").bold(),
