@@ -1,44 +1,41 @@
 //! The interactive review console (SPEC sec. 5), Elm-shaped.
 //!
-//! [`App`] holds the state: one page of rows per view, cached counts, the open
-//! detail, form or help. [`update`] turns an [`Action`] into reads and writes on the
-//! ledger; it is the only place the console does I/O. [`view::draw`] draws a frame
-//! from `&App` alone and never touches the database. [`keymap`] is the one table of
-//! keys that drives dispatch, the footer hints and the help screen, and [`terminal`]
-//! owns the real terminal: raw mode, mouse capture, restore on every exit.
+//! [`Model`] is what is on screen, as plain data: one page of rows per view, cached
+//! counts, the detail pane, the open overlay, the flash and the size. [`App`] owns the
+//! ledger and the model; [`update()`] turns an [`Action`] into reads and writes on the
+//! ledger, the only place the console does I/O. [`view::draw`] draws a frame from
+//! `&Model` alone, with [`layout`] saying where each part goes. [`keymap`] is the one
+//! table of keys that drives dispatch, the footer hints and the help screen, and
+//! [`terminal`] owns the real terminal: raw mode, mouse capture, restore on every exit.
+//!
+//! Imports run one way: `terminal` → `update` → `model` and `layout`; `view` and
+//! `views` read the model.
 
 mod action;
-mod app;
-mod detail;
-mod form;
 pub mod keymap;
-mod page;
+pub mod layout;
+pub mod model;
 mod tab;
 pub mod terminal;
 mod timeline;
+mod update;
 pub mod view;
 mod views;
 
 use std::path::Path;
 
-use anyhow::{Context as _, Result};
+use anyhow::Result;
 
 use crate::clock::Clock;
-use crate::store::Ledger;
 
 pub use action::Action;
-pub use app::{App, Flash, mouse, press, update};
 pub use keymap::Context;
+pub use model::{Flash, Model, Overlay};
 pub use tab::Tab;
+pub use update::{App, mouse, press, update};
 
 /// Opens the ledger at `path` and runs the console until the reviewer leaves.
 pub fn run(path: &Path, clock: Clock, reviewer: String, read_only: bool) -> Result<()> {
-    let ledger = if read_only {
-        Ledger::open_read_only(path)
-    } else {
-        Ledger::open(path)
-    }
-    .with_context(|| format!("opening the ledger {} for review", path.display()))?;
-    let mut app = App::new(ledger, clock, reviewer, read_only).context("reading the ledger")?;
+    let mut app = App::open(path, clock, reviewer, read_only)?;
     terminal::run(&mut app)
 }

@@ -159,7 +159,7 @@ fn console_reader(db: &Path, stop: &AtomicBool) -> (u32, u32) {
         let tab = Tab::ALL[usize::try_from(frames).unwrap() % Tab::ALL.len()];
         update(&mut app, Action::ShowTab(tab));
         terminal
-            .draw(|frame| console::view::draw(frame, &app))
+            .draw(|frame| console::view::draw(frame, app.model()))
             .unwrap();
         frames += 1;
         let now_version = app.ledger().data_version().unwrap();

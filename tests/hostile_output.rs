@@ -35,7 +35,7 @@ fn ch(app: &mut App, c: char) {
 fn render(app: &App) -> String {
     let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).unwrap();
     terminal
-        .draw(|frame| console::view::draw(frame, app))
+        .draw(|frame| console::view::draw(frame, app.model()))
         .unwrap();
     let buffer = terminal.backend().buffer();
     let mut text = String::new();
@@ -185,16 +185,16 @@ fn bytes_written_to_a_real_terminal_backend_hold_only_its_own_escapes() {
     for tab in Tab::ALL {
         update(&mut app, Action::ShowTab(tab));
         terminal
-            .draw(|frame| console::view::draw(frame, &app))
+            .draw(|frame| console::view::draw(frame, app.model()))
             .unwrap();
         key(&mut app, KeyCode::Enter);
         for _ in 0..40 {
             terminal
-                .draw(|frame| console::view::draw(frame, &app))
+                .draw(|frame| console::view::draw(frame, app.model()))
                 .unwrap();
             key(&mut app, KeyCode::End);
             terminal
-                .draw(|frame| console::view::draw(frame, &app))
+                .draw(|frame| console::view::draw(frame, app.model()))
                 .unwrap();
             ch(&mut app, 'n');
             frames += 2;

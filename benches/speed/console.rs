@@ -12,27 +12,18 @@ use jobledger::clock::Clock;
 use jobledger::console::{self, Action, App, Tab, update};
 use jobledger::demo;
 use jobledger::store::{CallbackFilter, Keyset, Ledger, PageRequest};
-use ratatui::backend::{CrosstermBackend, TestBackend};
-use ratatui::layout::Rect;
-use ratatui::{Terminal, TerminalOptions, Viewport};
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
 
 use super::measure::{median, peak_rss_kib, ratio, show, show_kib, thousands};
 use super::{Config, Figure};
+use terminal::{HEIGHT, WIDTH};
 
-const WIDTH: u16 = 160;
-const HEIGHT: u16 = 48;
-
-type Screen = Terminal<CrosstermBackend<std::io::Sink>>;
+#[path = "../../tests/support/terminal.rs"]
+mod terminal;
 
 /// A terminal that diffs and writes like the real one, into nothing.
-fn screen() -> Result<Screen> {
-    Ok(Terminal::with_options(
-        CrosstermBackend::new(std::io::sink()),
-        TerminalOptions {
-            viewport: Viewport::Fixed(Rect::new(0, 0, WIDTH, HEIGHT)),
-        },
-    )?)
-}
+type Screen = Terminal<CrosstermBackend<std::io::Sink>>;
 
 /// Opens the ledger and the console's state and draws the first frame, as `review` does.
 fn first_frame(ledger: &Path) -> Result<(App, Screen, Duration)> {
@@ -51,25 +42,14 @@ fn first_frame(ledger: &Path) -> Result<(App, Screen, Duration)> {
             height: HEIGHT,
         },
     );
-    let mut terminal = screen()?;
-    terminal.draw(|frame| console::view::draw(frame, &app))?;
+    let mut terminal = terminal::crossterm(std::io::sink());
+    terminal.draw(|frame| console::view::draw(frame, app.model()))?;
     Ok((app, terminal, started.elapsed()))
 }
 
 /// The screen as text lines (for finding rows and the footer).
-fn text_of(app: &App) -> Result<Vec<String>> {
-    let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT))?;
-    terminal.draw(|frame| console::view::draw(frame, app))?;
-    let buffer = terminal.backend().buffer();
-    Ok((0..buffer.area.height)
-        .map(|y| {
-            (0..buffer.area.width)
-                .map(|x| buffer[(x, y)].symbol())
-                .collect::<String>()
-                .trim_end()
-                .to_owned()
-        })
-        .collect())
+fn text_of(app: &App) -> Vec<String> {
+    terminal::lines_at(app.model(), WIDTH, HEIGHT)
 }
 
 /// What one ledger gave.
@@ -93,16 +73,16 @@ fn measure(config: &Config, ledger: &Path) -> Result<Run> {
     }
     let (mut app, mut terminal, first) = first_frame(ledger)?;
     opens.push(first);
-    let footer = text_of(&app)?.last().cloned().context("an empty screen")?;
+    let footer = text_of(&app).last().cloned().context("an empty screen")?;
 
     // Render and diff: the selection moves between frames, so each frame differs.
     update(&mut app, Action::ShowTab(Tab::Callbacks));
-    terminal.draw(|frame| console::view::draw(frame, &app))?;
+    terminal.draw(|frame| console::view::draw(frame, app.model()))?;
     let mut frames = Vec::with_capacity(config.frames);
     for i in 0..config.frames {
         update(&mut app, if i % 2 == 0 { Action::Down } else { Action::Up });
         let started = Instant::now();
-        terminal.draw(|frame| console::view::draw(frame, &app))?;
+        terminal.draw(|frame| console::view::draw(frame, app.model()))?;
         frames.push(started.elapsed());
     }
 
@@ -111,7 +91,7 @@ fn measure(config: &Config, ledger: &Path) -> Result<Run> {
     let started = Instant::now();
     let glance = loop {
         update(&mut app, Action::Tick);
-        let tabs = text_of(&app)?.into_iter().next().unwrap_or_default();
+        let tabs = text_of(&app).into_iter().next().unwrap_or_default();
         if !tabs.contains("Reconcile …") {
             break started.elapsed() + first;
         }
@@ -130,7 +110,7 @@ fn measure(config: &Config, ledger: &Path) -> Result<Run> {
         .first()
         .map(|row| row.seq)
         .context("a ledger without callbacks")?;
-    let height = console::view::list_capacity((WIDTH, HEIGHT), false);
+    let height = console::layout::list_capacity((WIDTH, HEIGHT), false);
     let pages = usize::try_from(callbacks)?.div_ceil(height);
     update(&mut app, Action::Home);
     let mut times = Vec::with_capacity(pages);
@@ -150,7 +130,7 @@ fn measure(config: &Config, ledger: &Path) -> Result<Run> {
         bail!("paging said: {}", flash.text);
     }
     let needle = format!("#{last_seq} ");
-    if !text_of(&app)?.iter().any(|line| line.contains(&needle)) {
+    if !text_of(&app).iter().any(|line| line.contains(&needle)) {
         bail!("after {pages} pages the last callback #{last_seq} is not on screen");
     }
     Ok(Run {
@@ -169,16 +149,9 @@ fn measure(config: &Config, ledger: &Path) -> Result<Run> {
 /// The real binary in a pseudo-terminal: time to its first whole frame, then its
 /// peak memory after jumping to the end of the list and back.
 fn real_console(config: &Config, ledger: &Path, footer: &str) -> Result<(Duration, Option<u64>)> {
-    use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+    use portable_pty::CommandBuilder;
 
-    let pty = native_pty_system()
-        .openpty(PtySize {
-            rows: HEIGHT,
-            cols: WIDTH,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .map_err(|e| anyhow::anyhow!("no pseudo-terminal: {e}"))?;
+    let pty = terminal::pty()?;
     let mut cmd = CommandBuilder::new(&config.bin);
     cmd.arg("--db");
     cmd.arg(ledger);
@@ -192,11 +165,7 @@ fn real_console(config: &Config, ledger: &Path, footer: &str) -> Result<(Duratio
         .map_err(|e| anyhow::anyhow!("starting the console: {e}"))?;
     drop(pty.slave);
     let pid = child.process_id().context("the console's process id")?;
-    let parser = Arc::new(Mutex::new(vt100::Parser::new(
-        std::num::NonZero::new(HEIGHT).context("height")?,
-        std::num::NonZero::new(WIDTH).context("width")?,
-        0,
-    )));
+    let parser = Arc::new(Mutex::new(terminal::vt100_screen()));
     let first_frame: Arc<Mutex<Option<Duration>>> = Arc::default();
     let mut reader = pty
         .master

@@ -2,7 +2,7 @@
 
 use super::tab::Tab;
 
-/// An intent, produced by the key table or the terminal and carried out by [`super::update`].
+/// An intent, produced by the key table or the terminal and carried out by [`super::update()`].
 ///
 /// The same action means the nearest thing in each context: `Down` moves the selection
 /// in a list, scrolls the detail or the help, and picks the next verdict in a form.

@@ -1,7 +1,5 @@
 //! The console's views, shown as tabs.
 
-use crate::decision::Disposition;
-
 /// One view of the console.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Tab {
@@ -55,14 +53,5 @@ impl Tab {
     /// The tab to the left, wrapping around.
     pub fn prev(self) -> Tab {
         Tab::ALL[(self.index() + Tab::ALL.len() - 1) % Tab::ALL.len()]
-    }
-
-    /// For views of callbacks: which disposition they list (`None`: all of them).
-    pub fn disposition(self) -> Option<Disposition> {
-        match self {
-            Tab::Held => Some(Disposition::Hold),
-            Tab::Quarantined => Some(Disposition::Quarantine),
-            _ => None,
-        }
     }
 }

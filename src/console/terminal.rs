@@ -12,7 +12,7 @@ use ratatui::crossterm::event::{
 use ratatui::crossterm::execute;
 
 use super::action::Action;
-use super::app::{App, mouse, press, update};
+use super::update::{App, mouse, press, update};
 use super::view;
 
 /// How often the ledger is asked whether it changed underneath.
@@ -62,7 +62,7 @@ pub fn run(app: &mut App) -> Result<()> {
     let mut last_tick = Instant::now();
     while !app.quit_requested() {
         terminal
-            .draw(|frame| view::draw(frame, app))
+            .draw(|frame| view::draw(frame, app.model()))
             .context("drawing the console")?;
         let wait = TICK.saturating_sub(last_tick.elapsed());
         if event::poll(wait).context("reading the terminal")? {

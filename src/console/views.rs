@@ -14,6 +14,8 @@ use ratatui::style::{Color, Modifier, Style, Stylize};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Cell, Paragraph, Row, Table, TableState};
 
+use super::model::Model;
+use super::model::page::{Page, PageRow};
 use crate::clock::Timestamp;
 use crate::inert::inert;
 use crate::store::AnswerRow;
@@ -68,9 +70,68 @@ pub(crate) fn answer_cell(answer: Option<&AnswerRow>) -> Line<'_> {
 /// The narrowest a filling column is worth showing.
 const FILL_AT_LEAST: u16 = 12;
 
+/// One column of a list view: its header, its width, how soon it gives way on a
+/// narrow terminal, and how its cell is drawn. A view is a slice of these, so the
+/// header, the rows and the narrow layouts cannot fall out of step.
+pub(crate) struct Column<T> {
+    pub header: &'static str,
+    pub width: Constraint,
+    /// While the table does not fit the width, columns give way in the order of this
+    /// number (1 first): a narrow terminal shows fewer columns whole rather than every
+    /// column cut short. `None`: the column always stays.
+    pub gives_way: Option<u8>,
+    /// Widens to its widest cell on the page (past #9999 a fixed width cut the
+    /// callback number a reviewer types into `answer`).
+    pub grows: bool,
+    /// The cell of a row, given the model's clock.
+    pub cell: for<'a> fn(&'a T, Timestamp) -> Line<'a>,
+}
+
+impl<T> Column<T> {
+    /// A column of fixed `width` that never gives way.
+    pub const fn new(
+        header: &'static str,
+        width: Constraint,
+        cell: for<'a> fn(&'a T, Timestamp) -> Line<'a>,
+    ) -> Self {
+        Column {
+            header,
+            width,
+            gives_way: None,
+            grows: false,
+            cell,
+        }
+    }
+
+    /// The same column, giving way `order`th on a narrow terminal.
+    pub const fn gives_way(self, order: u8) -> Self {
+        Column {
+            gives_way: Some(order),
+            ..self
+        }
+    }
+
+    /// The same column, widened to its widest cell.
+    pub const fn grows(self) -> Self {
+        Column {
+            grows: true,
+            ..self
+        }
+    }
+}
+
+/// A list view: what its title says, its columns, and the sentence when it is empty.
+pub(crate) struct ListView<T: 'static> {
+    /// Said after the count in the title ("held for a person").
+    pub what: &'static str,
+    pub columns: &'static [Column<T>],
+    pub empty: &'static str,
+}
+
 /// The columns of a table `width` wide: all of them when they fit (borders, the
-/// selection mark, one space between columns), else without `drops` in turn.
-fn kept_columns(widths: &[Constraint], drops: &[usize], width: u16) -> Vec<usize> {
+/// selection mark, one space between columns), else without those that give way, in
+/// their order.
+fn kept_columns<T>(columns: &[Column<T>], widths: &[Constraint], width: u16) -> Vec<usize> {
     let least = |c: &Constraint| match *c {
         Constraint::Length(n) | Constraint::Min(n) => n,
         Constraint::Fill(_) => FILL_AT_LEAST,
@@ -81,87 +142,111 @@ fn kept_columns(widths: &[Constraint], drops: &[usize], width: u16) -> Vec<usize
         let gaps = u16::try_from(keep.len().saturating_sub(1)).unwrap_or(u16::MAX);
         columns.saturating_add(gaps).saturating_add(4)
     };
-    let mut keep: Vec<usize> = (0..widths.len()).collect();
-    for drop in drops {
+    let mut drops: Vec<(u8, usize)> = columns
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| c.gives_way.map(|order| (order, i)))
+        .collect();
+    drops.sort_unstable();
+    let mut keep: Vec<usize> = (0..columns.len()).collect();
+    for (_, drop) in drops {
         if needed(&keep) <= width {
             break;
         }
-        keep.retain(|i| i != drop);
+        keep.retain(|i| *i != drop);
     }
     keep
 }
 
-/// A list view: its frame with title and paging marks, the header, and the rows, or
-/// a sentence when there are none.
-pub(crate) struct ListFrame<'a> {
-    pub title: String,
-    pub header: &'a [&'a str],
-    pub widths: &'a [Constraint],
-    /// Each row's cells, one per column.
-    pub rows: Vec<Vec<Cell<'a>>>,
-    /// The columns left out, in this order, while the table does not fit the width: a
-    /// narrow terminal shows fewer columns whole rather than every column cut short.
-    pub narrow_drops: &'a [usize],
-    pub selected: usize,
-    pub more_before: bool,
-    pub more_after: bool,
-    pub empty: &'a str,
-    /// Dimmed while the detail pane has the keyboard.
-    pub focused: bool,
-}
-
-impl ListFrame<'_> {
-    pub fn draw(self, frame: &mut Frame<'_>, area: Rect) {
-        let mut block = Block::bordered()
-            .title(Line::from(self.title).bold())
-            .border_style(if self.focused {
-                Style::new().fg(Color::Cyan)
-            } else {
-                Style::new().fg(Color::DarkGray)
-            });
-        if self.more_before {
-            block = block.title_top(
-                Line::from("▲ more above")
-                    .alignment(Alignment::Right)
-                    .dark_gray(),
-            );
-        }
-        if self.more_after {
-            block = block.title_bottom(
-                Line::from("▼ more below")
-                    .alignment(Alignment::Right)
-                    .dark_gray(),
-            );
-        }
-        if self.rows.is_empty() {
-            let inner = block.inner(area);
-            frame.render_widget(block, area);
-            frame.render_widget(Paragraph::new(self.empty).dark_gray(), inner);
-            return;
-        }
-        let keep = kept_columns(self.widths, self.narrow_drops, area.width);
-        let header = Row::new(keep.iter().map(|&i| self.header[i]))
-            .style(Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED));
-        let rows = self.rows.into_iter().map(|cells| {
-            Row::new(
-                cells
-                    .into_iter()
-                    .enumerate()
-                    .filter(|(i, _)| keep.contains(i))
-                    .map(|(_, cell)| cell),
-            )
+/// Draws the page of a list view into `area`: its frame with title and paging marks,
+/// the header, and the rows, or a sentence when there are none.
+pub(crate) fn draw_list<T: PageRow>(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    model: &Model,
+    view: &ListView<T>,
+    page: &Page<T>,
+) {
+    let count = page.count;
+    let filtered = if model.filter().is_some() {
+        " (filtered)"
+    } else {
+        ""
+    };
+    let title = format!(
+        " {} · {} {}{filtered} ",
+        model.tab.title(),
+        count.matching.unwrap_or(count.all),
+        view.what
+    );
+    let focused = model.detail.is_none();
+    let mut block = Block::bordered()
+        .title(Line::from(title).bold())
+        .border_style(if focused {
+            Style::new().fg(Color::Cyan)
+        } else {
+            Style::new().fg(Color::DarkGray)
         });
-        let table = Table::new(rows, keep.iter().map(|&i| self.widths[i]))
-            .header(header)
-            .block(block)
-            .column_spacing(1)
-            .row_highlight_style(if self.focused {
-                Style::new().bg(Color::Blue).fg(Color::White)
-            } else {
-                Style::new().bg(Color::DarkGray)
-            })
-            .highlight_symbol("▶ ");
-        let mut state = TableState::default().with_selected(Some(self.selected));
-        frame.render_stateful_widget(table, area, &mut state);
+    if page.more_before {
+        block = block.title_top(
+            Line::from("▲ more above")
+                .alignment(Alignment::Right)
+                .dark_gray(),
+        );
     }
+    if page.more_after {
+        block = block.title_bottom(
+            Line::from("▼ more below")
+                .alignment(Alignment::Right)
+                .dark_gray(),
+        );
+    }
+    if page.rows.is_empty() {
+        let inner = block.inner(area);
+        frame.render_widget(block, area);
+        frame.render_widget(Paragraph::new(view.empty).dark_gray(), inner);
+        return;
+    }
+    let now = model.now;
+    let rows: Vec<Vec<Line<'_>>> = page
+        .rows
+        .iter()
+        .map(|row| view.columns.iter().map(|c| (c.cell)(row, now)).collect())
+        .collect();
+    let widths: Vec<Constraint> = view
+        .columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| match c.width {
+            Constraint::Length(n) if c.grows => {
+                let widest = rows.iter().map(|cells| cells[i].width()).max().unwrap_or(0);
+                Constraint::Length(n.max(u16::try_from(widest).unwrap_or(u16::MAX)))
+            }
+            width => width,
+        })
+        .collect();
+    let keep = kept_columns(view.columns, &widths, area.width);
+    let header = Row::new(keep.iter().map(|&i| view.columns[i].header))
+        .style(Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED));
+    let rows = rows.into_iter().map(|cells| {
+        Row::new(
+            cells
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| keep.contains(i))
+                .map(|(_, cell)| Cell::from(cell)),
+        )
+    });
+    let table = Table::new(rows, keep.iter().map(|&i| widths[i]))
+        .header(header)
+        .block(block)
+        .column_spacing(1)
+        .row_highlight_style(if focused {
+            Style::new().bg(Color::Blue).fg(Color::White)
+        } else {
+            Style::new().bg(Color::DarkGray)
+        })
+        .highlight_symbol("▶ ");
+    let mut state = TableState::default().with_selected(Some(page.selected));
+    frame.render_stateful_widget(table, area, &mut state);
 }

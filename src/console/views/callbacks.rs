@@ -1,18 +1,15 @@
 //! The callback views: Held, Quarantined and All callbacks.
 
-use ratatui::Frame;
-use ratatui::layout::{Constraint, Rect};
+use ratatui::layout::Constraint;
 use ratatui::style::{Style, Stylize};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Cell;
 
-use super::{ListFrame, answer_cell, outside, when_or_dash};
-use crate::clock::format_gap;
-use crate::console::app::App;
-use crate::console::page::{CallbackItem, Page};
+use super::{Column, ListView, answer_cell, outside, when_or_dash};
+use crate::clock::{Timestamp, format_gap};
+use crate::console::model::page::CallbackItem;
 use crate::decision::Disposition;
 use crate::inert::inert_bytes;
-use crate::store::{CallbackRow, Replacement};
+use crate::store::CallbackRow;
 
 fn gap_cell(row: &CallbackRow) -> Span<'static> {
     match (row.arrived_at, row.timeout_at) {
@@ -36,8 +33,8 @@ fn job_cell(row: &CallbackRow) -> Span<'_> {
         .map_or_else(|| Span::raw("-").dark_gray(), outside)
 }
 
-fn replacement_cell(replacement: Option<&Replacement>) -> Line<'_> {
-    let Some(r) = replacement else {
+fn replacement_cell(item: &CallbackItem, _: Timestamp) -> Line<'_> {
+    let Some(r) = &item.row.replacement else {
         return Line::from(Span::raw("none").dark_gray());
     };
     let state = r.state.map_or("?", |s| s.as_str());
@@ -49,169 +46,79 @@ fn replacement_cell(replacement: Option<&Replacement>) -> Line<'_> {
     ])
 }
 
-/// The widths with the first (the sequence number) wide enough for the page's largest:
-/// past #9999 a fixed column cut the number a reviewer types into `answer`.
-fn seq_fits(page: &Page<CallbackItem>, widths: &[Constraint]) -> Vec<Constraint> {
-    let widest = page
-        .rows
-        .iter()
-        .map(|item| format!("#{}", item.row.seq).len())
-        .max()
-        .unwrap_or(0);
-    let mut widths = widths.to_vec();
-    if let Some(Constraint::Length(first)) = widths.first_mut() {
-        *first = (*first).max(u16::try_from(widest).unwrap_or(u16::MAX));
-    }
-    widths
+/// Callback columns the three views share.
+type C = Column<CallbackItem>;
+
+const SEQ: C = C::new("seq", Constraint::Length(5), |i, _| {
+    Line::from(format!("#{}", i.row.seq))
+})
+.grows();
+const JOB: C = C::new("job", Constraint::Length(14), |i, _| {
+    Line::from(job_cell(&i.row))
+});
+const REASON_25: C = C::new("reason", Constraint::Length(25), |i, _| {
+    Line::from(i.row.reason.as_str())
+});
+const TIMEOUT_AT: C = C::new("timeout at", Constraint::Length(14), |i, _| {
+    Line::from(when_or_dash(i.row.timeout_at))
+});
+const ARRIVED_AT: C = C::new("arrived at", Constraint::Length(14), |i, _| {
+    Line::from(when_or_dash(i.row.arrived_at))
+});
+const GAP: C = C::new("gap", Constraint::Length(7), |i, _| {
+    Line::from(gap_cell(&i.row))
+});
+
+fn answer(item: &CallbackItem, _: Timestamp) -> Line<'_> {
+    answer_cell(item.row.answer.as_ref())
 }
 
-fn title(app: &App, what: &str, count: i64) -> String {
-    let filtered = app
-        .filter()
-        .map_or(String::new(), |_| " (filtered)".to_owned());
-    format!(" {} · {count} {what}{filtered} ", app.tab.title())
-}
-
-fn frame_for<'a>(
-    app: &App,
-    page: &Page<CallbackItem>,
-    title: String,
-    header: &'a [&'a str],
-    widths: &'a [Constraint],
-    rows: Vec<Vec<Cell<'a>>>,
-    empty: &'a str,
-) -> ListFrame<'a> {
-    ListFrame {
-        title,
-        header,
-        widths,
-        rows,
-        narrow_drops: &[],
-        selected: page.selected,
-        more_before: page.more_before,
-        more_after: page.more_after,
-        empty,
-        focused: app.detail.is_none(),
-    }
-}
-
-/// Held callbacks, with the evidence side by side.
-pub(crate) fn held(frame: &mut Frame<'_>, area: Rect, app: &App) {
-    const HEADER: &[&str] = &[
-        "seq",
-        "job",
-        "reason",
-        "timeout at",
-        "arrived at",
-        "gap",
-        "replacement attempt",
-        "latest answer",
-    ];
-    const WIDTHS: &[Constraint] = &[
-        Constraint::Length(5),
-        Constraint::Length(14),
-        Constraint::Length(25),
-        Constraint::Length(14),
-        Constraint::Length(14),
-        Constraint::Length(7),
+/// Held callbacks, with the evidence side by side. Narrow: the gap stands for the two
+/// times (the detail pane shows them).
+pub(crate) const HELD: ListView<CallbackItem> = ListView {
+    what: "held for a person",
+    columns: &[
+        SEQ,
+        JOB,
+        REASON_25,
+        TIMEOUT_AT.gives_way(2),
+        ARRIVED_AT.gives_way(3),
+        GAP,
         // The evidence columns keep their width; these two share what is left,
         // so a narrow terminal never cuts the reason.
-        Constraint::Fill(3),
-        Constraint::Fill(2),
-    ];
-    let page = &app.held;
-    let rows = page
-        .rows
-        .iter()
-        .map(|item| {
-            let r = &item.row;
-            vec![
-                Cell::from(format!("#{}", r.seq)),
-                Cell::from(job_cell(r)),
-                Cell::from(r.reason.as_str()),
-                Cell::from(when_or_dash(r.timeout_at)),
-                Cell::from(when_or_dash(r.arrived_at)),
-                Cell::from(gap_cell(r)),
-                Cell::from(replacement_cell(r.replacement.as_ref())),
-                Cell::from(answer_cell(r.answer.as_ref())),
-            ]
-        })
-        .collect();
-    let count = app.counts.held.matching.unwrap_or(app.counts.held.all);
-    ListFrame {
-        // Narrow: the gap stands for the two times (the detail pane shows them).
-        narrow_drops: &[7, 3, 4],
-        ..frame_for(
-            app,
-            page,
-            title(app, "held for a person", count),
-            HEADER,
-            &seq_fits(page, WIDTHS),
-            rows,
-            "No held callbacks: nothing waits for a person here.",
-        )
-    }
-    .draw(frame, area);
+        C::new("replacement attempt", Constraint::Fill(3), replacement_cell),
+        C::new("latest answer", Constraint::Fill(2), answer).gives_way(1),
+    ],
+    empty: "No held callbacks: nothing waits for a person here.",
+};
+
+fn raw_head(item: &CallbackItem, _: Timestamp) -> Line<'_> {
+    Line::from(item.raw_head.as_ref().map_or_else(
+        || Span::raw("(raw line missing)").dark_gray(),
+        // The raw bytes may hold anything, valid UTF-8 or not.
+        |(head, _)| Span::raw(inert_bytes(head)),
+    ))
 }
 
 /// Quarantined callbacks: arrival, reason, and the first bytes of the raw message.
-pub(crate) fn quarantined(frame: &mut Frame<'_>, area: Rect, app: &App) {
-    const HEADER: &[&str] = &[
-        "seq",
-        "arrived at",
-        "reason",
-        "job",
-        "raw message (first bytes, inert)",
-        "latest answer",
-    ];
-    const WIDTHS: &[Constraint] = &[
-        Constraint::Length(5),
-        Constraint::Length(14),
-        Constraint::Length(16),
-        Constraint::Length(14),
-        Constraint::Fill(1),
-        Constraint::Length(32),
-    ];
-    let page = &app.quarantined;
-    let rows = page
-        .rows
-        .iter()
-        .map(|item| {
-            let r = &item.row;
-            let raw = item.raw_head.as_ref().map_or_else(
-                || Span::raw("(raw line missing)").dark_gray(),
-                // The raw bytes may hold anything, valid UTF-8 or not.
-                |(head, _)| Span::raw(inert_bytes(head)),
-            );
-            vec![
-                Cell::from(format!("#{}", r.seq)),
-                Cell::from(when_or_dash(r.arrived_at)),
-                Cell::from(r.reason.as_str()),
-                Cell::from(job_cell(r)),
-                Cell::from(raw),
-                Cell::from(answer_cell(r.answer.as_ref())),
-            ]
-        })
-        .collect();
-    let count = app
-        .counts
-        .quarantined
-        .matching
-        .unwrap_or(app.counts.quarantined.all);
-    ListFrame {
-        narrow_drops: &[5, 1],
-        ..frame_for(
-            app,
-            page,
-            title(app, "with no job to judge them against", count),
-            HEADER,
-            &seq_fits(page, WIDTHS),
-            rows,
-            "No quarantined callbacks.",
-        )
-    }
-    .draw(frame, area);
-}
+pub(crate) const QUARANTINED: ListView<CallbackItem> = ListView {
+    what: "with no job to judge them against",
+    columns: &[
+        SEQ,
+        ARRIVED_AT.gives_way(2),
+        C::new("reason", Constraint::Length(16), |i, _| {
+            Line::from(i.row.reason.as_str())
+        }),
+        JOB,
+        C::new(
+            "raw message (first bytes, inert)",
+            Constraint::Fill(1),
+            raw_head,
+        ),
+        C::new("latest answer", Constraint::Length(32), answer).gives_way(1),
+    ],
+    empty: "No quarantined callbacks.",
+};
 
 fn disposition_span(d: Disposition) -> Span<'static> {
     let span = Span::raw(d.as_str());
@@ -224,72 +131,38 @@ fn disposition_span(d: Disposition) -> Span<'static> {
 }
 
 /// Every callback in ingest order.
-pub(crate) fn all(frame: &mut Frame<'_>, area: Rect, app: &App) {
-    const HEADER: &[&str] = &[
-        "seq",
-        "job",
-        "att",
-        "outcome",
-        "disposition",
-        "reason",
-        "timeout at",
-        "arrived at",
-        "gap",
-        "latest answer",
-    ];
-    const WIDTHS: &[Constraint] = &[
-        Constraint::Length(5),
-        Constraint::Length(14),
-        Constraint::Length(3),
-        Constraint::Length(7),
-        Constraint::Length(11),
-        Constraint::Length(25),
-        Constraint::Length(14),
-        Constraint::Length(14),
-        Constraint::Length(7),
-        Constraint::Min(20),
-    ];
-    let page = &app.callbacks;
-    let rows = page
-        .rows
-        .iter()
-        .map(|item| {
-            let r = &item.row;
-            let asks = crate::review::CaseKind::of(r.disposition, r.reason).is_some();
-            vec![
-                Cell::from(format!("#{}", r.seq)),
-                Cell::from(job_cell(r)),
-                Cell::from(r.attempt.map_or_else(|| "-".to_owned(), |a| a.to_string())),
-                Cell::from(r.outcome.map_or("-", |o| o.as_str())),
-                Cell::from(disposition_span(r.disposition)),
-                Cell::from(r.reason.as_str()),
-                Cell::from(when_or_dash(r.timeout_at)),
-                Cell::from(when_or_dash(r.arrived_at)),
-                Cell::from(gap_cell(r)),
-                Cell::from(if asks {
-                    answer_cell(r.answer.as_ref())
-                } else {
-                    Line::from(Span::raw("-").dark_gray())
-                }),
-            ]
+pub(crate) const ALL: ListView<CallbackItem> = ListView {
+    what: "callbacks in ingest order",
+    columns: &[
+        SEQ,
+        JOB,
+        C::new("att", Constraint::Length(3), |i, _| {
+            Line::from(
+                i.row
+                    .attempt
+                    .map_or_else(|| "-".to_owned(), |a| a.to_string()),
+            )
         })
-        .collect();
-    let count = app
-        .counts
-        .callbacks
-        .matching
-        .unwrap_or(app.counts.callbacks.all);
-    ListFrame {
-        narrow_drops: &[9, 6, 7, 2],
-        ..frame_for(
-            app,
-            page,
-            title(app, "callbacks in ingest order", count),
-            HEADER,
-            &seq_fits(page, WIDTHS),
-            rows,
-            "No callbacks in this ledger yet.",
-        )
-    }
-    .draw(frame, area);
-}
+        .gives_way(4),
+        C::new("outcome", Constraint::Length(7), |i, _| {
+            Line::from(i.row.outcome.map_or("-", |o| o.as_str()))
+        }),
+        C::new("disposition", Constraint::Length(11), |i, _| {
+            Line::from(disposition_span(i.row.disposition))
+        }),
+        REASON_25,
+        TIMEOUT_AT.gives_way(2),
+        ARRIVED_AT.gives_way(3),
+        GAP,
+        C::new("latest answer", Constraint::Min(20), |i, _| {
+            let r = &i.row;
+            if crate::review::CaseKind::of(r.disposition, r.reason).is_some() {
+                answer_cell(r.answer.as_ref())
+            } else {
+                Line::from(Span::raw("-").dark_gray())
+            }
+        })
+        .gives_way(1),
+    ],
+    empty: "No callbacks in this ledger yet.",
+};

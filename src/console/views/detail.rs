@@ -1,7 +1,8 @@
 //! The detail pane: the job's whole timeline, the answers, and the raw message.
 //!
-//! [`lines`] is pure and cut to the pane's width, so [`crate::console::update`] can
-//! ask how far the pane scrolls and the drawing shows exactly those lines.
+//! [`lines`] is pure and cut to the pane's width, so [`crate::console::layout`] can
+//! tell the update step how far the pane scrolls and the drawing shows exactly those
+//! lines.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -12,8 +13,8 @@ use unicode_width::UnicodeWidthChar;
 
 use super::outside;
 use crate::clock::format_gap;
-use crate::console::app::App;
-use crate::console::detail::{Detail, RawMessage};
+use crate::console::model::Model;
+use crate::console::model::detail::{Detail, RawMessage};
 use crate::console::timeline;
 use crate::inert::inert_bytes;
 use crate::store::{AnswerRow, CallbackRow};
@@ -254,7 +255,7 @@ pub(crate) fn lines(d: &Detail, screen_width: u16) -> Vec<Line<'_>> {
 }
 
 /// Draws the detail pane.
-pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, d: &Detail, app: &App) {
+pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, d: &Detail, model: &Model) {
     let all = lines(d, area.width);
     let total = all.len();
     let visible = usize::from(area.height.saturating_sub(2));
@@ -268,7 +269,7 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, d: &Detail, app: &App) {
     let block = Block::bordered()
         .title(title.bold())
         .title_bottom(Line::from(format!(" lines {}–{last} of {total} ", scroll + 1)).dark_gray())
-        .border_style(if app.form.is_none() {
+        .border_style(if model.form().is_none() {
             Style::new().fg(Color::Cyan)
         } else {
             Style::new().fg(Color::DarkGray)

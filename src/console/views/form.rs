@@ -7,8 +7,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
 use super::outside;
-use crate::console::app::App;
-use crate::console::form::{
+use crate::console::model::Model;
+use crate::console::model::form::{
     AnswerField, AnswerForm, Form, Outcome, OwnerField, OwnerForm, RequestForm, TextField,
 };
 
@@ -70,7 +70,7 @@ fn outcome_lines<'a>(lines: &mut Vec<Line<'a>>, outcome: &'a Outcome) {
     }
 }
 
-fn answer_lines<'a>(form: &'a AnswerForm, app: &'a App) -> Vec<Line<'a>> {
+fn answer_lines<'a>(form: &'a AnswerForm, model: &'a Model) -> Vec<Line<'a>> {
     if let Some(outcome) = &form.outcome {
         let mut lines = Vec::new();
         outcome_lines(&mut lines, outcome);
@@ -123,10 +123,10 @@ fn answer_lines<'a>(form: &'a AnswerForm, app: &'a App) -> Vec<Line<'a>> {
     }
     lines.push(Line::from(vec![
         Span::raw("Written at once, append-only, as ").dark_gray(),
-        outside(&app.reviewer),
+        outside(&model.reviewer),
         Span::raw(format!(
             " at {}. {}",
-            app.now.short(),
+            model.now.short(),
             if form.chosen().needs_job() {
                 "The callback is then judged against that job by the table, as if it had named it."
             } else {
@@ -200,7 +200,7 @@ fn request_lines(form: &RequestForm) -> Vec<Line<'_>> {
 }
 
 /// Draws the open form in the middle of `area`.
-pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, form: &Form, app: &App) {
+pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, form: &Form, model: &Model) {
     let (title, lines) = match form {
         Form::Answer(f) => {
             let job = f
@@ -209,7 +209,7 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, form: &Form, app: &App) {
                 .map_or_else(|| "no job".into(), crate::inert::inert);
             (
                 format!(" Answer callback #{} · {job} · {} ", f.seq, f.kind.as_str()),
-                answer_lines(f, app),
+                answer_lines(f, model),
             )
         }
         Form::Owner(f) => (

@@ -1,15 +1,14 @@
 //! The job views: Aged (stuck jobs, for escalation owners) and Failed.
 
-use ratatui::Frame;
-use ratatui::layout::{Constraint, Rect};
+use ratatui::layout::Constraint;
 use ratatui::style::Stylize;
-use ratatui::text::Span;
-use ratatui::widgets::Cell;
+use ratatui::text::{Line, Span};
 
-use super::{ListFrame, outside, when, when_or_dash};
-use crate::clock::format_gap;
-use crate::console::app::App;
+use super::{Column, ListView, outside, when, when_or_dash};
+use crate::clock::{Timestamp, format_gap};
+use crate::console::model::page::FailedItem;
 use crate::reconcile::AgedJob;
+use crate::store::AgedJobRow;
 
 /// A length of time without the sign of a gap: `3h50m`.
 fn span_of(seconds: i64) -> String {
@@ -18,130 +17,95 @@ fn span_of(seconds: i64) -> String {
         .to_owned()
 }
 
-fn title(app: &App, what: &str, count: i64) -> String {
-    let filtered = app
-        .filter()
-        .map_or(String::new(), |_| " (filtered)".to_owned());
-    format!(" {} · {count} {what}{filtered} ", app.tab.title())
+fn owner(row: &AgedJobRow, _: Timestamp) -> Line<'_> {
+    Line::from(row.owner.as_ref().map_or_else(
+        || Span::raw("unowned").light_red().bold(),
+        |o| outside(&o.owner),
+    ))
+}
+
+fn escalation(row: &AgedJobRow, now: Timestamp) -> Line<'_> {
+    let judged = AgedJob::at(row, now);
+    Line::from(match judged.escalate_at {
+        _ if judged.overdue => Span::raw("overdue").white().on_red().bold(),
+        Some(at) => Span::raw(format!("in {}", span_of(at.seconds_since(now)))),
+        None if judged.unowned => Span::raw("nobody will be told").light_red(),
+        None => Span::raw("no escalation time").dark_gray(),
+    })
 }
 
 /// Open jobs past their expected age, with owner and escalation.
-pub(crate) fn aged(frame: &mut Frame<'_>, area: Rect, app: &App) {
-    const HEADER: &[&str] = &[
-        "job",
-        "state",
-        "age",
-        "expected",
-        "owner",
-        "escalates at",
-        "escalation",
-    ];
-    const WIDTHS: &[Constraint] = &[
-        Constraint::Length(16),
-        Constraint::Length(10),
-        Constraint::Length(8),
-        Constraint::Length(8),
-        Constraint::Length(20),
-        Constraint::Length(14),
-        Constraint::Min(12),
-    ];
-    let page = &app.aged;
-    let rows = page
-        .rows
-        .iter()
-        .map(|row| {
-            let judged = AgedJob::at(row, app.now);
-            let owner = row.owner.as_ref().map_or_else(
-                || Span::raw("unowned").light_red().bold(),
-                |o| outside(&o.owner),
-            );
-            let escalation = match judged.escalate_at {
-                _ if judged.overdue => Span::raw("overdue").white().on_red().bold(),
-                Some(at) => Span::raw(format!("in {}", span_of(at.seconds_since(app.now)))),
-                None if judged.unowned => Span::raw("nobody will be told").light_red(),
-                None => Span::raw("no escalation time").dark_gray(),
-            };
-            vec![
-                Cell::from(outside(&row.job_id)),
-                Cell::from(row.state.as_str()),
-                Cell::from(span_of(judged.age_s)),
-                Cell::from(span_of(judged.expected_age_s)),
-                Cell::from(owner),
-                Cell::from(when_or_dash(judged.escalate_at)),
-                Cell::from(escalation),
-            ]
+pub(crate) const AGED: ListView<AgedJobRow> = ListView {
+    what: "open past their expected age",
+    columns: &[
+        Column::<AgedJobRow>::new("job", Constraint::Length(16), |row, _| {
+            Line::from(outside(&row.job_id))
+        }),
+        Column::<AgedJobRow>::new("state", Constraint::Length(10), |row, _| {
+            Line::from(row.state.as_str())
+        }),
+        Column::<AgedJobRow>::new("age", Constraint::Length(8), |row, now| {
+            Line::from(span_of(AgedJob::at(row, now).age_s))
+        }),
+        Column::<AgedJobRow>::new("expected", Constraint::Length(8), |row, now| {
+            Line::from(span_of(AgedJob::at(row, now).expected_age_s))
         })
-        .collect();
-    let count = app.counts.aged.matching.unwrap_or(app.counts.aged.all);
-    ListFrame {
-        title: title(app, "open past their expected age", count),
-        header: HEADER,
-        widths: WIDTHS,
-        rows,
-        narrow_drops: &[3, 5],
-        selected: page.selected,
-        more_before: page.more_before,
-        more_after: page.more_after,
-        empty: "No job is past its expected age.",
-        focused: app.detail.is_none(),
-    }
-    .draw(frame, area);
+        .gives_way(1),
+        Column::<AgedJobRow>::new("owner", Constraint::Length(20), owner),
+        Column::<AgedJobRow>::new("escalates at", Constraint::Length(14), |row, now| {
+            Line::from(when_or_dash(AgedJob::at(row, now).escalate_at))
+        })
+        .gives_way(2),
+        Column::<AgedJobRow>::new("escalation", Constraint::Min(12), escalation),
+    ],
+    empty: "No job is past its expected age.",
+};
+
+fn kind(item: &FailedItem, _: Timestamp) -> Line<'_> {
+    Line::from(match item.row.permanent {
+        Some(true) => Span::raw("permanent").light_red(),
+        Some(false) => Span::raw("transient").yellow(),
+        None => Span::raw("unknown").dark_gray(),
+    })
+}
+
+fn next(item: &FailedItem, _: Timestamp) -> Line<'_> {
+    let r = &item.row;
+    let left = r.attempts_used < r.attempt_budget;
+    Line::from(match (r.permanent, left) {
+        (Some(true), _) => Span::raw("review the cause"),
+        (_, true) => Span::raw("retry possible").green(),
+        (_, false) => Span::raw("budget spent").dark_gray(),
+    })
 }
 
 /// Failed jobs: cause, permanent or transient, attempts used of the budget.
-pub(crate) fn failed(frame: &mut Frame<'_>, area: Rect, app: &App) {
-    const HEADER: &[&str] = &["job", "failed at", "kind", "attempts", "next", "cause"];
-    const WIDTHS: &[Constraint] = &[
-        Constraint::Length(16),
-        Constraint::Length(14),
-        Constraint::Length(9),
-        Constraint::Length(8),
-        Constraint::Length(16),
-        Constraint::Fill(1),
-    ];
-    let page = &app.failed;
-    let rows = page
-        .rows
-        .iter()
-        .map(|item| {
-            let r = &item.row;
-            let kind = match r.permanent {
-                Some(true) => Span::raw("permanent").light_red(),
-                Some(false) => Span::raw("transient").yellow(),
-                None => Span::raw("unknown").dark_gray(),
-            };
-            let left = r.attempts_used < r.attempt_budget;
-            let next = match (r.permanent, left) {
-                (Some(true), _) => Span::raw("review the cause"),
-                (_, true) => Span::raw("retry possible").green(),
-                (_, false) => Span::raw("budget spent").dark_gray(),
-            };
-            vec![
-                Cell::from(outside(&r.job_id)),
-                Cell::from(when(r.failed_at)),
-                Cell::from(kind),
-                Cell::from(format!("{} of {}", r.attempts_used, r.attempt_budget)),
-                Cell::from(next),
-                Cell::from(
-                    r.cause
-                        .as_deref()
-                        .map_or_else(|| Span::raw("(no cause given)").dark_gray(), outside),
-                ),
-            ]
+pub(crate) const FAILED: ListView<FailedItem> = ListView {
+    what: "failed jobs",
+    columns: &[
+        Column::<FailedItem>::new("job", Constraint::Length(16), |item, _| {
+            Line::from(outside(&item.row.job_id))
+        }),
+        Column::<FailedItem>::new("failed at", Constraint::Length(14), |item, _| {
+            Line::from(when(item.row.failed_at))
         })
-        .collect();
-    let count = app.counts.failed.matching.unwrap_or(app.counts.failed.all);
-    ListFrame {
-        title: title(app, "failed jobs", count),
-        header: HEADER,
-        widths: WIDTHS,
-        rows,
-        narrow_drops: &[4, 1],
-        selected: page.selected,
-        more_before: page.more_before,
-        more_after: page.more_after,
-        empty: "No failed jobs.",
-        focused: app.detail.is_none(),
-    }
-    .draw(frame, area);
-}
+        .gives_way(2),
+        Column::<FailedItem>::new("kind", Constraint::Length(9), kind),
+        Column::<FailedItem>::new("attempts", Constraint::Length(8), |item, _| {
+            Line::from(format!(
+                "{} of {}",
+                item.row.attempts_used, item.row.attempt_budget
+            ))
+        }),
+        Column::<FailedItem>::new("next", Constraint::Length(16), next).gives_way(1),
+        Column::<FailedItem>::new("cause", Constraint::Fill(1), |item, _| {
+            Line::from(
+                item.row
+                    .cause
+                    .as_deref()
+                    .map_or_else(|| Span::raw("(no cause given)").dark_gray(), outside),
+            )
+        }),
+    ],
+    empty: "No failed jobs.",
+};

@@ -11,7 +11,8 @@ use ratatui::widgets::{Block, Paragraph};
 
 use super::outside;
 use crate::clock::Timestamp;
-use crate::console::app::{App, Glance};
+use crate::console::model::Model;
+use crate::console::model::counts::Glance;
 use crate::decision::JobState;
 
 fn finding<'a>(
@@ -55,8 +56,8 @@ fn finding<'a>(
 }
 
 /// Draws the reconciliation at a glance.
-pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
-    let g = &app.glance;
+pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
+    let g = &model.glance;
     let mut lines = Vec::new();
     if g.counted {
         findings(&mut lines, g);
@@ -66,7 +67,7 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         ));
         lines.push(Line::default());
     }
-    let aged = app.counts.aged.all;
+    let aged = model.lists.aged.count.all;
     lines.push(Line::from(vec![
         Span::raw(format!("{aged:>6}  ")).bold(),
         Span::raw("aged").bold(),
@@ -88,7 +89,7 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     ]));
     lines.push(Line::default());
     if g.counted {
-        windows(&mut lines, app);
+        windows(&mut lines, model);
     }
     let paragraph = Paragraph::new(lines)
         .block(
@@ -97,7 +98,7 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
                 .border_style(Style::new().fg(Color::Cyan))
                 .padding(ratatui::widgets::Padding::horizontal(1)),
         )
-        .scroll((u16::try_from(app.reconcile_scroll).unwrap_or(u16::MAX), 0));
+        .scroll((u16::try_from(model.reconcile_scroll).unwrap_or(u16::MAX), 0));
     frame.render_widget(paragraph, area);
 }
 
@@ -146,10 +147,10 @@ fn findings<'a>(lines: &mut Vec<Line<'a>>, g: &'a Glance) {
     );
 }
 
-fn windows(lines: &mut Vec<Line<'_>>, app: &App) {
+fn windows(lines: &mut Vec<Line<'_>>, model: &Model) {
     let mut by_window: BTreeMap<std::cmp::Reverse<Timestamp>, BTreeMap<JobState, i64>> =
         BTreeMap::new();
-    for w in &app.glance.windows {
+    for w in &model.glance.windows {
         *by_window
             .entry(std::cmp::Reverse(w.start))
             .or_default()

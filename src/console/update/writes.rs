@@ -3,54 +3,41 @@
 use crate::escalation::{self, OwnerError};
 use crate::inert::inert;
 use crate::outbox::{self, RequestError, RequestKind};
-use crate::review::{self, AnswerError, AnswerRequest, CaseKind};
-use crate::store::{CallbackRow, StoreError};
+use crate::review::{self, AnswerError, AnswerRequest};
+use crate::store::StoreError;
 
 use super::super::action::Action;
-use super::super::form::{
+use super::super::model::form::{
     AnswerField, AnswerForm, Form, Outcome, OwnerField, OwnerForm, RequestForm, TextField,
     parse_escalation,
 };
-use super::super::tab::Tab;
-use super::{App, Flash};
-
-impl App {
-    /// The selected callback and its kind of question, or why it takes no answer.
-    pub(crate) fn answerable(&self) -> Result<(&CallbackRow, CaseKind), &'static str> {
-        let row = self
-            .callback_page()
-            .and_then(|p| p.current())
-            .map(|item| &item.row)
-            .ok_or("answers are given on held or quarantined callbacks (views 1 and 2)")?;
-        CaseKind::of(row.disposition, row.reason)
-            .map(|kind| (row, kind))
-            .ok_or("this callback was applied or recorded; only held and quarantined ones take answers")
-    }
-}
+use super::super::model::{Flash, List, Overlay};
+use super::{App, reads};
 
 const READ_ONLY: &str =
     "read-only: the console was opened with --read-only, nothing can be written";
 
 /// Opens the form for a write action on the selected row.
 pub(super) fn open_form(app: &mut App, action: Action) -> Result<(), StoreError> {
-    if app.read_only {
-        app.flash = Flash::error(READ_ONLY);
+    let model = &mut app.model;
+    if model.read_only {
+        model.flash = Flash::error(READ_ONLY);
         return Ok(());
     }
     match action {
-        Action::Answer => match app.answerable() {
+        Action::Answer => match model.answerable() {
             Ok((row, kind)) => {
                 let form = AnswerForm::new(row.seq, row.job_id.clone(), kind, row.answer.clone());
-                app.form = Some(Form::Answer(form));
+                model.overlay = Overlay::Form(Box::new(Form::Answer(form)));
             }
-            Err(why) => app.flash = Flash::error(why),
+            Err(why) => model.flash = Flash::error(why),
         },
-        Action::Owner => match (app.tab, app.aged.current()) {
-            (Tab::Aged, Some(row)) => {
+        Action::Owner => match model.list().and_then(List::aged) {
+            Some(row) => {
                 let owner = row.owner.as_ref();
-                app.form = Some(Form::Owner(OwnerForm {
+                let form = Form::Owner(OwnerForm {
                     job_id: row.job_id.clone(),
-                    owner: TextField::with(owner.map_or(app.reviewer.as_str(), |o| &o.owner)),
+                    owner: TextField::with(owner.map_or(model.reviewer.as_str(), |o| &o.owner)),
                     escalate_at: TextField::with(
                         &owner
                             .and_then(|o| o.escalate_at)
@@ -60,9 +47,10 @@ pub(super) fn open_form(app: &mut App, action: Action) -> Result<(), StoreError>
                     field: OwnerField::Owner,
                     error: None,
                     outcome: None,
-                }));
+                });
+                model.overlay = Overlay::Form(Box::new(form));
             }
-            _ => app.flash = Flash::error("owners are set on aged jobs (view 3)"),
+            None => model.flash = Flash::error("owners are set on aged jobs (view 3)"),
         },
         Action::Retry | Action::Cancel => {
             let kind = if action == Action::Retry {
@@ -70,21 +58,19 @@ pub(super) fn open_form(app: &mut App, action: Action) -> Result<(), StoreError>
             } else {
                 RequestKind::Cancel
             };
-            let Some(job_id) = app.selected_job() else {
-                app.flash = Flash::error(
+            let Some(job_id) = model.list().and_then(List::job).map(str::to_owned) else {
+                model.flash = Flash::error(
                     "retries and cancels are asked for aged or failed jobs (views 3 and 4)",
                 );
                 return Ok(());
             };
-            let Some(job) = app.ledger.job(&job_id)? else {
-                app.flash = Flash::error(format!("no job {} in the ledger", inert(&job_id)));
+            let Some((job, output, pending)) = reads::request_facts(&app.ledger, &job_id, kind)?
+            else {
+                app.model.flash = Flash::error(format!("no job {} in the ledger", inert(&job_id)));
                 return Ok(());
             };
-            let output = app.ledger.output_facts(&job_id)?;
-            let pending = app.ledger.pending_requests(&job_id, kind.as_str())?;
-            app.form = Some(Form::Request(RequestForm::new(
-                kind, &job, &output, pending, app.now,
-            )));
+            let form = RequestForm::new(kind, &job, &output, pending, app.model.now);
+            app.model.overlay = Overlay::Form(Box::new(Form::Request(form)));
         }
         _ => {}
     }
@@ -93,26 +79,26 @@ pub(super) fn open_form(app: &mut App, action: Action) -> Result<(), StoreError>
 
 /// Carries out an action while a form is open.
 pub(super) fn form_action(app: &mut App, action: Action) -> Result<(), StoreError> {
-    let Some(mut form) = app.form.take() else {
+    let Overlay::Form(mut form) = std::mem::take(&mut app.model.overlay) else {
         return Ok(());
     };
     if form.outcome().is_some() {
         // The outcome is on screen; any way out closes the form.
         if !matches!(action, Action::Submit | Action::Back) {
-            app.form = Some(form);
+            app.model.overlay = Overlay::Form(form);
         }
         return Ok(());
     }
     if action == Action::Back {
-        app.flash = Flash::info("closed without writing anything");
+        app.model.flash = Flash::info("closed without writing anything");
         return Ok(());
     }
-    let wrote = match &mut form {
+    let wrote = match &mut *form {
         Form::Answer(f) => answer_action(app, f, action),
         Form::Owner(f) => owner_action(app, f, action),
         Form::Request(f) => request_action(app, f, action),
     };
-    app.form = Some(form);
+    app.model.overlay = Overlay::Form(form);
     if wrote {
         // Our own commits do not change PRAGMA data_version for this connection.
         app.refresh()?;
@@ -163,18 +149,18 @@ fn submit_answer(app: &mut App, form: &mut AnswerForm) -> bool {
         seq: form.seq,
         verdict: verdict.as_str(),
         note: form.note.text.trim(),
-        reviewer: &app.reviewer,
+        reviewer: &app.model.reviewer,
         link_job: verdict.needs_job().then_some(link_job),
         seen_answer: form.seen.as_ref().map(|a| a.id),
     };
-    match review::answer(&mut app.ledger, &request, app.now) {
+    match review::answer(&mut app.ledger, &request, app.model.now) {
         Ok(written) => {
             let mut lines = vec![format!(
                 "Answer {} written on callback #{}: {} by {}.",
                 written.answer_id,
                 form.seq,
                 verdict.as_str(),
-                inert(&app.reviewer)
+                inert(&app.model.reviewer)
             )];
             if let Some((new_seq, decision)) = written.linked {
                 lines.push(format!(
@@ -220,7 +206,7 @@ fn owner_action(app: &mut App, form: &mut OwnerForm, action: Action) -> bool {
         Action::Input(c) => form.focused_text().push(c),
         Action::Erase => form.focused_text().erase(),
         Action::Submit => {
-            let escalate_at = match parse_escalation(&form.escalate_at.text, app.now) {
+            let escalate_at = match parse_escalation(&form.escalate_at.text, app.model.now) {
                 Ok(at) => at,
                 Err(why) => {
                     form.error = Some(why);
@@ -234,8 +220,8 @@ fn owner_action(app: &mut App, form: &mut OwnerForm, action: Action) -> bool {
                 &form.job_id,
                 owner,
                 escalate_at,
-                &app.reviewer,
-                app.now,
+                &app.model.reviewer,
+                app.model.now,
             );
             match set {
                 Ok(()) => {
@@ -271,8 +257,8 @@ fn request_action(app: &mut App, form: &mut RequestForm, action: Action) -> bool
         &mut app.ledger,
         form.kind,
         &form.job_id,
-        &app.reviewer,
-        app.now,
+        &app.model.reviewer,
+        app.model.now,
     ) {
         Ok(written) => {
             let attempt = written

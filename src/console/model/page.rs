@@ -7,28 +7,86 @@
 
 use crate::clock::Timestamp;
 use crate::decision::Disposition;
-use crate::store::{
-    AgedJobRow, CallbackFilter, CallbackRow, FailedJobRow, JobKey, Keyset, Ledger, PageRequest,
-    StoreError,
-};
+use crate::store::{AgedJobRow, CallbackRow, FailedJobRow, JobKey, Keyset, StoreError};
 
-/// What a page needs to read: the ledger, the clock, and how many rows fit.
-pub(crate) struct Reader<'a> {
-    pub ledger: &'a Ledger,
-    pub now: Timestamp,
-    pub height: usize,
+use super::counts::Count;
+use super::detail::Subject;
+
+/// Where pages read their rows: the update step implements it over the ledger, so a
+/// page walks its keyset without holding a ledger (and a test can hand it rows).
+pub trait RowSource {
+    /// Callbacks of `list` matching `filter`, from `keyset` on, at most `limit`.
+    fn callbacks(
+        &self,
+        list: CallbackList,
+        filter: Option<&str>,
+        keyset: &Keyset<i64>,
+        limit: usize,
+    ) -> Result<Vec<CallbackItem>, StoreError>;
+    /// Open jobs past their expected age.
+    fn aged_jobs(
+        &self,
+        filter: Option<&str>,
+        keyset: &Keyset<JobKey>,
+        limit: usize,
+    ) -> Result<Vec<AgedJobRow>, StoreError>;
+    /// Failed jobs.
+    fn failed_jobs(
+        &self,
+        filter: Option<&str>,
+        keyset: &Keyset<JobKey>,
+        limit: usize,
+    ) -> Result<Vec<FailedItem>, StoreError>;
+    /// How many callbacks `list` holds, and how many match `filter`.
+    fn count_callbacks(
+        &self,
+        list: CallbackList,
+        filter: Option<&str>,
+    ) -> Result<Count, StoreError>;
+    /// How many open jobs are past their expected age, and how many match `filter`.
+    fn count_aged_jobs(&self, filter: Option<&str>) -> Result<Count, StoreError>;
+    /// How many jobs failed, and how many match `filter`.
+    fn count_failed_jobs(&self, filter: Option<&str>) -> Result<Count, StoreError>;
 }
 
 /// A row that can be read by keyset.
-pub(crate) trait PageRow: Sized {
+pub trait PageRow: Sized {
+    /// What orders the rows, and finds a row again after a refresh.
     type Key: Clone + PartialEq;
     /// Which list of this kind of row (e.g. the disposition of a callback view).
     type Source: Copy;
 
+    /// This row's place in its list.
     fn key(&self) -> Self::Key;
 
+    /// What the detail pane shows for this row.
+    fn subject(&self) -> Subject;
+
+    /// The job a retry, cancel or owner would be asked for (jobs only).
+    fn job(&self) -> Option<&str> {
+        None
+    }
+
+    /// The callback this row is (callbacks only).
+    fn callback(&self) -> Option<&CallbackRow> {
+        None
+    }
+
+    /// The aged job this row is (the Aged view only).
+    fn aged(&self) -> Option<&AgedJobRow> {
+        None
+    }
+
+    /// Counts the rows of the list `source` in `rows`, and those matching `filter`.
+    fn count(
+        rows: &dyn RowSource,
+        source: Self::Source,
+        filter: Option<&str>,
+    ) -> Result<Count, StoreError>;
+
+    /// Reads rows of the list `source` from `rows`.
     fn fetch(
-        reader: &Reader<'_>,
+        rows: &dyn RowSource,
         source: Self::Source,
         filter: Option<&str>,
         keyset: &Keyset<Self::Key>,
@@ -38,7 +96,7 @@ pub(crate) trait PageRow: Sized {
 
 /// A move of the selection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Move {
+pub enum Move {
     Up,
     Down,
     PageUp,
@@ -48,16 +106,25 @@ pub(crate) enum Move {
 }
 
 /// The page a view holds, its filter and its selection.
-pub(crate) struct Page<T: PageRow> {
+pub struct Page<T: PageRow> {
+    /// Which list the page reads.
     pub source: T::Source,
+    /// The view's filter, kept while other views are shown.
     pub filter: Option<String>,
+    /// The rows on screen, no more.
     pub rows: Vec<T>,
+    /// The selected row's index in `rows`.
     pub selected: usize,
+    /// Rows before the first one shown.
     pub more_before: bool,
+    /// Rows after the last one shown.
     pub more_after: bool,
+    /// How many rows the list holds, and how many match its filter.
+    pub count: Count,
 }
 
 impl<T: PageRow> Page<T> {
+    /// An empty page of the list `source`, read on the first refresh.
     pub fn new(source: T::Source) -> Self {
         Page {
             source,
@@ -66,6 +133,7 @@ impl<T: PageRow> Page<T> {
             selected: 0,
             more_before: false,
             more_after: false,
+            count: Count::default(),
         }
     }
 
@@ -76,7 +144,7 @@ impl<T: PageRow> Page<T> {
 
     fn fetch(
         &self,
-        reader: &Reader<'_>,
+        reader: &dyn RowSource,
         keyset: &Keyset<T::Key>,
         limit: usize,
     ) -> Result<Vec<T>, StoreError> {
@@ -87,7 +155,7 @@ impl<T: PageRow> Page<T> {
     }
 
     /// Are there rows beyond either edge of the page?
-    fn probe(&mut self, reader: &Reader<'_>) -> Result<(), StoreError> {
+    fn probe(&mut self, reader: &dyn RowSource) -> Result<(), StoreError> {
         let (Some(first), Some(last)) = (self.rows.first(), self.rows.last()) else {
             self.more_before = false;
             self.more_after = false;
@@ -101,8 +169,8 @@ impl<T: PageRow> Page<T> {
 
     /// Re-reads the page in place (after a change to the ledger, the filter or the
     /// screen), keeping the selection on the same row when it is still listed.
-    pub fn reload(&mut self, reader: &Reader<'_>) -> Result<(), StoreError> {
-        let height = reader.height.max(1);
+    pub fn reload(&mut self, reader: &dyn RowSource, height: usize) -> Result<(), StoreError> {
+        let height = height.max(1);
         let keep = self.current().map(PageRow::key);
         // Start so that the selected row stays on screen when the page got shorter.
         let start = if self.rows.is_empty() {
@@ -130,8 +198,13 @@ impl<T: PageRow> Page<T> {
     }
 
     /// Moves the selection, reading beyond the page's edge when needed.
-    pub fn step(&mut self, reader: &Reader<'_>, movement: Move) -> Result<(), StoreError> {
-        let height = reader.height.max(1);
+    pub fn step(
+        &mut self,
+        reader: &dyn RowSource,
+        height: usize,
+        movement: Move,
+    ) -> Result<(), StoreError> {
+        let height = height.max(1);
         let last = self.rows.len().saturating_sub(1);
         match movement {
             Move::Down if self.selected < last => self.selected += 1,
@@ -211,18 +284,20 @@ impl<T: PageRow> Page<T> {
 
 /// Which callbacks a callback view lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct CallbackList {
+pub struct CallbackList {
+    /// The disposition listed (`None`: every callback).
     pub disposition: Option<Disposition>,
     /// Read the first bytes of each raw line too (the quarantine view shows them).
     pub raw_head: bool,
 }
 
 /// Bytes of a raw line shown in a quarantined row.
-pub(crate) const RAW_HEAD_BYTES: usize = 160;
+pub const RAW_HEAD_BYTES: usize = 160;
 
 /// A callback row, with the first bytes of its raw line when the view shows them.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct CallbackItem {
+pub struct CallbackItem {
+    /// The callback as the ledger keeps it.
     pub row: CallbackRow,
     /// The first bytes of the raw line, and its whole length.
     pub raw_head: Option<(Vec<u8>, i64)>,
@@ -236,30 +311,30 @@ impl PageRow for CallbackItem {
         self.row.seq
     }
 
+    fn subject(&self) -> Subject {
+        Subject::Callback(self.row.seq)
+    }
+
+    fn callback(&self) -> Option<&CallbackRow> {
+        Some(&self.row)
+    }
+
+    fn count(
+        rows: &dyn RowSource,
+        source: CallbackList,
+        filter: Option<&str>,
+    ) -> Result<Count, StoreError> {
+        rows.count_callbacks(source, filter)
+    }
+
     fn fetch(
-        reader: &Reader<'_>,
+        rows: &dyn RowSource,
         source: CallbackList,
         filter: Option<&str>,
         keyset: &Keyset<i64>,
         limit: usize,
     ) -> Result<Vec<Self>, StoreError> {
-        let filter = CallbackFilter {
-            disposition: source.disposition,
-            text: filter.map(str::to_owned),
-        };
-        let rows = reader
-            .ledger
-            .callbacks_page(&filter, PageRequest::at(*keyset, limit))?;
-        rows.into_iter()
-            .map(|row| {
-                let raw_head = if source.raw_head {
-                    reader.ledger.raw_head(row.line_seq, RAW_HEAD_BYTES)?
-                } else {
-                    None
-                };
-                Ok(CallbackItem { row, raw_head })
-            })
-            .collect()
+        rows.callbacks(source, filter, keyset, limit)
     }
 }
 
@@ -271,23 +346,39 @@ impl PageRow for AgedJobRow {
         (self.aged_at, self.job_id.clone())
     }
 
+    fn subject(&self) -> Subject {
+        Subject::Job(self.job_id.clone())
+    }
+
+    fn job(&self) -> Option<&str> {
+        Some(&self.job_id)
+    }
+
+    fn aged(&self) -> Option<&AgedJobRow> {
+        Some(self)
+    }
+
+    fn count(rows: &dyn RowSource, (): (), filter: Option<&str>) -> Result<Count, StoreError> {
+        rows.count_aged_jobs(filter)
+    }
+
     fn fetch(
-        reader: &Reader<'_>,
+        rows: &dyn RowSource,
         (): (),
         filter: Option<&str>,
         keyset: &Keyset<JobKey>,
         limit: usize,
     ) -> Result<Vec<Self>, StoreError> {
-        reader
-            .ledger
-            .aged_jobs_page(reader.now, filter, &PageRequest::at(keyset.clone(), limit))
+        rows.aged_jobs(filter, keyset, limit)
     }
 }
 
 /// A failed job, with the acceptance time its list is ordered by.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct FailedItem {
+pub struct FailedItem {
+    /// The failure as the ledger keeps it.
     pub row: FailedJobRow,
+    /// When the job was accepted: the list's order.
     pub accepted_at: Timestamp,
 }
 
@@ -299,18 +390,25 @@ impl PageRow for FailedItem {
         (self.accepted_at, self.row.job_id.clone())
     }
 
+    fn subject(&self) -> Subject {
+        Subject::Job(self.row.job_id.clone())
+    }
+
+    fn job(&self) -> Option<&str> {
+        Some(&self.row.job_id)
+    }
+
+    fn count(rows: &dyn RowSource, (): (), filter: Option<&str>) -> Result<Count, StoreError> {
+        rows.count_failed_jobs(filter)
+    }
+
     fn fetch(
-        reader: &Reader<'_>,
+        rows: &dyn RowSource,
         (): (),
         filter: Option<&str>,
         keyset: &Keyset<JobKey>,
         limit: usize,
     ) -> Result<Vec<Self>, StoreError> {
-        Ok(reader
-            .ledger
-            .failed_jobs_page(filter, &PageRequest::at(keyset.clone(), limit))?
-            .into_iter()
-            .map(|(row, accepted_at)| FailedItem { row, accepted_at })
-            .collect())
+        rows.failed_jobs(filter, keyset, limit)
     }
 }

@@ -1,7 +1,7 @@
 //! The forms a reviewer fills in: an answer, an owner, a request to the outside.
 //!
 //! A form holds what was typed and what the row looked like when it opened; the
-//! writes themselves happen in [`super::update`]. Once written (or refused) the form
+//! writes themselves happen in [`crate::console::update()`]. Once written (or refused) the form
 //! stays open showing the outcome until the reviewer closes it.
 
 use crate::clock::{Timestamp, parse_duration};
@@ -10,11 +10,11 @@ use crate::review::{CaseKind, Verdict};
 use crate::store::{AnswerRow, JobRow, OutputFacts};
 
 /// Longest text a field takes, in characters (a note is a note, not a document).
-pub(crate) const FIELD_MAX_CHARS: usize = 500;
+pub const FIELD_MAX_CHARS: usize = 500;
 
 /// A one-line text field.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct TextField {
+pub struct TextField {
     pub text: String,
 }
 
@@ -39,7 +39,7 @@ impl TextField {
 
 /// What came of submitting a form.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Outcome {
+pub enum Outcome {
     /// Written; the lines say what.
     Written(Vec<String>),
     /// Someone else answered the row since it was loaded: their answer, shown instead.
@@ -50,7 +50,7 @@ pub(crate) enum Outcome {
 
 /// The fields of the answer form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum AnswerField {
+pub enum AnswerField {
     Verdict,
     LinkJob,
     Note,
@@ -58,7 +58,7 @@ pub(crate) enum AnswerField {
 
 /// Answering a held or quarantined callback.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct AnswerForm {
+pub struct AnswerForm {
     pub seq: i64,
     pub job_id: Option<String>,
     pub kind: CaseKind,
@@ -125,14 +125,14 @@ impl AnswerForm {
 
 /// The fields of the owner form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum OwnerField {
+pub enum OwnerField {
     Owner,
     EscalateAt,
 }
 
 /// Setting the owner and escalation time of an aged job.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct OwnerForm {
+pub struct OwnerForm {
     pub job_id: String,
     pub owner: TextField,
     pub escalate_at: TextField,
@@ -152,7 +152,7 @@ impl OwnerForm {
 
 /// Reads an escalation time as typed: empty for none, a duration from now (`30m`,
 /// `+2h`), or an RFC 3339 time.
-pub(crate) fn parse_escalation(text: &str, now: Timestamp) -> Result<Option<Timestamp>, String> {
+pub fn parse_escalation(text: &str, now: Timestamp) -> Result<Option<Timestamp>, String> {
     let text = text.trim();
     if text.is_empty() {
         return Ok(None);
@@ -167,7 +167,7 @@ pub(crate) fn parse_escalation(text: &str, now: Timestamp) -> Result<Option<Time
 
 /// One check of SPEC sec. 6, as the confirmation shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct CheckLine {
+pub struct CheckLine {
     pub name: &'static str,
     pub passes: bool,
     pub finding: String,
@@ -175,7 +175,7 @@ pub(crate) struct CheckLine {
 
 /// Confirming a retry or cancel: the checks it will face, then its outcome.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct RequestForm {
+pub struct RequestForm {
     pub kind: RequestKind,
     pub job_id: String,
     pub checks: Vec<CheckLine>,
@@ -268,7 +268,7 @@ impl RequestForm {
 
 /// The form open over the view.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Form {
+pub enum Form {
     Answer(AnswerForm),
     Owner(OwnerForm),
     Request(RequestForm),

@@ -1,8 +1,7 @@
 //! The detail pane's evidence for one row, read when the row is selected.
 
 use crate::store::{
-    AnswerRow, AttemptRow, CallbackRow, JobRow, Ledger, OutputFacts, OwnerRow, StoreError,
-    TimelineEntry,
+    AnswerRow, AttemptRow, CallbackRow, JobRow, OutputFacts, OwnerRow, TimelineEntry,
 };
 
 /// The raw message shown whole is cut after this many bytes (the ledger keeps all of it).
@@ -10,26 +9,28 @@ pub(crate) const RAW_DETAIL_BYTES: usize = 16 * 1024;
 
 /// What the detail pane is about.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Subject {
+pub enum Subject {
+    /// A callback, by sequence number.
     Callback(i64),
+    /// A job, by id.
     Job(String),
 }
 
 /// The raw input line of a callback, ready to show.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct RawMessage {
+pub struct RawMessage {
     /// Pretty-printed JSON when the line parses, else the bytes as they arrived.
     pub text: Vec<u8>,
     pub pretty: bool,
     /// The whole line's length in bytes.
     pub len: i64,
-    /// Only the first [`RAW_DETAIL_BYTES`] were read.
+    /// Only the first 16 KiB were read.
     pub cut: bool,
 }
 
 /// Everything the detail pane shows about the selected row.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Detail {
+pub struct Detail {
     pub subject: Subject,
     pub callback: Option<CallbackRow>,
     /// Every answer on this callback, oldest first.
@@ -47,10 +48,10 @@ pub(crate) struct Detail {
 }
 
 impl Detail {
-    /// Reads the evidence for `subject`.
-    pub fn load(ledger: &Ledger, subject: Subject) -> Result<Detail, StoreError> {
-        let mut detail = Detail {
-            subject: subject.clone(),
+    /// A pane about `subject` with nothing read yet (the update step fills it in).
+    pub fn empty(subject: Subject) -> Detail {
+        Detail {
+            subject,
             callback: None,
             answers: Vec::new(),
             earlier: None,
@@ -61,39 +62,12 @@ impl Detail {
             output: OutputFacts::default(),
             timeline: Vec::new(),
             scroll: 0,
-        };
-        let job_id = match subject {
-            Subject::Callback(seq) => {
-                let Some(row) = ledger.callback(seq)? else {
-                    return Ok(detail);
-                };
-                detail.answers = ledger.answers(seq)?;
-                detail.raw = ledger
-                    .raw_head(row.line_seq, RAW_DETAIL_BYTES)?
-                    .map(|(bytes, len)| raw_message(bytes, len));
-                if let Some(job_id) = &row.job_id {
-                    detail.earlier = ledger.earlier_answer_on_job(job_id, seq)?;
-                }
-                let job_id = row.job_id.clone();
-                detail.callback = Some(row);
-                job_id
-            }
-            Subject::Job(job_id) => Some(job_id),
-        };
-        if let Some(job_id) = job_id {
-            detail.job = ledger.job(&job_id)?;
-            if detail.job.is_some() {
-                detail.attempts = ledger.attempts(&job_id)?;
-                detail.owner = ledger.owner(&job_id)?;
-                detail.output = ledger.output_facts(&job_id)?;
-                detail.timeline = ledger.timeline(&job_id)?;
-            }
         }
-        Ok(detail)
     }
 }
 
-fn raw_message(bytes: Vec<u8>, len: i64) -> RawMessage {
+/// The raw line's first `bytes` of `len` in all, pretty-printed when it is one JSON value.
+pub(crate) fn raw_message(bytes: Vec<u8>, len: i64) -> RawMessage {
     let cut = usize::try_from(len).is_ok_and(|len| len > bytes.len());
     let pretty = if cut { None } else { pretty_json(&bytes) };
     match pretty {

@@ -1,0 +1,336 @@
+//! What the console shows, as plain data: one page of rows per view, the counts, the
+//! detail pane, the open overlay, the flash and the size. No ledger: the update step
+//! fills it in, the views draw it, and a test can build one by hand.
+
+pub mod counts;
+pub mod detail;
+pub mod form;
+pub mod page;
+
+use crate::clock::{Clock, Timestamp};
+use crate::decision::Disposition;
+use crate::review::CaseKind;
+use crate::store::{AgedJobRow, CallbackRow, StoreError};
+
+use super::action::Action;
+use super::keymap::Context;
+use super::tab::Tab;
+use counts::{Count, Glance};
+use detail::{Detail, Subject};
+use form::Form;
+use page::{CallbackItem, CallbackList, FailedItem, Move, Page, PageRow, RowSource};
+
+/// A message in the line above the footer, until the next key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Flash {
+    /// What to say.
+    pub text: String,
+    /// Something was not done (drawn as a warning).
+    pub error: bool,
+}
+
+impl Flash {
+    /// A message that something went as asked, ready to put in [`Model::flash`].
+    #[allow(clippy::unnecessary_wraps)] // every caller assigns an `Option<Flash>`
+    pub(crate) fn info(text: impl Into<String>) -> Option<Flash> {
+        Some(Flash {
+            text: text.into(),
+            error: false,
+        })
+    }
+
+    /// A message that something was not done, and why.
+    #[allow(clippy::unnecessary_wraps)] // every caller assigns an `Option<Flash>`
+    pub(crate) fn error(text: impl Into<String>) -> Option<Flash> {
+        Some(Flash {
+            text: text.into(),
+            error: true,
+        })
+    }
+}
+
+/// What has the keyboard above the lists and the detail pane: at most one at a time.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum Overlay {
+    /// Nothing: the list (or the detail pane, when open) has the keyboard.
+    #[default]
+    None,
+    /// Typing the current view's filter; Esc puts `before` back.
+    Filter {
+        /// The filter to restore on Esc.
+        before: Option<String>,
+    },
+    /// A form over the view.
+    Form(Box<Form>),
+    /// The help screen, scrolled down `scroll` lines.
+    Help {
+        /// Lines scrolled off the top.
+        scroll: usize,
+    },
+}
+
+/// A view's page, whatever its rows: what the update step and the footer ask of it.
+pub trait List {
+    /// The view's filter.
+    fn filter(&self) -> Option<&str>;
+    /// Sets the view's filter (`None`: no filter).
+    fn set_filter(&mut self, filter: Option<String>);
+    /// What the detail pane would show for the selected row.
+    fn subject(&self) -> Option<Subject>;
+    /// The job of the selected row, for retries and cancels.
+    fn job(&self) -> Option<&str>;
+    /// The selected row, when the view lists callbacks.
+    fn callback(&self) -> Option<&CallbackRow>;
+    /// The selected row, when the view lists aged jobs.
+    fn aged(&self) -> Option<&AgedJobRow>;
+    /// How many rows the view lists, and how many match its filter.
+    fn count(&self) -> Count;
+    /// Counts the view's rows again in `rows`.
+    fn recount(&mut self, rows: &dyn RowSource) -> Result<(), StoreError>;
+    /// Re-reads the page from `rows`, `height` rows tall, keeping the selection.
+    fn reload(&mut self, rows: &dyn RowSource, height: usize) -> Result<(), StoreError>;
+    /// Moves the selection, reading past the page's edge from `rows` when needed.
+    fn step(
+        &mut self,
+        rows: &dyn RowSource,
+        height: usize,
+        movement: Move,
+    ) -> Result<(), StoreError>;
+}
+
+impl<T: PageRow> List for Page<T> {
+    fn filter(&self) -> Option<&str> {
+        self.filter.as_deref()
+    }
+
+    fn set_filter(&mut self, filter: Option<String>) {
+        self.filter = filter;
+    }
+
+    fn subject(&self) -> Option<Subject> {
+        self.current().map(PageRow::subject)
+    }
+
+    fn job(&self) -> Option<&str> {
+        self.current().and_then(PageRow::job)
+    }
+
+    fn callback(&self) -> Option<&CallbackRow> {
+        self.current().and_then(PageRow::callback)
+    }
+
+    fn aged(&self) -> Option<&AgedJobRow> {
+        self.current().and_then(PageRow::aged)
+    }
+
+    fn count(&self) -> Count {
+        self.count
+    }
+
+    fn recount(&mut self, rows: &dyn RowSource) -> Result<(), StoreError> {
+        self.count = T::count(rows, self.source, self.filter.as_deref())?;
+        Ok(())
+    }
+
+    fn reload(&mut self, rows: &dyn RowSource, height: usize) -> Result<(), StoreError> {
+        Page::reload(self, rows, height)
+    }
+
+    fn step(
+        &mut self,
+        rows: &dyn RowSource,
+        height: usize,
+        movement: Move,
+    ) -> Result<(), StoreError> {
+        Page::step(self, rows, height, movement)
+    }
+}
+
+/// The page of each view that lists rows.
+pub struct Lists {
+    /// Callbacks held for a person.
+    pub held: Page<CallbackItem>,
+    /// Callbacks with no job to judge them against.
+    pub quarantined: Page<CallbackItem>,
+    /// Open jobs past their expected age.
+    pub aged: Page<AgedJobRow>,
+    /// Failed jobs.
+    pub failed: Page<FailedItem>,
+    /// Every callback.
+    pub callbacks: Page<CallbackItem>,
+}
+
+impl Lists {
+    /// Every page empty, each reading its own list.
+    pub fn new() -> Lists {
+        let callbacks_of = |disposition, raw_head| {
+            Page::new(CallbackList {
+                disposition,
+                raw_head,
+            })
+        };
+        Lists {
+            held: callbacks_of(Some(Disposition::Hold), false),
+            quarantined: callbacks_of(Some(Disposition::Quarantine), true),
+            aged: Page::new(()),
+            failed: Page::new(()),
+            callbacks: callbacks_of(None, false),
+        }
+    }
+
+    /// The page `tab` shows (`None`: the view lists no rows). The one place a tab
+    /// picks its page; [`Lists::of_mut`] is its twin.
+    pub fn of(&self, tab: Tab) -> Option<&dyn List> {
+        Some(match tab {
+            Tab::Held => &self.held,
+            Tab::Quarantined => &self.quarantined,
+            Tab::Aged => &self.aged,
+            Tab::Failed => &self.failed,
+            Tab::Callbacks => &self.callbacks,
+            Tab::Reconcile => return None,
+        })
+    }
+
+    /// The page `tab` shows, to change.
+    pub fn of_mut(&mut self, tab: Tab) -> Option<&mut dyn List> {
+        Some(match tab {
+            Tab::Held => &mut self.held,
+            Tab::Quarantined => &mut self.quarantined,
+            Tab::Aged => &mut self.aged,
+            Tab::Failed => &mut self.failed,
+            Tab::Callbacks => &mut self.callbacks,
+            Tab::Reconcile => return None,
+        })
+    }
+}
+
+impl Default for Lists {
+    fn default() -> Self {
+        Lists::new()
+    }
+}
+
+/// Everything a frame is drawn from.
+pub struct Model {
+    /// The view shown.
+    pub tab: Tab,
+    /// One page of rows per list view.
+    pub lists: Lists,
+    /// Lines of the Reconcile view scrolled off the top.
+    pub reconcile_scroll: usize,
+    /// The reconciliation at a glance.
+    pub glance: Glance,
+    /// The detail pane below the list, open when `Some`; it has the keyboard while no
+    /// overlay is open.
+    pub detail: Option<Detail>,
+    /// The filter being typed, a form, or the help.
+    pub overlay: Overlay,
+    /// The message above the footer.
+    pub flash: Option<Flash>,
+    /// The terminal's width and height.
+    pub size: (u16, u16),
+    /// The ledger's path, as the status line shows it.
+    pub ledger_path: String,
+    /// Who answers, as written into the ledger.
+    pub reviewer: String,
+    /// Fixed or the system's (the status line says which).
+    pub clock: Clock,
+    /// The time the counts and ages were taken at.
+    pub now: Timestamp,
+    /// Writes are disabled.
+    pub read_only: bool,
+}
+
+impl Model {
+    /// A model with nothing read yet, on a 160×48 screen.
+    pub fn new(
+        ledger_path: String,
+        clock: Clock,
+        now: Timestamp,
+        reviewer: String,
+        read_only: bool,
+    ) -> Model {
+        Model {
+            tab: Tab::Held,
+            lists: Lists::new(),
+            reconcile_scroll: 0,
+            glance: Glance::default(),
+            detail: None,
+            overlay: Overlay::None,
+            flash: None,
+            size: (160, 48),
+            ledger_path,
+            reviewer,
+            clock,
+            now,
+            read_only,
+        }
+    }
+
+    /// Where the keyboard is.
+    pub fn context(&self) -> Context {
+        match &self.overlay {
+            Overlay::Help { .. } => Context::Help,
+            Overlay::Form(form) if form.outcome().is_some() => Context::Outcome,
+            Overlay::Form(form) if matches!(**form, Form::Request(_)) => Context::Confirm,
+            Overlay::Form(_) => Context::Form,
+            Overlay::Filter { .. } => Context::Filter,
+            Overlay::None if self.detail.is_some() => Context::Detail,
+            Overlay::None => Context::List,
+        }
+    }
+
+    /// The current view's page, if it lists rows.
+    pub fn list(&self) -> Option<&dyn List> {
+        self.lists.of(self.tab)
+    }
+
+    /// The count the tab of `tab` shows: its rows (and those matching its filter),
+    /// or for the Reconcile view the jobs not accounted for.
+    pub fn count(&self, tab: Tab) -> Count {
+        self.lists.of(tab).map_or(
+            Count {
+                all: self.glance.missing.missing_terminal + self.glance.missing.missing_output,
+                matching: None,
+            },
+            List::count,
+        )
+    }
+
+    /// The current view's filter.
+    pub fn filter(&self) -> Option<&str> {
+        self.list().and_then(List::filter)
+    }
+
+    /// The open form, if any.
+    pub fn form(&self) -> Option<&Form> {
+        match &self.overlay {
+            Overlay::Form(form) => Some(form),
+            _ => None,
+        }
+    }
+
+    /// The selected callback and its kind of question, or why it takes no answer.
+    pub(crate) fn answerable(&self) -> Result<(&CallbackRow, CaseKind), &'static str> {
+        let row = self
+            .list()
+            .and_then(List::callback)
+            .ok_or("answers are given on held or quarantined callbacks (views 1 and 2)")?;
+        CaseKind::of(row.disposition, row.reason)
+            .map(|kind| (row, kind))
+            .ok_or("this callback was applied or recorded; only held and quarantined ones take answers")
+    }
+
+    /// Does `action` apply here and now? (Footer hints show only those that do.)
+    pub fn offers(&self, action: Action) -> bool {
+        let job = self.list().and_then(List::job);
+        match action {
+            Action::Answer => !self.read_only && self.answerable().is_ok(),
+            Action::Owner => !self.read_only && self.list().and_then(List::aged).is_some(),
+            Action::Retry | Action::Cancel => !self.read_only && job.is_some(),
+            Action::OpenDetail => self.list().and_then(List::subject).is_some(),
+            Action::Filter => self.tab != Tab::Reconcile,
+            _ => true,
+        }
+    }
+}

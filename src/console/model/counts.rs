@@ -1,0 +1,55 @@
+//! Counts the tabs, the status line and the Reconcile view show, kept in the model
+//! between changes.
+
+use crate::reconcile::{Backlog, DEFAULT_REVIEW_CAPACITY};
+use crate::store::{MissingCounts, WindowStates};
+
+/// Job ids listed per reconciliation finding; the CLI's `reconcile` lists them all.
+pub(crate) const FIRST_MISSING: usize = 8;
+/// Submission windows the Reconcile view shows (one hour each).
+pub(crate) const RECENT_WINDOWS: usize = 12;
+
+/// A view's count: all of its rows, and those matching its filter when it has one.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Count {
+    /// Every row of the view.
+    pub all: i64,
+    /// The rows matching its filter, when it has one.
+    pub matching: Option<i64>,
+}
+
+/// The reconciliation at a glance: counts, the first jobs of each finding, recent
+/// windows and the backlog alarm.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Glance {
+    pub missing: MissingCounts,
+    pub first_missing_terminal: Vec<String>,
+    pub first_missing_output: Vec<String>,
+    pub first_missing_notification: Vec<String>,
+    pub windows: Vec<WindowStates>,
+    pub backlog: Backlog,
+    /// The findings and windows above have been counted (a large ledger's are counted
+    /// off the console's thread, and arrive after the first frame).
+    pub counted: bool,
+}
+
+impl Default for Glance {
+    fn default() -> Self {
+        Glance {
+            missing: MissingCounts::default(),
+            first_missing_terminal: Vec::new(),
+            first_missing_output: Vec::new(),
+            first_missing_notification: Vec::new(),
+            windows: Vec::new(),
+            counted: false,
+            backlog: Backlog {
+                raised: false,
+                window_s: crate::reconcile::BACKLOG_WINDOW_S,
+                arrivals: 0,
+                answered: 0,
+                capacity: DEFAULT_REVIEW_CAPACITY,
+                open: 0,
+            },
+        }
+    }
+}

@@ -1,0 +1,396 @@
+//! [`App`] owns the ledger and the [`Model`]; [`update`] is the one step that reads
+//! and writes the ledger, and the only place the model changes.
+
+mod reads;
+mod writes;
+
+use std::path::Path;
+
+use anyhow::Context as _;
+use ratatui::crossterm::event::{KeyEvent, MouseEvent};
+
+use crate::clock::{Clock, Timestamp};
+use crate::store::{Ledger, StoreError};
+
+use super::action::Action;
+use super::keymap::{self, Context};
+use super::layout;
+use super::model::page::Move;
+use super::model::{Flash, List, Model, Overlay};
+use super::tab::Tab;
+use reads::{GlanceWorker, LedgerRows};
+
+/// With the system clock, ages move without the ledger changing: recount this often.
+const RECOUNT_EVERY_S: i64 = 30;
+
+/// The console: the ledger it reviews and the model drawn from it. Built from an open
+/// ledger, without a terminal.
+pub struct App {
+    ledger: Ledger,
+    model: Model,
+    /// Counts the glance of a large ledger off this thread.
+    glance_worker: GlanceWorker,
+    data_version: i64,
+    counted_at: Timestamp,
+    quit: bool,
+}
+
+impl App {
+    /// Opens the console's state on `ledger` (read-only ledgers need `read_only`).
+    pub fn new(
+        ledger: Ledger,
+        clock: Clock,
+        reviewer: String,
+        read_only: bool,
+    ) -> Result<App, StoreError> {
+        let now = clock.now();
+        let data_version = ledger.data_version()?;
+        let glance_worker = GlanceWorker::new(ledger.path().to_path_buf());
+        let path = ledger.path().to_string_lossy().into_owned();
+        let mut app = App {
+            ledger,
+            model: Model::new(path, clock, now, reviewer, read_only),
+            glance_worker,
+            data_version,
+            counted_at: now,
+            quit: false,
+        };
+        app.refresh()?;
+        Ok(app)
+    }
+
+    /// Opens the ledger at `path` (read-only when asked) and the console's state on it.
+    pub fn open(
+        path: &Path,
+        clock: Clock,
+        reviewer: String,
+        read_only: bool,
+    ) -> anyhow::Result<App> {
+        let ledger = if read_only {
+            Ledger::open_read_only(path)
+        } else {
+            Ledger::open(path)
+        }
+        .with_context(|| format!("opening the ledger {} for review", path.display()))?;
+        App::new(ledger, clock, reviewer, read_only).context("reading the ledger")
+    }
+
+    /// What a frame is drawn from.
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
+    /// Has the reviewer asked to leave?
+    pub fn quit_requested(&self) -> bool {
+        self.quit
+    }
+
+    /// The view shown.
+    pub fn tab(&self) -> Tab {
+        self.model.tab
+    }
+
+    /// The message shown above the footer, if any.
+    pub fn flash(&self) -> Option<&Flash> {
+        self.model.flash.as_ref()
+    }
+
+    /// The ledger the console reviews (for tests and the caller).
+    pub fn ledger(&self) -> &Ledger {
+        &self.ledger
+    }
+
+    /// Where the keyboard is.
+    pub fn context(&self) -> Context {
+        self.model.context()
+    }
+
+    /// Does `action` apply here and now?
+    pub fn offers(&self, action: Action) -> bool {
+        self.model.offers(action)
+    }
+
+    /// Runs `op` on the current view's page with the rows it reads from.
+    fn with_page(
+        &mut self,
+        op: impl FnOnce(&mut dyn List, &LedgerRows<'_>, usize) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        let height = layout::list_capacity(self.model.size, self.model.detail.is_some());
+        let rows = LedgerRows::new(&self.ledger, self.model.now);
+        match self.model.lists.of_mut(self.model.tab) {
+            Some(page) => op(page, &rows, height),
+            None => Ok(()),
+        }
+    }
+
+    fn reload_page(&mut self) -> Result<(), StoreError> {
+        self.with_page(|page, rows, height| page.reload(rows, height))
+    }
+
+    /// Re-reads counts, the current page and the open detail.
+    pub(crate) fn refresh(&mut self) -> Result<(), StoreError> {
+        reads::recount(&self.ledger, &mut self.model)?;
+        self.read_glance()?;
+        self.counted_at = self.model.now;
+        self.reload_page()?;
+        self.reload_detail()
+    }
+
+    fn reload_detail(&mut self) -> Result<(), StoreError> {
+        let Some(open) = &self.model.detail else {
+            return Ok(());
+        };
+        let Some(subject) = self.model.list().and_then(List::subject) else {
+            self.model.detail = None;
+            return Ok(());
+        };
+        let scroll = if open.subject == subject {
+            open.scroll
+        } else {
+            0
+        };
+        let mut detail = reads::detail(&self.ledger, subject)?;
+        detail.scroll = scroll;
+        self.model.detail = Some(detail);
+        Ok(())
+    }
+
+    fn tick(&mut self) -> Result<(), StoreError> {
+        self.take_glance();
+        self.model.now = self.model.clock.now();
+        let version = self.ledger.data_version()?;
+        let clock_moved = self.model.now.seconds_since(self.counted_at) >= RECOUNT_EVERY_S;
+        if version != self.data_version || clock_moved {
+            self.data_version = version;
+            self.refresh()?;
+        }
+        Ok(())
+    }
+
+    fn show_tab(&mut self, tab: Tab) -> Result<(), StoreError> {
+        self.model.tab = tab;
+        self.model.detail = None;
+        self.reload_page()
+    }
+
+    fn step(&mut self, movement: Move) -> Result<(), StoreError> {
+        if self.model.tab == Tab::Reconcile {
+            self.model.reconcile_scroll =
+                scrolled(self.model.reconcile_scroll, movement, 10, usize::MAX);
+            return Ok(());
+        }
+        self.with_page(|page, rows, height| page.step(rows, height, movement))?;
+        self.reload_detail()
+    }
+
+    fn scroll_detail(&mut self, movement: Move) {
+        let size = self.model.size;
+        let page = layout::detail_capacity(size).max(1);
+        if let Some(detail) = &mut self.model.detail {
+            let max = layout::detail_last_scroll(size, detail);
+            detail.scroll = scrolled(detail.scroll.min(max), movement, page, max);
+        }
+    }
+
+    fn open_detail(&mut self) -> Result<(), StoreError> {
+        let Some(subject) = self.model.list().and_then(List::subject) else {
+            self.model.flash = Flash::info("no row selected");
+            return Ok(());
+        };
+        self.model.detail = Some(reads::detail(&self.ledger, subject)?);
+        // The list got shorter: keep the selected row on it.
+        self.reload_page()?;
+        self.reload_detail()
+    }
+
+    fn close_detail(&mut self) -> Result<(), StoreError> {
+        self.model.detail = None;
+        self.reload_page()
+    }
+
+    fn set_filter(&mut self, filter: Option<String>) -> Result<(), StoreError> {
+        if let Some(page) = self.model.lists.of_mut(self.model.tab) {
+            page.set_filter(filter.filter(|f| !f.is_empty()));
+        }
+        reads::recount(&self.ledger, &mut self.model)?;
+        self.reload_page()?;
+        self.reload_detail()
+    }
+
+    fn edit_filter(&mut self, edit: impl FnOnce(&mut String)) -> Result<(), StoreError> {
+        let mut text = self.model.filter().unwrap_or_default().to_owned();
+        edit(&mut text);
+        self.set_filter(Some(text))
+    }
+
+    fn back(&mut self) -> Result<(), StoreError> {
+        if self.model.detail.is_some() {
+            self.close_detail()
+        } else if self.model.filter().is_some() {
+            self.set_filter(None)?;
+            self.model.flash = Flash::info("filter cleared");
+            Ok(())
+        } else {
+            self.quit = true;
+            Ok(())
+        }
+    }
+
+    fn help(&mut self, action: Action) {
+        let Overlay::Help { scroll } = self.model.overlay else {
+            return;
+        };
+        match action {
+            Action::Back | Action::Help => self.model.overlay = Overlay::None,
+            other => {
+                if let Some(m) = movement(other) {
+                    let last = layout::help_last_scroll(self.model.size);
+                    let page = layout::list_capacity(self.model.size, false);
+                    let scroll = scrolled(scroll.min(last), m, page, last);
+                    self.model.overlay = Overlay::Help { scroll };
+                }
+            }
+        }
+    }
+
+    fn filter_action(&mut self, action: Action) -> Result<(), StoreError> {
+        match action {
+            Action::Input(c) => self.edit_filter(|f| f.push(c)),
+            Action::Erase => self.edit_filter(|f| {
+                f.pop();
+            }),
+            Action::Submit => {
+                self.model.overlay = Overlay::None;
+                Ok(())
+            }
+            Action::Back => match std::mem::take(&mut self.model.overlay) {
+                Overlay::Filter { before } => self.set_filter(before),
+                _ => Ok(()),
+            },
+            _ => Ok(()),
+        }
+    }
+
+    fn start_filter(&mut self) {
+        if self.model.tab == Tab::Reconcile {
+            self.model.flash = Flash::info("the Reconcile view has nothing to filter");
+        } else {
+            self.model.overlay = Overlay::Filter {
+                before: self.model.filter().map(str::to_owned),
+            };
+        }
+    }
+}
+
+/// A scroll position moved by `movement`, within `0..=max`.
+fn scrolled(at: usize, movement: Move, page: usize, max: usize) -> usize {
+    match movement {
+        Move::Up => at.saturating_sub(1),
+        Move::Down => at.saturating_add(1).min(max),
+        Move::PageUp => at.saturating_sub(page),
+        Move::PageDown => at.saturating_add(page).min(max),
+        Move::Home => 0,
+        Move::End => max,
+    }
+}
+
+fn movement(action: Action) -> Option<Move> {
+    Some(match action {
+        Action::Up => Move::Up,
+        Action::Down => Move::Down,
+        Action::PageUp => Move::PageUp,
+        Action::PageDown => Move::PageDown,
+        Action::Home => Move::Home,
+        Action::End => Move::End,
+        _ => return None,
+    })
+}
+
+/// Turns a key press into its action through the key table, and carries it out.
+pub fn press(app: &mut App, key: &KeyEvent) {
+    if let Some(action) = keymap::action_for_key(app.context(), key) {
+        update(app, action);
+    }
+}
+
+/// Turns a mouse event (the wheel) into its action, and carries it out.
+pub fn mouse(app: &mut App, event: &MouseEvent) {
+    if let Some(action) = keymap::action_for_mouse(app.context(), event) {
+        update(app, action);
+    }
+}
+
+/// Carries out `action`: every read and write of the console happens here.
+/// A failure is shown to the reviewer, never a reason to stop.
+pub fn update(app: &mut App, action: Action) {
+    if !matches!(action, Action::Tick | Action::Resize { .. }) {
+        app.model.flash = None;
+    }
+    if let Err(e) = dispatch(app, action) {
+        app.model.flash = Flash::error(e.to_string());
+    }
+}
+
+fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
+    match action {
+        Action::Quit => {
+            app.quit = true;
+            return Ok(());
+        }
+        Action::Tick => return app.tick(),
+        Action::Resize { width, height } => {
+            app.model.size = (width, height);
+            return app.reload_page();
+        }
+        _ => {}
+    }
+    match app.context() {
+        Context::Help => {
+            app.help(action);
+            Ok(())
+        }
+        Context::Form | Context::Confirm | Context::Outcome => writes::form_action(app, action),
+        Context::Filter => app.filter_action(action),
+        Context::Detail => match action {
+            Action::Back => app.close_detail(),
+            Action::ShowTab(tab) => app.show_tab(tab),
+            Action::NextRow => app.step(Move::Down),
+            Action::PrevRow => app.step(Move::Up),
+            Action::Help => {
+                app.model.overlay = Overlay::Help { scroll: 0 };
+                Ok(())
+            }
+            Action::Answer | Action::Owner | Action::Retry | Action::Cancel => {
+                writes::open_form(app, action)
+            }
+            other => {
+                if let Some(m) = movement(other) {
+                    app.scroll_detail(m);
+                }
+                Ok(())
+            }
+        },
+        Context::List | Context::Everywhere => match action {
+            Action::Back => app.back(),
+            Action::NextTab => app.show_tab(app.model.tab.next()),
+            Action::PrevTab => app.show_tab(app.model.tab.prev()),
+            Action::ShowTab(tab) => app.show_tab(tab),
+            Action::OpenDetail => app.open_detail(),
+            Action::Filter => {
+                app.start_filter();
+                Ok(())
+            }
+            Action::Help => {
+                app.model.overlay = Overlay::Help { scroll: 0 };
+                Ok(())
+            }
+            Action::Answer | Action::Owner | Action::Retry | Action::Cancel => {
+                writes::open_form(app, action)
+            }
+            other => match movement(other) {
+                Some(m) => app.step(m),
+                None => Ok(()),
+            },
+        },
+    }
+}

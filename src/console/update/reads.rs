@@ -1,0 +1,393 @@
+//! Every read of the ledger the console makes: pages of rows by keyset, the counts,
+//! the detail pane's evidence, the facts a request is checked against, and the
+//! reconciliation glance.
+//!
+//! What every accepted job misses is found by reading every job once: milliseconds
+//! for a small ledger, half a second at a million jobs. A small ledger is counted in
+//! place, so the first frame already shows it. Above [`IN_PLACE_JOBS`] a worker thread
+//! counts on its own read-only connection; the first frame comes at once with
+//! "counting…" in the Reconcile tab, and the counts are taken in on a later tick.
+//! Drawing never waits for it.
+
+use std::cell::OnceCell;
+use std::path::PathBuf;
+use std::sync::mpsc::{self, Receiver, TryRecvError};
+
+use super::App;
+use crate::clock::Timestamp;
+use crate::console::model::counts::{Count, FIRST_MISSING, Glance, RECENT_WINDOWS};
+use crate::console::model::detail::{Detail, RAW_DETAIL_BYTES, Subject, raw_message};
+use crate::console::model::page::{
+    CallbackItem, CallbackList, FailedItem, RAW_HEAD_BYTES, RowSource,
+};
+use crate::console::model::{Flash, Model};
+use crate::console::tab::Tab;
+use crate::decision::JobState;
+use crate::outbox::RequestKind;
+use crate::reconcile::{self, Backlog, DEFAULT_REVIEW_CAPACITY};
+use crate::store::{
+    AgedJobRow, CallbackFilter, DispositionCounts, JobKey, JobRow, Keyset, Ledger, MissingCounts,
+    OutputFacts, PageRequest, StoreError, WindowStates,
+};
+
+/// The ledger as the pages read it, at the clock of the model.
+pub(super) struct LedgerRows<'a> {
+    ledger: &'a Ledger,
+    now: Timestamp,
+    /// Callbacks by disposition, read once for every callback view counted.
+    dispositions: OnceCell<DispositionCounts>,
+}
+
+impl<'a> LedgerRows<'a> {
+    pub fn new(ledger: &'a Ledger, now: Timestamp) -> Self {
+        LedgerRows {
+            ledger,
+            now,
+            dispositions: OnceCell::new(),
+        }
+    }
+
+    fn dispositions(&self) -> Result<DispositionCounts, StoreError> {
+        if let Some(counts) = self.dispositions.get() {
+            return Ok(*counts);
+        }
+        let counts = self.ledger.disposition_counts()?;
+        Ok(*self.dispositions.get_or_init(|| counts))
+    }
+}
+
+/// A count of `all` rows, and of those matching `filter` when there is one.
+fn count(
+    all: i64,
+    filter: Option<&str>,
+    matching: impl FnOnce(&str) -> Result<i64, StoreError>,
+) -> Result<Count, StoreError> {
+    Ok(Count {
+        all,
+        matching: filter.map(matching).transpose()?,
+    })
+}
+
+impl RowSource for LedgerRows<'_> {
+    fn callbacks(
+        &self,
+        list: CallbackList,
+        filter: Option<&str>,
+        keyset: &Keyset<i64>,
+        limit: usize,
+    ) -> Result<Vec<CallbackItem>, StoreError> {
+        let (after, before) = match keyset {
+            Keyset::First => (None, None),
+            // Sequence numbers are integers: "from k" is "after k - 1".
+            Keyset::From(k) => (Some(k - 1), None),
+            Keyset::After(k) => (Some(*k), None),
+            Keyset::Before(k) => (None, Some(*k)),
+            Keyset::Last => (None, Some(i64::MAX)),
+        };
+        let filter = CallbackFilter {
+            disposition: list.disposition,
+            text: filter.map(str::to_owned),
+        };
+        let rows = self.ledger.callbacks_page(
+            &filter,
+            PageRequest {
+                after,
+                before,
+                limit,
+            },
+        )?;
+        rows.into_iter()
+            .map(|row| {
+                let raw_head = if list.raw_head {
+                    self.ledger.raw_head(row.line_seq, RAW_HEAD_BYTES)?
+                } else {
+                    None
+                };
+                Ok(CallbackItem { row, raw_head })
+            })
+            .collect()
+    }
+
+    fn aged_jobs(
+        &self,
+        filter: Option<&str>,
+        keyset: &Keyset<JobKey>,
+        limit: usize,
+    ) -> Result<Vec<AgedJobRow>, StoreError> {
+        self.ledger.aged_jobs_page(self.now, filter, keyset, limit)
+    }
+
+    fn failed_jobs(
+        &self,
+        filter: Option<&str>,
+        keyset: &Keyset<JobKey>,
+        limit: usize,
+    ) -> Result<Vec<FailedItem>, StoreError> {
+        Ok(self
+            .ledger
+            .failed_jobs_page(filter, keyset, limit)?
+            .into_iter()
+            .map(|(row, accepted_at)| FailedItem { row, accepted_at })
+            .collect())
+    }
+
+    fn count_callbacks(
+        &self,
+        list: CallbackList,
+        filter: Option<&str>,
+    ) -> Result<Count, StoreError> {
+        let dispositions = self.dispositions()?;
+        let all = list
+            .disposition
+            .map_or(dispositions.total(), |d| dispositions.get(d));
+        count(all, filter, |text| {
+            self.ledger.count_callbacks(&CallbackFilter {
+                disposition: list.disposition,
+                text: Some(text.to_owned()),
+            })
+        })
+    }
+
+    fn count_aged_jobs(&self, filter: Option<&str>) -> Result<Count, StoreError> {
+        let all = self.ledger.aged_count(self.now)?;
+        count(all, filter, |text| {
+            self.ledger.aged_count_matching(self.now, Some(text))
+        })
+    }
+
+    fn count_failed_jobs(&self, filter: Option<&str>) -> Result<Count, StoreError> {
+        let all = self.ledger.failed_count_matching(None)?;
+        count(all, filter, |text| {
+            self.ledger.failed_count_matching(Some(text))
+        })
+    }
+}
+
+/// Counts every view's rows again, and those matching its filter.
+pub(super) fn recount(ledger: &Ledger, model: &mut Model) -> Result<(), StoreError> {
+    let rows = LedgerRows::new(ledger, model.now);
+    for tab in Tab::ALL {
+        if let Some(list) = model.lists.of_mut(tab) {
+            list.recount(&rows)?;
+        }
+    }
+    Ok(())
+}
+
+/// Reads the evidence the detail pane shows for `subject`.
+pub(super) fn detail(ledger: &Ledger, subject: Subject) -> Result<Detail, StoreError> {
+    let mut detail = Detail::empty(subject.clone());
+    let job_id = match subject {
+        Subject::Callback(seq) => {
+            let Some(row) = ledger.callback(seq)? else {
+                return Ok(detail);
+            };
+            detail.answers = ledger.answers(seq)?;
+            detail.raw = ledger
+                .raw_head(row.line_seq, RAW_DETAIL_BYTES)?
+                .map(|(bytes, len)| raw_message(bytes, len));
+            if let Some(job_id) = &row.job_id {
+                detail.earlier = ledger.earlier_answer_on_job(job_id, seq)?;
+            }
+            let job_id = row.job_id.clone();
+            detail.callback = Some(row);
+            job_id
+        }
+        Subject::Job(job_id) => Some(job_id),
+    };
+    if let Some(job_id) = job_id {
+        detail.job = ledger.job(&job_id)?;
+        if detail.job.is_some() {
+            detail.attempts = ledger.attempts(&job_id)?;
+            detail.owner = ledger.owner(&job_id)?;
+            detail.output = ledger.output_facts(&job_id)?;
+            detail.timeline = ledger.timeline(&job_id)?;
+        }
+    }
+    Ok(detail)
+}
+
+/// What a retry or cancel of `job_id` is checked against: the job, its output, and
+/// how many requests of `kind` wait in the outbox (`None`: no such job).
+pub(super) fn request_facts(
+    ledger: &Ledger,
+    job_id: &str,
+    kind: RequestKind,
+) -> Result<Option<(JobRow, OutputFacts, i64)>, StoreError> {
+    let Some(job) = ledger.job(job_id)? else {
+        return Ok(None);
+    };
+    let output = ledger.output_facts(job_id)?;
+    let pending = ledger.pending_requests(job_id, kind.as_str())?;
+    Ok(Some((job, output, pending)))
+}
+
+/// The reconciliation at a glance, counted at `now`.
+fn glance(ledger: &Ledger, now: Timestamp) -> Result<Glance, StoreError> {
+    let accounts = reconcile::account(ledger, 3600, FIRST_MISSING, None)?;
+    let mut windows = Vec::new();
+    for w in accounts.windows.iter().rev().take(RECENT_WINDOWS) {
+        for (state, jobs) in &w.states {
+            if let (Some(state), true) = (JobState::parse(state), *jobs > 0) {
+                windows.push(WindowStates {
+                    start: w.start,
+                    state,
+                    jobs: *jobs,
+                });
+            }
+        }
+    }
+    Ok(Glance {
+        missing: MissingCounts {
+            accepted: accounts.accepted,
+            missing_terminal: accounts.missing_terminal.count,
+            missing_output: accounts.missing_output.count,
+            missing_notification: accounts.missing_notification.count,
+        },
+        first_missing_terminal: accounts.missing_terminal.first,
+        first_missing_output: accounts.missing_output.first,
+        first_missing_notification: accounts.missing_notification.first,
+        windows,
+        backlog: Backlog::measure(ledger, now, DEFAULT_REVIEW_CAPACITY)?,
+        counted: true,
+    })
+}
+
+/// Ledgers with at most this many jobs are counted in place (a few milliseconds).
+pub(crate) const IN_PLACE_JOBS: i64 = 20_000;
+
+/// At most one count running, and whether the ledger changed since it started.
+pub(super) struct GlanceWorker {
+    path: PathBuf,
+    running: Option<Receiver<Result<Glance, StoreError>>>,
+    /// Asked again while a count was running: the clock to count at next.
+    again: Option<Timestamp>,
+    /// Ledgers with more jobs than this are counted by the worker.
+    pub in_place_jobs: i64,
+}
+
+impl GlanceWorker {
+    pub fn new(path: PathBuf) -> Self {
+        GlanceWorker {
+            path,
+            running: None,
+            again: None,
+            in_place_jobs: IN_PLACE_JOBS,
+        }
+    }
+
+    /// Starts a count at `now`, or, while one runs, asks for another after it.
+    fn request(&mut self, now: Timestamp) {
+        if self.running.is_some() {
+            self.again = Some(now);
+            return;
+        }
+        let (tx, rx) = mpsc::channel();
+        let path = self.path.clone();
+        std::thread::spawn(move || {
+            let glance = Ledger::open_read_only(&path).and_then(|l| glance(&l, now));
+            // The console may have left meanwhile; then nobody needs the answer.
+            let _ = tx.send(glance);
+        });
+        self.running = Some(rx);
+    }
+
+    /// The finished count, if there is one (and the next one started, if asked for).
+    fn take(&mut self) -> Option<Result<Glance, StoreError>> {
+        let result = match self.running.as_ref()?.try_recv() {
+            Ok(result) => result,
+            Err(TryRecvError::Empty) => return None,
+            Err(TryRecvError::Disconnected) => {
+                self.running = None;
+                return None;
+            }
+        };
+        self.running = None;
+        if let Some(now) = self.again.take() {
+            self.request(now);
+        }
+        Some(result)
+    }
+
+    /// Is a count running?
+    #[cfg(test)]
+    pub fn busy(&self) -> bool {
+        self.running.is_some()
+    }
+}
+
+impl App {
+    /// Re-reads the glance: in place for a small ledger, else asks the worker (the
+    /// backlog alarm, which is cheap and shown in every frame, is read in place).
+    pub(super) fn read_glance(&mut self) -> Result<(), StoreError> {
+        let now = self.model.now;
+        if self.ledger.job_count()? <= self.glance_worker.in_place_jobs {
+            self.model.glance = glance(&self.ledger, now)?;
+        } else {
+            self.model.glance.backlog =
+                Backlog::measure(&self.ledger, now, DEFAULT_REVIEW_CAPACITY)?;
+            self.glance_worker.request(now);
+        }
+        Ok(())
+    }
+
+    /// Takes in a count the worker finished (on a tick).
+    pub(super) fn take_glance(&mut self) {
+        match self.glance_worker.take() {
+            Some(Ok(glance)) => self.model.glance = glance,
+            Some(Err(e)) => {
+                self.model.flash = Flash::error(format!("counting the reconciliation: {e}"));
+            }
+            None => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use super::*;
+    use crate::clock::Clock;
+    use crate::console::{Action, update};
+    use crate::demo::{self, DemoData};
+
+    #[test]
+    fn a_large_ledger_is_counted_off_the_thread_and_equals_the_count_in_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("demo.db");
+        let now = demo::demo_now();
+        demo::build(
+            &path,
+            now,
+            DemoData::Synthetic { jobs: 300, seed: 3 },
+            |_| {},
+        )
+        .unwrap();
+        let in_place = glance(&Ledger::open(&path).unwrap(), now).unwrap();
+        assert!(in_place.counted && in_place.missing.accepted == 300);
+
+        let mut app = App::new(
+            Ledger::open(&path).unwrap(),
+            Clock::Fixed(now),
+            "t".into(),
+            false,
+        )
+        .unwrap();
+        app.glance_worker.in_place_jobs = 10;
+        app.model.glance = Glance::default();
+        app.refresh().unwrap();
+        assert!(
+            !app.model.glance.counted,
+            "a large ledger is not counted in place"
+        );
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !app.model.glance.counted {
+            assert!(Instant::now() < deadline, "the worker never answered");
+            std::thread::sleep(Duration::from_millis(5));
+            update(&mut app, Action::Tick);
+        }
+        assert_eq!(app.model.glance, in_place);
+        assert!(!app.glance_worker.busy());
+    }
+}

@@ -1,0 +1,98 @@
+//! The console's lists: rows arriving underneath, filters kept per view, and paging by
+//! keyset to both ends of a long list.
+
+#[path = "support/terminal.rs"]
+mod terminal;
+
+use std::fmt::Write as _;
+
+use jobledger::console::{self, Action, update};
+use jobledger::demo;
+use jobledger::ingest;
+use jobledger::store::Ledger;
+use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+use terminal::{ch, demo_ledger, key, open_app, render, type_text};
+
+#[test]
+fn rows_arriving_underneath_appear_and_the_selection_stays() {
+    let ledger = demo_ledger();
+    let mut app = open_app(&ledger.path, "ana");
+    ch(&mut app, 'j'); // select #11
+    let mut writer = Ledger::open(&ledger.path).unwrap();
+    let line = r#"{"event":"callback","delivery_id":"d-1053-late","job_id":"booking-1053","attempt":1,"outcome":"success","at":"2026-11-27T16:59:00Z"}"#;
+    ingest::ingest(&mut writer, line.as_bytes(), demo::demo_now(), |_| {}).unwrap();
+    update(&mut app, Action::Tick);
+    let text = render(&app);
+    assert!(text.contains("1 Held 3"), "{text}");
+    assert!(text.contains("#16"), "{text}");
+    assert!(text.contains("▶ #11"), "selection moved: {text}");
+}
+
+#[test]
+fn filters_are_kept_per_view() {
+    let ledger = demo_ledger();
+    let mut app = open_app(&ledger.path, "ana");
+    ch(&mut app, '5');
+    ch(&mut app, '/');
+    type_text(&mut app, "1054");
+    key(&mut app, KeyCode::Enter);
+    let text = render(&app);
+    assert!(text.contains("5 All callbacks 2/15"), "{text}");
+    assert!(!text.contains("booking-1041"), "{text}");
+    ch(&mut app, '1');
+    assert!(render(&app).contains("booking-1042"));
+    ch(&mut app, '5');
+    assert!(render(&app).contains("filtered by 1054"));
+    key(&mut app, KeyCode::Esc);
+    assert!(render(&app).contains("booking-1041"));
+}
+
+#[test]
+fn paging_holds_only_what_fits_and_reaches_both_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("many.db");
+    let mut ledger = Ledger::open(&path).unwrap();
+    let mut stream = String::from(
+        r#"{"event":"job_accepted","job_id":"job-1","at":"2026-11-27T10:00:00Z","timeout_s":60}
+{"event":"attempt_started","job_id":"job-1","attempt":1,"at":"2026-11-27T10:00:01Z"}
+"#,
+    );
+    for i in 0..500 {
+        let _ = writeln!(
+            stream,
+            "{{\"event\":\"callback\",\"delivery_id\":\"d-{i}\",\"job_id\":\"ghost-{i:04}\",\"outcome\":\"success\",\"at\":\"2026-11-27T11:00:00Z\"}}"
+        );
+    }
+    ingest::ingest(&mut ledger, stream.as_bytes(), demo::demo_now(), |_| {}).unwrap();
+    drop(ledger);
+    let mut app = open_app(&path, "ana");
+    ch(&mut app, '2');
+    let first = render(&app);
+    assert!(first.contains("ghost-0000") && !first.contains("ghost-0499"));
+    ch(&mut app, 'G');
+    let last = render(&app);
+    assert!(
+        last.contains("▶ #500") && !last.contains("ghost-0000"),
+        "{last}"
+    );
+    key(&mut app, KeyCode::PageUp);
+    key(&mut app, KeyCode::PageUp);
+    ch(&mut app, 'g');
+    assert!(render(&app).contains("▶ #1 "));
+    // Walking down past the page edge reads one row at a time.
+    for _ in 0..60 {
+        ch(&mut app, 'j');
+    }
+    assert!(render(&app).contains("▶ #61 "));
+    // Mouse wheel scrolls the list too.
+    console::mouse(
+        &mut app,
+        &ratatui::crossterm::event::MouseEvent {
+            kind: ratatui::crossterm::event::MouseEventKind::ScrollUp,
+            column: 10,
+            row: 10,
+            modifiers: KeyModifiers::NONE,
+        },
+    );
+    assert!(render(&app).contains("▶ #60 "));
+}

@@ -1,0 +1,163 @@
+//! The console's views drawn from a model built in the test: rows made by hand, no
+//! ledger file. What a view shows for given rows is pinned here apart from how the
+//! ledger reads them.
+
+#[path = "support/terminal.rs"]
+mod terminal;
+
+use jobledger::clock::{Clock, Timestamp};
+use jobledger::console::model::counts::Count;
+use jobledger::console::model::detail::{Detail, RawMessage, Subject};
+use jobledger::console::model::page::CallbackItem;
+use jobledger::console::{Model, Tab};
+use jobledger::decision::{Disposition, JobState, Outcome, ReasonCode};
+use jobledger::store::{CallbackRow, JobRow, Replacement, TimelineEntry};
+use terminal::{HEIGHT, WIDTH, text_at};
+
+fn at(text: &str) -> Timestamp {
+    Timestamp::parse(text).expect("a time")
+}
+
+fn model() -> Model {
+    let now = at("2026-11-27T18:00:00Z");
+    Model::new(
+        "/ledgers/afternoon.db".to_owned(),
+        Clock::Fixed(now),
+        now,
+        "ana".to_owned(),
+        false,
+    )
+}
+
+/// A callback on `job`, arriving `late_s` seconds after its attempt's timeout.
+fn callback(seq: i64, job: &str, disposition: Disposition, reason: ReasonCode) -> CallbackRow {
+    CallbackRow {
+        seq,
+        line_seq: seq + 100,
+        delivery_id: Some(format!("d-{seq}")),
+        job_id: Some(job.to_owned()),
+        attempt: Some(1),
+        outcome: Some(Outcome::Success),
+        arrived_at: Some(at("2026-11-27T13:16:45Z")),
+        timeout_at: Some(at("2026-11-27T13:12:01Z")),
+        disposition,
+        reason,
+        detail: None,
+        first_report_seq: None,
+        linked_from_seq: None,
+        judged_at: at("2026-11-27T13:16:45Z"),
+        replacement: None,
+        answer: None,
+    }
+}
+
+fn held_rows() -> Vec<CallbackItem> {
+    let mut first = callback(
+        2,
+        "booking-1042",
+        Disposition::Hold,
+        ReasonCode::PossibleDuplicateEffect,
+    );
+    first.replacement = Some(Replacement {
+        attempt: 2,
+        created_by: "staff:maria".to_owned(),
+        started_at: at("2026-11-27T13:14:00Z"),
+        state: None,
+    });
+    let mut second = callback(
+        11,
+        "booking-1054",
+        Disposition::Hold,
+        ReasonCode::ConflictingOutcomes,
+    );
+    second.arrived_at = Some(at("2026-11-27T14:21:30Z"));
+    second.timeout_at = Some(at("2026-11-27T14:22:01Z"));
+    [first, second]
+        .into_iter()
+        .map(|row| CallbackItem {
+            row,
+            raw_head: None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_held_view_draws_the_rows_it_is_given() {
+    let mut model = model();
+    model.lists.held.rows = held_rows();
+    model.lists.held.selected = 1;
+    model.lists.held.count = Count {
+        all: 2,
+        matching: None,
+    };
+    insta::assert_snapshot!("held_from_rows", text_at(&model, WIDTH, HEIGHT));
+}
+
+#[test]
+fn the_detail_pane_draws_the_evidence_it_is_given() {
+    let mut model = model();
+    model.lists.held.rows = held_rows();
+    let rows = held_rows();
+    let mut detail = Detail::empty(Subject::Callback(2));
+    detail.callback = Some(rows[0].row.clone());
+    detail.job = Some(JobRow {
+        job_id: "booking-1042".to_owned(),
+        state: JobState::Running,
+        accepted_at: at("2026-11-27T13:10:00Z"),
+        aged_at: at("2026-11-27T14:10:00Z"),
+        timeout_s: Some(120),
+        expected_age_s: 3600,
+        attempt_budget: 3,
+        latest_attempt: 2,
+        input_digest: None,
+        model_digest: None,
+        policy_revision: None,
+        result_ref: None,
+        failure_cause: None,
+        failure_permanent: None,
+        state_changed_at: at("2026-11-27T13:14:00Z"),
+    });
+    detail.timeline = vec![
+        TimelineEntry {
+            at: at("2026-11-27T13:10:00Z"),
+            what: "state - -> accepted (job_accepted)".to_owned(),
+        },
+        TimelineEntry {
+            at: at("2026-11-27T13:14:00Z"),
+            what: "attempt 2 started by staff:maria".to_owned(),
+        },
+    ];
+    detail.raw = Some(RawMessage {
+        text: b"{\n  \"event\": \"callback\",\n  \"job_id\": \"booking-1042\"\n}".to_vec(),
+        pretty: true,
+        len: 45,
+        cut: false,
+    });
+    model.detail = Some(detail);
+    insta::assert_snapshot!("detail_from_rows", text_at(&model, WIDTH, HEIGHT));
+}
+
+#[test]
+fn at_80_columns_the_columns_that_give_way_go_first() {
+    let mut model = model();
+    model.tab = Tab::Callbacks;
+    model.size = (80, 24);
+    model.lists.callbacks.rows = held_rows();
+    model.lists.callbacks.count = Count {
+        all: 2,
+        matching: None,
+    };
+    let narrow = text_at(&model, 80, 24);
+    insta::assert_snapshot!("all_callbacks_at_80_columns", narrow);
+    // The reason and the gap stand for the times, the attempt and the answer.
+    for kept in ["seq", "job", "outcome", "disposition", "reason", "gap"] {
+        assert!(narrow.contains(kept), "{kept} is kept:\n{narrow}");
+    }
+    for gone in ["att ", "timeout at", "arrived at", "latest answer"] {
+        assert!(!narrow.contains(gone), "{gone} gives way:\n{narrow}");
+    }
+    let wide = text_at(&model, WIDTH, HEIGHT);
+    for header in ["att", "timeout at", "arrived at", "latest answer"] {
+        assert!(wide.contains(header), "{header} at 160 columns:\n{wide}");
+    }
+}

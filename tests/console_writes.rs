@@ -1,0 +1,130 @@
+//! The console's writes, driven by key presses and checked in the ledger afterwards:
+//! linking, owners, a second reviewer, and read-only. (Answering and a refused retry,
+//! with their snapshots, are in console.rs.)
+
+#[path = "support/terminal.rs"]
+mod terminal;
+
+use jobledger::clock::{Clock, Timestamp};
+use jobledger::console::{Action, App, update};
+use jobledger::demo;
+use jobledger::review::{self, AnswerRequest};
+use jobledger::store::Ledger;
+use ratatui::crossterm::event::KeyCode;
+use terminal::{HEIGHT, WIDTH, ch, demo_ledger, key, open_app, render, type_text};
+
+#[test]
+fn linking_a_quarantined_row_judges_it_against_the_job() {
+    let ledger = demo_ledger();
+    let mut app = open_app(&ledger.path, "ana");
+    ch(&mut app, '2');
+    // Rows #5, #13, #14: the callback that named no job.
+    ch(&mut app, 'j');
+    ch(&mut app, 'j');
+    ch(&mut app, 'a');
+    key(&mut app, KeyCode::Tab); // `linked` is picked; on to its job id
+    type_text(&mut app, "booking-1043");
+    key(&mut app, KeyCode::Tab);
+    type_text(&mut app, "anon delivery was the 1043 booking");
+    key(&mut app, KeyCode::Enter);
+    let text = render(&app);
+    assert!(
+        text.contains(
+            "Judged against job booking-1043 as callback #16: hold (conflicting_outcomes)"
+        ),
+        "{text}"
+    );
+    let linked = app
+        .ledger()
+        .callback(16)
+        .unwrap()
+        .expect("new callback row");
+    assert_eq!(linked.linked_from_seq, Some(14));
+    assert_eq!(linked.job_id.as_deref(), Some("booking-1043"));
+    let original = app.ledger().callback(14).unwrap().unwrap();
+    assert_eq!(
+        original.job_id, None,
+        "the original row stays as it arrived"
+    );
+    assert_eq!(
+        original.answer.unwrap().linked_job_id.as_deref(),
+        Some("booking-1043")
+    );
+}
+
+#[test]
+fn setting_an_owner_on_an_aged_row() {
+    let ledger = demo_ledger();
+    let mut app = open_app(&ledger.path, "ana");
+    ch(&mut app, '3');
+    ch(&mut app, 'j'); // booking-1043, unowned
+    ch(&mut app, 'o');
+    for _ in 0.."ana".len() {
+        key(&mut app, KeyCode::Backspace);
+    }
+    type_text(&mut app, "ops:kim");
+    key(&mut app, KeyCode::Tab);
+    type_text(&mut app, "2h");
+    key(&mut app, KeyCode::Enter);
+    let owner = app.ledger().owner("booking-1043").unwrap().expect("owner");
+    assert_eq!(owner.owner, "ops:kim");
+    assert_eq!(owner.set_by, "ana");
+    assert_eq!(owner.escalate_at, Timestamp::parse("2026-11-27T19:00:00Z"));
+    key(&mut app, KeyCode::Enter);
+    let text = render(&app);
+    assert!(text.contains("ops:kim"), "{text}");
+}
+
+#[test]
+fn a_second_reviewer_is_told_and_nothing_is_overwritten() {
+    let ledger = demo_ledger();
+    let mut app = open_app(&ledger.path, "ana");
+    ch(&mut app, 'a'); // ana opens the form on #2 while it is unanswered
+    let mut other = Ledger::open(&ledger.path).unwrap();
+    review::answer(
+        &mut other,
+        &AnswerRequest {
+            seq: 2,
+            verdict: "single_effect",
+            note: "called the hotel",
+            reviewer: "bob",
+            link_job: None,
+            seen_answer: None,
+        },
+        demo::demo_now(),
+    )
+    .unwrap();
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Enter);
+    let text = render(&app);
+    assert!(
+        text.contains("Someone else answered this callback meanwhile"),
+        "{text}"
+    );
+    assert!(text.contains("single_effect by bob"), "{text}");
+    let answers = app.ledger().answers(2).unwrap();
+    assert_eq!(answers.len(), 1, "bob's answer stands alone");
+    assert_eq!(answers[0].reviewer, "bob");
+}
+
+#[test]
+fn read_only_disables_every_write_and_says_so() {
+    let ledger = demo_ledger();
+    let ro = Ledger::open_read_only(&ledger.path).unwrap();
+    let mut app = App::new(ro, Clock::Fixed(demo::demo_now()), "ana".into(), true).unwrap();
+    update(
+        &mut app,
+        Action::Resize {
+            width: WIDTH,
+            height: HEIGHT,
+        },
+    );
+    assert!(render(&app).contains("READ-ONLY"));
+    for (tab, write) in [('1', 'a'), ('3', 'o'), ('3', 'r'), ('4', 'c')] {
+        ch(&mut app, tab);
+        ch(&mut app, write);
+        let flash = app.flash().expect("a message");
+        assert!(flash.text.contains("read-only"), "{}", flash.text);
+    }
+    assert!(app.ledger().outbox().unwrap().is_empty());
+}
