@@ -76,26 +76,13 @@ impl RowSource for LedgerRows<'_> {
         keyset: &Keyset<i64>,
         limit: usize,
     ) -> Result<Vec<CallbackItem>, StoreError> {
-        let (after, before) = match keyset {
-            Keyset::First => (None, None),
-            // Sequence numbers are integers: "from k" is "after k - 1".
-            Keyset::From(k) => (Some(k - 1), None),
-            Keyset::After(k) => (Some(*k), None),
-            Keyset::Before(k) => (None, Some(*k)),
-            Keyset::Last => (None, Some(i64::MAX)),
-        };
         let filter = CallbackFilter {
             disposition: list.disposition,
             text: filter.map(str::to_owned),
         };
-        let rows = self.ledger.callbacks_page(
-            &filter,
-            PageRequest {
-                after,
-                before,
-                limit,
-            },
-        )?;
+        let rows = self
+            .ledger
+            .callbacks_page(&filter, PageRequest::at(*keyset, limit))?;
         rows.into_iter()
             .map(|row| {
                 let raw_head = if list.raw_head {
@@ -114,7 +101,8 @@ impl RowSource for LedgerRows<'_> {
         keyset: &Keyset<JobKey>,
         limit: usize,
     ) -> Result<Vec<AgedJobRow>, StoreError> {
-        self.ledger.aged_jobs_page(self.now, filter, keyset, limit)
+        self.ledger
+            .aged_jobs_page(self.now, filter, &PageRequest::at(keyset.clone(), limit))
     }
 
     fn failed_jobs(
@@ -125,7 +113,7 @@ impl RowSource for LedgerRows<'_> {
     ) -> Result<Vec<FailedItem>, StoreError> {
         Ok(self
             .ledger
-            .failed_jobs_page(filter, keyset, limit)?
+            .failed_jobs_page(filter, &PageRequest::at(keyset.clone(), limit))?
             .into_iter()
             .map(|(row, accepted_at)| FailedItem { row, accepted_at })
             .collect())
