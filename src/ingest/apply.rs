@@ -5,8 +5,8 @@ use crate::clock::Timestamp;
 use crate::decision::JobState;
 use crate::event::Event;
 use crate::store::{
-    AttemptState, HistoryEntry, JobDefaults, JobRow, NewAttempt, StoreError, TerminalRecord,
-    Transition, Writer,
+    AttemptState, Downstream, HistoryEntry, JobDefaults, JobRow, NewAttempt, StoreError,
+    TerminalRecord, Transition, Writer,
 };
 
 /// Applies one event kept as input line `seq`, or marks the line rejected when
@@ -250,12 +250,24 @@ fn effect(
             at,
             retention_until,
             ..
-        } => writer.insert_output(id, reference, *at, *retention_until, seq)?,
+        } => {
+            let fact = Downstream::OutputStored {
+                reference,
+                stored_at: *at,
+                retention_until: *retention_until,
+            };
+            writer.insert_downstream(id, &fact, seq)?;
+        }
         Event::OutputChecked { at, exists, .. } => {
-            writer.insert_output_check(id, *at, *exists, seq)?;
+            let fact = Downstream::OutputChecked {
+                at: *at,
+                exists: *exists,
+            };
+            writer.insert_downstream(id, &fact, seq)?;
         }
         Event::NotificationSent { kind, at, .. } => {
-            writer.insert_notification(id, kind, *at, seq)?;
+            let fact = Downstream::NotificationSent { kind, at: *at };
+            writer.insert_downstream(id, &fact, seq)?;
         }
         Event::Decision {
             decision_id,

@@ -135,14 +135,7 @@ impl Ledger {
             let mut rows = jobs.query([])?;
             while let Some(row) = rows.next()? {
                 let job_id = row.get_ref(0)?.as_str()?;
-                let state_text = row.get_ref(1)?.as_str()?;
-                let state = JobState::parse(state_text).ok_or_else(|| {
-                    rusqlite::Error::FromSqlConversionFailure(
-                        1,
-                        rusqlite::types::Type::Text,
-                        format!("unexpected job state {state_text:?} in the ledger").into(),
-                    )
-                })?;
+                let state: JobState = row.get(1)?;
                 // The latest output (the one with the highest id), then the latest
                 // check made at or after it was stored: the same rule as `output_facts`.
                 let has_output = stored.reach(job_id)?;

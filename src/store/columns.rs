@@ -5,17 +5,11 @@
 
 use rusqlite::Row;
 
-use super::bad_value;
 use super::rows::{
-    AgedJobRow, AnswerRow, AttemptRow, AttemptState, CallbackRow, FailedJobRow, JobRow, OutboxRow,
-    OwnerRow, Replacement,
+    AgedJobRow, AnswerRow, AttemptRow, CallbackRow, FailedJobRow, JobRow, OutboxRow, OwnerRow,
+    Replacement,
 };
 use crate::clock::Timestamp;
-use crate::decision::{Disposition, JobState, Outcome, ReasonCode};
-
-pub(super) fn job_state(text: &str) -> rusqlite::Result<JobState> {
-    JobState::parse(text).ok_or_else(|| bad_value("job state", text))
-}
 
 pub(super) const JOB_COLUMNS: &str =
     "job_id, state, accepted_at, aged_at, timeout_s, expected_age_s, attempt_budget,
@@ -25,7 +19,7 @@ pub(super) const JOB_COLUMNS: &str =
 pub(super) fn job_from(row: &Row<'_>) -> rusqlite::Result<JobRow> {
     Ok(JobRow {
         job_id: row.get(0)?,
-        state: job_state(&row.get::<_, String>(1)?)?,
+        state: row.get(1)?,
         accepted_at: row.get(2)?,
         aged_at: row.get(3)?,
         timeout_s: row.get(4)?,
@@ -43,14 +37,13 @@ pub(super) fn job_from(row: &Row<'_>) -> rusqlite::Result<JobRow> {
 }
 
 pub(super) fn attempt_from(row: &Row<'_>) -> rusqlite::Result<AttemptRow> {
-    let state: String = row.get(5)?;
     Ok(AttemptRow {
         job_id: row.get(0)?,
         attempt: row.get(1)?,
         created_by: row.get(2)?,
         started_at: row.get(3)?,
         timeout_at: row.get(4)?,
-        state: AttemptState::parse(&state).ok_or_else(|| bad_value("attempt state", &state))?,
+        state: row.get(5)?,
         timed_out_at: row.get(6)?,
     })
 }
@@ -74,10 +67,8 @@ pub(super) fn answer_from(row: &Row<'_>) -> rusqlite::Result<AnswerRow> {
 }
 
 pub(super) fn callback_from(row: &Row<'_>) -> rusqlite::Result<CallbackRow> {
-    // Names read in place: a `String` each was a tenth of listing held callbacks.
-    let outcome = row.get_ref(5)?.as_str_or_null()?;
-    let disposition = row.get_ref(8)?.as_str()?;
-    let reason = row.get_ref(9)?.as_str()?;
+    // Names are read in place (`sql_values.rs`): a `String` each was a tenth of
+    // listing held callbacks.
     let replacement = match (
         row.get::<_, Option<i64>>(14)?,
         row.get::<_, Option<String>>(15)?,
@@ -87,10 +78,7 @@ pub(super) fn callback_from(row: &Row<'_>) -> rusqlite::Result<CallbackRow> {
             attempt,
             created_by,
             started_at,
-            state: row
-                .get_ref(17)?
-                .as_str_or_null()?
-                .and_then(AttemptState::parse),
+            state: row.get(17)?,
         }),
         _ => None,
     };
@@ -112,12 +100,11 @@ pub(super) fn callback_from(row: &Row<'_>) -> rusqlite::Result<CallbackRow> {
         delivery_id: row.get(2)?,
         job_id: row.get(3)?,
         attempt: row.get(4)?,
-        outcome: outcome.and_then(Outcome::parse),
+        outcome: row.get(5)?,
         arrived_at: row.get(6)?,
         timeout_at: row.get(7)?,
-        disposition: Disposition::parse(disposition)
-            .ok_or_else(|| bad_value("disposition", disposition))?,
-        reason: ReasonCode::parse(reason).ok_or_else(|| bad_value("reason", reason))?,
+        disposition: row.get(8)?,
+        reason: row.get(9)?,
         detail: row.get(10)?,
         first_report_seq: row.get(11)?,
         linked_from_seq: row.get(12)?,
@@ -169,7 +156,7 @@ pub(super) fn aged_from(row: &Row<'_>) -> rusqlite::Result<AgedJobRow> {
     };
     Ok(AgedJobRow {
         job_id: row.get(0)?,
-        state: job_state(row.get_ref(1)?.as_str()?)?,
+        state: row.get(1)?,
         accepted_at: row.get(2)?,
         aged_at: row.get(3)?,
         expected_age_s: row.get(4)?,

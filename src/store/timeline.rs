@@ -3,10 +3,11 @@
 
 use rusqlite::{Connection, Row};
 
-use super::columns::job_state;
-use super::{Ledger, StoreError, bad_value};
+use super::{Ledger, StoreError};
 use crate::clock::Timestamp;
 use crate::decision::{Disposition, JobState, Outcome, ReasonCode};
+use crate::outbox::{RequestKind, RequestStatus};
+use crate::review::Verdict;
 
 /// One entry of a job's timeline.
 #[derive(Debug, Clone, PartialEq)]
@@ -45,7 +46,7 @@ pub enum TimelineFact {
     /// A reviewer answered one of the job's callbacks.
     Answer {
         callback_seq: i64,
-        verdict: String,
+        verdict: Verdict,
         reviewer: String,
         note: String,
     },
@@ -66,9 +67,9 @@ pub enum TimelineFact {
     },
     /// A request (retry, cancel) was put in the outbox.
     Requested {
-        request: String,
+        request: RequestKind,
         requested_by: String,
-        status: String,
+        status: RequestStatus,
     },
 }
 
@@ -98,20 +99,11 @@ const TIMELINE: &str = "
     UNION ALL SELECT 9, requested_at, request, requested_by, status, NULL, NULL
       FROM outbox WHERE job_id = ?1";
 
-fn parsed<T>(what: &str, text: &str, parse: fn(&str) -> Option<T>) -> rusqlite::Result<T> {
-    parse(text).ok_or_else(|| bad_value(what, text))
-}
-
 fn fact(row: &Row<'_>) -> rusqlite::Result<TimelineFact> {
-    let text = |i: usize| -> rusqlite::Result<&str> { Ok(row.get_ref(i)?.as_str()?) };
     Ok(match row.get::<_, i64>(0)? {
         0 => TimelineFact::Moved {
-            from: row
-                .get_ref(2)?
-                .as_str_or_null()?
-                .map(job_state)
-                .transpose()?,
-            to: job_state(text(3)?)?,
+            from: row.get(2)?,
+            to: row.get(3)?,
             applied: row.get(4)?,
             cause: row.get(5)?,
         },
@@ -125,12 +117,10 @@ fn fact(row: &Row<'_>) -> rusqlite::Result<TimelineFact> {
         },
         3 => TimelineFact::Callback {
             seq: row.get(2)?,
-            outcome: (row.get_ref(3)?.as_str_or_null()?)
-                .map(|o| parsed("outcome", o, Outcome::parse))
-                .transpose()?,
+            outcome: row.get(3)?,
             attempt: row.get(4)?,
-            disposition: parsed("disposition", text(5)?, Disposition::parse)?,
-            reason: parsed("reason", text(6)?, ReasonCode::parse)?,
+            disposition: row.get(5)?,
+            reason: row.get(6)?,
         },
         4 => TimelineFact::Answer {
             callback_seq: row.get(2)?,
