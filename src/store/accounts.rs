@@ -10,6 +10,7 @@ use std::cmp::Ordering;
 use rusqlite::fallible_streaming_iterator::FallibleStreamingIterator;
 use rusqlite::{Rows, Statement};
 
+use super::columns::from_columns;
 use super::rows::OwnerRow;
 use super::{Ledger, StoreError};
 use crate::clock::Timestamp;
@@ -83,12 +84,9 @@ impl<'s> Side<'s> {
     /// The current row's owner assignment (columns 1 to 4).
     fn owner(&self) -> rusqlite::Result<Option<OwnerRow>> {
         match self.rows.get() {
-            Some(row) => Ok(Some(OwnerRow {
-                owner: row.get(1)?,
-                escalate_at: row.get(2)?,
-                set_by: row.get(3)?,
-                set_at: row.get(4)?,
-            })),
+            Some(row) => Ok(Some(from_columns!(row, 1 => OwnerRow {
+                owner, escalate_at, set_by, set_at
+            }))),
             None => Ok(None),
         }
     }

@@ -3,6 +3,7 @@
 
 use rusqlite::{Connection, Row};
 
+use super::columns::from_columns;
 use super::{Ledger, StoreError};
 use crate::clock::Timestamp;
 use crate::decision::{Disposition, JobState, Outcome, ReasonCode};
@@ -100,53 +101,20 @@ const TIMELINE: &str = "
       FROM outbox WHERE job_id = ?1";
 
 fn fact(row: &Row<'_>) -> rusqlite::Result<TimelineFact> {
+    use TimelineFact as F;
+    // Each fact's values from column 2 on, in the order its arm of `TIMELINE` lists them.
     Ok(match row.get::<_, i64>(0)? {
-        0 => TimelineFact::Moved {
-            from: row.get(2)?,
-            to: row.get(3)?,
-            applied: row.get(4)?,
-            cause: row.get(5)?,
-        },
-        1 => TimelineFact::AttemptStarted {
-            attempt: row.get(2)?,
-            created_by: row.get(3)?,
-            timeout_at: row.get(4)?,
-        },
-        2 => TimelineFact::AttemptTimedOut {
-            attempt: row.get(2)?,
-        },
-        3 => TimelineFact::Callback {
-            seq: row.get(2)?,
-            outcome: row.get(3)?,
-            attempt: row.get(4)?,
-            disposition: row.get(5)?,
-            reason: row.get(6)?,
-        },
-        4 => TimelineFact::Answer {
-            callback_seq: row.get(2)?,
-            verdict: row.get(3)?,
-            reviewer: row.get(4)?,
-            note: row.get(5)?,
-        },
-        5 => TimelineFact::OutputStored {
-            reference: row.get(2)?,
-            retention_until: row.get(3)?,
-        },
-        6 => TimelineFact::OutputChecked {
-            exists: row.get(2)?,
-        },
-        7 => TimelineFact::NotificationSent { kind: row.get(2)? },
-        8 => TimelineFact::OwnerSet {
-            owner: row.get(2)?,
-            set_by: row.get(3)?,
-            escalate_at: row.get(4)?,
-        },
+        0 => from_columns!(row, 2 => F::Moved { from, to, applied, cause }),
+        1 => from_columns!(row, 2 => F::AttemptStarted { attempt, created_by, timeout_at }),
+        2 => from_columns!(row, 2 => F::AttemptTimedOut { attempt }),
+        3 => from_columns!(row, 2 => F::Callback { seq, outcome, attempt, disposition, reason }),
+        4 => from_columns!(row, 2 => F::Answer { callback_seq, verdict, reviewer, note }),
+        5 => from_columns!(row, 2 => F::OutputStored { reference, retention_until }),
+        6 => from_columns!(row, 2 => F::OutputChecked { exists }),
+        7 => from_columns!(row, 2 => F::NotificationSent { kind }),
+        8 => from_columns!(row, 2 => F::OwnerSet { owner, set_by, escalate_at }),
         // 9, the last arm of `TIMELINE`: the kinds are this file's own numbers.
-        _ => TimelineFact::Requested {
-            request: row.get(2)?,
-            requested_by: row.get(3)?,
-            status: row.get(4)?,
-        },
+        _ => from_columns!(row, 2 => F::Requested { request, requested_by, status }),
     })
 }
 
