@@ -271,45 +271,45 @@ impl Asked<'_> {
     /// A terminal record from a worker or an operator: taken only while the job is
     /// open (or, for a late success, expired); otherwise kept in the history beside
     /// the state that stands. Returns whether it was taken.
-    fn terminal(self, writer: &mut Writer<'_>, asked: &Move<'_>) -> Result<bool, StoreError> {
+    fn terminal(self, writer: &mut Writer<'_>, step: &Move<'_>) -> Result<bool, StoreError> {
         let state = self.job.state;
         let may =
-            state.is_open() || (state == JobState::Expired && asked.to == JobState::CompletedLate);
+            state.is_open() || (state == JobState::Expired && step.to == JobState::CompletedLate);
         if !may {
-            self.not_taken(writer, asked);
+            self.not_taken(writer, step);
             return Ok(false);
         }
-        self.take(writer, asked)
+        self.take(writer, step)
     }
 
     /// A move the ledger did not take: kept in the job's history beside the state
     /// that stands.
-    fn not_taken(self, writer: &mut Writer<'_>, asked: &Move<'_>) {
+    fn not_taken(self, writer: &mut Writer<'_>, step: &Move<'_>) {
         writer.history(&HistoryEntry {
             job_id: &self.job.job_id,
-            at: asked.at,
+            at: step.at,
             from: Some(self.job.state),
-            to: asked.to,
+            to: step.to,
             applied: false,
-            cause: asked.cause,
+            cause: step.cause,
             line_seq: Some(self.seq),
             callback_seq: None,
         });
     }
 
     /// The conditional transition of the job from the state it was read in.
-    fn take(self, writer: &mut Writer<'_>, asked: &Move<'_>) -> Result<bool, StoreError> {
+    fn take(self, writer: &mut Writer<'_>, step: &Move<'_>) -> Result<bool, StoreError> {
         writer.transition(
             &Transition {
                 job_id: &self.job.job_id,
                 from: self.job.state,
-                to: asked.to,
-                at: asked.at,
-                cause: asked.cause,
+                to: step.to,
+                at: step.at,
+                cause: step.cause,
                 line_seq: Some(self.seq),
                 callback_seq: None,
             },
-            asked.record,
+            step.record,
         )
     }
 }
