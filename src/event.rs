@@ -162,6 +162,19 @@ pub struct CallbackReport {
 }
 
 impl CallbackReport {
+    /// The report of a line that is not a JSON object with a known event: no
+    /// facts, one problem.
+    pub fn unparseable(reason: &str) -> Self {
+        CallbackReport {
+            delivery_id: None,
+            job_id: None,
+            attempt: 0,
+            outcome: None,
+            at: None,
+            problems: vec![(Unusable::Unparseable, reason.to_owned())],
+        }
+    }
+
     /// The first reason this report cannot be judged, if any.
     pub fn problem(&self) -> Option<&(Unusable, String)> {
         self.problems.first()

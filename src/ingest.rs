@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use crate::clock::Timestamp;
 use crate::decision::Disposition;
-use crate::event::Parsed;
+use crate::event::{CallbackReport, Parsed};
 use crate::store::{
     DispositionCounts, JobDefaults, Ledger, LineStatus, NewLine, StoreError, Writer,
 };
@@ -243,8 +243,14 @@ fn ingest_line(
     let fate = match parsed {
         Parsed::Event(event) => apply::event(writer, seq, event, defaults)?,
         Parsed::Rejected { .. } => LineFate::Rejected,
-        Parsed::Callback(cb) => callback::ingest(writer, seq, cb, now)?,
-        Parsed::Unparseable { reason } => callback::unparseable(writer, seq, reason, now)?,
+        Parsed::Callback(cb) => {
+            LineFate::Callback(judge(writer, cb, seq, None, now)?.1.disposition)
+        }
+        Parsed::Unparseable { reason } => {
+            // Judged like any callback whose line alone says it cannot be judged.
+            let cb = CallbackReport::unparseable(reason);
+            LineFate::Callback(judge(writer, &cb, seq, None, now)?.1.disposition)
+        }
     };
     match fate {
         LineFate::Applied => report.events_applied += 1,

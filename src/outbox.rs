@@ -132,14 +132,14 @@ pub fn request(
         .job(job_id)?
         .ok_or_else(|| RequestError::NoSuchJob(job_id.to_owned()))?;
     let output = writer.output_facts(job_id)?;
-    let pending = writer.pending_requests(job_id, kind.as_str())?;
+    let pending = writer.pending_requests(job_id, kind)?;
     check(kind, &job, &output, pending, now).map_err(|refusal| RequestError::Refused {
         kind,
         job_id: job_id.to_owned(),
         refusal,
     })?;
     let attempt = (kind == RequestKind::Retry).then_some(job.latest_attempt + pending + 1);
-    let id = writer.insert_request(&job, kind.as_str(), attempt, by, now)?;
+    let id = writer.insert_request(&job, kind, attempt, by, now)?;
     writer.commit()?;
     Ok(RequestWritten { id, attempt })
 }

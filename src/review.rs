@@ -11,7 +11,7 @@ use crate::clock::Timestamp;
 use crate::decision::{Decision, Disposition, Unusable};
 use crate::event::{self, Parsed};
 use crate::ingest;
-use crate::store::{AnswerRow, CallbackRow, Ledger, StoreError};
+use crate::store::{AnswerRow, CallbackRow, Ledger, NewAnswer, StoreError};
 
 /// Why an answer was not written.
 #[derive(Debug, thiserror::Error)]
@@ -105,7 +105,7 @@ pub fn answer(
     let row = writer
         .callback(request.seq)?
         .ok_or(AnswerError::NoSuchCallback(request.seq))?;
-    validate(&row, request.verdict, request.link_job)?;
+    let verdict = validate(&row, request.verdict, request.link_job)?;
     let standing = writer.latest_answer(request.seq)?;
     if let Some(theirs) = &standing
         && Some(theirs.id) != request.seen_answer
@@ -138,15 +138,15 @@ pub fn answer(
         }
         None => None,
     };
-    let answer_id = writer.insert_answer(
-        request.seq,
-        request.verdict,
-        request.note,
-        request.reviewer,
-        now,
-        request.link_job,
-        standing.map(|a| a.id),
-    )?;
+    let answer_id = writer.insert_answer(&NewAnswer {
+        callback_seq: request.seq,
+        verdict,
+        note: request.note,
+        reviewer: request.reviewer,
+        answered_at: now,
+        linked_job_id: request.link_job,
+        previous_answer: standing.map(|a| a.id),
+    })?;
     writer.commit()?;
     Ok(AnswerWritten { answer_id, linked })
 }

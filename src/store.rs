@@ -177,15 +177,6 @@ impl Ledger {
     }
 }
 
-/// A value in the ledger that this binary does not know (a newer writer's, or damage).
-fn bad_value(what: &str, value: &str) -> rusqlite::Error {
-    rusqlite::Error::FromSqlConversionFailure(
-        0,
-        rusqlite::types::Type::Text,
-        format!("unexpected {what} {value:?} in the ledger").into(),
-    )
-}
-
 /// Turns a SQLite error into the error a person can act on.
 pub(crate) fn classify(path: &Path, e: rusqlite::Error) -> StoreError {
     use rusqlite::ErrorCode;

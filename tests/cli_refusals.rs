@@ -10,6 +10,14 @@ use serde_json::Value;
 use support::binary::{Workdir, failed, succeeded};
 use support::fixture::{self, NOW};
 
+/// The sequence number of the first held callback, as the command line takes it.
+fn first_held(w: &Workdir) -> String {
+    w.json(&["callbacks", "--json", "--disposition", "hold"])[0]["seq"]
+        .as_i64()
+        .unwrap()
+        .to_string()
+}
+
 // ---------------------------------------------------------------------------------------
 // Bad input: a clear message on stderr, a non-zero exit, no panic, nothing written.
 // ---------------------------------------------------------------------------------------
@@ -71,10 +79,7 @@ fn a_bad_now_is_refused_with_a_clear_message() {
 #[test]
 fn an_unknown_verdict_is_refused_listing_the_allowed_ones() {
     let w = Workdir::with_afternoon();
-    let c2 = w.json(&["callbacks", "--json", "--disposition", "hold"])[0]["seq"]
-        .as_i64()
-        .unwrap()
-        .to_string();
+    let c2 = first_held(&w);
     let stderr = w.fails(&["answer", &c2, "--verdict", "maybe", "--reviewer", "ana"]);
     for allowed in ["single_effect", "duplicate_effect", "needs_remote_check"] {
         assert!(stderr.contains(allowed), "{stderr}");
@@ -119,10 +124,7 @@ fn an_unknown_verdict_is_refused_listing_the_allowed_ones() {
 #[test]
 fn a_second_reviewer_is_told_how_to_answer_over_the_first() {
     let w = Workdir::with_afternoon();
-    let c2 = w.json(&["callbacks", "--json", "--disposition", "hold"])[0]["seq"]
-        .as_i64()
-        .unwrap()
-        .to_string();
+    let c2 = first_held(&w);
     w.ok(&[
         "answer",
         &c2,
@@ -131,29 +133,21 @@ fn a_second_reviewer_is_told_how_to_answer_over_the_first() {
         "--reviewer",
         "ana",
     ]);
-    let stderr = w.fails(&[
+    let second = [
         "answer",
         &c2,
         "--verdict",
         "duplicate_effect",
         "--reviewer",
         "bo",
-    ]);
+    ];
+    let stderr = w.fails(&second);
     assert!(stderr.contains("ana"), "{stderr}");
     assert!(stderr.contains("--seen"), "{stderr}");
     let seen = w.ledger().answers(c2.parse().unwrap()).unwrap()[0]
         .id
         .to_string();
-    w.ok(&[
-        "answer",
-        &c2,
-        "--verdict",
-        "duplicate_effect",
-        "--reviewer",
-        "bo",
-        "--seen",
-        &seen,
-    ]);
+    w.ok(&[&second[..], &["--seen", &seen]].concat());
     assert_eq!(w.ledger().answers(c2.parse().unwrap()).unwrap().len(), 2);
 }
 

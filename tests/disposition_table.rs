@@ -15,29 +15,27 @@ use Disposition::{Apply, Hold, Quarantine, Record};
 use JobState::{Accepted, Cancelled, CompletedLate, Expired, Failed, Running, Succeeded, TimedOut};
 use Outcome::{Failure, Success};
 
+/// What earlier callbacks for the same attempt claimed.
+const fn earlier(same: bool, opposite: bool) -> EarlierClaims {
+    EarlierClaims { same, opposite }
+}
+
 /// No earlier callback for the same attempt.
-const FIRST: EarlierClaims = EarlierClaims {
-    same: false,
-    opposite: false,
-};
+const FIRST: EarlierClaims = earlier(false, false);
 /// The same claim is already in the ledger.
-const SAME: EarlierClaims = EarlierClaims {
-    same: true,
-    opposite: false,
-};
+const SAME: EarlierClaims = earlier(true, false);
 /// An earlier callback for the same attempt reported the opposite outcome.
-const OPPOSITE: EarlierClaims = EarlierClaims {
-    same: false,
-    opposite: true,
-};
+const OPPOSITE: EarlierClaims = earlier(false, true);
 /// Both the same claim and the opposite outcome were reported before.
-const BOTH: EarlierClaims = EarlierClaims {
-    same: true,
-    opposite: true,
-};
+const BOTH: EarlierClaims = earlier(true, true);
 
 /// A callback naming an existing job and attempt.
-fn claim(job: JobState, outcome: Outcome, replacement: bool, earlier: EarlierClaims) -> Facts {
+const fn claim(
+    job: JobState,
+    outcome: Outcome,
+    replacement: bool,
+    earlier: EarlierClaims,
+) -> Facts {
     Facts::Claim(Claim {
         job,
         outcome,
@@ -55,33 +53,13 @@ mod worked_example {
     use super::*;
 
     /// Success for the attempt that timed out; no replacement.
-    pub const C1: Facts = Facts::Claim(Claim {
-        job: TimedOut,
-        outcome: Success,
-        replacement: false,
-        earlier: FIRST,
-    });
+    pub const C1: Facts = claim(TimedOut, Success, false, FIRST);
     /// Success for the attempt that timed out; staff created a replacement.
-    pub const C2: Facts = Facts::Claim(Claim {
-        job: TimedOut,
-        outcome: Success,
-        replacement: true,
-        earlier: FIRST,
-    });
+    pub const C2: Facts = claim(TimedOut, Success, true, FIRST);
     /// Failure for the attempt that timed out.
-    pub const C3: Facts = Facts::Claim(Claim {
-        job: TimedOut,
-        outcome: Failure,
-        replacement: false,
-        earlier: FIRST,
-    });
+    pub const C3: Facts = claim(TimedOut, Failure, false, FIRST);
     /// Any outcome for a cancelled job.
-    pub const C4: Facts = Facts::Claim(Claim {
-        job: Cancelled,
-        outcome: Success,
-        replacement: false,
-        earlier: FIRST,
-    });
+    pub const C4: Facts = claim(Cancelled, Success, false, FIRST);
     /// An unknown job id.
     pub const C5: Facts = Facts::Unusable(Unusable::NoMatchingJob);
 

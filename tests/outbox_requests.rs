@@ -73,31 +73,29 @@ fn a_retry_is_refused_when_the_job_already_succeeded() {
     assert!(matches!(why, Refusal::AlreadySucceeded { .. }), "{why:?}");
 }
 
+/// A retry of a job whose output object exists, or whose retention expired: the
+/// work is done, or its result is gone for good.
 #[test]
-fn a_retry_is_refused_when_the_output_exists() {
-    let mut t = demo_with_refusable_jobs();
-    let (why, message) = refusal(&mut t, RequestKind::Retry, "out-1");
-    assert_eq!(
-        why,
-        Refusal::OutputExists {
-            reference: "bookings/out-1.pdf".into()
+fn a_retry_is_refused_when_the_output_exists_or_the_retention_expired() {
+    let exists = Refusal::OutputExists {
+        reference: "bookings/out-1.pdf".into(),
+    };
+    let expired = Refusal::RetentionExpired {
+        until: fixture::at("2026-11-27T16:00:00Z"),
+    };
+    let exists_says = ["output object exists", "bookings/out-1.pdf"];
+    let expired_says = ["retention expired"];
+    for (case, job, expected, words) in [
+        ("output exists", "out-1", exists, &exists_says[..]),
+        ("retention expired", "kept-1", expired, &expired_says[..]),
+    ] {
+        let mut t = demo_with_refusable_jobs();
+        let (why, message) = refusal(&mut t, RequestKind::Retry, job);
+        assert_eq!(why, expected, "{case}");
+        for word in words {
+            assert!(message.contains(word), "{case}: {message}");
         }
-    );
-    assert!(message.contains("output object exists"), "{message}");
-    assert!(message.contains("bookings/out-1.pdf"), "{message}");
-}
-
-#[test]
-fn a_retry_is_refused_when_the_retention_expired() {
-    let mut t = demo_with_refusable_jobs();
-    let (why, message) = refusal(&mut t, RequestKind::Retry, "kept-1");
-    assert_eq!(
-        why,
-        Refusal::RetentionExpired {
-            until: fixture::at("2026-11-27T16:00:00Z")
-        }
-    );
-    assert!(message.contains("retention expired"), "{message}");
+    }
 }
 
 #[test]

@@ -41,32 +41,15 @@ fn each_kind_of_question_takes_only_its_closed_set_of_verdicts() {
     let quarantined = t.by_delivery("d-9999-a").seq;
     let applied = t.by_delivery("d-1041-a").seq;
 
+    let for_duplicate = ["single_effect", "duplicate_effect", "needs_remote_check"];
+    let for_conflict = ["success_stands", "failure_stands", "needs_remote_check"];
+    let for_quarantined = ["linked", "noise", "needs_remote_check"];
     for (seq, verdict, allowed) in [
-        (
-            duplicate,
-            "success_stands",
-            ["single_effect", "duplicate_effect", "needs_remote_check"],
-        ),
-        (
-            duplicate,
-            "linked",
-            ["single_effect", "duplicate_effect", "needs_remote_check"],
-        ),
-        (
-            conflict,
-            "single_effect",
-            ["success_stands", "failure_stands", "needs_remote_check"],
-        ),
-        (
-            quarantined,
-            "single_effect",
-            ["linked", "noise", "needs_remote_check"],
-        ),
-        (
-            quarantined,
-            "NOISE",
-            ["linked", "noise", "needs_remote_check"],
-        ),
+        (duplicate, "success_stands", for_duplicate),
+        (duplicate, "linked", for_duplicate),
+        (conflict, "single_effect", for_conflict),
+        (quarantined, "single_effect", for_quarantined),
+        (quarantined, "NOISE", for_quarantined),
     ] {
         let error = refused(&mut t, &request(seq, verdict, "ana"));
         let AnswerError::UnknownVerdict {

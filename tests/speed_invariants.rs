@@ -14,7 +14,7 @@ use jobledger::decision::{Disposition, JobState};
 use jobledger::demo::{self, DemoData};
 use jobledger::reconcile::{self, BACKLOG_WINDOW_S, DEFAULT_REVIEW_CAPACITY};
 use jobledger::review::{self, AnswerRequest};
-use jobledger::store::{APPLICATION_ID, CallbackFilter, Ledger, PageRequest};
+use jobledger::store::{APPLICATION_ID, CallbackFilter, CallbackRow, Ledger, PageRequest};
 use jobledger::{escalation, ingest};
 
 fn now() -> Timestamp {
@@ -39,6 +39,17 @@ fn grouped(path: &Path, sql: &str) -> BTreeMap<String, i64> {
         .unwrap()
 }
 
+/// The first `n` callbacks given `disposition`.
+fn first_callbacks(ledger: &Ledger, disposition: Disposition, n: usize) -> Vec<CallbackRow> {
+    let filter = CallbackFilter {
+        disposition: Some(disposition),
+        text: None,
+    };
+    ledger
+        .callbacks_page(&filter, PageRequest::first(n))
+        .unwrap()
+}
+
 /// A generated ledger, then what people and late streams add to it: answers (one
 /// linking a quarantined callback to a job), owners, garbage, fresh arrivals.
 fn busy_ledger(dir: &Path) -> std::path::PathBuf {
@@ -54,15 +65,7 @@ fn busy_ledger(dir: &Path) -> std::path::PathBuf {
     )
     .unwrap();
     let mut ledger = Ledger::open(&path).unwrap();
-    let held = ledger
-        .callbacks_page(
-            &CallbackFilter {
-                disposition: Some(Disposition::Hold),
-                text: None,
-            },
-            PageRequest::first(6),
-        )
-        .unwrap();
+    let held = first_callbacks(&ledger, Disposition::Hold, 6);
     for (i, row) in held.iter().enumerate() {
         let verdict = if i % 3 == 0 {
             "needs_remote_check"
@@ -85,15 +88,7 @@ fn busy_ledger(dir: &Path) -> std::path::PathBuf {
         )
         .unwrap();
     }
-    let ghost = ledger
-        .callbacks_page(
-            &CallbackFilter {
-                disposition: Some(Disposition::Quarantine),
-                text: None,
-            },
-            PageRequest::first(1),
-        )
-        .unwrap();
+    let ghost = first_callbacks(&ledger, Disposition::Quarantine, 1);
     review::answer(
         &mut ledger,
         &AnswerRequest {

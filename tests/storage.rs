@@ -65,6 +65,14 @@ fn refused(path: &Path) -> Vec<StoreError> {
     errors
 }
 
+/// [`refused`], each error of the kind `is` picks and saying `words`.
+fn refused_as(path: &Path, is: fn(&StoreError) -> bool, words: &str) {
+    for error in refused(path) {
+        assert!(is(&error), "{error:?}: {error}");
+        assert!(error.to_string().contains(words), "{error}");
+    }
+}
+
 #[test]
 fn a_sqlite_file_of_another_application_is_refused_and_untouched() {
     let dir = tempfile::tempdir().unwrap();
@@ -77,13 +85,8 @@ fn a_sqlite_file_of_another_application_is_refused_and_untouched() {
         )
         .unwrap();
     }
-    for error in refused(&path) {
-        assert!(
-            matches!(error, StoreError::NotALedger { .. }),
-            "{error:?}: {error}"
-        );
-        assert!(error.to_string().contains("not a jobledger ledger"));
-    }
+    let not_a_ledger = |e: &StoreError| matches!(e, StoreError::NotALedger { .. });
+    refused_as(&path, not_a_ledger, "not a jobledger ledger");
 }
 
 #[test]
@@ -111,13 +114,8 @@ fn a_plain_text_file_is_refused_and_untouched() {
     for (i, text) in texts.iter().enumerate() {
         let path = dir.path().join(format!("notes-{i}.txt"));
         std::fs::write(&path, text).unwrap();
-        for error in refused(&path) {
-            assert!(
-                matches!(error, StoreError::NotADatabase { .. }),
-                "{error:?}: {error}"
-            );
-            assert!(error.to_string().contains("not a SQLite database"));
-        }
+        let not_a_database = |e: &StoreError| matches!(e, StoreError::NotADatabase { .. });
+        refused_as(&path, not_a_database, "not a SQLite database");
     }
 }
 
@@ -162,13 +160,7 @@ fn an_empty_file_becomes_a_ledger() {
     let path = dir.path().join("touched.db");
     std::fs::write(&path, b"").unwrap();
     let mut ledger = Ledger::open(&path).expect("an empty file is migrated");
-    let report = jobledger::ingest::ingest(
-        &mut ledger,
-        fixture::booking_afternoon().as_bytes(),
-        now(),
-        |_| {},
-    )
-    .unwrap();
+    let report = fixture::ingest_afternoon(&mut ledger);
     assert_eq!(report.callbacks.total(), 5);
     assert_eq!(
         fixture::query_i64(&path, "PRAGMA user_version", []),
@@ -377,13 +369,7 @@ fn a_ledger_of_every_earlier_version_migrates_to_the_current_schema_keeping_its_
             assert_eq!(ledger.raw_line(1).unwrap(), Some(raw.clone()));
         }
         // And it takes new lines: the kept one is recognised by its bytes.
-        let report = jobledger::ingest::ingest(
-            &mut ledger,
-            fixture::booking_afternoon().as_bytes(),
-            now(),
-            |_| {},
-        )
-        .unwrap();
+        let report = fixture::ingest_afternoon(&mut ledger);
         assert!(report.adds_up(), "{report}");
         assert_eq!(report.already_ingested, u64::from(version > 0));
     }

@@ -43,6 +43,14 @@ fn generator_print(seed: u64) -> u32 {
     folded
 }
 
+/// Where the cache keeps a file named from the seed and the generator's print (so
+/// that a changed generator never reuses an old file).
+fn cached(config: &Config, name: impl FnOnce(u64, u32) -> String) -> PathBuf {
+    config
+        .cache
+        .join(name(config.seed, generator_print(config.seed)))
+}
+
 /// A generated NDJSON stream on disk.
 pub struct Stream {
     pub path: PathBuf,
@@ -51,12 +59,9 @@ pub struct Stream {
 
 /// The stream of `jobs` jobs, generated unless cached.
 pub fn stream(config: &Config, jobs: u64) -> Result<Stream> {
-    let name = format!(
-        "stream-{jobs}j-s{}-g{:08x}.ndjson",
-        config.seed,
-        generator_print(config.seed)
-    );
-    let path = config.cache.join(name);
+    let path = cached(config, |seed, print| {
+        format!("stream-{jobs}j-s{seed}-g{print:08x}.ndjson")
+    });
     if !path.exists() {
         let partial = path.with_extension("partial");
         let file = std::fs::File::create(&partial)
@@ -87,12 +92,9 @@ pub fn stream(config: &Config, jobs: u64) -> Result<Stream> {
 /// The demo ledger of `jobs` generated jobs (`jobledger demo --jobs N --seed S`),
 /// built unless cached. Nothing in the suite writes to it.
 pub fn ledger(config: &Config, jobs: u64) -> Result<PathBuf> {
-    let name = format!(
-        "ledger-{jobs}j-s{}-v{SCHEMA_VERSION}-p{PAGE_SIZE}-g{:08x}.db",
-        config.seed,
-        generator_print(config.seed)
-    );
-    let path = config.cache.join(name);
+    let path = cached(config, |seed, print| {
+        format!("ledger-{jobs}j-s{seed}-v{SCHEMA_VERSION}-p{PAGE_SIZE}-g{print:08x}.db")
+    });
     if path.exists() {
         return Ok(path);
     }

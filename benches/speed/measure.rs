@@ -7,6 +7,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 
+use super::Figure;
+
 /// The middle of some durations.
 pub fn median(mut times: Vec<Duration>) -> Duration {
     times.sort();
@@ -121,4 +123,26 @@ pub fn thousands(n: u64) -> String {
 /// `a / b` for two durations.
 pub fn ratio(a: Duration, b: Duration) -> f64 {
     a.as_secs_f64() / b.as_secs_f64().max(1e-9)
+}
+
+/// A time of ours beside the same answer from the `sqlite3` shell (`None` when the
+/// shell is not on PATH), against `target`.
+pub fn against_shell(
+    what: String,
+    ours: Duration,
+    theirs: Option<Duration>,
+    target: &str,
+    met: Option<bool>,
+) -> Figure {
+    Figure {
+        what,
+        ours: show(ours),
+        baseline: theirs.map_or_else(
+            || "n/a (no sqlite3 on PATH)".to_owned(),
+            |t| format!("{} sqlite3 shell", show(t)),
+        ),
+        ratio: theirs.map(|t| ratio(ours, t)),
+        target: target.to_owned(),
+        met,
+    }
 }

@@ -9,7 +9,7 @@ use anyhow::{Context, Result, bail};
 use jobledger::demo;
 use jobledger::reconcile::BACKLOG_WINDOW_S;
 
-use super::measure::{have, median, ratio, run_child, show, thousands};
+use super::measure::{against_shell, have, median, run_child, thousands};
 use super::reconcile::shell;
 use super::{Config, Figure};
 
@@ -93,17 +93,8 @@ fn compare(
 }
 
 fn figure(what: String, ours: std::time::Duration, theirs: Option<std::time::Duration>) -> Figure {
-    Figure {
-        what,
-        ours: show(ours),
-        baseline: theirs.map_or_else(
-            || "n/a (no sqlite3 on PATH)".to_owned(),
-            |t| format!("{} sqlite3 shell", show(t)),
-        ),
-        ratio: theirs.map(|t| ratio(ours, t)),
-        target: "< 200 ms".to_owned(),
-        met: Some(ours.as_secs_f64() < 0.2),
-    }
+    let met = Some(ours.as_secs_f64() < 0.2);
+    against_shell(what, ours, theirs, "< 200 ms", met)
 }
 
 pub fn run(config: &Config, ledger: &Path, figures: &mut Vec<Figure>) -> Result<()> {

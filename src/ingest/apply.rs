@@ -5,8 +5,8 @@ use crate::clock::Timestamp;
 use crate::decision::JobState;
 use crate::event::Event;
 use crate::store::{
-    AttemptState, HistoryEntry, JobDefaults, JobRow, NewAttempt, StoreError, TerminalRecord,
-    Transition, Writer,
+    AttemptState, Downstream, HistoryEntry, JobDefaults, JobRow, NewAttempt, StoreError,
+    TerminalRecord, Transition, Writer,
 };
 
 /// Applies one event kept as input line `seq`, or marks the line rejected when
@@ -100,12 +100,7 @@ fn effect(
     seq: i64,
 ) -> Result<(), StoreError> {
     let id = job.job_id.as_str();
-    let move_to =
-        |writer: &mut Writer<'_>,
-         to: JobState,
-         at: Timestamp,
-         cause: &str,
-         record: TerminalRecord<'_>| { move_job(writer, job, to, at, cause, seq, record) };
+    let asked = Asked { job, seq };
     match event {
         Event::JobAccepted(_) => {}
         Event::AttemptStarted {
@@ -130,17 +125,12 @@ fn effect(
             let reopens = job.state.is_open()
                 || (job.state == JobState::Failed && job.failure_permanent != Some(true));
             let cause = format!("attempt {attempt} started by {created_by}");
+            let to_running = Move::new(JobState::Running, *at, &cause);
             if reopens {
-                move_to(
-                    writer,
-                    JobState::Running,
-                    *at,
-                    &cause,
-                    TerminalRecord::default(),
-                )?;
+                asked.take(writer, &to_running)?;
             } else {
                 // A replacement after the job ended.
-                not_taken(writer, job, JobState::Running, *at, &cause, seq);
+                asked.not_taken(writer, &to_running);
             }
         }
         Event::AttemptTimedOut { attempt, at, .. } => {
@@ -149,26 +139,12 @@ fn effect(
                 && matches!(job.state, JobState::Accepted | JobState::Running)
             {
                 let cause = format!("attempt {attempt} timed out");
-                move_to(
-                    writer,
-                    JobState::TimedOut,
-                    *at,
-                    &cause,
-                    TerminalRecord::default(),
-                )?;
+                asked.take(writer, &Move::new(JobState::TimedOut, *at, &cause))?;
             }
         }
         Event::JobCancelled { at, by, .. } => {
             let cause = format!("cancelled by {by}");
-            terminal(
-                writer,
-                job,
-                JobState::Cancelled,
-                *at,
-                &cause,
-                seq,
-                TerminalRecord::default(),
-            )?;
+            asked.terminal(writer, &Move::new(JobState::Cancelled, *at, &cause))?;
         }
         Event::JobSucceeded {
             attempt,
@@ -185,18 +161,12 @@ fn effect(
             } else {
                 JobState::Succeeded
             };
-            if terminal(
-                writer,
-                job,
-                to,
-                *at,
-                &format!("worker recorded success of attempt {attempt}: {result_ref}"),
-                seq,
-                TerminalRecord {
-                    result_ref: Some(result_ref),
-                    ..TerminalRecord::default()
-                },
-            )? {
+            let cause = format!("worker recorded success of attempt {attempt}: {result_ref}");
+            let success = Move::new(to, *at, &cause).with(TerminalRecord {
+                result_ref: Some(result_ref),
+                ..TerminalRecord::default()
+            });
+            if asked.terminal(writer, &success)? {
                 writer.set_attempt_state(id, *attempt, AttemptState::Succeeded, *at)?;
             }
         }
@@ -214,48 +184,45 @@ fn effect(
             };
             writer.set_attempt_state(id, *attempt, AttemptState::Failed, *at)?;
             let note = format!("worker recorded {kind} failure of attempt {attempt}: {cause}");
+            let failure = Move::new(JobState::Failed, *at, &note).with(TerminalRecord {
+                failure_cause: Some(cause),
+                failure_permanent: *permanent,
+                ..TerminalRecord::default()
+            });
             if *attempt < job.latest_attempt {
                 // A superseded attempt failing says nothing about the replacement
                 // still at work (as table row 10).
-                not_taken(writer, job, JobState::Failed, *at, &note, seq);
+                asked.not_taken(writer, &failure);
                 return Ok(());
             }
-            terminal(
-                writer,
-                job,
-                JobState::Failed,
-                *at,
-                &note,
-                seq,
-                TerminalRecord {
-                    failure_cause: Some(cause),
-                    failure_permanent: *permanent,
-                    ..TerminalRecord::default()
-                },
-            )?;
+            asked.terminal(writer, &failure)?;
         }
         Event::JobExpired { at, .. } => {
-            terminal(
-                writer,
-                job,
-                JobState::Expired,
-                *at,
-                "expired",
-                seq,
-                TerminalRecord::default(),
-            )?;
+            asked.terminal(writer, &Move::new(JobState::Expired, *at, "expired"))?;
         }
         Event::OutputStored {
             reference,
             at,
             retention_until,
             ..
-        } => writer.insert_output(id, reference, *at, *retention_until, seq)?,
+        } => {
+            let fact = Downstream::OutputStored {
+                reference,
+                stored_at: *at,
+                retention_until: *retention_until,
+            };
+            writer.insert_downstream(id, &fact, seq)?;
+        }
         Event::OutputChecked { at, exists, .. } => {
-            writer.insert_output_check(id, *at, *exists, seq)?;
+            let fact = Downstream::OutputChecked {
+                at: *at,
+                exists: *exists,
+            };
+            writer.insert_downstream(id, &fact, seq)?;
         }
         Event::NotificationSent { kind, at, .. } => {
-            writer.insert_notification(id, kind, *at, seq)?;
+            let fact = Downstream::NotificationSent { kind, at: *at };
+            writer.insert_downstream(id, &fact, seq)?;
         }
         Event::Decision {
             decision_id,
@@ -269,69 +236,80 @@ fn effect(
     Ok(())
 }
 
-/// A terminal record from a worker or an operator: taken only while the job is
-/// open (or, for a late success, expired); otherwise kept in the history beside
-/// the state that stands. Returns whether it was taken.
-fn terminal(
-    writer: &mut Writer<'_>,
-    job: &JobRow,
+/// A move an event asks of its job: to a state, at a time, for a cause, with what a
+/// terminal move records.
+struct Move<'a> {
     to: JobState,
     at: Timestamp,
-    cause: &str,
-    seq: i64,
-    record: TerminalRecord<'_>,
-) -> Result<bool, StoreError> {
-    let may =
-        job.state.is_open() || (job.state == JobState::Expired && to == JobState::CompletedLate);
-    if !may {
-        not_taken(writer, job, to, at, cause, seq);
-        return Ok(false);
-    }
-    move_job(writer, job, to, at, cause, seq, record)
+    cause: &'a str,
+    record: TerminalRecord<'a>,
 }
 
-/// A move line `seq` asked for and the ledger did not take: kept in the job's history
-/// beside the state that stands.
-fn not_taken(
-    writer: &mut Writer<'_>,
-    job: &JobRow,
-    to: JobState,
-    at: Timestamp,
-    cause: &str,
-    seq: i64,
-) {
-    writer.history(&HistoryEntry {
-        job_id: &job.job_id,
-        at,
-        from: Some(job.state),
-        to,
-        applied: false,
-        cause,
-        line_seq: Some(seq),
-        callback_seq: None,
-    });
-}
-
-/// The conditional transition of `job` from the state it was read in, asked by line `seq`.
-fn move_job(
-    writer: &mut Writer<'_>,
-    job: &JobRow,
-    to: JobState,
-    at: Timestamp,
-    cause: &str,
-    seq: i64,
-    record: TerminalRecord<'_>,
-) -> Result<bool, StoreError> {
-    writer.transition(
-        &Transition {
-            job_id: &job.job_id,
-            from: job.state,
+impl<'a> Move<'a> {
+    fn new(to: JobState, at: Timestamp, cause: &'a str) -> Self {
+        Move {
             to,
             at,
             cause,
-            line_seq: Some(seq),
+            record: TerminalRecord::default(),
+        }
+    }
+
+    fn with(self, record: TerminalRecord<'a>) -> Self {
+        Move { record, ..self }
+    }
+}
+
+/// The job an event is about, as it was read, and the input line the event came on.
+#[derive(Clone, Copy)]
+struct Asked<'a> {
+    job: &'a JobRow,
+    seq: i64,
+}
+
+impl Asked<'_> {
+    /// A terminal record from a worker or an operator: taken only while the job is
+    /// open (or, for a late success, expired); otherwise kept in the history beside
+    /// the state that stands. Returns whether it was taken.
+    fn terminal(self, writer: &mut Writer<'_>, step: &Move<'_>) -> Result<bool, StoreError> {
+        let state = self.job.state;
+        let may =
+            state.is_open() || (state == JobState::Expired && step.to == JobState::CompletedLate);
+        if !may {
+            self.not_taken(writer, step);
+            return Ok(false);
+        }
+        self.take(writer, step)
+    }
+
+    /// A move the ledger did not take: kept in the job's history beside the state
+    /// that stands.
+    fn not_taken(self, writer: &mut Writer<'_>, step: &Move<'_>) {
+        writer.history(&HistoryEntry {
+            job_id: &self.job.job_id,
+            at: step.at,
+            from: Some(self.job.state),
+            to: step.to,
+            applied: false,
+            cause: step.cause,
+            line_seq: Some(self.seq),
             callback_seq: None,
-        },
-        record,
-    )
+        });
+    }
+
+    /// The conditional transition of the job from the state it was read in.
+    fn take(self, writer: &mut Writer<'_>, step: &Move<'_>) -> Result<bool, StoreError> {
+        writer.transition(
+            &Transition {
+                job_id: &self.job.job_id,
+                from: self.job.state,
+                to: step.to,
+                at: step.at,
+                cause: step.cause,
+                line_seq: Some(self.seq),
+                callback_seq: None,
+            },
+            step.record,
+        )
+    }
 }

@@ -1,41 +1,9 @@
 //! Callbacks: gather the facts, ask the table, keep the answer and its effect.
 
-use super::LineFate;
 use crate::clock::Timestamp;
 use crate::decision::{self, Claim, Decision, EarlierClaims, Effect, Facts, Outcome, Unusable};
 use crate::event::CallbackReport;
 use crate::store::{AttemptState, NewCallback, StoreError, TerminalRecord, Transition, Writer};
-
-/// Judges a callback kept as input line `seq`.
-pub(crate) fn ingest(
-    writer: &mut Writer<'_>,
-    line_seq: i64,
-    report: &CallbackReport,
-    now: Timestamp,
-) -> Result<LineFate, StoreError> {
-    let (_, decision) = judge(writer, report, line_seq, None, now)?;
-    Ok(LineFate::Callback(decision.disposition))
-}
-
-/// Quarantines input line `seq`, which is not a JSON object with a known event.
-pub(crate) fn unparseable(
-    writer: &mut Writer<'_>,
-    line_seq: i64,
-    reason: &str,
-    now: Timestamp,
-) -> Result<LineFate, StoreError> {
-    // Judged like any callback whose line alone says it cannot be judged.
-    let report = CallbackReport {
-        delivery_id: None,
-        job_id: None,
-        attempt: 0,
-        outcome: None,
-        at: None,
-        problems: vec![(Unusable::Unparseable, reason.to_owned())],
-    };
-    let (_, decision) = judge(writer, &report, line_seq, None, now)?;
-    Ok(LineFate::Callback(decision.disposition))
-}
 
 /// Judges a callback against the ledger by the table and writes the callback row and
 /// its effect. Returns the new callback's sequence number and the decision.

@@ -10,6 +10,7 @@ use std::cmp::Ordering;
 use rusqlite::fallible_streaming_iterator::FallibleStreamingIterator;
 use rusqlite::{Rows, Statement};
 
+use super::columns::from_columns;
 use super::rows::OwnerRow;
 use super::{Ledger, StoreError};
 use crate::clock::Timestamp;
@@ -83,12 +84,9 @@ impl<'s> Side<'s> {
     /// The current row's owner assignment (columns 1 to 4).
     fn owner(&self) -> rusqlite::Result<Option<OwnerRow>> {
         match self.rows.get() {
-            Some(row) => Ok(Some(OwnerRow {
-                owner: row.get(1)?,
-                escalate_at: row.get(2)?,
-                set_by: row.get(3)?,
-                set_at: row.get(4)?,
-            })),
+            Some(row) => Ok(Some(from_columns!(row, 1 => OwnerRow {
+                owner, escalate_at, set_by, set_at
+            }))),
             None => Ok(None),
         }
     }
@@ -135,14 +133,7 @@ impl Ledger {
             let mut rows = jobs.query([])?;
             while let Some(row) = rows.next()? {
                 let job_id = row.get_ref(0)?.as_str()?;
-                let state_text = row.get_ref(1)?.as_str()?;
-                let state = JobState::parse(state_text).ok_or_else(|| {
-                    rusqlite::Error::FromSqlConversionFailure(
-                        1,
-                        rusqlite::types::Type::Text,
-                        format!("unexpected job state {state_text:?} in the ledger").into(),
-                    )
-                })?;
+                let state: JobState = row.get(1)?;
                 // The latest output (the one with the highest id), then the latest
                 // check made at or after it was stored: the same rule as `output_facts`.
                 let has_output = stored.reach(job_id)?;

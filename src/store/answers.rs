@@ -4,7 +4,7 @@
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::columns::{ANSWER_COLUMNS, answer_from};
-use super::rows::AnswerRow;
+use super::rows::{AnswerRow, NewAnswer};
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
 use crate::review::Verdict;
@@ -83,22 +83,20 @@ impl Writer<'_> {
     }
 
     /// Appends an answer; returns its id.
-    #[allow(clippy::too_many_arguments)]
-    pub fn insert_answer(
-        &mut self,
-        callback_seq: i64,
-        verdict: &str,
-        note: &str,
-        reviewer: &str,
-        answered_at: Timestamp,
-        linked_job_id: Option<&str>,
-        previous_answer: Option<i64>,
-    ) -> Result<i64> {
+    pub fn insert_answer(&mut self, answer: &NewAnswer<'_>) -> Result<i64> {
         self.execute(
-                "INSERT INTO answers (callback_seq, verdict, note, reviewer, answered_at, linked_job_id, previous_answer)
+            "INSERT INTO answers (callback_seq, verdict, note, reviewer, answered_at, linked_job_id, previous_answer)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                params![callback_seq, verdict, note, reviewer, answered_at, linked_job_id, previous_answer],
-            )?;
+            params![
+                answer.callback_seq,
+                answer.verdict,
+                answer.note,
+                answer.reviewer,
+                answer.answered_at,
+                answer.linked_job_id,
+                answer.previous_answer
+            ],
+        )?;
         Ok(self.last_insert_rowid())
     }
 }

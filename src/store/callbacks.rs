@@ -8,7 +8,7 @@ use super::query::Select;
 use super::rows::{CallbackRow, ClaimHistory, NewCallback};
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
-use crate::decision::{Disposition, JobState, Outcome};
+use crate::decision::{Disposition, Outcome};
 
 type Result<T> = std::result::Result<T, StoreError>;
 
@@ -109,7 +109,7 @@ impl Ledger {
             .sql();
         let mut rows: Vec<CallbackRow> = self.run(|c| {
             let mut st = c.prepare_cached(&sql)?;
-            let disposition = filter.disposition.map(Disposition::as_str);
+            let disposition = filter.disposition;
             let text = filter.text.as_deref();
             let mut params: Vec<(&str, &dyn rusqlite::ToSql)> = vec![("?1", &key)];
             if filter.disposition.is_some() {
@@ -139,7 +139,7 @@ impl Ledger {
         self.run(|c| {
             let mut st = c.prepare_cached(&sql)?;
             match filter.disposition {
-                Some(d) => st.query_row(params![text, d.as_str()], |row| row.get(0)),
+                Some(d) => st.query_row(params![text, d], |row| row.get(0)),
                 None => st.query_row([text], |row| row.get(0)),
             }
         })
@@ -186,8 +186,8 @@ impl Writer<'_> {
             let mut rows = st.query(params![job_id, attempt])?;
             while let Some(row) = rows.next()? {
                 let seq: i64 = row.get(0)?;
-                // Compared where SQLite holds it: no `String` per earlier claim.
-                if row.get_ref(1)?.as_str()? == outcome.as_str() {
+                // Read in place (`sql_values.rs`): no `String` per earlier claim.
+                if row.get::<_, Outcome>(1)? == outcome {
                     history.first_same = Some(history.first_same.map_or(seq, |s| s.min(seq)));
                 } else {
                     history.opposite = true;
@@ -210,13 +210,13 @@ impl Writer<'_> {
                 cb.delivery_id,
                 cb.job_id,
                 cb.attempt,
-                cb.outcome.map(Outcome::as_str),
+                cb.outcome,
                 cb.arrived_at,
                 cb.timeout_at,
-                cb.disposition.as_str(),
-                cb.reason.as_str(),
+                cb.disposition,
+                cb.reason,
                 cb.detail,
-                cb.job_state_before.map(JobState::as_str),
+                cb.job_state_before,
                 cb.replacement_attempt,
                 cb.first_report_seq,
                 cb.linked_from_seq,

@@ -5,17 +5,36 @@
 
 use rusqlite::Row;
 
-use super::bad_value;
 use super::rows::{
-    AgedJobRow, AnswerRow, AttemptRow, AttemptState, CallbackRow, FailedJobRow, JobRow, OutboxRow,
-    OwnerRow, Replacement,
+    AgedJobRow, AnswerRow, AttemptRow, CallbackRow, FailedJobRow, JobRow, OutboxRow, OwnerRow,
+    Replacement,
 };
 use crate::clock::Timestamp;
-use crate::decision::{Disposition, JobState, Outcome, ReasonCode};
 
-pub(super) fn job_state(text: &str) -> rusqlite::Result<JobState> {
-    JobState::parse(text).ok_or_else(|| bad_value("job state", text))
+/// Builds a struct (or an enum variant) from consecutive columns of `row`, its
+/// fields named in column order: `from_columns!(row, 2 => OwnerRow { owner,
+/// escalate_at, set_by, set_at })` reads `owner` from column 2, `escalate_at` from
+/// column 3, and so on. Fields after a `;` are given as values.
+macro_rules! from_columns {
+    ($row:expr, $first:expr => $($name:ident)::+ {
+        $($field:ident),+ $(; $($given:ident: $value:expr),+)?
+    }) => {{
+        #[allow(unused_assignments)] // the last column read moves the count past it
+        let value = {
+            let mut column: usize = $first;
+            $($name)::+ {
+                $($field: {
+                    column += 1;
+                    $row.get(column - 1)?
+                },)+
+                $($($given: $value),+)?
+            }
+        };
+        value
+    }};
 }
+
+pub(super) use from_columns;
 
 pub(super) const JOB_COLUMNS: &str =
     "job_id, state, accepted_at, aged_at, timeout_s, expected_age_s, attempt_budget,
@@ -23,36 +42,17 @@ pub(super) const JOB_COLUMNS: &str =
     failure_permanent, state_changed_at";
 
 pub(super) fn job_from(row: &Row<'_>) -> rusqlite::Result<JobRow> {
-    Ok(JobRow {
-        job_id: row.get(0)?,
-        state: job_state(&row.get::<_, String>(1)?)?,
-        accepted_at: row.get(2)?,
-        aged_at: row.get(3)?,
-        timeout_s: row.get(4)?,
-        expected_age_s: row.get(5)?,
-        attempt_budget: row.get(6)?,
-        latest_attempt: row.get(7)?,
-        input_digest: row.get(8)?,
-        model_digest: row.get(9)?,
-        policy_revision: row.get(10)?,
-        result_ref: row.get(11)?,
-        failure_cause: row.get(12)?,
-        failure_permanent: row.get(13)?,
-        state_changed_at: row.get(14)?,
-    })
+    Ok(from_columns!(row, 0 => JobRow {
+        job_id, state, accepted_at, aged_at, timeout_s, expected_age_s, attempt_budget,
+        latest_attempt, input_digest, model_digest, policy_revision, result_ref, failure_cause,
+        failure_permanent, state_changed_at
+    }))
 }
 
 pub(super) fn attempt_from(row: &Row<'_>) -> rusqlite::Result<AttemptRow> {
-    let state: String = row.get(5)?;
-    Ok(AttemptRow {
-        job_id: row.get(0)?,
-        attempt: row.get(1)?,
-        created_by: row.get(2)?,
-        started_at: row.get(3)?,
-        timeout_at: row.get(4)?,
-        state: AttemptState::parse(&state).ok_or_else(|| bad_value("attempt state", &state))?,
-        timed_out_at: row.get(6)?,
-    })
+    Ok(from_columns!(row, 0 => AttemptRow {
+        job_id, attempt, created_by, started_at, timeout_at, state, timed_out_at
+    }))
 }
 
 pub(super) const ATTEMPT_COLUMNS: &str =
@@ -62,22 +62,14 @@ pub(super) const ANSWER_COLUMNS: &str =
     "a.id, a.callback_seq, a.verdict, a.note, a.reviewer, a.answered_at, a.linked_job_id";
 
 pub(super) fn answer_from(row: &Row<'_>) -> rusqlite::Result<AnswerRow> {
-    Ok(AnswerRow {
-        id: row.get(0)?,
-        callback_seq: row.get(1)?,
-        verdict: row.get(2)?,
-        note: row.get(3)?,
-        reviewer: row.get(4)?,
-        answered_at: row.get(5)?,
-        linked_job_id: row.get(6)?,
-    })
+    Ok(from_columns!(row, 0 => AnswerRow {
+        id, callback_seq, verdict, note, reviewer, answered_at, linked_job_id
+    }))
 }
 
 pub(super) fn callback_from(row: &Row<'_>) -> rusqlite::Result<CallbackRow> {
-    // Names read in place: a `String` each was a tenth of listing held callbacks.
-    let outcome = row.get_ref(5)?.as_str_or_null()?;
-    let disposition = row.get_ref(8)?.as_str()?;
-    let reason = row.get_ref(9)?.as_str()?;
+    // Names are read in place (`sql_values.rs`): a `String` each was a tenth of
+    // listing held callbacks.
     let replacement = match (
         row.get::<_, Option<i64>>(14)?,
         row.get::<_, Option<String>>(15)?,
@@ -87,44 +79,21 @@ pub(super) fn callback_from(row: &Row<'_>) -> rusqlite::Result<CallbackRow> {
             attempt,
             created_by,
             started_at,
-            state: row
-                .get_ref(17)?
-                .as_str_or_null()?
-                .and_then(AttemptState::parse),
+            state: row.get(17)?,
         }),
         _ => None,
     };
     let answer = match row.get::<_, Option<i64>>(18)? {
-        Some(id) => Some(AnswerRow {
-            id,
-            callback_seq: row.get(0)?,
-            verdict: row.get(19)?,
-            note: row.get(20)?,
-            reviewer: row.get(21)?,
-            answered_at: row.get(22)?,
-            linked_job_id: row.get(23)?,
-        }),
+        Some(id) => Some(from_columns!(row, 19 => AnswerRow {
+            verdict, note, reviewer, answered_at, linked_job_id; id: id, callback_seq: row.get(0)?
+        })),
         None => None,
     };
-    Ok(CallbackRow {
-        seq: row.get(0)?,
-        line_seq: row.get(1)?,
-        delivery_id: row.get(2)?,
-        job_id: row.get(3)?,
-        attempt: row.get(4)?,
-        outcome: outcome.and_then(Outcome::parse),
-        arrived_at: row.get(6)?,
-        timeout_at: row.get(7)?,
-        disposition: Disposition::parse(disposition)
-            .ok_or_else(|| bad_value("disposition", disposition))?,
-        reason: ReasonCode::parse(reason).ok_or_else(|| bad_value("reason", reason))?,
-        detail: row.get(10)?,
-        first_report_seq: row.get(11)?,
-        linked_from_seq: row.get(12)?,
-        judged_at: row.get(13)?,
-        replacement,
-        answer,
-    })
+    Ok(from_columns!(row, 0 => CallbackRow {
+        seq, line_seq, delivery_id, job_id, attempt, outcome, arrived_at, timeout_at,
+        disposition, reason, detail, first_report_seq, linked_from_seq, judged_at;
+        replacement: replacement, answer: answer
+    }))
 }
 
 /// The columns [`callback_from`] reads, `state` the replacement attempt's state (or
@@ -143,50 +112,27 @@ pub(super) const OUTBOX_COLUMNS: &str = "id, job_id, request, attempt, input_dig
     policy_revision, requested_by, requested_at, status";
 
 pub(super) fn outbox_from(row: &Row<'_>) -> rusqlite::Result<OutboxRow> {
-    Ok(OutboxRow {
-        id: row.get(0)?,
-        job_id: row.get(1)?,
-        request: row.get(2)?,
-        attempt: row.get(3)?,
-        input_digest: row.get(4)?,
-        model_digest: row.get(5)?,
-        policy_revision: row.get(6)?,
-        requested_by: row.get(7)?,
-        requested_at: row.get(8)?,
-        status: row.get(9)?,
-    })
+    Ok(from_columns!(row, 0 => OutboxRow {
+        id, job_id, request, attempt, input_digest, model_digest, policy_revision, requested_by,
+        requested_at, status
+    }))
 }
 
 pub(super) fn aged_from(row: &Row<'_>) -> rusqlite::Result<AgedJobRow> {
     let owner = match row.get::<_, Option<String>>(5)? {
-        Some(owner) => Some(OwnerRow {
-            owner,
-            escalate_at: row.get(6)?,
-            set_by: row.get(7)?,
-            set_at: row.get(8)?,
-        }),
+        Some(owner) => Some(from_columns!(row, 6 => OwnerRow {
+            escalate_at, set_by, set_at; owner: owner
+        })),
         None => None,
     };
-    Ok(AgedJobRow {
-        job_id: row.get(0)?,
-        state: job_state(row.get_ref(1)?.as_str()?)?,
-        accepted_at: row.get(2)?,
-        aged_at: row.get(3)?,
-        expected_age_s: row.get(4)?,
-        owner,
-    })
+    Ok(from_columns!(row, 0 => AgedJobRow {
+        job_id, state, accepted_at, aged_at, expected_age_s; owner: owner
+    }))
 }
 
 pub(super) fn failed_from(row: &Row<'_>) -> rusqlite::Result<(FailedJobRow, Timestamp)> {
-    Ok((
-        FailedJobRow {
-            job_id: row.get(0)?,
-            failed_at: row.get(1)?,
-            cause: row.get(2)?,
-            permanent: row.get(3)?,
-            attempts_used: row.get(4)?,
-            attempt_budget: row.get(5)?,
-        },
-        row.get(6)?,
-    ))
+    let failed = from_columns!(row, 0 => FailedJobRow {
+        job_id, failed_at, cause, permanent, attempts_used, attempt_budget
+    });
+    Ok((failed, row.get(6)?))
 }

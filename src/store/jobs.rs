@@ -278,8 +278,8 @@ impl Writer<'_> {
         self.behind.append_history(HistoryRow {
             job_id: entry.job_id.to_owned(),
             at: entry.at,
-            from_state: entry.from.map(JobState::as_str),
-            to_state: entry.to.as_str(),
+            from_state: entry.from,
+            to_state: entry.to,
             applied: entry.applied,
             cause: entry.cause.to_owned(),
             line_seq: entry.line_seq,

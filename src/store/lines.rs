@@ -110,7 +110,7 @@ impl Writer<'_> {
                 &line.sha256[..],
                 line.raw,
                 line.event,
-                line.status.as_str(),
+                line.status,
                 line.reason,
                 line.ingested_at
             ],

@@ -7,11 +7,16 @@ use super::columns::{OUTBOX_COLUMNS, outbox_from};
 use super::rows::{JobRow, OutboxRow};
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
+use crate::outbox::RequestKind;
 
 type Result<T> = std::result::Result<T, StoreError>;
 
 /// Requests of a kind still pending in the outbox for a job.
-fn pending_requests(conn: &Connection, job_id: &str, request: &str) -> rusqlite::Result<i64> {
+fn pending_requests(
+    conn: &Connection,
+    job_id: &str,
+    request: RequestKind,
+) -> rusqlite::Result<i64> {
     conn.prepare_cached(
         "SELECT count(*) FROM outbox WHERE job_id = ?1 AND request = ?2 AND status = 'pending'",
     )?
@@ -34,14 +39,14 @@ impl Ledger {
     }
 
     /// Requests of a kind still pending in the outbox for a job.
-    pub fn pending_requests(&self, job_id: &str, request: &str) -> Result<i64> {
+    pub fn pending_requests(&self, job_id: &str, request: RequestKind) -> Result<i64> {
         self.run(|c| pending_requests(c, job_id, request))
     }
 }
 
 impl Writer<'_> {
     /// Requests of a kind still pending for a job.
-    pub fn pending_requests(&self, job_id: &str, request: &str) -> Result<i64> {
+    pub fn pending_requests(&self, job_id: &str, request: RequestKind) -> Result<i64> {
         self.run(|c| pending_requests(c, job_id, request))
     }
 
@@ -49,7 +54,7 @@ impl Writer<'_> {
     pub fn insert_request(
         &mut self,
         job: &JobRow,
-        request: &str,
+        request: RequestKind,
         attempt: Option<i64>,
         requested_by: &str,
         requested_at: Timestamp,

@@ -3,7 +3,7 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::rows::OutputFacts;
+use super::rows::{Downstream, OutputFacts};
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
 
@@ -54,50 +54,33 @@ impl Writer<'_> {
         self.run(|c| read_output_facts(c, job_id))
     }
 
-    /// Records an output object.
-    pub fn insert_output(
+    /// Keeps what a line said happened downstream of a job, in the fact's table.
+    pub fn insert_downstream(
         &mut self,
         job_id: &str,
-        reference: &str,
-        stored_at: Timestamp,
-        retention_until: Option<Timestamp>,
+        fact: &Downstream<'_>,
         line_seq: i64,
     ) -> Result<()> {
-        self.execute(
-            "INSERT INTO outputs (job_id, ref, stored_at, retention_until, line_seq)
+        match *fact {
+            Downstream::OutputStored {
+                reference,
+                stored_at,
+                retention_until,
+            } => self.execute(
+                "INSERT INTO outputs (job_id, ref, stored_at, retention_until, line_seq)
                  VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![job_id, reference, stored_at, retention_until, line_seq],
-        )?;
-        Ok(())
-    }
-
-    /// Records a check of whether a job's output object exists.
-    pub fn insert_output_check(
-        &mut self,
-        job_id: &str,
-        at: Timestamp,
-        exists: bool,
-        line_seq: i64,
-    ) -> Result<()> {
-        self.execute(
-                "INSERT INTO output_checks (job_id, checked_at, object_exists, line_seq) VALUES (?1, ?2, ?3, ?4)",
+                params![job_id, reference, stored_at, retention_until, line_seq],
+            ),
+            Downstream::OutputChecked { at, exists } => self.execute(
+                "INSERT INTO output_checks (job_id, checked_at, object_exists, line_seq)
+                 VALUES (?1, ?2, ?3, ?4)",
                 params![job_id, at, exists, line_seq],
-            )?;
-        Ok(())
-    }
-
-    /// Records a notification that was sent.
-    pub fn insert_notification(
-        &mut self,
-        job_id: &str,
-        kind: &str,
-        at: Timestamp,
-        line_seq: i64,
-    ) -> Result<()> {
-        self.execute(
-            "INSERT INTO notifications (job_id, kind, sent_at, line_seq) VALUES (?1, ?2, ?3, ?4)",
-            params![job_id, kind, at, line_seq],
-        )?;
+            ),
+            Downstream::NotificationSent { kind, at } => self.execute(
+                "INSERT INTO notifications (job_id, kind, sent_at, line_seq) VALUES (?1, ?2, ?3, ?4)",
+                params![job_id, kind, at, line_seq],
+            ),
+        }?;
         Ok(())
     }
 

@@ -3,6 +3,7 @@
 
 use rusqlite::{OptionalExtension, params};
 
+use super::columns::from_columns;
 use super::rows::OwnerRow;
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
@@ -18,12 +19,7 @@ impl Ledger {
                  WHERE job_id = ?1 ORDER BY id DESC LIMIT 1",
             )?
             .query_row([job_id], |row| {
-                Ok(OwnerRow {
-                    owner: row.get(0)?,
-                    escalate_at: row.get(1)?,
-                    set_by: row.get(2)?,
-                    set_at: row.get(3)?,
-                })
+                Ok(from_columns!(row, 0 => OwnerRow { owner, escalate_at, set_by, set_at }))
             })
             .optional()
         })

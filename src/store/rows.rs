@@ -189,6 +189,20 @@ pub struct AnswerRow {
     pub verdict: Verdict,
 }
 
+/// A reviewer's answer about to be appended.
+#[derive(Debug, Clone, Copy)]
+pub struct NewAnswer<'a> {
+    pub callback_seq: i64,
+    pub verdict: Verdict,
+    pub note: &'a str,
+    pub reviewer: &'a str,
+    pub answered_at: Timestamp,
+    /// The job a `linked` verdict names.
+    pub linked_job_id: Option<&'a str>,
+    /// The answer this one stands in front of, if any.
+    pub previous_answer: Option<i64>,
+}
+
 /// A callback as reports and the console show it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallbackRow {
@@ -255,6 +269,21 @@ pub struct OutboxRow {
     pub requested_by: String,
     pub requested_at: Timestamp,
     pub status: RequestStatus,
+}
+
+/// What a line says happened downstream of a job (each kept in its own table).
+#[derive(Debug, Clone, Copy)]
+pub enum Downstream<'a> {
+    /// The job's output object was stored (kept until a time, or for good).
+    OutputStored {
+        reference: &'a str,
+        stored_at: Timestamp,
+        retention_until: Option<Timestamp>,
+    },
+    /// Someone checked whether the output object still exists.
+    OutputChecked { at: Timestamp, exists: bool },
+    /// A notification about the job was sent.
+    NotificationSent { kind: &'a str, at: Timestamp },
 }
 
 /// What the ledger knows about a job's output object.

@@ -3,10 +3,12 @@
 
 use rusqlite::{Connection, Row};
 
-use super::columns::job_state;
-use super::{Ledger, StoreError, bad_value};
+use super::columns::from_columns;
+use super::{Ledger, StoreError};
 use crate::clock::Timestamp;
 use crate::decision::{Disposition, JobState, Outcome, ReasonCode};
+use crate::outbox::{RequestKind, RequestStatus};
+use crate::review::Verdict;
 
 /// One entry of a job's timeline.
 #[derive(Debug, Clone, PartialEq)]
@@ -45,7 +47,7 @@ pub enum TimelineFact {
     /// A reviewer answered one of the job's callbacks.
     Answer {
         callback_seq: i64,
-        verdict: String,
+        verdict: Verdict,
         reviewer: String,
         note: String,
     },
@@ -66,9 +68,9 @@ pub enum TimelineFact {
     },
     /// A request (retry, cancel) was put in the outbox.
     Requested {
-        request: String,
+        request: RequestKind,
         requested_by: String,
-        status: String,
+        status: RequestStatus,
     },
 }
 
@@ -98,65 +100,21 @@ const TIMELINE: &str = "
     UNION ALL SELECT 9, requested_at, request, requested_by, status, NULL, NULL
       FROM outbox WHERE job_id = ?1";
 
-fn parsed<T>(what: &str, text: &str, parse: fn(&str) -> Option<T>) -> rusqlite::Result<T> {
-    parse(text).ok_or_else(|| bad_value(what, text))
-}
-
 fn fact(row: &Row<'_>) -> rusqlite::Result<TimelineFact> {
-    let text = |i: usize| -> rusqlite::Result<&str> { Ok(row.get_ref(i)?.as_str()?) };
+    use TimelineFact as F;
+    // Each fact's values from column 2 on, in the order its arm of `TIMELINE` lists them.
     Ok(match row.get::<_, i64>(0)? {
-        0 => TimelineFact::Moved {
-            from: row
-                .get_ref(2)?
-                .as_str_or_null()?
-                .map(job_state)
-                .transpose()?,
-            to: job_state(text(3)?)?,
-            applied: row.get(4)?,
-            cause: row.get(5)?,
-        },
-        1 => TimelineFact::AttemptStarted {
-            attempt: row.get(2)?,
-            created_by: row.get(3)?,
-            timeout_at: row.get(4)?,
-        },
-        2 => TimelineFact::AttemptTimedOut {
-            attempt: row.get(2)?,
-        },
-        3 => TimelineFact::Callback {
-            seq: row.get(2)?,
-            outcome: (row.get_ref(3)?.as_str_or_null()?)
-                .map(|o| parsed("outcome", o, Outcome::parse))
-                .transpose()?,
-            attempt: row.get(4)?,
-            disposition: parsed("disposition", text(5)?, Disposition::parse)?,
-            reason: parsed("reason", text(6)?, ReasonCode::parse)?,
-        },
-        4 => TimelineFact::Answer {
-            callback_seq: row.get(2)?,
-            verdict: row.get(3)?,
-            reviewer: row.get(4)?,
-            note: row.get(5)?,
-        },
-        5 => TimelineFact::OutputStored {
-            reference: row.get(2)?,
-            retention_until: row.get(3)?,
-        },
-        6 => TimelineFact::OutputChecked {
-            exists: row.get(2)?,
-        },
-        7 => TimelineFact::NotificationSent { kind: row.get(2)? },
-        8 => TimelineFact::OwnerSet {
-            owner: row.get(2)?,
-            set_by: row.get(3)?,
-            escalate_at: row.get(4)?,
-        },
+        0 => from_columns!(row, 2 => F::Moved { from, to, applied, cause }),
+        1 => from_columns!(row, 2 => F::AttemptStarted { attempt, created_by, timeout_at }),
+        2 => from_columns!(row, 2 => F::AttemptTimedOut { attempt }),
+        3 => from_columns!(row, 2 => F::Callback { seq, outcome, attempt, disposition, reason }),
+        4 => from_columns!(row, 2 => F::Answer { callback_seq, verdict, reviewer, note }),
+        5 => from_columns!(row, 2 => F::OutputStored { reference, retention_until }),
+        6 => from_columns!(row, 2 => F::OutputChecked { exists }),
+        7 => from_columns!(row, 2 => F::NotificationSent { kind }),
+        8 => from_columns!(row, 2 => F::OwnerSet { owner, set_by, escalate_at }),
         // 9, the last arm of `TIMELINE`: the kinds are this file's own numbers.
-        _ => TimelineFact::Requested {
-            request: row.get(2)?,
-            requested_by: row.get(3)?,
-            status: row.get(4)?,
-        },
+        _ => from_columns!(row, 2 => F::Requested { request, requested_by, status }),
     })
 }
 

@@ -19,6 +19,7 @@ use rusqlite::{Transaction, params, params_from_iter};
 
 use super::rows::{AttemptRow, JobRow};
 use crate::clock::Timestamp;
+use crate::decision::JobState;
 
 /// Whether the ledger holds a remembered row as it is here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,8 +45,8 @@ struct Kept<T> {
 pub(super) struct HistoryRow {
     pub job_id: String,
     pub at: Timestamp,
-    pub from_state: Option<&'static str>,
-    pub to_state: &'static str,
+    pub from_state: Option<JobState>,
+    pub to_state: JobState,
     pub applied: bool,
     pub cause: String,
     pub line_seq: Option<i64>,
@@ -169,7 +170,7 @@ impl WriteBehind {
             )?
             .execute(params![
                 job.job_id,
-                job.state.as_str(),
+                job.state,
                 job.state_changed_at,
                 job.latest_attempt,
                 job.result_ref,
@@ -195,7 +196,7 @@ impl WriteBehind {
                 a.created_by,
                 a.started_at,
                 a.timeout_at,
-                a.state.as_str(),
+                a.state,
                 a.timed_out_at
             ])?;
             kept.written = Written::Yes;

@@ -35,6 +35,11 @@ pub fn booking_afternoon() -> String {
     asset("booking_afternoon.ndjson")
 }
 
+/// Ingests the booking afternoon into `ledger` at the demo's clock.
+pub fn ingest_afternoon(ledger: &mut Ledger) -> IngestReport {
+    ingest(ledger, booking_afternoon().as_bytes(), now(), |_| {}).expect("ingest runs")
+}
+
 /// The rest of the demo queue, read from its asset file.
 pub fn demo_queue() -> String {
     asset("demo_queue.ndjson")

@@ -206,7 +206,7 @@ pub(super) fn request_facts(
         return Ok(None);
     };
     let output = ledger.output_facts(job_id)?;
-    let pending = ledger.pending_requests(job_id, kind.as_str())?;
+    let pending = ledger.pending_requests(job_id, kind)?;
     Ok(Some((job, output, pending)))
 }
 
