@@ -1,7 +1,16 @@
 //! The disposition table of SPEC sec. 2: one pure function over plain facts.
 //!
 //! Nothing here touches the ledger or the terminal. Ingest gathers [`Facts`]
-//! from the ledger, asks [`decide`], and writes what it is told.
+//! from the ledger, asks [`decide`], and writes what it is told. Beside the table
+//! live the other closed sets the ledger stores: the questions a person is asked and
+//! the verdicts each takes ([`CaseKind`], [`Verdict`]), and what a person may ask of
+//! the outside ([`RequestKind`]).
+
+mod question;
+mod request;
+
+pub use question::{CaseKind, Verdict};
+pub use request::{RequestKind, RequestStatus};
 
 use crate::closed_set::closed_set;
 

@@ -4,27 +4,9 @@
 //! the request in one transaction after checking against what the ledger holds then.
 
 use crate::clock::Timestamp;
-use crate::closed_set::closed_set;
 use crate::decision::JobState;
+pub use crate::decision::{RequestKind, RequestStatus};
 use crate::store::{JobRow, Ledger, OutputFacts, StoreError};
-
-closed_set! {
-    /// What a person may ask of the outside.
-    pub enum RequestKind("request") {
-        /// Run the job again, same job id and pinned digests, within its attempt budget.
-        Retry,
-        /// Ask the remote side to stop the job.
-        Cancel,
-    }
-}
-
-closed_set! {
-    /// Where a request in the outbox stands.
-    pub enum RequestStatus("request status") {
-        /// Waiting to be sent to the outside.
-        Pending,
-    }
-}
 
 /// Why a request was refused, in plain words.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

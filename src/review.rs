@@ -3,9 +3,7 @@
 //! An answer is appended, never changes a job's state by itself, and is refused
 //! when someone else answered the same row since the reviewer looked at it.
 
-mod verdict;
-
-pub use verdict::{CaseKind, Verdict};
+pub use crate::decision::{CaseKind, Verdict};
 
 use crate::clock::Timestamp;
 use crate::decision::{Decision, Disposition, Unusable};

@@ -7,7 +7,7 @@ use super::columns::{ANSWER_COLUMNS, answer_from};
 use super::rows::{AnswerRow, NewAnswer};
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
-use crate::review::Verdict;
+use crate::decision::Verdict;
 
 type Result<T> = std::result::Result<T, StoreError>;
 

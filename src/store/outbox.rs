@@ -7,7 +7,7 @@ use super::columns::{OUTBOX_COLUMNS, outbox_from};
 use super::rows::{JobRow, OutboxRow};
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
-use crate::outbox::RequestKind;
+use crate::decision::RequestKind;
 
 type Result<T> = std::result::Result<T, StoreError>;
 

@@ -4,9 +4,9 @@ use serde::Serialize;
 
 use crate::clock::Timestamp;
 use crate::closed_set::closed_set;
+use crate::decision::Verdict;
 use crate::decision::{Disposition, JobState, Outcome, ReasonCode};
-use crate::outbox::{RequestKind, RequestStatus};
-use crate::review::Verdict;
+use crate::decision::{RequestKind, RequestStatus};
 
 /// A job as the ledger holds it.
 #[derive(Debug, Clone, PartialEq)]

@@ -8,9 +8,9 @@ use rusqlite::ToSql;
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSqlOutput, ValueRef};
 
 use crate::closed_set::ClosedSet;
+use crate::decision::Verdict;
 use crate::decision::{Disposition, JobState, Outcome, ReasonCode};
-use crate::outbox::{RequestKind, RequestStatus};
-use crate::review::Verdict;
+use crate::decision::{RequestKind, RequestStatus};
 
 use super::{AttemptState, LineStatus};
 

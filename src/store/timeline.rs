@@ -6,9 +6,9 @@ use rusqlite::{Connection, Row};
 use super::columns::from_columns;
 use super::{Ledger, StoreError};
 use crate::clock::Timestamp;
+use crate::decision::Verdict;
 use crate::decision::{Disposition, JobState, Outcome, ReasonCode};
-use crate::outbox::{RequestKind, RequestStatus};
-use crate::review::Verdict;
+use crate::decision::{RequestKind, RequestStatus};
 
 /// One entry of a job's timeline.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,7 +1,7 @@
 //! The kinds of question a person is asked, and the closed set of verdicts each takes.
 
+use super::{Disposition, ReasonCode};
 use crate::closed_set::closed_set;
-use crate::decision::{Disposition, ReasonCode};
 
 closed_set! {
     /// The kinds of question a person is asked; the name is how the question reads.
