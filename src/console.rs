@@ -28,7 +28,7 @@ use anyhow::Result;
 
 use crate::clock::Clock;
 
-pub use action::Action;
+pub use action::{Action, Move};
 pub use keymap::Context;
 pub use model::{Flash, Model, Overlay};
 pub use tab::Tab;

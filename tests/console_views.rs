@@ -11,7 +11,7 @@ use jobledger::console::model::detail::{Detail, RawMessage, Subject};
 use jobledger::console::model::page::CallbackItem;
 use jobledger::console::{Model, Tab};
 use jobledger::decision::{Disposition, JobState, Outcome, ReasonCode};
-use jobledger::store::{CallbackRow, JobRow, Replacement, TimelineEntry};
+use jobledger::store::{CallbackRow, JobRow, Replacement, TimelineEntry, TimelineFact};
 use terminal::{HEIGHT, WIDTH, text_at};
 
 fn at(text: &str) -> Timestamp {
@@ -120,11 +120,20 @@ fn the_detail_pane_draws_the_evidence_it_is_given() {
     detail.timeline = vec![
         TimelineEntry {
             at: at("2026-11-27T13:10:00Z"),
-            what: "state - -> accepted (job_accepted)".to_owned(),
+            fact: TimelineFact::Moved {
+                from: None,
+                to: JobState::Accepted,
+                applied: true,
+                cause: "job_accepted".to_owned(),
+            },
         },
         TimelineEntry {
             at: at("2026-11-27T13:14:00Z"),
-            what: "attempt 2 started by staff:maria".to_owned(),
+            fact: TimelineFact::AttemptStarted {
+                attempt: 2,
+                created_by: "staff:maria".to_owned(),
+                timeout_at: None,
+            },
         },
     ];
     detail.raw = Some(RawMessage {

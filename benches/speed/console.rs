@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use jobledger::clock::Clock;
-use jobledger::console::{self, Action, App, Tab, update};
+use jobledger::console::{self, Action, App, Move, Tab, update};
 use jobledger::demo;
 use jobledger::store::{CallbackFilter, Keyset, Ledger, PageRequest};
 use ratatui::Terminal;
@@ -80,7 +80,14 @@ fn measure(config: &Config, ledger: &Path) -> Result<Run> {
     terminal.draw(|frame| console::view::draw(frame, app.model()))?;
     let mut frames = Vec::with_capacity(config.frames);
     for i in 0..config.frames {
-        update(&mut app, if i % 2 == 0 { Action::Down } else { Action::Up });
+        update(
+            &mut app,
+            if i % 2 == 0 {
+                Action::Move(Move::Down)
+            } else {
+                Action::Move(Move::Up)
+            },
+        );
         let started = Instant::now();
         terminal.draw(|frame| console::view::draw(frame, app.model()))?;
         frames.push(started.elapsed());
@@ -112,11 +119,11 @@ fn measure(config: &Config, ledger: &Path) -> Result<Run> {
         .context("a ledger without callbacks")?;
     let height = console::layout::list_capacity((WIDTH, HEIGHT), false);
     let pages = usize::try_from(callbacks)?.div_ceil(height);
-    update(&mut app, Action::Home);
+    update(&mut app, Action::Move(Move::Home));
     let mut times = Vec::with_capacity(pages);
     for _ in 0..pages {
         let started = Instant::now();
-        update(&mut app, Action::PageDown);
+        update(&mut app, Action::Move(Move::PageDown));
         times.push(started.elapsed());
     }
     let total: Duration = times.iter().sum();

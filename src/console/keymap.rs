@@ -5,7 +5,7 @@ use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind,
 };
 
-use super::action::Action;
+use super::action::{Action, Move};
 use super::tab::Tab;
 
 /// Where the keyboard is: each context has its own keys.
@@ -148,12 +148,12 @@ use Context::{Confirm, Detail, Everywhere, Filter, Form, Help, List, Outcome};
 pub const KEYMAP: &[Binding] = &[
     bind(Everywhere, &[Trigger::Key(KeyCode::Char('c'), KeyModifiers::CONTROL)], Action::Quit, "leave at once", None),
     // Lists.
-    bind(List, &[key(KeyCode::Down), ch('j'), Trigger::WheelDown], Action::Down, "next row", Some("move")),
-    bind(List, &[key(KeyCode::Up), ch('k'), Trigger::WheelUp], Action::Up, "previous row", None),
-    bind(List, &[key(KeyCode::PageDown)], Action::PageDown, "next page", None),
-    bind(List, &[key(KeyCode::PageUp)], Action::PageUp, "previous page", None),
-    bind(List, &[key(KeyCode::Home), ch('g')], Action::Home, "first row", None),
-    bind(List, &[key(KeyCode::End), ch('G')], Action::End, "last row", None),
+    bind(List, &[key(KeyCode::Down), ch('j'), Trigger::WheelDown], Action::Move(Move::Down), "next row", Some("move")),
+    bind(List, &[key(KeyCode::Up), ch('k'), Trigger::WheelUp], Action::Move(Move::Up), "previous row", None),
+    bind(List, &[key(KeyCode::PageDown)], Action::Move(Move::PageDown), "next page", None),
+    bind(List, &[key(KeyCode::PageUp)], Action::Move(Move::PageUp), "previous page", None),
+    bind(List, &[key(KeyCode::Home), ch('g')], Action::Move(Move::Home), "first row", None),
+    bind(List, &[key(KeyCode::End), ch('G')], Action::Move(Move::End), "last row", None),
     bind(List, &[key(KeyCode::Tab), key(KeyCode::Right)], Action::NextTab, "next view", Some("next view")),
     bind(List, &[key(KeyCode::BackTab), key(KeyCode::Left)], Action::PrevTab, "previous view", None),
     bind(List, &[ch('1')], Action::ShowTab(Tab::Held), "Held view", None),
@@ -172,12 +172,12 @@ pub const KEYMAP: &[Binding] = &[
     bind(List, &[key(KeyCode::Esc)], Action::Back, "clear the filter, else leave", None),
     bind(List, &[ch('q')], Action::Quit, "leave", Some("quit")),
     // The detail pane.
-    bind(Detail, &[key(KeyCode::Down), ch('j'), Trigger::WheelDown], Action::Down, "scroll down", Some("scroll")),
-    bind(Detail, &[key(KeyCode::Up), ch('k'), Trigger::WheelUp], Action::Up, "scroll up", None),
-    bind(Detail, &[key(KeyCode::PageDown)], Action::PageDown, "scroll a page down", None),
-    bind(Detail, &[key(KeyCode::PageUp)], Action::PageUp, "scroll a page up", None),
-    bind(Detail, &[key(KeyCode::Home), ch('g')], Action::Home, "top of the detail", None),
-    bind(Detail, &[key(KeyCode::End), ch('G')], Action::End, "end of the detail", None),
+    bind(Detail, &[key(KeyCode::Down), ch('j'), Trigger::WheelDown], Action::Move(Move::Down), "scroll down", Some("scroll")),
+    bind(Detail, &[key(KeyCode::Up), ch('k'), Trigger::WheelUp], Action::Move(Move::Up), "scroll up", None),
+    bind(Detail, &[key(KeyCode::PageDown)], Action::Move(Move::PageDown), "scroll a page down", None),
+    bind(Detail, &[key(KeyCode::PageUp)], Action::Move(Move::PageUp), "scroll a page up", None),
+    bind(Detail, &[key(KeyCode::Home), ch('g')], Action::Move(Move::Home), "top of the detail", None),
+    bind(Detail, &[key(KeyCode::End), ch('G')], Action::Move(Move::End), "end of the detail", None),
     bind(Detail, &[ch('n')], Action::NextRow, "next row", Some("next row")),
     bind(Detail, &[ch('p')], Action::PrevRow, "previous row", Some("previous row")),
     bind(Detail, &[ch('a')], Action::Answer, "answer the callback", Some("answer")),
@@ -199,8 +199,8 @@ pub const KEYMAP: &[Binding] = &[
     bind(Filter, &[key(KeyCode::Enter)], Action::Submit, "keep the filter", Some("keep the filter")),
     bind(Filter, &[key(KeyCode::Esc)], Action::Back, "put the old filter back", Some("put the old one back")),
     // Forms.
-    bind(Form, &[key(KeyCode::Down)], Action::Down, "next verdict (or field)", Some("next verdict")),
-    bind(Form, &[key(KeyCode::Up)], Action::Up, "previous verdict (or field)", None),
+    bind(Form, &[key(KeyCode::Down)], Action::Move(Move::Down), "next verdict (or field)", Some("next verdict")),
+    bind(Form, &[key(KeyCode::Up)], Action::Move(Move::Up), "previous verdict (or field)", None),
     bind(Form, &[key(KeyCode::Tab)], Action::NextField, "next field", Some("next field")),
     bind(Form, &[key(KeyCode::BackTab)], Action::PrevField, "previous field", None),
     bind(Form, &[Trigger::Typing], Action::Input(' '), "type into the field", None),
@@ -213,12 +213,12 @@ pub const KEYMAP: &[Binding] = &[
     // What came of a form.
     bind(Outcome, &[key(KeyCode::Enter), key(KeyCode::Esc)], Action::Back, "close", Some("close")),
     // Help.
-    bind(Help, &[key(KeyCode::Down), ch('j'), Trigger::WheelDown], Action::Down, "scroll down", None),
-    bind(Help, &[key(KeyCode::Up), ch('k'), Trigger::WheelUp], Action::Up, "scroll up", None),
-    bind(Help, &[key(KeyCode::PageDown)], Action::PageDown, "scroll a page down", None),
-    bind(Help, &[key(KeyCode::PageUp)], Action::PageUp, "scroll a page up", None),
-    bind(Help, &[key(KeyCode::Home), ch('g')], Action::Home, "top of the help", None),
-    bind(Help, &[key(KeyCode::End), ch('G')], Action::End, "end of the help", None),
+    bind(Help, &[key(KeyCode::Down), ch('j'), Trigger::WheelDown], Action::Move(Move::Down), "scroll down", None),
+    bind(Help, &[key(KeyCode::Up), ch('k'), Trigger::WheelUp], Action::Move(Move::Up), "scroll up", None),
+    bind(Help, &[key(KeyCode::PageDown)], Action::Move(Move::PageDown), "scroll a page down", None),
+    bind(Help, &[key(KeyCode::PageUp)], Action::Move(Move::PageUp), "scroll a page up", None),
+    bind(Help, &[key(KeyCode::Home), ch('g')], Action::Move(Move::Home), "top of the help", None),
+    bind(Help, &[key(KeyCode::End), ch('G')], Action::Move(Move::End), "end of the help", None),
     bind(Help, &[key(KeyCode::Esc), ch('?'), ch('q')], Action::Back, "close the help", Some("close the help")),
 ];
 
@@ -331,7 +331,7 @@ mod tests {
     #[test]
     fn shifted_characters_match_their_binding() {
         let end = KeyEvent::new(KeyCode::Char('G'), KeyModifiers::SHIFT);
-        assert_eq!(action_for_key(List, &end), Some(Action::End));
+        assert_eq!(action_for_key(List, &end), Some(Action::Move(Move::End)));
         let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
         assert_eq!(action_for_key(Form, &ctrl_c), Some(Action::Quit));
     }

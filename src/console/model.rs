@@ -13,12 +13,13 @@ use crate::review::CaseKind;
 use crate::store::{AgedJobRow, CallbackRow, StoreError};
 
 use super::action::Action;
+use super::action::Move;
 use super::keymap::Context;
 use super::tab::Tab;
 use counts::{Count, Glance};
 use detail::{Detail, Subject};
 use form::Form;
-use page::{CallbackItem, CallbackList, FailedItem, Move, Page, PageRow, RowSource};
+use page::{CallbackItem, CallbackList, FailedItem, Page, PageRow, RowSource};
 
 /// A message in the line above the footer, until the next key.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -128,7 +129,7 @@ impl<T: PageRow> List for Page<T> {
     }
 
     fn recount(&mut self, rows: &dyn RowSource) -> Result<(), StoreError> {
-        self.count = T::count(rows, self.source, self.filter.as_deref())?;
+        self.count = T::count(rows, self.query())?;
         Ok(())
     }
 
