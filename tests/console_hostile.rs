@@ -53,7 +53,7 @@ fn add_hostile_text(path: &Path) {
 /// Every screen a reviewer can reach with the hostile rows on it.
 fn hostile_screens(app: &mut App) -> Vec<String> {
     let mut screens = Vec::new();
-    for tab in Tab::ALL {
+    for &tab in Tab::ALL {
         update(app, Action::ShowTab(tab));
         screens.push(render(app));
         for _ in 0..6 {

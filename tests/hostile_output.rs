@@ -52,7 +52,7 @@ fn render(app: &App) -> String {
 /// and end), and in the Held and Quarantined views the answer form of each row.
 fn every_screen(app: &mut App, rows: usize) -> Vec<String> {
     let mut screens = Vec::new();
-    for tab in Tab::ALL {
+    for &tab in Tab::ALL {
         update(app, Action::ShowTab(tab));
         screens.push(render(app));
         key(app, KeyCode::Enter);
@@ -182,7 +182,7 @@ fn bytes_written_to_a_real_terminal_backend_hold_only_its_own_escapes() {
     let mut app = console_on(&t.path);
     let (mut terminal, recorder) = recorder::terminal(WIDTH, HEIGHT);
     let mut frames = 0;
-    for tab in Tab::ALL {
+    for &tab in Tab::ALL {
         update(&mut app, Action::ShowTab(tab));
         terminal
             .draw(|frame| console::view::draw(frame, app.model()))

@@ -1,6 +1,9 @@
 //! The one table of keys: it drives dispatch, the footer hints and the `?` help screen,
 //! so nothing about keys is written twice.
 
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
 use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind,
 };
@@ -105,12 +108,12 @@ impl Trigger {
 }
 
 /// One row of the key table.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Binding {
     pub context: Context,
-    pub triggers: &'static [Trigger],
+    pub triggers: Cow<'static, [Trigger]>,
     pub action: Action,
-    pub help: &'static str,
+    pub help: Cow<'static, str>,
     /// The footer's short word for it, when the footer shows it (and the action applies).
     pub hint: Option<&'static str>,
 }
@@ -125,27 +128,72 @@ const fn ch(c: char) -> Trigger {
     Trigger::Key(KeyCode::Char(c), NONE)
 }
 
+/// A row of the table as written: one binding, or the number keys of every tab.
+enum Entry {
+    One(Binding),
+    /// A key per tab, from [`Tab::ALL`]: "1" shows the first tab, and so on. The first
+    /// one's help ends with `first_also`.
+    TabKeys {
+        context: Context,
+        first_also: &'static str,
+    },
+}
+
 const fn bind(
     context: Context,
     triggers: &'static [Trigger],
     action: Action,
     help: &'static str,
     hint: Option<&'static str>,
-) -> Binding {
-    Binding {
+) -> Entry {
+    Entry::One(Binding {
         context,
-        triggers,
+        triggers: Cow::Borrowed(triggers),
         action,
-        help,
+        help: Cow::Borrowed(help),
         hint,
+    })
+}
+
+const fn tab_keys(context: Context, first_also: &'static str) -> Entry {
+    Entry::TabKeys {
+        context,
+        first_also,
+    }
+}
+
+impl Entry {
+    /// The bindings this row of the table stands for.
+    fn bindings(&self) -> Vec<Binding> {
+        match self {
+            Entry::One(binding) => vec![binding.clone()],
+            Entry::TabKeys {
+                context,
+                first_also,
+            } => Tab::ALL
+                .iter()
+                .enumerate()
+                .map(|(i, &tab)| Binding {
+                    context: *context,
+                    triggers: Cow::Owned(vec![ch(tab.key())]),
+                    action: Action::ShowTab(tab),
+                    help: Cow::Owned(format!(
+                        "{} view{}",
+                        tab.title(),
+                        if i == 0 { *first_also } else { "" }
+                    )),
+                    hint: None,
+                })
+                .collect(),
+        }
     }
 }
 
 use Context::{Confirm, Detail, Everywhere, Filter, Form, Help, List, Outcome};
 
-/// Every key of the console.
+/// Every key of the console, as written.
 #[rustfmt::skip]
-pub const KEYMAP: &[Binding] = &[
+const TABLE: &[Entry] = &[
     bind(Everywhere, &[Trigger::Key(KeyCode::Char('c'), KeyModifiers::CONTROL)], Action::Quit, "leave at once", None),
     // Lists.
     bind(List, &[key(KeyCode::Down), ch('j'), Trigger::WheelDown], Action::Move(Move::Down), "next row", Some("move")),
@@ -156,12 +204,7 @@ pub const KEYMAP: &[Binding] = &[
     bind(List, &[key(KeyCode::End), ch('G')], Action::Move(Move::End), "last row", None),
     bind(List, &[key(KeyCode::Tab), key(KeyCode::Right)], Action::NextTab, "next view", Some("next view")),
     bind(List, &[key(KeyCode::BackTab), key(KeyCode::Left)], Action::PrevTab, "previous view", None),
-    bind(List, &[ch('1')], Action::ShowTab(Tab::Held), "Held view", None),
-    bind(List, &[ch('2')], Action::ShowTab(Tab::Quarantined), "Quarantined view", None),
-    bind(List, &[ch('3')], Action::ShowTab(Tab::Aged), "Aged view", None),
-    bind(List, &[ch('4')], Action::ShowTab(Tab::Failed), "Failed view", None),
-    bind(List, &[ch('5')], Action::ShowTab(Tab::Callbacks), "All callbacks view", None),
-    bind(List, &[ch('6')], Action::ShowTab(Tab::Reconcile), "Reconcile view", None),
+    tab_keys(List, ""),
     bind(List, &[key(KeyCode::Enter)], Action::OpenDetail, "detail of the row", Some("detail")),
     bind(List, &[ch('/')], Action::Filter, "filter by job id or reason", Some("filter")),
     bind(List, &[ch('a')], Action::Answer, "answer the callback", Some("answer")),
@@ -184,12 +227,7 @@ pub const KEYMAP: &[Binding] = &[
     bind(Detail, &[ch('o')], Action::Owner, "set owner and escalation time", Some("owner")),
     bind(Detail, &[ch('r')], Action::Retry, "request a retry (checked)", Some("retry")),
     bind(Detail, &[ch('c')], Action::Cancel, "request a cancel (checked)", Some("cancel")),
-    bind(Detail, &[ch('1')], Action::ShowTab(Tab::Held), "Held view (closes the detail)", None),
-    bind(Detail, &[ch('2')], Action::ShowTab(Tab::Quarantined), "Quarantined view", None),
-    bind(Detail, &[ch('3')], Action::ShowTab(Tab::Aged), "Aged view", None),
-    bind(Detail, &[ch('4')], Action::ShowTab(Tab::Failed), "Failed view", None),
-    bind(Detail, &[ch('5')], Action::ShowTab(Tab::Callbacks), "All callbacks view", None),
-    bind(Detail, &[ch('6')], Action::ShowTab(Tab::Reconcile), "Reconcile view", None),
+    tab_keys(Detail, " (closes the detail)"),
     bind(Detail, &[ch('?')], Action::Help, "help: every key", None),
     bind(Detail, &[key(KeyCode::Esc), key(KeyCode::Enter)], Action::Back, "back to the list", Some("back to the list")),
     bind(Detail, &[ch('q')], Action::Quit, "leave", None),
@@ -222,6 +260,13 @@ pub const KEYMAP: &[Binding] = &[
     bind(Help, &[key(KeyCode::Esc), ch('?'), ch('q')], Action::Back, "close the help", Some("close the help")),
 ];
 
+/// Every key of the console: the table with its number keys spelled out.
+pub fn keymap() -> &'static [Binding] {
+    static KEYMAP: LazyLock<Vec<Binding>> =
+        LazyLock::new(|| TABLE.iter().flat_map(Entry::bindings).collect());
+    &KEYMAP
+}
+
 fn matches_key(trigger: Trigger, key: &KeyEvent) -> bool {
     let Trigger::Key(code, mods) = trigger else {
         return false;
@@ -241,7 +286,7 @@ pub fn action_for_key(context: Context, key: &KeyEvent) -> Option<Action> {
         return None;
     }
     let in_context = |b: &&Binding| b.context == context || b.context == Everywhere;
-    if let Some(found) = KEYMAP
+    if let Some(found) = keymap()
         .iter()
         .filter(in_context)
         .find(|b| b.triggers.iter().any(|t| matches_key(*t, key)))
@@ -258,7 +303,7 @@ pub fn action_for_key(context: Context, key: &KeyEvent) -> Option<Action> {
         }
         _ => return None,
     };
-    KEYMAP
+    keymap()
         .iter()
         .filter(in_context)
         .find(|b| b.triggers.contains(&Trigger::Typing))
@@ -272,7 +317,7 @@ pub fn action_for_mouse(context: Context, mouse: &MouseEvent) -> Option<Action> 
         MouseEventKind::ScrollUp => Trigger::WheelUp,
         _ => return None,
     };
-    KEYMAP
+    keymap()
         .iter()
         .find(|b| b.context == context && b.triggers.contains(&trigger))
         .map(|b| b.action)
@@ -280,7 +325,7 @@ pub fn action_for_mouse(context: Context, mouse: &MouseEvent) -> Option<Action> 
 
 /// The bindings of a context, in table order (the help screen).
 pub fn bindings(context: Context) -> impl Iterator<Item = &'static Binding> {
-    KEYMAP.iter().filter(move |b| b.context == context)
+    keymap().iter().filter(move |b| b.context == context)
 }
 
 /// The keys of a binding as one label: `↓ j wheel↓`.
@@ -311,7 +356,7 @@ mod tests {
             let mut seen = Vec::new();
             let everywhere = bindings(Everywhere).filter(|_| context != Everywhere);
             for b in bindings(context).chain(everywhere) {
-                for t in b.triggers {
+                for t in b.triggers.iter() {
                     assert!(!seen.contains(t), "{t:?} bound twice in {context:?}");
                     seen.push(*t);
                 }
@@ -326,6 +371,16 @@ mod tests {
         assert_eq!(action_for_key(Filter, &q), Some(Action::Input('q')));
         assert_eq!(action_for_key(Form, &q), Some(Action::Input('q')));
         assert_eq!(action_for_key(Confirm, &q), None);
+    }
+
+    #[test]
+    fn each_tab_is_shown_by_its_number_key_in_lists_and_the_detail() {
+        for &tab in Tab::ALL {
+            let key = KeyEvent::from(KeyCode::Char(tab.key()));
+            for context in [List, Detail] {
+                assert_eq!(action_for_key(context, &key), Some(Action::ShowTab(tab)));
+            }
+        }
     }
 
     #[test]

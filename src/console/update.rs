@@ -270,8 +270,9 @@ impl App {
     }
 
     fn start_filter(&mut self) {
-        if self.model.tab == Tab::Reconcile {
-            self.model.flash = Flash::info("the Reconcile view has nothing to filter");
+        if self.model.list().is_none() {
+            let title = self.model.tab.title();
+            self.model.flash = Flash::info(format!("the {title} view has nothing to filter"));
         } else {
             self.model.overlay = Overlay::Filter {
                 before: self.model.filter().map(str::to_owned),

@@ -137,7 +137,7 @@ fn callback_filter(query: Query<'_, CallbackList>) -> CallbackFilter {
 /// Counts every view's rows again, and those matching its filter.
 pub(super) fn recount(ledger: &Ledger, model: &mut Model) -> Result<(), StoreError> {
     let rows = LedgerRows::new(ledger, model.now);
-    for tab in Tab::ALL {
+    for &tab in Tab::ALL {
         if let Some(list) = model.lists.of_mut(tab) {
             list.recount(&rows)?;
         }
