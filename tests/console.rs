@@ -4,20 +4,20 @@
 //! console_lists.rs; hostile text: console_hostile.rs; the real binary:
 //! console_e2e.rs; views drawn from rows built in the test: console_views.rs.)
 
-#[path = "support/terminal.rs"]
-mod terminal;
+mod support;
 
 use jobledger::console::{self, Action, Tab, update};
 use jobledger::demo;
 use jobledger::review::{self, AnswerRequest};
 use jobledger::store::Ledger;
 use ratatui::crossterm::event::KeyCode;
-use terminal::{ch, demo_ledger, key, open_app, render, render_at, screen, type_text};
+use support::terminal::{
+    ch, demo_app, demo_ledger, key, open_app, render, render_at, screen, type_text,
+};
 
 #[test]
 fn each_view_matches_its_snapshot() {
-    let ledger = demo_ledger();
-    let mut app = open_app(&ledger.path, "ana");
+    let (ledger, mut app) = demo_app("ana");
     for &tab in Tab::ALL {
         update(&mut app, Action::ShowTab(tab));
         let name = format!("view_{}", tab.title().to_lowercase().replace(' ', "_"));
@@ -27,8 +27,7 @@ fn each_view_matches_its_snapshot() {
 
 #[test]
 fn detail_pane_shows_timeline_and_raw_message() {
-    let ledger = demo_ledger();
-    let mut app = open_app(&ledger.path, "ana");
+    let (ledger, mut app) = demo_app("ana");
     key(&mut app, KeyCode::Enter);
     insta::assert_snapshot!("detail_held_duplicate", screen(&app, &ledger));
     // Scrolling reaches the end of the raw message.
@@ -39,8 +38,7 @@ fn detail_pane_shows_timeline_and_raw_message() {
 
 #[test]
 fn a_view_key_in_the_detail_pane_closes_it_and_switches() {
-    let ledger = demo_ledger();
-    let mut app = open_app(&ledger.path, "ana");
+    let (_ledger, mut app) = demo_app("ana");
     key(&mut app, KeyCode::Enter);
     assert!(render(&app).contains("Detail of callback #2"));
     ch(&mut app, '3');
@@ -86,8 +84,7 @@ fn a_case_on_a_job_answered_before_shows_that_answer() {
 
 #[test]
 fn help_lists_every_key_from_the_table() {
-    let ledger = demo_ledger();
-    let mut app = open_app(&ledger.path, "ana");
+    let (ledger, mut app) = demo_app("ana");
     ch(&mut app, '?');
     insta::assert_snapshot!("help", screen(&app, &ledger));
     let mut seen = String::new();
@@ -106,8 +103,7 @@ fn help_lists_every_key_from_the_table() {
 
 #[test]
 fn the_help_jumps_to_its_end_and_back_and_scrolls_from_there_at_once() {
-    let ledger = demo_ledger();
-    let mut app = open_app(&ledger.path, "ana");
+    let (_ledger, mut app) = demo_app("ana");
     ch(&mut app, '?');
     let first_heading = console::keymap::Context::ALL[0].heading();
     let last_heading = console::keymap::Context::ALL.last().unwrap().heading();
@@ -132,8 +128,7 @@ fn the_help_jumps_to_its_end_and_back_and_scrolls_from_there_at_once() {
 
 #[test]
 fn answering_a_held_row_writes_the_answer_and_shows_it() {
-    let ledger = demo_ledger();
-    let mut app = open_app(&ledger.path, "ana");
+    let (ledger, mut app) = demo_app("ana");
     ch(&mut app, '1');
     ch(&mut app, 'a');
     insta::assert_snapshot!("answer_form", screen(&app, &ledger));
@@ -159,8 +154,7 @@ fn answering_a_held_row_writes_the_answer_and_shows_it() {
 
 #[test]
 fn a_refused_retry_says_why_in_plain_words() {
-    let ledger = demo_ledger();
-    let mut app = open_app(&ledger.path, "ana");
+    let (ledger, mut app) = demo_app("ana");
     ch(&mut app, '3'); // booking-1042: attempt 2 of a budget of 3
     ch(&mut app, 'r');
     let text = render(&app);
@@ -187,8 +181,7 @@ fn a_refused_retry_says_why_in_plain_words() {
 
 #[test]
 fn any_size_draws_without_panicking() {
-    let ledger = demo_ledger();
-    let mut app = open_app(&ledger.path, "ana");
+    let (_ledger, mut app) = demo_app("ana");
     assert!(render_at(&app, 40, 10).contains("too small"));
     for &tab in Tab::ALL {
         update(&mut app, Action::ShowTab(tab));
@@ -216,8 +209,7 @@ fn any_size_draws_without_panicking() {
 
 #[test]
 fn at_80_columns_the_lists_show_fewer_columns_whole_rather_than_all_cut_short() {
-    let ledger = demo_ledger();
-    let mut app = open_app(&ledger.path, "ana");
+    let (_ledger, mut app) = demo_app("ana");
     update(
         &mut app,
         Action::Resize {

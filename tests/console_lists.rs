@@ -1,8 +1,7 @@
 //! The console's lists: rows arriving underneath, filters kept per view, and paging by
 //! keyset to both ends of a long list.
 
-#[path = "support/terminal.rs"]
-mod terminal;
+mod support;
 
 use std::fmt::Write as _;
 
@@ -11,12 +10,11 @@ use jobledger::demo;
 use jobledger::ingest;
 use jobledger::store::Ledger;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
-use terminal::{ch, demo_ledger, key, open_app, render, type_text};
+use support::terminal::{ch, demo_app, key, open_app, render, type_text};
 
 #[test]
 fn rows_arriving_underneath_appear_and_the_selection_stays() {
-    let ledger = demo_ledger();
-    let mut app = open_app(&ledger.path, "ana");
+    let (ledger, mut app) = demo_app("ana");
     ch(&mut app, 'j'); // select #11
     let mut writer = Ledger::open(&ledger.path).unwrap();
     let line = r#"{"event":"callback","delivery_id":"d-1053-late","job_id":"booking-1053","attempt":1,"outcome":"success","at":"2026-11-27T16:59:00Z"}"#;
@@ -30,8 +28,7 @@ fn rows_arriving_underneath_appear_and_the_selection_stays() {
 
 #[test]
 fn filters_are_kept_per_view() {
-    let ledger = demo_ledger();
-    let mut app = open_app(&ledger.path, "ana");
+    let (_ledger, mut app) = demo_app("ana");
     ch(&mut app, '5');
     ch(&mut app, '/');
     type_text(&mut app, "1054");

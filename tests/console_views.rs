@@ -2,8 +2,7 @@
 //! ledger file. What a view shows for given rows is pinned here apart from how the
 //! ledger reads them.
 
-#[path = "support/terminal.rs"]
-mod terminal;
+mod support;
 
 use jobledger::clock::{Clock, Timestamp};
 use jobledger::console::model::counts::Count;
@@ -12,7 +11,7 @@ use jobledger::console::model::page::{CallbackItem, Page};
 use jobledger::console::{Model, Tab};
 use jobledger::decision::{Disposition, JobState, Outcome, ReasonCode};
 use jobledger::store::{CallbackRow, JobRow, Replacement, TimelineEntry, TimelineFact};
-use terminal::{HEIGHT, WIDTH, text_at};
+use support::terminal::{HEIGHT, WIDTH, text_at};
 
 fn at(text: &str) -> Timestamp {
     Timestamp::parse(text).expect("a time")

@@ -2,8 +2,7 @@
 //! linking, owners, a second reviewer, and read-only. (Answering and a refused retry,
 //! with their snapshots, are in console.rs.)
 
-#[path = "support/terminal.rs"]
-mod terminal;
+mod support;
 
 use jobledger::clock::{Clock, Timestamp};
 use jobledger::console::{Action, App, update};
@@ -11,12 +10,11 @@ use jobledger::demo;
 use jobledger::review::{self, AnswerRequest};
 use jobledger::store::Ledger;
 use ratatui::crossterm::event::KeyCode;
-use terminal::{HEIGHT, WIDTH, ch, demo_ledger, key, open_app, render, type_text};
+use support::terminal::{HEIGHT, WIDTH, ch, demo_app, demo_ledger, key, render, type_text};
 
 #[test]
 fn linking_a_quarantined_row_judges_it_against_the_job() {
-    let ledger = demo_ledger();
-    let mut app = open_app(&ledger.path, "ana");
+    let (_ledger, mut app) = demo_app("ana");
     ch(&mut app, '2');
     // Rows #5, #13, #14: the callback that named no job.
     ch(&mut app, 'j');
@@ -54,8 +52,7 @@ fn linking_a_quarantined_row_judges_it_against_the_job() {
 
 #[test]
 fn setting_an_owner_on_an_aged_row() {
-    let ledger = demo_ledger();
-    let mut app = open_app(&ledger.path, "ana");
+    let (_ledger, mut app) = demo_app("ana");
     ch(&mut app, '3');
     ch(&mut app, 'j'); // booking-1043, unowned
     ch(&mut app, 'o');
@@ -77,8 +74,7 @@ fn setting_an_owner_on_an_aged_row() {
 
 #[test]
 fn a_second_reviewer_is_told_and_nothing_is_overwritten() {
-    let ledger = demo_ledger();
-    let mut app = open_app(&ledger.path, "ana");
+    let (ledger, mut app) = demo_app("ana");
     ch(&mut app, 'a'); // ana opens the form on #2 while it is unanswered
     let mut other = Ledger::open(&ledger.path).unwrap();
     review::answer(
