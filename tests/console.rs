@@ -12,7 +12,7 @@ use jobledger::review::{self, AnswerRequest};
 use jobledger::store::Ledger;
 use ratatui::crossterm::event::KeyCode;
 use support::terminal::{
-    ch, demo_app, demo_ledger, key, open_app, render, render_at, screen, type_text,
+    ch, demo_app, demo_ledger, key, open_app, render, render_at, screen, shows, type_text,
 };
 
 #[test]
@@ -32,8 +32,7 @@ fn detail_pane_shows_timeline_and_raw_message() {
     insta::assert_snapshot!("detail_held_duplicate", screen(&app, &ledger));
     // Scrolling reaches the end of the raw message.
     key(&mut app, KeyCode::End);
-    let text = render(&app);
-    assert!(text.contains("\"confirmation\": \"HX-20977\""), "{text}");
+    shows(&app, "\"confirmation\": \"HX-20977\"");
 }
 
 #[test]
@@ -73,8 +72,7 @@ fn a_case_on_a_job_answered_before_shows_that_answer() {
         ch(&mut app, 'j'); // callback #10, the other report on booking-1054
     }
     key(&mut app, KeyCode::Enter);
-    let text = render(&app);
-    assert!(text.contains("Detail of callback #10"), "{text}");
+    let text = shows(&app, "Detail of callback #10");
     assert!(text.contains("ANSWERED BEFORE ON THIS JOB"), "{text}");
     assert!(
         text.contains("failure_stands by bob at 2026-11-27 17:00:00 — the card was declined"),
@@ -148,8 +146,7 @@ fn answering_a_held_row_writes_the_answer_and_shows_it() {
     assert_eq!(answer.note, "checked the hotel system: booked twice");
     assert!(render(&app).contains("Answer 1 written on callback #2"));
     key(&mut app, KeyCode::Enter);
-    let text = render(&app);
-    assert!(text.contains("duplicate_effect by ana"), "{text}");
+    shows(&app, "duplicate_effect by ana");
 }
 
 #[test]

@@ -19,23 +19,7 @@ fn end_to_end_in_a_pseudo_terminal() {
         (WIDTH, HEIGHT),
         &[("JOBLEDGER_REVIEWER", "e2e-reviewer")],
     );
-    console.wait_for("held for a person");
-    console.send(b"1");
-    console.wait_for("possible_duplicate_effect");
-    console.send(b"a");
-    console.wait_for("Answer callback #2");
-    console.send(b"\x1b[B"); // Down: duplicate_effect
-    console.send(b"\t");
-    console.send(b"seen in e2e");
-    console.wait_for("seen in e2e");
-    console.send(b"\r");
-    console.wait_for("Answer 1 written on callback #2");
-    console.send(b"\r");
-    // The confirmation names the answer too: wait for it to close and the row to show
-    // the answer (its column may cut the reviewer's name short).
-    console.wait_until("the held row to show the answer", &|s| {
-        !s.contains("Answer 1 written") && s.contains("duplicate_effect by e2e-")
-    });
+    console.answer_held_callback(1, "seen in e2e", "duplicate_effect by e2e-");
     console.quit();
 
     let list = w.json(&["callbacks", "--json"]);

@@ -10,7 +10,7 @@ use jobledger::demo;
 use jobledger::ingest;
 use jobledger::store::Ledger;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
-use support::terminal::{ch, demo_app, key, open_app, render, type_text};
+use support::terminal::{ch, demo_app, key, open_app, render, shows, type_text};
 
 #[test]
 fn rows_arriving_underneath_appear_and_the_selection_stays() {
@@ -20,8 +20,7 @@ fn rows_arriving_underneath_appear_and_the_selection_stays() {
     let line = r#"{"event":"callback","delivery_id":"d-1053-late","job_id":"booking-1053","attempt":1,"outcome":"success","at":"2026-11-27T16:59:00Z"}"#;
     ingest::ingest(&mut writer, line.as_bytes(), demo::demo_now(), |_| {}).unwrap();
     update(&mut app, Action::Tick);
-    let text = render(&app);
-    assert!(text.contains("1 Held 3"), "{text}");
+    let text = shows(&app, "1 Held 3");
     assert!(text.contains("#16"), "{text}");
     assert!(text.contains("▶ #11"), "selection moved: {text}");
 }
@@ -33,8 +32,7 @@ fn filters_are_kept_per_view() {
     ch(&mut app, '/');
     type_text(&mut app, "1054");
     key(&mut app, KeyCode::Enter);
-    let text = render(&app);
-    assert!(text.contains("5 All callbacks 2/15"), "{text}");
+    let text = shows(&app, "5 All callbacks 2/15");
     assert!(!text.contains("booking-1041"), "{text}");
     ch(&mut app, '1');
     assert!(render(&app).contains("booking-1042"));

@@ -10,7 +10,7 @@ use jobledger::demo;
 use jobledger::review::{self, AnswerRequest};
 use jobledger::store::Ledger;
 use ratatui::crossterm::event::KeyCode;
-use support::terminal::{HEIGHT, WIDTH, ch, demo_app, demo_ledger, key, render, type_text};
+use support::terminal::{HEIGHT, WIDTH, ch, demo_app, demo_ledger, key, render, shows, type_text};
 
 #[test]
 fn linking_a_quarantined_row_judges_it_against_the_job() {
@@ -68,8 +68,7 @@ fn setting_an_owner_on_an_aged_row() {
     assert_eq!(owner.set_by, "ana");
     assert_eq!(owner.escalate_at, Timestamp::parse("2026-11-27T19:00:00Z"));
     key(&mut app, KeyCode::Enter);
-    let text = render(&app);
-    assert!(text.contains("ops:kim"), "{text}");
+    shows(&app, "ops:kim");
 }
 
 #[test]

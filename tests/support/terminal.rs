@@ -64,6 +64,17 @@ pub fn render(app: &App) -> String {
     render_at(app, WIDTH, HEIGHT)
 }
 
+/// The console's screen, after failing unless it shows `needle` (the screen is the
+/// failure's message).
+pub fn shows(app: &App, needle: &str) -> String {
+    let text = render(app);
+    assert!(
+        text.contains(needle),
+        "{needle:?} is not on screen:\n{text}"
+    );
+    text
+}
+
 /// A fresh demo ledger in its own temporary directory.
 pub struct DemoLedger {
     _dir: TempDir,
