@@ -137,7 +137,27 @@ enum Entry {
         context: Context,
         first_also: &'static str,
     },
+    /// The keys of every [`Move`] ([`MOVES`]), each with its help in that order; the
+    /// first one carries `hint`.
+    Moves {
+        context: Context,
+        help: [&'static str; 6],
+        hint: Option<&'static str>,
+    },
 }
+
+/// The keys that move the selection or scroll, wherever something moves.
+const MOVES: [(Move, &[Trigger]); 6] = [
+    (
+        Move::Down,
+        &[key(KeyCode::Down), ch('j'), Trigger::WheelDown],
+    ),
+    (Move::Up, &[key(KeyCode::Up), ch('k'), Trigger::WheelUp]),
+    (Move::PageDown, &[key(KeyCode::PageDown)]),
+    (Move::PageUp, &[key(KeyCode::PageUp)]),
+    (Move::Home, &[key(KeyCode::Home), ch('g')]),
+    (Move::End, &[key(KeyCode::End), ch('G')]),
+];
 
 const fn bind(
     context: Context,
@@ -153,6 +173,14 @@ const fn bind(
         help: Cow::Borrowed(help),
         hint,
     })
+}
+
+const fn moves(context: Context, help: [&'static str; 6], hint: Option<&'static str>) -> Entry {
+    Entry::Moves {
+        context,
+        help,
+        hint,
+    }
 }
 
 const fn tab_keys(context: Context, first_also: &'static str) -> Entry {
@@ -185,6 +213,22 @@ impl Entry {
                     hint: None,
                 })
                 .collect(),
+            Entry::Moves {
+                context,
+                help,
+                hint,
+            } => MOVES
+                .iter()
+                .zip(help)
+                .enumerate()
+                .map(|(i, ((movement, triggers), help))| Binding {
+                    context: *context,
+                    triggers: Cow::Borrowed(*triggers),
+                    action: Action::Move(*movement),
+                    help: Cow::Borrowed(*help),
+                    hint: if i == 0 { *hint } else { None },
+                })
+                .collect(),
         }
     }
 }
@@ -196,12 +240,7 @@ use Context::{Confirm, Detail, Everywhere, Filter, Form, Help, List, Outcome};
 const TABLE: &[Entry] = &[
     bind(Everywhere, &[Trigger::Key(KeyCode::Char('c'), KeyModifiers::CONTROL)], Action::Quit, "leave at once", None),
     // Lists.
-    bind(List, &[key(KeyCode::Down), ch('j'), Trigger::WheelDown], Action::Move(Move::Down), "next row", Some("move")),
-    bind(List, &[key(KeyCode::Up), ch('k'), Trigger::WheelUp], Action::Move(Move::Up), "previous row", None),
-    bind(List, &[key(KeyCode::PageDown)], Action::Move(Move::PageDown), "next page", None),
-    bind(List, &[key(KeyCode::PageUp)], Action::Move(Move::PageUp), "previous page", None),
-    bind(List, &[key(KeyCode::Home), ch('g')], Action::Move(Move::Home), "first row", None),
-    bind(List, &[key(KeyCode::End), ch('G')], Action::Move(Move::End), "last row", None),
+    moves(List, ["next row", "previous row", "next page", "previous page", "first row", "last row"], Some("move")),
     bind(List, &[key(KeyCode::Tab), key(KeyCode::Right)], Action::NextTab, "next view", Some("next view")),
     bind(List, &[key(KeyCode::BackTab), key(KeyCode::Left)], Action::PrevTab, "previous view", None),
     tab_keys(List, ""),
@@ -215,12 +254,7 @@ const TABLE: &[Entry] = &[
     bind(List, &[key(KeyCode::Esc)], Action::Back, "clear the filter, else leave", None),
     bind(List, &[ch('q')], Action::Quit, "leave", Some("quit")),
     // The detail pane.
-    bind(Detail, &[key(KeyCode::Down), ch('j'), Trigger::WheelDown], Action::Move(Move::Down), "scroll down", Some("scroll")),
-    bind(Detail, &[key(KeyCode::Up), ch('k'), Trigger::WheelUp], Action::Move(Move::Up), "scroll up", None),
-    bind(Detail, &[key(KeyCode::PageDown)], Action::Move(Move::PageDown), "scroll a page down", None),
-    bind(Detail, &[key(KeyCode::PageUp)], Action::Move(Move::PageUp), "scroll a page up", None),
-    bind(Detail, &[key(KeyCode::Home), ch('g')], Action::Move(Move::Home), "top of the detail", None),
-    bind(Detail, &[key(KeyCode::End), ch('G')], Action::Move(Move::End), "end of the detail", None),
+    moves(Detail, ["scroll down", "scroll up", "scroll a page down", "scroll a page up", "top of the detail", "end of the detail"], Some("scroll")),
     bind(Detail, &[ch('n')], Action::NextRow, "next row", Some("next row")),
     bind(Detail, &[ch('p')], Action::PrevRow, "previous row", Some("previous row")),
     bind(Detail, &[ch('a')], Action::Answer, "answer the callback", Some("answer")),
@@ -251,12 +285,7 @@ const TABLE: &[Entry] = &[
     // What came of a form.
     bind(Outcome, &[key(KeyCode::Enter), key(KeyCode::Esc)], Action::Back, "close", Some("close")),
     // Help.
-    bind(Help, &[key(KeyCode::Down), ch('j'), Trigger::WheelDown], Action::Move(Move::Down), "scroll down", None),
-    bind(Help, &[key(KeyCode::Up), ch('k'), Trigger::WheelUp], Action::Move(Move::Up), "scroll up", None),
-    bind(Help, &[key(KeyCode::PageDown)], Action::Move(Move::PageDown), "scroll a page down", None),
-    bind(Help, &[key(KeyCode::PageUp)], Action::Move(Move::PageUp), "scroll a page up", None),
-    bind(Help, &[key(KeyCode::Home), ch('g')], Action::Move(Move::Home), "top of the help", None),
-    bind(Help, &[key(KeyCode::End), ch('G')], Action::Move(Move::End), "end of the help", None),
+    moves(Help, ["scroll down", "scroll up", "scroll a page down", "scroll a page up", "top of the help", "end of the help"], None),
     bind(Help, &[key(KeyCode::Esc), ch('?'), ch('q')], Action::Back, "close the help", Some("close the help")),
 ];
 
