@@ -139,16 +139,29 @@ impl<T: PageRow> Page<T> {
         T::fetch(reader, self.query(), PageRequest::at(keyset, limit))
     }
 
+    /// Rows past the page's last row (`forward`) or before its first, at most `limit`
+    /// (none when the page is empty).
+    fn beyond(&self, reader: &dyn RowSource, forward: bool, limit: usize) -> Fetched<T> {
+        let edge = if forward {
+            self.rows.last()
+        } else {
+            self.rows.first()
+        };
+        let Some(edge) = edge.map(PageRow::key) else {
+            return Ok(Vec::new());
+        };
+        let keyset = if forward {
+            Keyset::After(edge)
+        } else {
+            Keyset::Before(edge)
+        };
+        self.fetch(reader, keyset, limit)
+    }
+
     /// Are there rows beyond either edge of the page?
     fn probe(&mut self, reader: &dyn RowSource) -> Result<(), StoreError> {
-        let (Some(first), Some(last)) = (self.rows.first(), self.rows.last()) else {
-            self.more_before = false;
-            self.more_after = false;
-            return Ok(());
-        };
-        let (first, last) = (first.key(), last.key());
-        self.more_before = !self.fetch(reader, Keyset::Before(first), 1)?.is_empty();
-        self.more_after = !self.fetch(reader, Keyset::After(last), 1)?.is_empty();
+        self.more_before = !self.beyond(reader, false, 1)?.is_empty();
+        self.more_after = !self.beyond(reader, true, 1)?.is_empty();
         Ok(())
     }
 
@@ -195,10 +208,7 @@ impl<T: PageRow> Page<T> {
             Move::Down if self.selected < last => self.selected += 1,
             Move::Up if self.selected > 0 => self.selected -= 1,
             Move::Down => {
-                let Some(edge) = self.rows.last().map(PageRow::key) else {
-                    return Ok(());
-                };
-                let mut next = self.fetch(reader, Keyset::After(edge), 1)?;
+                let mut next = self.beyond(reader, true, 1)?;
                 if next.is_empty() {
                     return Ok(());
                 }
@@ -210,10 +220,7 @@ impl<T: PageRow> Page<T> {
                 self.selected = self.rows.len() - 1;
             }
             Move::Up => {
-                let Some(edge) = self.rows.first().map(PageRow::key) else {
-                    return Ok(());
-                };
-                let mut rows = self.fetch(reader, Keyset::Before(edge), 1)?;
+                let mut rows = self.beyond(reader, false, 1)?;
                 if rows.is_empty() {
                     return Ok(());
                 }
@@ -222,35 +229,19 @@ impl<T: PageRow> Page<T> {
                 self.rows = rows;
                 self.selected = 0;
             }
-            Move::PageDown => {
-                let Some(edge) = self.rows.last().map(PageRow::key) else {
-                    return Ok(());
-                };
-                let next = self.fetch(reader, Keyset::After(edge), height)?;
-                if next.is_empty() {
-                    self.selected = last;
+            Move::PageDown | Move::PageUp => {
+                let forward = movement == Move::PageDown;
+                let page = self.beyond(reader, forward, height)?;
+                if page.is_empty() {
+                    self.selected = if forward { last } else { 0 };
                     return Ok(());
                 }
-                self.rows = if next.len() < height {
-                    self.fetch(reader, Keyset::Last, height)?
+                self.rows = if page.len() < height {
+                    // Short of a page: the list's last (or first) page instead.
+                    let end = if forward { Keyset::Last } else { Keyset::First };
+                    self.fetch(reader, end, height)?
                 } else {
-                    next
-                };
-                self.selected = self.selected.min(self.rows.len().saturating_sub(1));
-            }
-            Move::PageUp => {
-                let Some(edge) = self.rows.first().map(PageRow::key) else {
-                    return Ok(());
-                };
-                let prev = self.fetch(reader, Keyset::Before(edge), height)?;
-                if prev.is_empty() {
-                    self.selected = 0;
-                    return Ok(());
-                }
-                self.rows = if prev.len() < height {
-                    self.fetch(reader, Keyset::First, height)?
-                } else {
-                    prev
+                    page
                 };
                 self.selected = self.selected.min(self.rows.len().saturating_sub(1));
             }
