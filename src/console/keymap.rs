@@ -137,6 +137,8 @@ enum Entry {
         context: Context,
         first_also: &'static str,
     },
+    /// The [`ROW_ACTIONS`], in this context.
+    RowActions(Context),
     /// The keys of every [`Move`] ([`MOVES`]), each with its help in that order; the
     /// first one carries `hint`.
     Moves {
@@ -145,6 +147,15 @@ enum Entry {
         hint: Option<&'static str>,
     },
 }
+
+/// What can be asked about the selected row, from its list or its detail pane alike:
+/// key, action, help, and the footer's word.
+const ROW_ACTIONS: [(char, Action, &str, &str); 4] = [
+    ('a', Action::Answer, "answer the callback", "answer"),
+    ('o', Action::Owner, "set owner and escalation time", "owner"),
+    ('r', Action::Retry, "request a retry (checked)", "retry"),
+    ('c', Action::Cancel, "request a cancel (checked)", "cancel"),
+];
 
 /// The keys that move the selection or scroll, wherever something moves.
 const MOVES: [(Move, &[Trigger]); 6] = [
@@ -213,6 +224,16 @@ impl Entry {
                     hint: None,
                 })
                 .collect(),
+            Entry::RowActions(context) => ROW_ACTIONS
+                .iter()
+                .map(|&(key, action, help, hint)| Binding {
+                    context: *context,
+                    triggers: Cow::Owned(vec![ch(key)]),
+                    action,
+                    help: Cow::Borrowed(help),
+                    hint: Some(hint),
+                })
+                .collect(),
             Entry::Moves {
                 context,
                 help,
@@ -246,10 +267,7 @@ const TABLE: &[Entry] = &[
     tab_keys(List, ""),
     bind(List, &[key(KeyCode::Enter)], Action::OpenDetail, "detail of the row", Some("detail")),
     bind(List, &[ch('/')], Action::Filter, "filter by job id or reason", Some("filter")),
-    bind(List, &[ch('a')], Action::Answer, "answer the callback", Some("answer")),
-    bind(List, &[ch('o')], Action::Owner, "set owner and escalation time", Some("owner")),
-    bind(List, &[ch('r')], Action::Retry, "request a retry (checked)", Some("retry")),
-    bind(List, &[ch('c')], Action::Cancel, "request a cancel (checked)", Some("cancel")),
+    Entry::RowActions(List),
     bind(List, &[ch('?')], Action::Help, "help: every key", Some("help")),
     bind(List, &[key(KeyCode::Esc)], Action::Back, "clear the filter, else leave", None),
     bind(List, &[ch('q')], Action::Quit, "leave", Some("quit")),
@@ -257,10 +275,7 @@ const TABLE: &[Entry] = &[
     moves(Detail, ["scroll down", "scroll up", "scroll a page down", "scroll a page up", "top of the detail", "end of the detail"], Some("scroll")),
     bind(Detail, &[ch('n')], Action::NextRow, "next row", Some("next row")),
     bind(Detail, &[ch('p')], Action::PrevRow, "previous row", Some("previous row")),
-    bind(Detail, &[ch('a')], Action::Answer, "answer the callback", Some("answer")),
-    bind(Detail, &[ch('o')], Action::Owner, "set owner and escalation time", Some("owner")),
-    bind(Detail, &[ch('r')], Action::Retry, "request a retry (checked)", Some("retry")),
-    bind(Detail, &[ch('c')], Action::Cancel, "request a cancel (checked)", Some("cancel")),
+    Entry::RowActions(Detail),
     tab_keys(Detail, " (closes the detail)"),
     bind(Detail, &[ch('?')], Action::Help, "help: every key", None),
     bind(Detail, &[key(KeyCode::Esc), key(KeyCode::Enter)], Action::Back, "back to the list", Some("back to the list")),
