@@ -28,9 +28,7 @@ fn rows_arriving_underneath_appear_and_the_selection_stays() {
 #[test]
 fn filters_are_kept_per_view() {
     let (_ledger, mut app) = demo_app("ana");
-    ch(&mut app, '5');
-    ch(&mut app, '/');
-    type_text(&mut app, "1054");
+    type_text(&mut app, "5/1054"); // view 5, then its filter
     key(&mut app, KeyCode::Enter);
     let text = shows(&app, "5 All callbacks 2/15");
     assert!(!text.contains("booking-1041"), "{text}");

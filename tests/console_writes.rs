@@ -15,11 +15,8 @@ use support::terminal::{HEIGHT, WIDTH, ch, demo_app, demo_ledger, key, render, s
 #[test]
 fn linking_a_quarantined_row_judges_it_against_the_job() {
     let (_ledger, mut app) = demo_app("ana");
-    ch(&mut app, '2');
-    // Rows #5, #13, #14: the callback that named no job.
-    ch(&mut app, 'j');
-    ch(&mut app, 'j');
-    ch(&mut app, 'a');
+    // View 2, rows #5, #13, #14: answer #14, the callback that named no job.
+    type_text(&mut app, "2jja");
     key(&mut app, KeyCode::Tab); // `linked` is picked; on to its job id
     type_text(&mut app, "booking-1043");
     key(&mut app, KeyCode::Tab);
