@@ -10,6 +10,11 @@
 //!
 //! Imports run one way: `terminal` → `update` → `model` and `layout`; `view` and
 //! `views` read the model.
+//!
+//! A new view is its file under `views/` (its columns, or its own drawing), its
+//! [`Tab`] variant with one arm in `Tab::spec` (title and page; the number key is its
+//! place), and one arm in `views::of` beside its `mod` line. Rows of a new kind add
+//! their `PageRow` impl (`model/page.rs`) and their read (`update/reads.rs`).
 
 mod action;
 pub mod keymap;
@@ -28,7 +33,7 @@ use anyhow::Result;
 
 use crate::clock::Clock;
 
-pub use action::Action;
+pub use action::{Action, Move};
 pub use keymap::Context;
 pub use model::{Flash, Model, Overlay};
 pub use tab::Tab;

@@ -4,21 +4,21 @@
 //! console_lists.rs; hostile text: console_hostile.rs; the real binary:
 //! console_e2e.rs; views drawn from rows built in the test: console_views.rs.)
 
-#[path = "support/terminal.rs"]
-mod terminal;
+mod support;
 
 use jobledger::console::{self, Action, Tab, update};
 use jobledger::demo;
 use jobledger::review::{self, AnswerRequest};
 use jobledger::store::Ledger;
 use ratatui::crossterm::event::KeyCode;
-use terminal::{ch, demo_ledger, key, open_app, render, render_at, screen, type_text};
+use support::terminal::{
+    ch, demo_app, demo_ledger, key, open_app, render, render_at, screen, shows, type_text,
+};
 
 #[test]
 fn each_view_matches_its_snapshot() {
-    let ledger = demo_ledger();
-    let mut app = open_app(&ledger.path, "ana");
-    for tab in Tab::ALL {
+    let (ledger, mut app) = demo_app("ana");
+    for &tab in Tab::ALL {
         update(&mut app, Action::ShowTab(tab));
         let name = format!("view_{}", tab.title().to_lowercase().replace(' ', "_"));
         insta::assert_snapshot!(name, screen(&app, &ledger));
@@ -27,20 +27,17 @@ fn each_view_matches_its_snapshot() {
 
 #[test]
 fn detail_pane_shows_timeline_and_raw_message() {
-    let ledger = demo_ledger();
-    let mut app = open_app(&ledger.path, "ana");
+    let (ledger, mut app) = demo_app("ana");
     key(&mut app, KeyCode::Enter);
     insta::assert_snapshot!("detail_held_duplicate", screen(&app, &ledger));
     // Scrolling reaches the end of the raw message.
     key(&mut app, KeyCode::End);
-    let text = render(&app);
-    assert!(text.contains("\"confirmation\": \"HX-20977\""), "{text}");
+    shows(&app, "\"confirmation\": \"HX-20977\"");
 }
 
 #[test]
 fn a_view_key_in_the_detail_pane_closes_it_and_switches() {
-    let ledger = demo_ledger();
-    let mut app = open_app(&ledger.path, "ana");
+    let (_ledger, mut app) = demo_app("ana");
     key(&mut app, KeyCode::Enter);
     assert!(render(&app).contains("Detail of callback #2"));
     ch(&mut app, '3');
@@ -75,8 +72,7 @@ fn a_case_on_a_job_answered_before_shows_that_answer() {
         ch(&mut app, 'j'); // callback #10, the other report on booking-1054
     }
     key(&mut app, KeyCode::Enter);
-    let text = render(&app);
-    assert!(text.contains("Detail of callback #10"), "{text}");
+    let text = shows(&app, "Detail of callback #10");
     assert!(text.contains("ANSWERED BEFORE ON THIS JOB"), "{text}");
     assert!(
         text.contains("failure_stands by bob at 2026-11-27 17:00:00 — the card was declined"),
@@ -86,8 +82,7 @@ fn a_case_on_a_job_answered_before_shows_that_answer() {
 
 #[test]
 fn help_lists_every_key_from_the_table() {
-    let ledger = demo_ledger();
-    let mut app = open_app(&ledger.path, "ana");
+    let (ledger, mut app) = demo_app("ana");
     ch(&mut app, '?');
     insta::assert_snapshot!("help", screen(&app, &ledger));
     let mut seen = String::new();
@@ -95,9 +90,9 @@ fn help_lists_every_key_from_the_table() {
         seen.push_str(&render(&app));
         ch(&mut app, 'j');
     }
-    for binding in console::keymap::KEYMAP {
+    for binding in console::keymap::keymap() {
         assert!(
-            seen.contains(binding.help),
+            seen.contains(&*binding.help),
             "{:?} is missing from the help",
             binding.help
         );
@@ -106,8 +101,7 @@ fn help_lists_every_key_from_the_table() {
 
 #[test]
 fn the_help_jumps_to_its_end_and_back_and_scrolls_from_there_at_once() {
-    let ledger = demo_ledger();
-    let mut app = open_app(&ledger.path, "ana");
+    let (_ledger, mut app) = demo_app("ana");
     ch(&mut app, '?');
     let first_heading = console::keymap::Context::ALL[0].heading();
     let last_heading = console::keymap::Context::ALL.last().unwrap().heading();
@@ -132,8 +126,7 @@ fn the_help_jumps_to_its_end_and_back_and_scrolls_from_there_at_once() {
 
 #[test]
 fn answering_a_held_row_writes_the_answer_and_shows_it() {
-    let ledger = demo_ledger();
-    let mut app = open_app(&ledger.path, "ana");
+    let (ledger, mut app) = demo_app("ana");
     ch(&mut app, '1');
     ch(&mut app, 'a');
     insta::assert_snapshot!("answer_form", screen(&app, &ledger));
@@ -153,14 +146,12 @@ fn answering_a_held_row_writes_the_answer_and_shows_it() {
     assert_eq!(answer.note, "checked the hotel system: booked twice");
     assert!(render(&app).contains("Answer 1 written on callback #2"));
     key(&mut app, KeyCode::Enter);
-    let text = render(&app);
-    assert!(text.contains("duplicate_effect by ana"), "{text}");
+    shows(&app, "duplicate_effect by ana");
 }
 
 #[test]
 fn a_refused_retry_says_why_in_plain_words() {
-    let ledger = demo_ledger();
-    let mut app = open_app(&ledger.path, "ana");
+    let (ledger, mut app) = demo_app("ana");
     ch(&mut app, '3'); // booking-1042: attempt 2 of a budget of 3
     ch(&mut app, 'r');
     let text = render(&app);
@@ -187,10 +178,9 @@ fn a_refused_retry_says_why_in_plain_words() {
 
 #[test]
 fn any_size_draws_without_panicking() {
-    let ledger = demo_ledger();
-    let mut app = open_app(&ledger.path, "ana");
+    let (_ledger, mut app) = demo_app("ana");
     assert!(render_at(&app, 40, 10).contains("too small"));
-    for tab in Tab::ALL {
+    for &tab in Tab::ALL {
         update(&mut app, Action::ShowTab(tab));
         for (width, height) in [
             (1, 1),
@@ -216,8 +206,7 @@ fn any_size_draws_without_panicking() {
 
 #[test]
 fn at_80_columns_the_lists_show_fewer_columns_whole_rather_than_all_cut_short() {
-    let ledger = demo_ledger();
-    let mut app = open_app(&ledger.path, "ana");
+    let (_ledger, mut app) = demo_app("ana");
     update(
         &mut app,
         Action::Resize {

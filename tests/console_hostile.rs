@@ -1,10 +1,7 @@
 //! Text from events that would drive a terminal if drawn raw stays inert on every
 //! screen of the console, and in the bytes it sends.
 
-#[path = "support/recorder.rs"]
-mod recorder;
-#[path = "support/terminal.rs"]
-mod terminal;
+mod support;
 
 use std::path::Path;
 
@@ -14,7 +11,7 @@ use jobledger::review::{self, AnswerRequest};
 use jobledger::store::Ledger;
 use jobledger::{demo, escalation, ingest};
 use ratatui::crossterm::event::KeyCode;
-use terminal::{HEIGHT, WIDTH, ch, demo_ledger, key, open_app, render};
+use support::terminal::{HEIGHT, WIDTH, ch, demo_ledger, key, open_app, render};
 
 /// Lines and answers whose text would drive a terminal if drawn raw.
 fn add_hostile_text(path: &Path) {
@@ -53,7 +50,7 @@ fn add_hostile_text(path: &Path) {
 /// Every screen a reviewer can reach with the hostile rows on it.
 fn hostile_screens(app: &mut App) -> Vec<String> {
     let mut screens = Vec::new();
-    for tab in Tab::ALL {
+    for &tab in Tab::ALL {
         update(app, Action::ShowTab(tab));
         screens.push(render(app));
         for _ in 0..6 {
@@ -104,7 +101,7 @@ fn bytes_sent_to_the_terminal_hold_only_crossterms_own_escapes() {
     let ledger = demo_ledger();
     add_hostile_text(&ledger.path);
     let mut app = open_app(&ledger.path, "ana");
-    let (mut terminal, recorder) = recorder::terminal(WIDTH, HEIGHT);
+    let (mut terminal, recorder) = support::recorder::terminal(WIDTH, HEIGHT);
     for setup in [
         &['2'][..],
         &['2', 'G', '\n'],

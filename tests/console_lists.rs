@@ -1,8 +1,7 @@
 //! The console's lists: rows arriving underneath, filters kept per view, and paging by
 //! keyset to both ends of a long list.
 
-#[path = "support/terminal.rs"]
-mod terminal;
+mod support;
 
 use std::fmt::Write as _;
 
@@ -11,33 +10,27 @@ use jobledger::demo;
 use jobledger::ingest;
 use jobledger::store::Ledger;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
-use terminal::{ch, demo_ledger, key, open_app, render, type_text};
+use support::terminal::{ch, demo_app, key, open_app, render, shows, type_text};
 
 #[test]
 fn rows_arriving_underneath_appear_and_the_selection_stays() {
-    let ledger = demo_ledger();
-    let mut app = open_app(&ledger.path, "ana");
+    let (ledger, mut app) = demo_app("ana");
     ch(&mut app, 'j'); // select #11
     let mut writer = Ledger::open(&ledger.path).unwrap();
     let line = r#"{"event":"callback","delivery_id":"d-1053-late","job_id":"booking-1053","attempt":1,"outcome":"success","at":"2026-11-27T16:59:00Z"}"#;
     ingest::ingest(&mut writer, line.as_bytes(), demo::demo_now(), |_| {}).unwrap();
     update(&mut app, Action::Tick);
-    let text = render(&app);
-    assert!(text.contains("1 Held 3"), "{text}");
+    let text = shows(&app, "1 Held 3");
     assert!(text.contains("#16"), "{text}");
     assert!(text.contains("▶ #11"), "selection moved: {text}");
 }
 
 #[test]
 fn filters_are_kept_per_view() {
-    let ledger = demo_ledger();
-    let mut app = open_app(&ledger.path, "ana");
-    ch(&mut app, '5');
-    ch(&mut app, '/');
-    type_text(&mut app, "1054");
+    let (_ledger, mut app) = demo_app("ana");
+    type_text(&mut app, "5/1054"); // view 5, then its filter
     key(&mut app, KeyCode::Enter);
-    let text = render(&app);
-    assert!(text.contains("5 All callbacks 2/15"), "{text}");
+    let text = shows(&app, "5 All callbacks 2/15");
     assert!(!text.contains("booking-1041"), "{text}");
     ch(&mut app, '1');
     assert!(render(&app).contains("booking-1042"));

@@ -2,17 +2,16 @@
 //! ledger file. What a view shows for given rows is pinned here apart from how the
 //! ledger reads them.
 
-#[path = "support/terminal.rs"]
-mod terminal;
+mod support;
 
 use jobledger::clock::{Clock, Timestamp};
 use jobledger::console::model::counts::Count;
 use jobledger::console::model::detail::{Detail, RawMessage, Subject};
-use jobledger::console::model::page::CallbackItem;
+use jobledger::console::model::page::{CallbackItem, Page};
 use jobledger::console::{Model, Tab};
 use jobledger::decision::{Disposition, JobState, Outcome, ReasonCode};
 use jobledger::store::{CallbackRow, JobRow, Replacement, TimelineEntry, TimelineFact};
-use terminal::{HEIGHT, WIDTH, text_at};
+use support::terminal::{HEIGHT, WIDTH, text_at};
 
 fn at(text: &str) -> Timestamp {
     Timestamp::parse(text).expect("a time")
@@ -81,12 +80,18 @@ fn held_rows() -> Vec<CallbackItem> {
         .collect()
 }
 
+/// The page of callbacks `tab` lists, to fill in.
+fn callbacks(model: &mut Model, tab: Tab) -> &mut Page<CallbackItem> {
+    model.lists.page_mut(tab).expect("the tab lists callbacks")
+}
+
 #[test]
 fn the_held_view_draws_the_rows_it_is_given() {
     let mut model = model();
-    model.lists.held.rows = held_rows();
-    model.lists.held.selected = 1;
-    model.lists.held.count = Count {
+    let held = callbacks(&mut model, Tab::Held);
+    held.rows = held_rows();
+    held.selected = 1;
+    held.count = Count {
         all: 2,
         matching: None,
     };
@@ -96,7 +101,7 @@ fn the_held_view_draws_the_rows_it_is_given() {
 #[test]
 fn the_detail_pane_draws_the_evidence_it_is_given() {
     let mut model = model();
-    model.lists.held.rows = held_rows();
+    callbacks(&mut model, Tab::Held).rows = held_rows();
     let rows = held_rows();
     let mut detail = Detail::empty(Subject::Callback(2));
     detail.callback = Some(rows[0].row.clone());
@@ -151,8 +156,9 @@ fn at_80_columns_the_columns_that_give_way_go_first() {
     let mut model = model();
     model.tab = Tab::Callbacks;
     model.size = (80, 24);
-    model.lists.callbacks.rows = held_rows();
-    model.lists.callbacks.count = Count {
+    let all = callbacks(&mut model, Tab::Callbacks);
+    all.rows = held_rows();
+    all.count = Count {
         all: 2,
         matching: None,
     };

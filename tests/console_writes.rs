@@ -2,8 +2,7 @@
 //! linking, owners, a second reviewer, and read-only. (Answering and a refused retry,
 //! with their snapshots, are in console.rs.)
 
-#[path = "support/terminal.rs"]
-mod terminal;
+mod support;
 
 use jobledger::clock::{Clock, Timestamp};
 use jobledger::console::{Action, App, update};
@@ -11,17 +10,13 @@ use jobledger::demo;
 use jobledger::review::{self, AnswerRequest};
 use jobledger::store::Ledger;
 use ratatui::crossterm::event::KeyCode;
-use terminal::{HEIGHT, WIDTH, ch, demo_ledger, key, open_app, render, type_text};
+use support::terminal::{HEIGHT, WIDTH, ch, demo_app, demo_ledger, key, render, shows, type_text};
 
 #[test]
 fn linking_a_quarantined_row_judges_it_against_the_job() {
-    let ledger = demo_ledger();
-    let mut app = open_app(&ledger.path, "ana");
-    ch(&mut app, '2');
-    // Rows #5, #13, #14: the callback that named no job.
-    ch(&mut app, 'j');
-    ch(&mut app, 'j');
-    ch(&mut app, 'a');
+    let (_ledger, mut app) = demo_app("ana");
+    // View 2, rows #5, #13, #14: answer #14, the callback that named no job.
+    type_text(&mut app, "2jja");
     key(&mut app, KeyCode::Tab); // `linked` is picked; on to its job id
     type_text(&mut app, "booking-1043");
     key(&mut app, KeyCode::Tab);
@@ -54,8 +49,7 @@ fn linking_a_quarantined_row_judges_it_against_the_job() {
 
 #[test]
 fn setting_an_owner_on_an_aged_row() {
-    let ledger = demo_ledger();
-    let mut app = open_app(&ledger.path, "ana");
+    let (_ledger, mut app) = demo_app("ana");
     ch(&mut app, '3');
     ch(&mut app, 'j'); // booking-1043, unowned
     ch(&mut app, 'o');
@@ -71,14 +65,12 @@ fn setting_an_owner_on_an_aged_row() {
     assert_eq!(owner.set_by, "ana");
     assert_eq!(owner.escalate_at, Timestamp::parse("2026-11-27T19:00:00Z"));
     key(&mut app, KeyCode::Enter);
-    let text = render(&app);
-    assert!(text.contains("ops:kim"), "{text}");
+    shows(&app, "ops:kim");
 }
 
 #[test]
 fn a_second_reviewer_is_told_and_nothing_is_overwritten() {
-    let ledger = demo_ledger();
-    let mut app = open_app(&ledger.path, "ana");
+    let (ledger, mut app) = demo_app("ana");
     ch(&mut app, 'a'); // ana opens the form on #2 while it is unanswered
     let mut other = Ledger::open(&ledger.path).unwrap();
     review::answer(

@@ -9,50 +9,20 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use fixture::NOW;
-use jobledger::clock::{Clock, Timestamp};
+use jobledger::clock::Timestamp;
 use jobledger::console::{self, Action, App, Tab, update};
 use jobledger::inert::inert;
-use jobledger::store::Ledger;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::crossterm::event::KeyCode;
 use serde_json::Value;
 use support::hostile::{Fate, forbidden, ledger_with_every_case};
+use support::terminal::{HEIGHT, WIDTH, ch, key, open_app_at, render};
 use support::{binary, fixture, recorder};
-
-const WIDTH: u16 = 160;
-
-const HEIGHT: u16 = 48;
-
-fn key(app: &mut App, code: KeyCode) {
-    console::press(app, &KeyEvent::new(code, KeyModifiers::NONE));
-}
-
-fn ch(app: &mut App, c: char) {
-    key(app, KeyCode::Char(c));
-}
-
-fn render(app: &App) -> String {
-    let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).unwrap();
-    terminal
-        .draw(|frame| console::view::draw(frame, app.model()))
-        .unwrap();
-    let buffer = terminal.backend().buffer();
-    let mut text = String::new();
-    for y in 0..buffer.area.height {
-        for x in 0..buffer.area.width {
-            text.push_str(buffer[(x, y)].symbol());
-        }
-        text.push('\n');
-    }
-    text
-}
 
 /// Every screen a reviewer reaches: each view, the detail pane of each of its rows (top
 /// and end), and in the Held and Quarantined views the answer form of each row.
 fn every_screen(app: &mut App, rows: usize) -> Vec<String> {
     let mut screens = Vec::new();
-    for tab in Tab::ALL {
+    for &tab in Tab::ALL {
         update(app, Action::ShowTab(tab));
         screens.push(render(app));
         key(app, KeyCode::Enter);
@@ -80,19 +50,9 @@ fn every_screen(app: &mut App, rows: usize) -> Vec<String> {
     screens
 }
 
-/// The console on the ledger at `path`, sized as the snapshots are.
+/// The console on the ledger at `path`, at the fixtures' clock, sized as the snapshots are.
 fn console_on(path: &Path) -> App {
-    let ledger = Ledger::open(path).unwrap();
-    let now = Timestamp::parse(NOW).unwrap();
-    let mut app = App::new(ledger, Clock::Fixed(now), "ana".to_owned(), false).unwrap();
-    update(
-        &mut app,
-        Action::Resize {
-            width: WIDTH,
-            height: HEIGHT,
-        },
-    );
-    app
+    open_app_at(path, "ana", Timestamp::parse(NOW).unwrap())
 }
 
 #[test]
@@ -182,7 +142,7 @@ fn bytes_written_to_a_real_terminal_backend_hold_only_its_own_escapes() {
     let mut app = console_on(&t.path);
     let (mut terminal, recorder) = recorder::terminal(WIDTH, HEIGHT);
     let mut frames = 0;
-    for tab in Tab::ALL {
+    for &tab in Tab::ALL {
         update(&mut app, Action::ShowTab(tab));
         terminal
             .draw(|frame| console::view::draw(frame, app.model()))

@@ -38,20 +38,7 @@ fn answer_on(w: &Workdir, seq: i64) -> Value {
 fn review_answers_a_held_callback_in_a_real_terminal() {
     let (w, _) = Workdir::with_demo();
     let mut console = review(&w, &["--reviewer", "pty-reviewer"]);
-    console.wait_for("held for a person");
-    console.send(b"1");
-    console.wait_for("possible_duplicate_effect");
-    console.send(b"a");
-    console.wait_for("Answer callback #2");
-    console.send(b"\t");
-    console.send(b"checked in pty");
-    console.wait_for("checked in pty");
-    console.send(b"\r");
-    console.wait_for("Answer 1 written on callback #2");
-    console.send(b"\r");
-    console.wait_until("the held row to show the answer", &|s| {
-        !s.contains("Answer 1 written") && s.contains("single_effect by pty-")
-    });
+    console.answer_held_callback(0, "checked in pty", "single_effect by pty-");
     console.quit();
     let answer = answer_on(&w, 2);
     assert_eq!(answer["verdict"], "single_effect");

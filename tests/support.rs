@@ -27,3 +27,5 @@ pub mod hostile;
 pub mod pty;
 #[path = "support/recorder.rs"]
 pub mod recorder;
+#[path = "support/terminal.rs"]
+pub mod terminal;

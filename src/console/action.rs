@@ -4,20 +4,16 @@ use super::tab::Tab;
 
 /// An intent, produced by the key table or the terminal and carried out by [`super::update()`].
 ///
-/// The same action means the nearest thing in each context: `Down` moves the selection
-/// in a list, scrolls the detail or the help, and picks the next verdict in a form.
+/// The same action means the nearest thing in each context: `Move(Down)` moves the
+/// selection in a list, scrolls the detail or the help, and picks the next verdict in a form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
     /// Leave the console.
     Quit,
     /// Step back: close what is open, clear the filter, and from the bare list leave.
     Back,
-    Up,
-    Down,
-    PageUp,
-    PageDown,
-    Home,
-    End,
+    /// Move the selection, or scroll what has the keyboard.
+    Move(Move),
     NextTab,
     PrevTab,
     ShowTab(Tab),
@@ -52,4 +48,15 @@ pub enum Action {
         width: u16,
         height: u16,
     },
+}
+
+/// A move of the selection (or of a scroll position).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Move {
+    Up,
+    Down,
+    PageUp,
+    PageDown,
+    Home,
+    End,
 }

@@ -1,11 +1,14 @@
 //! The one table of keys: it drives dispatch, the footer hints and the `?` help screen,
 //! so nothing about keys is written twice.
 
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
 use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind,
 };
 
-use super::action::Action;
+use super::action::{Action, Move};
 use super::tab::Tab;
 
 /// Where the keyboard is: each context has its own keys.
@@ -105,12 +108,12 @@ impl Trigger {
 }
 
 /// One row of the key table.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Binding {
     pub context: Context,
-    pub triggers: &'static [Trigger],
+    pub triggers: Cow<'static, [Trigger]>,
     pub action: Action,
-    pub help: &'static str,
+    pub help: Cow<'static, str>,
     /// The footer's short word for it, when the footer shows it (and the action applies).
     pub hint: Option<&'static str>,
 }
@@ -125,71 +128,155 @@ const fn ch(c: char) -> Trigger {
     Trigger::Key(KeyCode::Char(c), NONE)
 }
 
+/// A row of the table as written: one binding, or the number keys of every tab.
+enum Entry {
+    One(Binding),
+    /// A key per tab, from [`Tab::ALL`]: "1" shows the first tab, and so on. The first
+    /// one's help ends with `first_also`.
+    TabKeys {
+        context: Context,
+        first_also: &'static str,
+    },
+    /// The [`ROW_ACTIONS`], in this context.
+    RowActions(Context),
+    /// The keys of every [`Move`] ([`MOVES`]), each with its help in that order; the
+    /// first one carries `hint`.
+    Moves {
+        context: Context,
+        help: [&'static str; 6],
+        hint: Option<&'static str>,
+    },
+}
+
+/// What can be asked about the selected row, from its list or its detail pane alike:
+/// key, action, help, and the footer's word.
+const ROW_ACTIONS: [(char, Action, &str, &str); 4] = [
+    ('a', Action::Answer, "answer the callback", "answer"),
+    ('o', Action::Owner, "set owner and escalation time", "owner"),
+    ('r', Action::Retry, "request a retry (checked)", "retry"),
+    ('c', Action::Cancel, "request a cancel (checked)", "cancel"),
+];
+
+/// The keys that move the selection or scroll, wherever something moves.
+const MOVES: [(Move, &[Trigger]); 6] = [
+    (
+        Move::Down,
+        &[key(KeyCode::Down), ch('j'), Trigger::WheelDown],
+    ),
+    (Move::Up, &[key(KeyCode::Up), ch('k'), Trigger::WheelUp]),
+    (Move::PageDown, &[key(KeyCode::PageDown)]),
+    (Move::PageUp, &[key(KeyCode::PageUp)]),
+    (Move::Home, &[key(KeyCode::Home), ch('g')]),
+    (Move::End, &[key(KeyCode::End), ch('G')]),
+];
+
 const fn bind(
     context: Context,
     triggers: &'static [Trigger],
     action: Action,
     help: &'static str,
     hint: Option<&'static str>,
-) -> Binding {
-    Binding {
+) -> Entry {
+    Entry::One(Binding {
         context,
-        triggers,
+        triggers: Cow::Borrowed(triggers),
         action,
+        help: Cow::Borrowed(help),
+        hint,
+    })
+}
+
+const fn moves(context: Context, help: [&'static str; 6], hint: Option<&'static str>) -> Entry {
+    Entry::Moves {
+        context,
         help,
         hint,
     }
 }
 
+const fn tab_keys(context: Context, first_also: &'static str) -> Entry {
+    Entry::TabKeys {
+        context,
+        first_also,
+    }
+}
+
+impl Entry {
+    /// The bindings this row of the table stands for.
+    fn bindings(&self) -> Vec<Binding> {
+        match self {
+            Entry::One(binding) => vec![binding.clone()],
+            Entry::TabKeys {
+                context,
+                first_also,
+            } => Tab::ALL
+                .iter()
+                .enumerate()
+                .map(|(i, &tab)| Binding {
+                    context: *context,
+                    triggers: Cow::Owned(vec![ch(tab.key())]),
+                    action: Action::ShowTab(tab),
+                    help: Cow::Owned(format!(
+                        "{} view{}",
+                        tab.title(),
+                        if i == 0 { *first_also } else { "" }
+                    )),
+                    hint: None,
+                })
+                .collect(),
+            Entry::RowActions(context) => ROW_ACTIONS
+                .iter()
+                .map(|&(key, action, help, hint)| Binding {
+                    context: *context,
+                    triggers: Cow::Owned(vec![ch(key)]),
+                    action,
+                    help: Cow::Borrowed(help),
+                    hint: Some(hint),
+                })
+                .collect(),
+            Entry::Moves {
+                context,
+                help,
+                hint,
+            } => MOVES
+                .iter()
+                .zip(help)
+                .enumerate()
+                .map(|(i, ((movement, triggers), help))| Binding {
+                    context: *context,
+                    triggers: Cow::Borrowed(*triggers),
+                    action: Action::Move(*movement),
+                    help: Cow::Borrowed(*help),
+                    hint: if i == 0 { *hint } else { None },
+                })
+                .collect(),
+        }
+    }
+}
+
 use Context::{Confirm, Detail, Everywhere, Filter, Form, Help, List, Outcome};
 
-/// Every key of the console.
+/// Every key of the console, as written.
 #[rustfmt::skip]
-pub const KEYMAP: &[Binding] = &[
+const TABLE: &[Entry] = &[
     bind(Everywhere, &[Trigger::Key(KeyCode::Char('c'), KeyModifiers::CONTROL)], Action::Quit, "leave at once", None),
     // Lists.
-    bind(List, &[key(KeyCode::Down), ch('j'), Trigger::WheelDown], Action::Down, "next row", Some("move")),
-    bind(List, &[key(KeyCode::Up), ch('k'), Trigger::WheelUp], Action::Up, "previous row", None),
-    bind(List, &[key(KeyCode::PageDown)], Action::PageDown, "next page", None),
-    bind(List, &[key(KeyCode::PageUp)], Action::PageUp, "previous page", None),
-    bind(List, &[key(KeyCode::Home), ch('g')], Action::Home, "first row", None),
-    bind(List, &[key(KeyCode::End), ch('G')], Action::End, "last row", None),
+    moves(List, ["next row", "previous row", "next page", "previous page", "first row", "last row"], Some("move")),
     bind(List, &[key(KeyCode::Tab), key(KeyCode::Right)], Action::NextTab, "next view", Some("next view")),
     bind(List, &[key(KeyCode::BackTab), key(KeyCode::Left)], Action::PrevTab, "previous view", None),
-    bind(List, &[ch('1')], Action::ShowTab(Tab::Held), "Held view", None),
-    bind(List, &[ch('2')], Action::ShowTab(Tab::Quarantined), "Quarantined view", None),
-    bind(List, &[ch('3')], Action::ShowTab(Tab::Aged), "Aged view", None),
-    bind(List, &[ch('4')], Action::ShowTab(Tab::Failed), "Failed view", None),
-    bind(List, &[ch('5')], Action::ShowTab(Tab::Callbacks), "All callbacks view", None),
-    bind(List, &[ch('6')], Action::ShowTab(Tab::Reconcile), "Reconcile view", None),
+    tab_keys(List, ""),
     bind(List, &[key(KeyCode::Enter)], Action::OpenDetail, "detail of the row", Some("detail")),
     bind(List, &[ch('/')], Action::Filter, "filter by job id or reason", Some("filter")),
-    bind(List, &[ch('a')], Action::Answer, "answer the callback", Some("answer")),
-    bind(List, &[ch('o')], Action::Owner, "set owner and escalation time", Some("owner")),
-    bind(List, &[ch('r')], Action::Retry, "request a retry (checked)", Some("retry")),
-    bind(List, &[ch('c')], Action::Cancel, "request a cancel (checked)", Some("cancel")),
+    Entry::RowActions(List),
     bind(List, &[ch('?')], Action::Help, "help: every key", Some("help")),
     bind(List, &[key(KeyCode::Esc)], Action::Back, "clear the filter, else leave", None),
     bind(List, &[ch('q')], Action::Quit, "leave", Some("quit")),
     // The detail pane.
-    bind(Detail, &[key(KeyCode::Down), ch('j'), Trigger::WheelDown], Action::Down, "scroll down", Some("scroll")),
-    bind(Detail, &[key(KeyCode::Up), ch('k'), Trigger::WheelUp], Action::Up, "scroll up", None),
-    bind(Detail, &[key(KeyCode::PageDown)], Action::PageDown, "scroll a page down", None),
-    bind(Detail, &[key(KeyCode::PageUp)], Action::PageUp, "scroll a page up", None),
-    bind(Detail, &[key(KeyCode::Home), ch('g')], Action::Home, "top of the detail", None),
-    bind(Detail, &[key(KeyCode::End), ch('G')], Action::End, "end of the detail", None),
+    moves(Detail, ["scroll down", "scroll up", "scroll a page down", "scroll a page up", "top of the detail", "end of the detail"], Some("scroll")),
     bind(Detail, &[ch('n')], Action::NextRow, "next row", Some("next row")),
     bind(Detail, &[ch('p')], Action::PrevRow, "previous row", Some("previous row")),
-    bind(Detail, &[ch('a')], Action::Answer, "answer the callback", Some("answer")),
-    bind(Detail, &[ch('o')], Action::Owner, "set owner and escalation time", Some("owner")),
-    bind(Detail, &[ch('r')], Action::Retry, "request a retry (checked)", Some("retry")),
-    bind(Detail, &[ch('c')], Action::Cancel, "request a cancel (checked)", Some("cancel")),
-    bind(Detail, &[ch('1')], Action::ShowTab(Tab::Held), "Held view (closes the detail)", None),
-    bind(Detail, &[ch('2')], Action::ShowTab(Tab::Quarantined), "Quarantined view", None),
-    bind(Detail, &[ch('3')], Action::ShowTab(Tab::Aged), "Aged view", None),
-    bind(Detail, &[ch('4')], Action::ShowTab(Tab::Failed), "Failed view", None),
-    bind(Detail, &[ch('5')], Action::ShowTab(Tab::Callbacks), "All callbacks view", None),
-    bind(Detail, &[ch('6')], Action::ShowTab(Tab::Reconcile), "Reconcile view", None),
+    Entry::RowActions(Detail),
+    tab_keys(Detail, " (closes the detail)"),
     bind(Detail, &[ch('?')], Action::Help, "help: every key", None),
     bind(Detail, &[key(KeyCode::Esc), key(KeyCode::Enter)], Action::Back, "back to the list", Some("back to the list")),
     bind(Detail, &[ch('q')], Action::Quit, "leave", None),
@@ -199,8 +286,8 @@ pub const KEYMAP: &[Binding] = &[
     bind(Filter, &[key(KeyCode::Enter)], Action::Submit, "keep the filter", Some("keep the filter")),
     bind(Filter, &[key(KeyCode::Esc)], Action::Back, "put the old filter back", Some("put the old one back")),
     // Forms.
-    bind(Form, &[key(KeyCode::Down)], Action::Down, "next verdict (or field)", Some("next verdict")),
-    bind(Form, &[key(KeyCode::Up)], Action::Up, "previous verdict (or field)", None),
+    bind(Form, &[key(KeyCode::Down)], Action::Move(Move::Down), "next verdict (or field)", Some("next verdict")),
+    bind(Form, &[key(KeyCode::Up)], Action::Move(Move::Up), "previous verdict (or field)", None),
     bind(Form, &[key(KeyCode::Tab)], Action::NextField, "next field", Some("next field")),
     bind(Form, &[key(KeyCode::BackTab)], Action::PrevField, "previous field", None),
     bind(Form, &[Trigger::Typing], Action::Input(' '), "type into the field", None),
@@ -213,14 +300,16 @@ pub const KEYMAP: &[Binding] = &[
     // What came of a form.
     bind(Outcome, &[key(KeyCode::Enter), key(KeyCode::Esc)], Action::Back, "close", Some("close")),
     // Help.
-    bind(Help, &[key(KeyCode::Down), ch('j'), Trigger::WheelDown], Action::Down, "scroll down", None),
-    bind(Help, &[key(KeyCode::Up), ch('k'), Trigger::WheelUp], Action::Up, "scroll up", None),
-    bind(Help, &[key(KeyCode::PageDown)], Action::PageDown, "scroll a page down", None),
-    bind(Help, &[key(KeyCode::PageUp)], Action::PageUp, "scroll a page up", None),
-    bind(Help, &[key(KeyCode::Home), ch('g')], Action::Home, "top of the help", None),
-    bind(Help, &[key(KeyCode::End), ch('G')], Action::End, "end of the help", None),
+    moves(Help, ["scroll down", "scroll up", "scroll a page down", "scroll a page up", "top of the help", "end of the help"], None),
     bind(Help, &[key(KeyCode::Esc), ch('?'), ch('q')], Action::Back, "close the help", Some("close the help")),
 ];
+
+/// Every key of the console: the table with its number keys spelled out.
+pub fn keymap() -> &'static [Binding] {
+    static KEYMAP: LazyLock<Vec<Binding>> =
+        LazyLock::new(|| TABLE.iter().flat_map(Entry::bindings).collect());
+    &KEYMAP
+}
 
 fn matches_key(trigger: Trigger, key: &KeyEvent) -> bool {
     let Trigger::Key(code, mods) = trigger else {
@@ -241,7 +330,7 @@ pub fn action_for_key(context: Context, key: &KeyEvent) -> Option<Action> {
         return None;
     }
     let in_context = |b: &&Binding| b.context == context || b.context == Everywhere;
-    if let Some(found) = KEYMAP
+    if let Some(found) = keymap()
         .iter()
         .filter(in_context)
         .find(|b| b.triggers.iter().any(|t| matches_key(*t, key)))
@@ -258,7 +347,7 @@ pub fn action_for_key(context: Context, key: &KeyEvent) -> Option<Action> {
         }
         _ => return None,
     };
-    KEYMAP
+    keymap()
         .iter()
         .filter(in_context)
         .find(|b| b.triggers.contains(&Trigger::Typing))
@@ -272,7 +361,7 @@ pub fn action_for_mouse(context: Context, mouse: &MouseEvent) -> Option<Action> 
         MouseEventKind::ScrollUp => Trigger::WheelUp,
         _ => return None,
     };
-    KEYMAP
+    keymap()
         .iter()
         .find(|b| b.context == context && b.triggers.contains(&trigger))
         .map(|b| b.action)
@@ -280,7 +369,7 @@ pub fn action_for_mouse(context: Context, mouse: &MouseEvent) -> Option<Action> 
 
 /// The bindings of a context, in table order (the help screen).
 pub fn bindings(context: Context) -> impl Iterator<Item = &'static Binding> {
-    KEYMAP.iter().filter(move |b| b.context == context)
+    keymap().iter().filter(move |b| b.context == context)
 }
 
 /// The keys of a binding as one label: `↓ j wheel↓`.
@@ -311,7 +400,7 @@ mod tests {
             let mut seen = Vec::new();
             let everywhere = bindings(Everywhere).filter(|_| context != Everywhere);
             for b in bindings(context).chain(everywhere) {
-                for t in b.triggers {
+                for t in b.triggers.iter() {
                     assert!(!seen.contains(t), "{t:?} bound twice in {context:?}");
                     seen.push(*t);
                 }
@@ -329,9 +418,19 @@ mod tests {
     }
 
     #[test]
+    fn each_tab_is_shown_by_its_number_key_in_lists_and_the_detail() {
+        for &tab in Tab::ALL {
+            let key = KeyEvent::from(KeyCode::Char(tab.key()));
+            for context in [List, Detail] {
+                assert_eq!(action_for_key(context, &key), Some(Action::ShowTab(tab)));
+            }
+        }
+    }
+
+    #[test]
     fn shifted_characters_match_their_binding() {
         let end = KeyEvent::new(KeyCode::Char('G'), KeyModifiers::SHIFT);
-        assert_eq!(action_for_key(List, &end), Some(Action::End));
+        assert_eq!(action_for_key(List, &end), Some(Action::Move(Move::End)));
         let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
         assert_eq!(action_for_key(Form, &ctrl_c), Some(Action::Quit));
     }

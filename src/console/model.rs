@@ -7,18 +7,19 @@ pub mod detail;
 pub mod form;
 pub mod page;
 
+use std::any::Any;
+
 use crate::clock::{Clock, Timestamp};
-use crate::decision::Disposition;
 use crate::review::CaseKind;
 use crate::store::{AgedJobRow, CallbackRow, StoreError};
 
-use super::action::Action;
+use super::action::{Action, Move};
 use super::keymap::Context;
 use super::tab::Tab;
 use counts::{Count, Glance};
 use detail::{Detail, Subject};
 use form::Form;
-use page::{CallbackItem, CallbackList, FailedItem, Move, Page, PageRow, RowSource};
+use page::{Page, PageRow, RowSource};
 
 /// A message in the line above the footer, until the next key.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -96,9 +97,21 @@ pub trait List {
         height: usize,
         movement: Move,
     ) -> Result<(), StoreError>;
+    /// The page itself, for the view that knows its rows.
+    fn as_any(&self) -> &dyn Any;
+    /// The page itself, to change.
+    fn as_any_mut(&mut self) -> &mut dyn Any;
 }
 
-impl<T: PageRow> List for Page<T> {
+impl<T: PageRow + 'static> List for Page<T> {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+
     fn filter(&self) -> Option<&str> {
         self.filter.as_deref()
     }
@@ -128,7 +141,7 @@ impl<T: PageRow> List for Page<T> {
     }
 
     fn recount(&mut self, rows: &dyn RowSource) -> Result<(), StoreError> {
-        self.count = T::count(rows, self.source, self.filter.as_deref())?;
+        self.count = T::count(rows, self.query())?;
         Ok(())
     }
 
@@ -146,61 +159,37 @@ impl<T: PageRow> List for Page<T> {
     }
 }
 
-/// The page of each view that lists rows.
-pub struct Lists {
-    /// Callbacks held for a person.
-    pub held: Page<CallbackItem>,
-    /// Callbacks with no job to judge them against.
-    pub quarantined: Page<CallbackItem>,
-    /// Open jobs past their expected age.
-    pub aged: Page<AgedJobRow>,
-    /// Failed jobs.
-    pub failed: Page<FailedItem>,
-    /// Every callback.
-    pub callbacks: Page<CallbackItem>,
-}
+/// The page of each view that lists rows, in the order of the tabs.
+pub struct Lists(Vec<Option<Box<dyn List>>>);
 
 impl Lists {
-    /// Every page empty, each reading its own list.
+    /// Every page empty, each reading the list its tab names.
     pub fn new() -> Lists {
-        let callbacks_of = |disposition, raw_head| {
-            Page::new(CallbackList {
-                disposition,
-                raw_head,
-            })
-        };
-        Lists {
-            held: callbacks_of(Some(Disposition::Hold), false),
-            quarantined: callbacks_of(Some(Disposition::Quarantine), true),
-            aged: Page::new(()),
-            failed: Page::new(()),
-            callbacks: callbacks_of(None, false),
-        }
+        Lists(Tab::ALL.iter().map(|tab| tab.new_page()).collect())
     }
 
-    /// The page `tab` shows (`None`: the view lists no rows). The one place a tab
-    /// picks its page; [`Lists::of_mut`] is its twin.
+    /// The page `tab` shows (`None`: the view lists no rows).
     pub fn of(&self, tab: Tab) -> Option<&dyn List> {
-        Some(match tab {
-            Tab::Held => &self.held,
-            Tab::Quarantined => &self.quarantined,
-            Tab::Aged => &self.aged,
-            Tab::Failed => &self.failed,
-            Tab::Callbacks => &self.callbacks,
-            Tab::Reconcile => return None,
-        })
+        self.0.get(tab.index())?.as_deref()
     }
 
     /// The page `tab` shows, to change.
     pub fn of_mut(&mut self, tab: Tab) -> Option<&mut dyn List> {
-        Some(match tab {
-            Tab::Held => &mut self.held,
-            Tab::Quarantined => &mut self.quarantined,
-            Tab::Aged => &mut self.aged,
-            Tab::Failed => &mut self.failed,
-            Tab::Callbacks => &mut self.callbacks,
-            Tab::Reconcile => return None,
-        })
+        match self.0.get_mut(tab.index()) {
+            Some(Some(page)) => Some(page.as_mut()),
+            _ => None,
+        }
+    }
+
+    /// The page `tab` shows, as the page of rows `T` it is (`None` when it lists
+    /// other rows, or none): what a view draws, or a test fills in.
+    pub fn page<T: PageRow + 'static>(&self, tab: Tab) -> Option<&Page<T>> {
+        self.of(tab)?.as_any().downcast_ref()
+    }
+
+    /// [`Lists::page`], to change.
+    pub fn page_mut<T: PageRow + 'static>(&mut self, tab: Tab) -> Option<&mut Page<T>> {
+        self.of_mut(tab)?.as_any_mut().downcast_mut()
     }
 }
 
@@ -329,7 +318,7 @@ impl Model {
             Action::Owner => !self.read_only && self.list().and_then(List::aged).is_some(),
             Action::Retry | Action::Cancel => !self.read_only && job.is_some(),
             Action::OpenDetail => self.list().and_then(List::subject).is_some(),
-            Action::Filter => self.tab != Tab::Reconcile,
+            Action::Filter => self.list().is_some(),
             _ => true,
         }
     }

@@ -1,7 +1,18 @@
-//! The console's views, shown as tabs.
+//! The console's views, shown as tabs: the one place a tab is described.
+//!
+//! A tab names its title and the page of rows it lists; its number key is its place
+//! among the tabs (the key table and the tab bar both read it from here), and how it
+//! is drawn is named once, beside the views' modules (`views::of`). The model, which
+//! this module serves, never reaches the drawing code.
+
+use crate::decision::Disposition;
+use crate::store::AgedJobRow;
+
+use super::model::List;
+use super::model::page::{CallbackItem, CallbackList, FailedItem, Page};
 
 /// One view of the console.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::VariantArray)]
 pub enum Tab {
     /// Callbacks held for a person.
     Held,
@@ -17,32 +28,57 @@ pub enum Tab {
     Reconcile,
 }
 
+/// What a tab is: its title, and the page it lists (`None`: it lists no rows).
+struct Spec {
+    title: &'static str,
+    page: Option<fn() -> Box<dyn List>>,
+}
+
 impl Tab {
-    /// Every view, in the order of the tabs (and of the number keys 1–6).
-    pub const ALL: [Tab; 6] = [
-        Tab::Held,
-        Tab::Quarantined,
-        Tab::Aged,
-        Tab::Failed,
-        Tab::Callbacks,
-        Tab::Reconcile,
-    ];
+    /// Every view, in the order of the tabs (and of the number keys from 1).
+    pub const ALL: &'static [Tab] = <Tab as strum::VariantArray>::VARIANTS;
+
+    fn spec(self) -> Spec {
+        let list = |title, page| Spec {
+            title,
+            page: Some(page),
+        };
+        match self {
+            Tab::Held => list("Held", || callbacks(Some(Disposition::Hold), false)),
+            Tab::Quarantined => list("Quarantined", || {
+                callbacks(Some(Disposition::Quarantine), true)
+            }),
+            Tab::Aged => list("Aged", || Box::new(Page::<AgedJobRow>::new(()))),
+            Tab::Failed => list("Failed", || Box::new(Page::<FailedItem>::new(()))),
+            Tab::Callbacks => list("All callbacks", || callbacks(None, false)),
+            Tab::Reconcile => Spec {
+                title: "Reconcile",
+                page: None,
+            },
+        }
+    }
 
     /// The tab's title.
     pub fn title(self) -> &'static str {
-        match self {
-            Tab::Held => "Held",
-            Tab::Quarantined => "Quarantined",
-            Tab::Aged => "Aged",
-            Tab::Failed => "Failed",
-            Tab::Callbacks => "All callbacks",
-            Tab::Reconcile => "Reconcile",
-        }
+        self.spec().title
+    }
+
+    /// A new, empty page of the rows the tab lists (`None`: it lists no rows).
+    pub fn new_page(self) -> Option<Box<dyn List>> {
+        self.spec().page.map(|page| page())
     }
 
     /// Its place among the tabs, from 0.
     pub fn index(self) -> usize {
-        Tab::ALL.iter().position(|t| *t == self).unwrap_or(0)
+        self as usize
+    }
+
+    /// The number key that shows it: its place among the tabs, from 1.
+    pub fn key(self) -> char {
+        u32::try_from(self.index() + 1)
+            .ok()
+            .and_then(|n| char::from_digit(n, 10))
+            .unwrap_or('?')
     }
 
     /// The tab to the right, wrapping around.
@@ -54,4 +90,12 @@ impl Tab {
     pub fn prev(self) -> Tab {
         Tab::ALL[(self.index() + Tab::ALL.len() - 1) % Tab::ALL.len()]
     }
+}
+
+/// A page of the callbacks of one disposition (`None`: all of them).
+fn callbacks(disposition: Option<Disposition>, raw_head: bool) -> Box<dyn List> {
+    Box::new(Page::<CallbackItem>::new(CallbackList {
+        disposition,
+        raw_head,
+    }))
 }

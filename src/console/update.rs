@@ -12,10 +12,9 @@ use ratatui::crossterm::event::{KeyEvent, MouseEvent};
 use crate::clock::{Clock, Timestamp};
 use crate::store::{Ledger, StoreError};
 
-use super::action::Action;
+use super::action::{Action, Move};
 use super::keymap::{self, Context};
 use super::layout;
-use super::model::page::Move;
 use super::model::{Flash, List, Model, Overlay};
 use super::tab::Tab;
 use reads::{GlanceWorker, LedgerRows};
@@ -242,14 +241,13 @@ impl App {
         };
         match action {
             Action::Back | Action::Help => self.model.overlay = Overlay::None,
-            other => {
-                if let Some(m) = movement(other) {
-                    let last = layout::help_last_scroll(self.model.size);
-                    let page = layout::list_capacity(self.model.size, false);
-                    let scroll = scrolled(scroll.min(last), m, page, last);
-                    self.model.overlay = Overlay::Help { scroll };
-                }
+            Action::Move(m) => {
+                let last = layout::help_last_scroll(self.model.size);
+                let page = layout::list_capacity(self.model.size, false);
+                let scroll = scrolled(scroll.min(last), m, page, last);
+                self.model.overlay = Overlay::Help { scroll };
             }
+            _ => {}
         }
     }
 
@@ -272,8 +270,9 @@ impl App {
     }
 
     fn start_filter(&mut self) {
-        if self.model.tab == Tab::Reconcile {
-            self.model.flash = Flash::info("the Reconcile view has nothing to filter");
+        if self.model.list().is_none() {
+            let title = self.model.tab.title();
+            self.model.flash = Flash::info(format!("the {title} view has nothing to filter"));
         } else {
             self.model.overlay = Overlay::Filter {
                 before: self.model.filter().map(str::to_owned),
@@ -292,18 +291,6 @@ fn scrolled(at: usize, movement: Move, page: usize, max: usize) -> usize {
         Move::Home => 0,
         Move::End => max,
     }
-}
-
-fn movement(action: Action) -> Option<Move> {
-    Some(match action {
-        Action::Up => Move::Up,
-        Action::Down => Move::Down,
-        Action::PageUp => Move::PageUp,
-        Action::PageDown => Move::PageDown,
-        Action::Home => Move::Home,
-        Action::End => Move::End,
-        _ => return None,
-    })
 }
 
 /// Turns a key press into its action through the key table, and carries it out.
@@ -363,12 +350,11 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
             Action::Answer | Action::Owner | Action::Retry | Action::Cancel => {
                 writes::open_form(app, action)
             }
-            other => {
-                if let Some(m) = movement(other) {
-                    app.scroll_detail(m);
-                }
+            Action::Move(m) => {
+                app.scroll_detail(m);
                 Ok(())
             }
+            _ => Ok(()),
         },
         Context::List | Context::Everywhere => match action {
             Action::Back => app.back(),
@@ -387,10 +373,8 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
             Action::Answer | Action::Owner | Action::Retry | Action::Cancel => {
                 writes::open_form(app, action)
             }
-            other => match movement(other) {
-                Some(m) => app.step(m),
-                None => Ok(()),
-            },
+            Action::Move(m) => app.step(m),
+            _ => Ok(()),
         },
     }
 }

@@ -10,7 +10,7 @@ use super::keymap;
 use super::layout::{MIN_HEIGHT, MIN_WIDTH, body_areas, frame_areas};
 use super::model::{Model, Overlay};
 use super::tab::Tab;
-use super::views::{self, callbacks, draw_list, jobs, outside};
+use super::views::{self, outside};
 
 /// Draws the whole console.
 pub fn draw(frame: &mut Frame<'_>, model: &Model) {
@@ -27,21 +27,7 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
     draw_tabs(frame, tabs, model);
     draw_status(frame, status, model);
     let (list, detail) = body_areas(body, model.detail.is_some());
-    let lists = &model.lists;
-    match model.tab {
-        Tab::Held => draw_list(frame, list, model, &callbacks::HELD, &lists.held),
-        Tab::Quarantined => draw_list(
-            frame,
-            list,
-            model,
-            &callbacks::QUARANTINED,
-            &lists.quarantined,
-        ),
-        Tab::Callbacks => draw_list(frame, list, model, &callbacks::ALL, &lists.callbacks),
-        Tab::Aged => draw_list(frame, list, model, &jobs::AGED, &lists.aged),
-        Tab::Failed => draw_list(frame, list, model, &jobs::FAILED, &lists.failed),
-        Tab::Reconcile => views::reconcile::draw(frame, list, model),
-    }
+    views::of(model.tab).draw(frame, list, model);
     if let (Some(area), Some(open)) = (detail, &model.detail) {
         views::detail::draw(frame, area, open, model);
     }

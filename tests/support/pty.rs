@@ -112,6 +112,30 @@ impl PtySession {
         self.writer.flush().unwrap();
     }
 
+    /// Answers the demo's held callback #2 as a reviewer would: view 1, `a`, `downs`
+    /// verdicts down, `note` typed into the note, written, and the confirmation closed
+    /// until the row shows `shown` (its column may cut the reviewer's name short).
+    pub fn answer_held_callback(&mut self, downs: usize, note: &str, shown: &str) {
+        self.wait_for("held for a person");
+        self.send(b"1");
+        self.wait_for("possible_duplicate_effect");
+        self.send(b"a");
+        self.wait_for("Answer callback #2");
+        for _ in 0..downs {
+            self.send(b"\x1b[B");
+        }
+        self.send(b"\t");
+        self.send(note.as_bytes());
+        self.wait_for(note);
+        self.send(b"\r");
+        self.wait_for("Answer 1 written on callback #2");
+        self.send(b"\r");
+        // The confirmation names the answer too: wait for it to close.
+        self.wait_until("the held row to show the answer", &|s| {
+            !s.contains("Answer 1 written") && s.contains(shown)
+        });
+    }
+
     /// Presses `q` and waits for the program to leave; fails unless it exits cleanly.
     pub fn quit(mut self) {
         self.send(b"q");

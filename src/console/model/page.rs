@@ -7,46 +7,45 @@
 
 use crate::clock::Timestamp;
 use crate::decision::Disposition;
-use crate::store::{AgedJobRow, CallbackRow, FailedJobRow, JobKey, Keyset, StoreError};
+use crate::store::{
+    AgedJobRow, CallbackRow, FailedJobRow, JobKey, Keyset, PageRequest, StoreError,
+};
 
 use super::counts::Count;
 use super::detail::Subject;
+use crate::console::action::Move;
+
+/// Rows read for a page, or why not.
+pub type Fetched<T> = Result<Vec<T>, StoreError>;
+
+/// Which rows of which list: the list and the view's filter.
+#[derive(Debug, Clone, Copy)]
+pub struct Query<'a, S> {
+    /// The list (e.g. the disposition of a callback view).
+    pub list: S,
+    /// Only rows matching this text (job id, reason).
+    pub filter: Option<&'a str>,
+}
 
 /// Where pages read their rows: the update step implements it over the ledger, so a
 /// page walks its keyset without holding a ledger (and a test can hand it rows).
 pub trait RowSource {
-    /// Callbacks of `list` matching `filter`, from `keyset` on, at most `limit`.
+    /// Callbacks of the query, as `page` asks.
     fn callbacks(
         &self,
-        list: CallbackList,
-        filter: Option<&str>,
-        keyset: &Keyset<i64>,
-        limit: usize,
-    ) -> Result<Vec<CallbackItem>, StoreError>;
+        query: Query<'_, CallbackList>,
+        page: PageRequest<i64>,
+    ) -> Fetched<CallbackItem>;
     /// Open jobs past their expected age.
-    fn aged_jobs(
-        &self,
-        filter: Option<&str>,
-        keyset: &Keyset<JobKey>,
-        limit: usize,
-    ) -> Result<Vec<AgedJobRow>, StoreError>;
+    fn aged_jobs(&self, query: Query<'_, ()>, page: PageRequest<JobKey>) -> Fetched<AgedJobRow>;
     /// Failed jobs.
-    fn failed_jobs(
-        &self,
-        filter: Option<&str>,
-        keyset: &Keyset<JobKey>,
-        limit: usize,
-    ) -> Result<Vec<FailedItem>, StoreError>;
-    /// How many callbacks `list` holds, and how many match `filter`.
-    fn count_callbacks(
-        &self,
-        list: CallbackList,
-        filter: Option<&str>,
-    ) -> Result<Count, StoreError>;
-    /// How many open jobs are past their expected age, and how many match `filter`.
-    fn count_aged_jobs(&self, filter: Option<&str>) -> Result<Count, StoreError>;
-    /// How many jobs failed, and how many match `filter`.
-    fn count_failed_jobs(&self, filter: Option<&str>) -> Result<Count, StoreError>;
+    fn failed_jobs(&self, query: Query<'_, ()>, page: PageRequest<JobKey>) -> Fetched<FailedItem>;
+    /// How many callbacks the list holds, and how many match the filter.
+    fn count_callbacks(&self, query: Query<'_, CallbackList>) -> Result<Count, StoreError>;
+    /// How many open jobs are past their expected age, and how many match the filter.
+    fn count_aged_jobs(&self, query: Query<'_, ()>) -> Result<Count, StoreError>;
+    /// How many jobs failed, and how many match the filter.
+    fn count_failed_jobs(&self, query: Query<'_, ()>) -> Result<Count, StoreError>;
 }
 
 /// A row that can be read by keyset.
@@ -77,32 +76,15 @@ pub trait PageRow: Sized {
         None
     }
 
-    /// Counts the rows of the list `source` in `rows`, and those matching `filter`.
-    fn count(
-        rows: &dyn RowSource,
-        source: Self::Source,
-        filter: Option<&str>,
-    ) -> Result<Count, StoreError>;
+    /// Counts the rows of the query in `rows`, and those matching its filter.
+    fn count(rows: &dyn RowSource, query: Query<'_, Self::Source>) -> Result<Count, StoreError>;
 
-    /// Reads rows of the list `source` from `rows`.
+    /// Reads rows of the query from `rows`, as `page` asks.
     fn fetch(
         rows: &dyn RowSource,
-        source: Self::Source,
-        filter: Option<&str>,
-        keyset: &Keyset<Self::Key>,
-        limit: usize,
-    ) -> Result<Vec<Self>, StoreError>;
-}
-
-/// A move of the selection.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Move {
-    Up,
-    Down,
-    PageUp,
-    PageDown,
-    Home,
-    End,
+        query: Query<'_, Self::Source>,
+        page: PageRequest<Self::Key>,
+    ) -> Fetched<Self>;
 }
 
 /// The page a view holds, its filter and its selection.
@@ -142,28 +124,44 @@ impl<T: PageRow> Page<T> {
         self.rows.get(self.selected)
     }
 
-    fn fetch(
-        &self,
-        reader: &dyn RowSource,
-        keyset: &Keyset<T::Key>,
-        limit: usize,
-    ) -> Result<Vec<T>, StoreError> {
+    /// The list the page reads, under its filter.
+    pub fn query(&self) -> Query<'_, T::Source> {
+        Query {
+            list: self.source,
+            filter: self.filter.as_deref(),
+        }
+    }
+
+    fn fetch(&self, reader: &dyn RowSource, keyset: Keyset<T::Key>, limit: usize) -> Fetched<T> {
         if limit == 0 {
             return Ok(Vec::new());
         }
-        T::fetch(reader, self.source, self.filter.as_deref(), keyset, limit)
+        T::fetch(reader, self.query(), PageRequest::at(keyset, limit))
+    }
+
+    /// Rows past the page's last row (`forward`) or before its first, at most `limit`
+    /// (none when the page is empty).
+    fn beyond(&self, reader: &dyn RowSource, forward: bool, limit: usize) -> Fetched<T> {
+        let edge = if forward {
+            self.rows.last()
+        } else {
+            self.rows.first()
+        };
+        let Some(edge) = edge.map(PageRow::key) else {
+            return Ok(Vec::new());
+        };
+        let keyset = if forward {
+            Keyset::After(edge)
+        } else {
+            Keyset::Before(edge)
+        };
+        self.fetch(reader, keyset, limit)
     }
 
     /// Are there rows beyond either edge of the page?
     fn probe(&mut self, reader: &dyn RowSource) -> Result<(), StoreError> {
-        let (Some(first), Some(last)) = (self.rows.first(), self.rows.last()) else {
-            self.more_before = false;
-            self.more_after = false;
-            return Ok(());
-        };
-        let (first, last) = (first.key(), last.key());
-        self.more_before = !self.fetch(reader, &Keyset::Before(first), 1)?.is_empty();
-        self.more_after = !self.fetch(reader, &Keyset::After(last), 1)?.is_empty();
+        self.more_before = !self.beyond(reader, false, 1)?.is_empty();
+        self.more_after = !self.beyond(reader, true, 1)?.is_empty();
         Ok(())
     }
 
@@ -179,14 +177,14 @@ impl<T: PageRow> Page<T> {
             let top = (self.selected + 1).saturating_sub(height);
             Keyset::From(self.rows[top.min(self.rows.len() - 1)].key())
         };
-        let mut rows = self.fetch(reader, &start, height)?;
+        let mut rows = self.fetch(reader, start, height)?;
         if rows.len() < height {
             // Fill the page from above, e.g. at the end of a list whose rows left it.
             let above = match rows.first() {
                 Some(first) => Keyset::Before(first.key()),
                 None => Keyset::Last,
             };
-            let mut before = self.fetch(reader, &above, height - rows.len())?;
+            let mut before = self.fetch(reader, above, height - rows.len())?;
             before.append(&mut rows);
             rows = before;
         }
@@ -210,10 +208,7 @@ impl<T: PageRow> Page<T> {
             Move::Down if self.selected < last => self.selected += 1,
             Move::Up if self.selected > 0 => self.selected -= 1,
             Move::Down => {
-                let Some(edge) = self.rows.last().map(PageRow::key) else {
-                    return Ok(());
-                };
-                let mut next = self.fetch(reader, &Keyset::After(edge), 1)?;
+                let mut next = self.beyond(reader, true, 1)?;
                 if next.is_empty() {
                     return Ok(());
                 }
@@ -225,10 +220,7 @@ impl<T: PageRow> Page<T> {
                 self.selected = self.rows.len() - 1;
             }
             Move::Up => {
-                let Some(edge) = self.rows.first().map(PageRow::key) else {
-                    return Ok(());
-                };
-                let mut rows = self.fetch(reader, &Keyset::Before(edge), 1)?;
+                let mut rows = self.beyond(reader, false, 1)?;
                 if rows.is_empty() {
                     return Ok(());
                 }
@@ -237,44 +229,28 @@ impl<T: PageRow> Page<T> {
                 self.rows = rows;
                 self.selected = 0;
             }
-            Move::PageDown => {
-                let Some(edge) = self.rows.last().map(PageRow::key) else {
-                    return Ok(());
-                };
-                let next = self.fetch(reader, &Keyset::After(edge), height)?;
-                if next.is_empty() {
-                    self.selected = last;
+            Move::PageDown | Move::PageUp => {
+                let forward = movement == Move::PageDown;
+                let page = self.beyond(reader, forward, height)?;
+                if page.is_empty() {
+                    self.selected = if forward { last } else { 0 };
                     return Ok(());
                 }
-                self.rows = if next.len() < height {
-                    self.fetch(reader, &Keyset::Last, height)?
+                self.rows = if page.len() < height {
+                    // Short of a page: the list's last (or first) page instead.
+                    let end = if forward { Keyset::Last } else { Keyset::First };
+                    self.fetch(reader, end, height)?
                 } else {
-                    next
-                };
-                self.selected = self.selected.min(self.rows.len().saturating_sub(1));
-            }
-            Move::PageUp => {
-                let Some(edge) = self.rows.first().map(PageRow::key) else {
-                    return Ok(());
-                };
-                let prev = self.fetch(reader, &Keyset::Before(edge), height)?;
-                if prev.is_empty() {
-                    self.selected = 0;
-                    return Ok(());
-                }
-                self.rows = if prev.len() < height {
-                    self.fetch(reader, &Keyset::First, height)?
-                } else {
-                    prev
+                    page
                 };
                 self.selected = self.selected.min(self.rows.len().saturating_sub(1));
             }
             Move::Home => {
-                self.rows = self.fetch(reader, &Keyset::First, height)?;
+                self.rows = self.fetch(reader, Keyset::First, height)?;
                 self.selected = 0;
             }
             Move::End => {
-                self.rows = self.fetch(reader, &Keyset::Last, height)?;
+                self.rows = self.fetch(reader, Keyset::Last, height)?;
                 self.selected = self.rows.len().saturating_sub(1);
             }
         }
@@ -319,22 +295,16 @@ impl PageRow for CallbackItem {
         Some(&self.row)
     }
 
-    fn count(
-        rows: &dyn RowSource,
-        source: CallbackList,
-        filter: Option<&str>,
-    ) -> Result<Count, StoreError> {
-        rows.count_callbacks(source, filter)
+    fn count(rows: &dyn RowSource, query: Query<'_, CallbackList>) -> Result<Count, StoreError> {
+        rows.count_callbacks(query)
     }
 
     fn fetch(
         rows: &dyn RowSource,
-        source: CallbackList,
-        filter: Option<&str>,
-        keyset: &Keyset<i64>,
-        limit: usize,
-    ) -> Result<Vec<Self>, StoreError> {
-        rows.callbacks(source, filter, keyset, limit)
+        query: Query<'_, CallbackList>,
+        page: PageRequest<i64>,
+    ) -> Fetched<Self> {
+        rows.callbacks(query, page)
     }
 }
 
@@ -358,18 +328,16 @@ impl PageRow for AgedJobRow {
         Some(self)
     }
 
-    fn count(rows: &dyn RowSource, (): (), filter: Option<&str>) -> Result<Count, StoreError> {
-        rows.count_aged_jobs(filter)
+    fn count(rows: &dyn RowSource, query: Query<'_, ()>) -> Result<Count, StoreError> {
+        rows.count_aged_jobs(query)
     }
 
     fn fetch(
         rows: &dyn RowSource,
-        (): (),
-        filter: Option<&str>,
-        keyset: &Keyset<JobKey>,
-        limit: usize,
-    ) -> Result<Vec<Self>, StoreError> {
-        rows.aged_jobs(filter, keyset, limit)
+        query: Query<'_, ()>,
+        page: PageRequest<JobKey>,
+    ) -> Fetched<Self> {
+        rows.aged_jobs(query, page)
     }
 }
 
@@ -398,17 +366,15 @@ impl PageRow for FailedItem {
         Some(&self.row.job_id)
     }
 
-    fn count(rows: &dyn RowSource, (): (), filter: Option<&str>) -> Result<Count, StoreError> {
-        rows.count_failed_jobs(filter)
+    fn count(rows: &dyn RowSource, query: Query<'_, ()>) -> Result<Count, StoreError> {
+        rows.count_failed_jobs(query)
     }
 
     fn fetch(
         rows: &dyn RowSource,
-        (): (),
-        filter: Option<&str>,
-        keyset: &Keyset<JobKey>,
-        limit: usize,
-    ) -> Result<Vec<Self>, StoreError> {
-        rows.failed_jobs(filter, keyset, limit)
+        query: Query<'_, ()>,
+        page: PageRequest<JobKey>,
+    ) -> Fetched<Self> {
+        rows.failed_jobs(query, page)
     }
 }

@@ -18,7 +18,7 @@ use crate::clock::Timestamp;
 use crate::console::model::counts::{Count, FIRST_MISSING, Glance, RECENT_WINDOWS};
 use crate::console::model::detail::{Detail, RAW_DETAIL_BYTES, Subject, raw_message};
 use crate::console::model::page::{
-    CallbackItem, CallbackList, FailedItem, RAW_HEAD_BYTES, RowSource,
+    CallbackItem, CallbackList, FailedItem, Fetched, Query, RAW_HEAD_BYTES, RowSource,
 };
 use crate::console::model::{Flash, Model};
 use crate::console::tab::Tab;
@@ -26,7 +26,7 @@ use crate::decision::JobState;
 use crate::outbox::RequestKind;
 use crate::reconcile::{self, Backlog, DEFAULT_REVIEW_CAPACITY};
 use crate::store::{
-    AgedJobRow, CallbackFilter, DispositionCounts, JobKey, JobRow, Keyset, Ledger, MissingCounts,
+    AgedJobRow, CallbackFilter, DispositionCounts, JobKey, JobRow, Ledger, MissingCounts,
     OutputFacts, PageRequest, StoreError, WindowStates,
 };
 
@@ -71,21 +71,13 @@ fn count(
 impl RowSource for LedgerRows<'_> {
     fn callbacks(
         &self,
-        list: CallbackList,
-        filter: Option<&str>,
-        keyset: &Keyset<i64>,
-        limit: usize,
-    ) -> Result<Vec<CallbackItem>, StoreError> {
-        let filter = CallbackFilter {
-            disposition: list.disposition,
-            text: filter.map(str::to_owned),
-        };
-        let rows = self
-            .ledger
-            .callbacks_page(&filter, PageRequest::at(*keyset, limit))?;
+        query: Query<'_, CallbackList>,
+        page: PageRequest<i64>,
+    ) -> Fetched<CallbackItem> {
+        let rows = self.ledger.callbacks_page(&callback_filter(query), page)?;
         rows.into_iter()
             .map(|row| {
-                let raw_head = if list.raw_head {
+                let raw_head = if query.list.raw_head {
                     self.ledger.raw_head(row.line_seq, RAW_HEAD_BYTES)?
                 } else {
                     None
@@ -95,66 +87,57 @@ impl RowSource for LedgerRows<'_> {
             .collect()
     }
 
-    fn aged_jobs(
-        &self,
-        filter: Option<&str>,
-        keyset: &Keyset<JobKey>,
-        limit: usize,
-    ) -> Result<Vec<AgedJobRow>, StoreError> {
-        self.ledger
-            .aged_jobs_page(self.now, filter, &PageRequest::at(keyset.clone(), limit))
+    fn aged_jobs(&self, query: Query<'_, ()>, page: PageRequest<JobKey>) -> Fetched<AgedJobRow> {
+        self.ledger.aged_jobs_page(self.now, query.filter, &page)
     }
 
-    fn failed_jobs(
-        &self,
-        filter: Option<&str>,
-        keyset: &Keyset<JobKey>,
-        limit: usize,
-    ) -> Result<Vec<FailedItem>, StoreError> {
+    fn failed_jobs(&self, query: Query<'_, ()>, page: PageRequest<JobKey>) -> Fetched<FailedItem> {
         Ok(self
             .ledger
-            .failed_jobs_page(filter, &PageRequest::at(keyset.clone(), limit))?
+            .failed_jobs_page(query.filter, &page)?
             .into_iter()
             .map(|(row, accepted_at)| FailedItem { row, accepted_at })
             .collect())
     }
 
-    fn count_callbacks(
-        &self,
-        list: CallbackList,
-        filter: Option<&str>,
-    ) -> Result<Count, StoreError> {
+    fn count_callbacks(&self, query: Query<'_, CallbackList>) -> Result<Count, StoreError> {
         let dispositions = self.dispositions()?;
-        let all = list
+        let all = query
+            .list
             .disposition
             .map_or(dispositions.total(), |d| dispositions.get(d));
-        count(all, filter, |text| {
-            self.ledger.count_callbacks(&CallbackFilter {
-                disposition: list.disposition,
-                text: Some(text.to_owned()),
-            })
+        count(all, query.filter, |_| {
+            self.ledger.count_callbacks(&callback_filter(query))
         })
     }
 
-    fn count_aged_jobs(&self, filter: Option<&str>) -> Result<Count, StoreError> {
+    fn count_aged_jobs(&self, query: Query<'_, ()>) -> Result<Count, StoreError> {
         let all = self.ledger.aged_count(self.now)?;
-        count(all, filter, |text| {
+        count(all, query.filter, |text| {
             self.ledger.aged_count_matching(self.now, Some(text))
         })
     }
 
-    fn count_failed_jobs(&self, filter: Option<&str>) -> Result<Count, StoreError> {
+    fn count_failed_jobs(&self, query: Query<'_, ()>) -> Result<Count, StoreError> {
         let all = self.ledger.failed_count_matching(None)?;
-        count(all, filter, |text| {
+        count(all, query.filter, |text| {
             self.ledger.failed_count_matching(Some(text))
         })
+    }
+}
+
+/// The store's filter for a callback view's query.
+fn callback_filter(query: Query<'_, CallbackList>) -> CallbackFilter {
+    CallbackFilter {
+        disposition: query.list.disposition,
+        text: query.filter.map(str::to_owned),
     }
 }
 
 /// Counts every view's rows again, and those matching its filter.
 pub(super) fn recount(ledger: &Ledger, model: &mut Model) -> Result<(), StoreError> {
     let rows = LedgerRows::new(ledger, model.now);
-    for tab in Tab::ALL {
+    for &tab in Tab::ALL {
         if let Some(list) = model.lists.of_mut(tab) {
             list.recount(&rows)?;
         }

@@ -6,7 +6,7 @@ use crate::outbox::{self, RequestError, RequestKind};
 use crate::review::{self, AnswerError, AnswerRequest};
 use crate::store::StoreError;
 
-use super::super::action::Action;
+use super::super::action::{Action, Move};
 use super::super::model::form::{
     AnswerField, AnswerForm, Form, Outcome, OwnerField, OwnerForm, RequestForm, TextField,
     parse_escalation,
@@ -110,8 +110,8 @@ fn answer_action(app: &mut App, form: &mut AnswerForm, action: Action) -> bool {
     let fields = form.fields();
     let at = fields.iter().position(|f| *f == form.field).unwrap_or(0);
     match action {
-        Action::Down => form.pick(1),
-        Action::Up => form.pick(-1),
+        Action::Move(Move::Down) => form.pick(1),
+        Action::Move(Move::Up) => form.pick(-1),
         Action::NextField => form.field = fields[(at + 1) % fields.len()],
         Action::PrevField => form.field = fields[(at + fields.len() - 1) % fields.len()],
         Action::Input(c) => {
@@ -197,7 +197,7 @@ fn submit_answer(app: &mut App, form: &mut AnswerForm) -> bool {
 
 fn owner_action(app: &mut App, form: &mut OwnerForm, action: Action) -> bool {
     match action {
-        Action::NextField | Action::PrevField | Action::Up | Action::Down => {
+        Action::NextField | Action::PrevField | Action::Move(Move::Up | Move::Down) => {
             form.field = match form.field {
                 OwnerField::Owner => OwnerField::EscalateAt,
                 OwnerField::EscalateAt => OwnerField::Owner,

@@ -26,6 +26,11 @@ fn field<'a>(label: &'a str, text: &'a TextField, focused: bool) -> Line<'a> {
     Line::from(spans)
 }
 
+/// A line that says, in bold on `bg`, that nothing was written.
+fn banner(text: &'static str, fg: Color, bg: Color) -> Line<'static> {
+    Line::from(Span::styled(text, Style::new().fg(fg).bg(bg).bold()))
+}
+
 fn outcome_lines<'a>(lines: &mut Vec<Line<'a>>, outcome: &'a Outcome) {
     match outcome {
         Outcome::Written(written) => {
@@ -34,11 +39,10 @@ fn outcome_lines<'a>(lines: &mut Vec<Line<'a>>, outcome: &'a Outcome) {
             }
         }
         Outcome::AnsweredMeanwhile(theirs) => {
-            lines.push(Line::from(
-                Span::raw("Someone else answered this callback meanwhile. Nothing was written.")
-                    .black()
-                    .on_yellow()
-                    .bold(),
+            lines.push(banner(
+                "Someone else answered this callback meanwhile. Nothing was written.",
+                Color::Black,
+                Color::Yellow,
             ));
             lines.push(Line::default());
             let mut spans = vec![
@@ -59,11 +63,10 @@ fn outcome_lines<'a>(lines: &mut Vec<Line<'a>>, outcome: &'a Outcome) {
             ));
         }
         Outcome::Refused(reason) => {
-            lines.push(Line::from(
-                Span::raw("Refused. Nothing was written.")
-                    .white()
-                    .on_red()
-                    .bold(),
+            lines.push(banner(
+                "Refused. Nothing was written.",
+                Color::White,
+                Color::Red,
             ));
             lines.push(Line::from(vec![Span::raw("Why: ").bold(), outside(reason)]));
         }

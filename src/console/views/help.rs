@@ -8,7 +8,7 @@ use ratatui::widgets::{Block, Clear, Paragraph};
 
 use crate::console::keymap::{self, Context};
 
-/// Every line of the help, from [`keymap::KEYMAP`].
+/// Every line of the help, from [`keymap::keymap`].
 pub(crate) fn lines() -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     for context in Context::ALL {
@@ -19,7 +19,7 @@ pub(crate) fn lines() -> Vec<Line<'static>> {
         for binding in keymap::bindings(context) {
             lines.push(Line::from(vec![
                 Span::raw(format!("  {:<24}", keymap::keys_label(binding))).cyan(),
-                Span::raw(binding.help),
+                Span::raw(&*binding.help),
             ]));
         }
     }

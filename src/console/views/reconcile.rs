@@ -13,6 +13,7 @@ use super::outside;
 use crate::clock::Timestamp;
 use crate::console::model::Model;
 use crate::console::model::counts::Glance;
+use crate::console::tab::Tab;
 use crate::decision::JobState;
 
 fn finding<'a>(
@@ -56,7 +57,16 @@ fn finding<'a>(
 }
 
 /// Draws the reconciliation at a glance.
-pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
+/// The Reconcile view: it lists no rows of its own, it is drawn from the glance.
+pub(crate) struct Reconcile;
+
+impl super::TabView for Reconcile {
+    fn draw(&self, frame: &mut Frame<'_>, area: Rect, model: &Model) {
+        draw(frame, area, model);
+    }
+}
+
+fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
     let g = &model.glance;
     let mut lines = Vec::new();
     if g.counted {
@@ -67,7 +77,7 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
         ));
         lines.push(Line::default());
     }
-    let aged = model.lists.aged.count.all;
+    let aged = model.count(Tab::Aged).all;
     lines.push(Line::from(vec![
         Span::raw(format!("{aged:>6}  ")).bold(),
         Span::raw("aged").bold(),
