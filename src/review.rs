@@ -1,4 +1,5 @@
-//! Reviewers' answers: the closed set of verdicts, and writing an answer once.
+//! Reviewers' answers: checked against the verdicts the question takes (declared in the
+//! core, [`crate::decision::Verdict`]), and written once.
 //!
 //! An answer is appended, never changes a job's state by itself, and is refused
 //! when someone else answered the same row since the reviewer looked at it.
