@@ -3,9 +3,9 @@
 //! pseudo-terminal), ledgers on temporary files and plain-SQL reads of them, and a
 //! terminal whose bytes a test can read.
 //!
-//! A test file takes it with `mod support;`. Cargo also builds this file as a test of
-//! its own (it holds none); the `#[path]`s below make its parts resolve the same way in
-//! both cases.
+//! A test file takes it with `mod support;`. It is no test of its own (`test = false`
+//! in Cargo.toml); the `#[path]`s below make its parts resolve the same way should it
+//! ever be built as a crate root.
 
 // Each test binary uses a different part of this module; a test builds its
 // fixtures with `new()`, never by `Default`.
