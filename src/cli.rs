@@ -104,10 +104,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let summary = Summary::gather(&open_existing(&path)?, now, review_capacity)?;
             report::write(&mut out, &summary, json)?;
         }
-        Command::Callbacks { json, disposition } => {
+        Command::Callbacks {
+            json,
+            disposition,
+            open,
+        } => {
             let filter = CallbackFilter {
                 disposition,
                 text: None,
+                open,
             };
             report::write_callbacks(&mut out, &open_existing(&path)?, &filter, json)?;
         }

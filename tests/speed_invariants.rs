@@ -44,6 +44,7 @@ fn first_callbacks(ledger: &Ledger, disposition: Disposition, n: usize) -> Vec<C
     let filter = CallbackFilter {
         disposition: Some(disposition),
         text: None,
+        ..CallbackFilter::default()
     };
     ledger
         .callbacks_page(&filter, PageRequest::first(n))
@@ -350,6 +351,7 @@ fn a_report_lists_the_same_callbacks_as_the_console_without_the_attempts_state()
         let filter = CallbackFilter {
             disposition,
             text: None,
+            ..CallbackFilter::default()
         };
         let page = PageRequest::first(10_000);
         let mut console = t.ledger.callbacks_page(&filter, page).unwrap();

@@ -66,6 +66,10 @@ pub(super) enum Command {
         /// Only callbacks with this disposition
         #[arg(long, value_enum)]
         disposition: Option<Disposition>,
+        /// Only open questions: held or quarantined callbacks without an answer that
+        /// closes them (needs_remote_check leaves a question open)
+        #[arg(long)]
+        open: bool,
     },
     /// Account for every accepted job: missing terminal records, outputs, notifications, aged jobs
     Reconcile {

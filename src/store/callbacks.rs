@@ -8,7 +8,7 @@ use super::query::Select;
 use super::rows::{CallbackRow, ClaimHistory, NewCallback};
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
-use crate::decision::{Disposition, Outcome};
+use crate::decision::{Disposition, Outcome, Verdict};
 
 type Result<T> = std::result::Result<T, StoreError>;
 
@@ -21,6 +21,25 @@ pub struct CallbackFilter {
     pub disposition: Option<Disposition>,
     /// Kept when the job id or the reason code contains this text.
     pub text: Option<String>,
+    /// Only open questions: held or quarantined callbacks whose standing answer, if
+    /// any, does not close them ([`Verdict::closes`]; `needs_remote_check` leaves one open).
+    pub open: bool,
+}
+
+/// Kept when the callback (`c`, with its standing answer `a`) is a question still open.
+/// The closing verdicts are named from [`Verdict::closes`], the one place that says
+/// which close; they are the enum's own names, so writing them into the text is safe.
+fn open_question() -> String {
+    let closing: Vec<String> = Verdict::ALL
+        .iter()
+        .filter(|v| v.closes())
+        .map(|v| format!("'{}'", v.as_str()))
+        .collect();
+    format!(
+        "(c.disposition = 'hold' OR c.disposition = 'quarantine') \
+         AND (a.verdict IS NULL OR a.verdict NOT IN ({}))",
+        closing.join(", ")
+    )
 }
 
 /// Kept when the job id or the reason code contains the text bound as `?N`.
@@ -76,10 +95,11 @@ impl Ledger {
         filter: &CallbackFilter,
         page: PageRequest<i64>,
     ) -> Rows {
-        let review = matches!(
-            filter.disposition,
-            Some(Disposition::Hold | Disposition::Quarantine)
-        );
+        let review = filter.open
+            || matches!(
+                filter.disposition,
+                Some(Disposition::Hold | Disposition::Quarantine)
+            );
         let keyset = page.keyset;
         let backwards = keyset.backwards();
         // The first and last pages still name a bound: the plan stays a range read.
@@ -104,6 +124,7 @@ impl Ledger {
                 "(c.disposition = 'hold' OR c.disposition = 'quarantine')",
             )
             .filter_if(filter.text.is_some(), text_match(3))
+            .filter_if(filter.open, open_question())
             .order_by(&["c.seq"], keyset.direction())
             .limit(page.limit)
             .sql();
@@ -126,22 +147,37 @@ impl Ledger {
         Ok(rows)
     }
 
-    /// Callbacks of each disposition that match a text filter (for tab counts under a filter).
+    /// Callbacks that pass `filter` (for tab counts under a filter, and open questions).
     pub fn count_callbacks(&self, filter: &CallbackFilter) -> Result<i64> {
-        let Some(text) = filter.text.as_deref() else {
+        if filter.text.is_none() && !filter.open {
             let counts = self.disposition_counts()?;
             return Ok(filter.disposition.map_or(counts.total(), |d| counts.get(d)));
+        }
+        let select = Select::new("count(*)", "callbacks c");
+        let select = if filter.open {
+            select.join(
+                "LEFT JOIN answers a ON a.id = (SELECT max(id) FROM answers WHERE callback_seq = c.seq)",
+            )
+        } else {
+            select
         };
-        let sql = Select::new("count(*)", "callbacks c")
-            .filter(text_match(1))
+        let sql = select
+            .filter_if(filter.text.is_some(), text_match(1))
             .filter_if(filter.disposition.is_some(), "c.disposition = ?2")
+            .filter_if(filter.open, open_question())
             .sql();
         self.run(|c| {
             let mut st = c.prepare_cached(&sql)?;
-            match filter.disposition {
-                Some(d) => st.query_row(params![text, d], |row| row.get(0)),
-                None => st.query_row([text], |row| row.get(0)),
+            let text = filter.text.as_deref();
+            let disposition = filter.disposition;
+            let mut params: Vec<(&str, &dyn rusqlite::ToSql)> = Vec::new();
+            if filter.text.is_some() {
+                params.push(("?1", &text));
             }
+            if filter.disposition.is_some() {
+                params.push(("?2", &disposition));
+            }
+            st.query_row(params.as_slice(), |row| row.get(0))
         })
     }
 

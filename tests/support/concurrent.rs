@@ -47,6 +47,7 @@ pub fn questions(db: &Path) -> Vec<(i64, &'static str)> {
                 &CallbackFilter {
                     disposition: Some(disposition),
                     text: None,
+                    ..CallbackFilter::default()
                 },
                 PageRequest::first(10_000),
             )

@@ -109,6 +109,7 @@ impl TempLedger {
         let filter = CallbackFilter {
             disposition,
             text: None,
+            ..CallbackFilter::default()
         };
         self.ledger
             .callbacks_page(&filter, PageRequest::first(100_000))

@@ -131,6 +131,7 @@ fn callback_filter(query: Query<'_, CallbackList>) -> CallbackFilter {
     CallbackFilter {
         disposition: query.list.disposition,
         text: query.filter.map(str::to_owned),
+        open: false,
     }
 }
 
