@@ -98,10 +98,8 @@ fn the_held_view_draws_the_rows_it_is_given() {
     insta::assert_snapshot!("held_from_rows", text_at(&model, WIDTH, HEIGHT));
 }
 
-#[test]
-fn the_detail_pane_draws_the_evidence_it_is_given() {
-    let mut model = model();
-    callbacks(&mut model, Tab::Held).rows = held_rows();
+/// The detail of the held callback #2, its job and two timeline entries.
+fn held_detail() -> Detail {
     let rows = held_rows();
     let mut detail = Detail::empty(Subject::Callback(2));
     detail.callback = Some(rows[0].row.clone());
@@ -147,7 +145,14 @@ fn the_detail_pane_draws_the_evidence_it_is_given() {
         len: 45,
         cut: false,
     });
-    model.detail = Some(detail);
+    detail
+}
+
+#[test]
+fn the_detail_pane_draws_the_evidence_it_is_given() {
+    let mut model = model();
+    callbacks(&mut model, Tab::Held).rows = held_rows();
+    model.detail = Some(held_detail());
     insta::assert_snapshot!("detail_from_rows", text_at(&model, WIDTH, HEIGHT));
 }
 
@@ -174,5 +179,22 @@ fn at_80_columns_the_columns_that_give_way_go_first() {
     let wide = text_at(&model, WIDTH, HEIGHT);
     for header in ["att", "timeout at", "arrived at", "latest answer"] {
         assert!(wide.contains(header), "{header} at 160 columns:\n{wide}");
+    }
+}
+
+#[test]
+fn at_80_columns_the_detail_pane_wraps_at_spaces_not_inside_words() {
+    let mut model = model();
+    callbacks(&mut model, Tab::Held).rows = held_rows();
+    model.detail = Some(held_detail());
+    let screen = text_at(&model, 80, 40);
+    // Each of these is wider than what is left of its line at 80 columns, so it
+    // starts a line of its own instead of being cut.
+    for whole in [
+        "(possible_duplicate_effect)",
+        "timeout 2026-11-27 13:12:01",
+        "accepted 2026-11-27 13:10:00",
+    ] {
+        assert!(screen.contains(whole), "`{whole}` was cut:\n{screen}");
     }
 }

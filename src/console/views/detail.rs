@@ -216,33 +216,57 @@ fn logical_lines(d: &Detail) -> Vec<Vec<Span<'_>>> {
     out
 }
 
-/// Cuts a line of spans into lines at most `width` columns wide.
-fn cut<'a>(spans: Vec<Span<'a>>, width: usize) -> Vec<Line<'a>> {
+/// Breaks a line of spans into lines at most `width` columns wide, at the last space
+/// that fits (the space itself is dropped); a word longer than a whole line (a digest, a
+/// long id) is cut where the line ends.
+fn cut(spans: &[Span<'_>], width: usize) -> Vec<Line<'static>> {
     let width = width.max(1);
-    let mut lines = Vec::new();
-    let mut current: Vec<Span<'a>> = Vec::new();
+    let mut lines: Vec<Vec<(char, Style)>> = Vec::new();
+    let mut current: Vec<(char, Style)> = Vec::new();
     let mut used = 0;
     for span in spans {
-        if used + span.width() <= width {
-            used += span.width();
-            current.push(span);
-            continue;
-        }
-        let mut piece = String::new();
         for c in span.content.chars() {
             let w = c.width().unwrap_or(0);
             if used + w > width {
-                current.push(Span::styled(std::mem::take(&mut piece), span.style));
-                lines.push(Line::from(std::mem::take(&mut current)));
-                used = 0;
+                if c == ' ' {
+                    lines.push(std::mem::take(&mut current));
+                    used = 0;
+                    continue;
+                }
+                let rest = match current.iter().rposition(|&(c, _)| c == ' ') {
+                    // Not at the line's own indentation: that would leave a blank line.
+                    Some(space) if current[..space].iter().any(|&(c, _)| c != ' ') => {
+                        let rest = current.split_off(space + 1);
+                        current.pop();
+                        rest
+                    }
+                    _ => Vec::new(),
+                };
+                lines.push(std::mem::replace(&mut current, rest));
+                used = current.iter().map(|&(c, _)| c.width().unwrap_or(0)).sum();
             }
-            piece.push(c);
+            current.push((c, span.style));
             used += w;
         }
-        current.push(Span::styled(piece, span.style));
     }
-    lines.push(Line::from(current));
-    lines
+    lines.push(current);
+    lines.into_iter().map(styled_line).collect()
+}
+
+/// Characters with their styles, as a line of one span per run of a style.
+fn styled_line(chars: Vec<(char, Style)>) -> Line<'static> {
+    let mut spans: Vec<Span<'static>> = Vec::new();
+    let mut text = String::new();
+    let mut style = chars.first().map_or_else(Style::default, |&(_, s)| s);
+    for (c, s) in chars {
+        if s != style {
+            spans.push(Span::styled(std::mem::take(&mut text), style));
+            style = s;
+        }
+        text.push(c);
+    }
+    spans.push(Span::styled(text, style));
+    Line::from(spans)
 }
 
 /// The detail pane's lines for a screen `screen_width` wide.
@@ -250,7 +274,7 @@ pub(crate) fn lines(d: &Detail, screen_width: u16) -> Vec<Line<'_>> {
     let width = usize::from(screen_width.saturating_sub(2));
     logical_lines(d)
         .into_iter()
-        .flat_map(|spans| cut(spans, width))
+        .flat_map(|spans| cut(&spans, width))
         .collect()
 }
 
