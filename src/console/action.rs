@@ -10,7 +10,7 @@ use super::tab::Tab;
 pub enum Action {
     /// Leave the console.
     Quit,
-    /// Step back: close what is open, clear the filter, and from the bare list leave.
+    /// Step back: close what is open, clear the filter; never leave (only [`Action::Quit`] does).
     Back,
     /// Move the selection, or scroll what has the keyboard.
     Move(Move),

@@ -63,7 +63,8 @@ impl Context {
 /// What sets off a binding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Trigger {
-    /// A key with exactly these modifiers (Shift is ignored for characters).
+    /// A key with exactly these modifiers (Shift is ignored for characters and
+    /// Shift-Tab, whose code already says it).
     Key(KeyCode, KeyModifiers),
     /// Any printable character, typed into the focused text field.
     Typing,
@@ -269,7 +270,7 @@ const TABLE: &[Entry] = &[
     bind(List, &[ch('/')], Action::Filter, "filter by job id or reason", Some("filter")),
     Entry::RowActions(List),
     bind(List, &[ch('?')], Action::Help, "help: every key", Some("help")),
-    bind(List, &[key(KeyCode::Esc)], Action::Back, "clear the filter, else leave", None),
+    bind(List, &[key(KeyCode::Esc)], Action::Back, "clear the filter (never leaves)", None),
     bind(List, &[ch('q')], Action::Quit, "leave", Some("quit")),
     // The detail pane.
     moves(Detail, ["scroll down", "scroll up", "scroll a page down", "scroll a page up", "top of the detail", "end of the detail"], Some("scroll")),
@@ -311,12 +312,19 @@ pub fn keymap() -> &'static [Binding] {
     &KEYMAP
 }
 
+/// Does the key code itself say that Shift was held? A capital letter or `?` arrives
+/// with Shift, and so does Shift-Tab on most terminals (crossterm reports `BackTab`
+/// with SHIFT there, without it on others); the code already says so, so the
+/// modifier is no part of the match.
+fn shift_is_in_the_code(code: KeyCode) -> bool {
+    matches!(code, KeyCode::Char(_) | KeyCode::BackTab)
+}
+
 fn matches_key(trigger: Trigger, key: &KeyEvent) -> bool {
     let Trigger::Key(code, mods) = trigger else {
         return false;
     };
-    // A capital letter or `?` arrives with Shift; the character already says so.
-    let pressed = if matches!(key.code, KeyCode::Char(_)) {
+    let pressed = if shift_is_in_the_code(key.code) {
         key.modifiers - KeyModifiers::SHIFT
     } else {
         key.modifiers
@@ -433,5 +441,14 @@ mod tests {
         assert_eq!(action_for_key(List, &end), Some(Action::Move(Move::End)));
         let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
         assert_eq!(action_for_key(Form, &ctrl_c), Some(Action::Quit));
+    }
+
+    #[test]
+    fn shift_tab_goes_back_with_or_without_the_shift_modifier() {
+        for mods in [KeyModifiers::SHIFT, KeyModifiers::NONE] {
+            let back_tab = KeyEvent::new(KeyCode::BackTab, mods);
+            assert_eq!(action_for_key(List, &back_tab), Some(Action::PrevTab));
+            assert_eq!(action_for_key(Form, &back_tab), Some(Action::PrevField));
+        }
     }
 }

@@ -222,6 +222,8 @@ impl App {
         self.set_filter(Some(text))
     }
 
+    /// Esc closes and clears, and never leaves: pressed once too often it used to
+    /// quit the console under a reviewer's hands. Only `q` and Ctrl-C leave.
     fn back(&mut self) -> Result<(), StoreError> {
         if self.model.detail.is_some() {
             self.close_detail()
@@ -230,7 +232,7 @@ impl App {
             self.model.flash = Flash::info("filter cleared");
             Ok(())
         } else {
-            self.quit = true;
+            self.model.flash = Flash::info("nothing to close (q leaves)");
             Ok(())
         }
     }

@@ -189,6 +189,18 @@ fn kept_columns<T>(columns: &[Column<T>], widths: &[Constraint], width: u16) -> 
     keep
 }
 
+/// What an empty page says: the view's own sentence, or, under a filter, that nothing
+/// matches it (an empty result is no empty ledger).
+fn empty_line<'a, T>(view: &ListView<T>, filter: Option<&'a str>) -> Line<'a> {
+    match filter {
+        None => Line::from(view.empty).dark_gray(),
+        Some(query) => Line::from(vec![
+            Span::raw("Nothing here matches the filter ").dark_gray(),
+            outside(query).bold(),
+        ]),
+    }
+}
+
 /// Draws the page of a list view into `area`: its frame with title and paging marks,
 /// the header, and the rows, or a sentence when there are none.
 fn draw_list<T: PageRow>(
@@ -235,7 +247,7 @@ fn draw_list<T: PageRow>(
     if page.rows.is_empty() {
         let inner = block.inner(area);
         frame.render_widget(block, area);
-        frame.render_widget(Paragraph::new(view.empty).dark_gray(), inner);
+        frame.render_widget(Paragraph::new(empty_line(view, model.filter())), inner);
         return;
     }
     let now = model.now;
