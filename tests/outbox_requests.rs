@@ -195,7 +195,10 @@ fn a_retry_is_refused_while_the_latest_attempt_is_still_running() {
     let (why, message) = refusal(&mut t, RequestKind::Retry, "booking-1042");
     assert_eq!(why, Refusal::StillRunning { attempt: 2 });
     assert!(message.contains("attempt 2 is still running"), "{message}");
-    assert!(message.contains("wait until it ends or times out"), "{message}");
+    assert!(
+        message.contains("wait until it ends or times out"),
+        "{message}"
+    );
     ask(&mut t, RequestKind::Cancel, "booking-1042").expect("a cancel is allowed");
 }
 
