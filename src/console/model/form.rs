@@ -188,12 +188,7 @@ pub struct RequestForm {
 impl RequestForm {
     /// Lays out the checks for `kind` against `facts` as the ledger holds them at `now`.
     pub fn new(kind: RequestKind, facts: &RequestFacts, now: Timestamp) -> Self {
-        let RequestFacts {
-            job,
-            output,
-            pending,
-            latest_attempt,
-        } = facts;
+        let (job, output, pending) = (&facts.job, &facts.output, facts.pending);
         let retry = kind == RequestKind::Retry;
         let used = job.latest_attempt + if retry { pending.retries } else { 0 };
         let budget = CheckLine {
@@ -247,13 +242,13 @@ impl RequestForm {
         checks.push(CheckLine {
             name: "pending requests",
             passes: pending.waiting(kind).is_none(),
-            finding: waiting(*pending),
+            finding: waiting(pending),
         });
         if retry {
             checks.push(CheckLine {
                 name: "latest attempt",
-                passes: *latest_attempt != Some(AttemptState::Running),
-                finding: match latest_attempt {
+                passes: facts.latest_attempt != Some(AttemptState::Running),
+                finding: match facts.latest_attempt {
                     Some(state) => format!("attempt {} is {state}", job.latest_attempt),
                     None => format!("attempt {} is not on record", job.latest_attempt),
                 },
