@@ -6,9 +6,12 @@
 use crate::clock::Timestamp;
 use crate::decision::JobState;
 pub use crate::decision::{RequestKind, RequestStatus};
-use crate::store::{JobRow, Ledger, OutputFacts, StoreError};
+use crate::store::{
+    AttemptState, JobRow, Ledger, OutputFacts, PendingRequests, StoreError, Writer,
+};
 
-/// Why a request was refused, in plain words.
+/// Why a request was refused, in plain words: what stands in the way, and what to
+/// do instead.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Refusal {
     #[error("the job's attempt budget is spent: {used} of {budget} attempts used or requested")]
@@ -23,18 +26,77 @@ pub enum Refusal {
     RetentionExpired { until: Timestamp },
     #[error("the job is {state}; there is nothing left to {kind}")]
     Closed { state: JobState, kind: RequestKind },
-    #[error("a {kind} request for this job is already waiting in the outbox")]
+    #[error(
+        "the job failed permanently; a retry would fail the same way, so fix the cause outside and start a new job"
+    )]
+    FailedPermanently,
+    #[error(
+        "a {kind} request for this job is already waiting in the outbox; one request at a time, so wait until the job system has taken it"
+    )]
     AlreadyRequested { kind: RequestKind },
+    #[error(
+        "attempt {attempt} is still running; a retry now could do the work twice at once, so wait until it ends or times out"
+    )]
+    StillRunning { attempt: i64 },
 }
 
-/// The checks every request must pass (SPEC sec. 6).
-pub fn check(
-    kind: RequestKind,
-    job: &JobRow,
-    output: &OutputFacts,
-    pending_of_kind: i64,
-    now: Timestamp,
-) -> Result<(), Refusal> {
+/// What a request is checked against, read in the transaction that writes it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RequestFacts {
+    pub job: JobRow,
+    pub output: OutputFacts,
+    /// Requests of any kind still pending for the job.
+    pub pending: PendingRequests,
+    /// The state of the job's latest attempt (`None`: the ledger has no row for it).
+    pub latest_attempt: Option<AttemptState>,
+}
+
+impl RequestFacts {
+    /// The facts for `job_id` as the ledger holds them (`None`: no such job).
+    pub fn read(ledger: &Ledger, job_id: &str) -> Result<Option<Self>, StoreError> {
+        let Some(job) = ledger.job(job_id)? else {
+            return Ok(None);
+        };
+        let latest = ledger.attempt(job_id, job.latest_attempt)?;
+        Ok(Some(RequestFacts {
+            output: ledger.output_facts(job_id)?,
+            pending: ledger.pending_requests(job_id)?,
+            latest_attempt: latest.map(|a| a.state),
+            job,
+        }))
+    }
+
+    /// The same facts, read by a writer inside its transaction.
+    fn read_for_write(writer: &mut Writer<'_>, job_id: &str) -> Result<Option<Self>, StoreError> {
+        let Some(job) = writer.job(job_id)? else {
+            return Ok(None);
+        };
+        let latest = writer.attempt(job_id, job.latest_attempt)?;
+        Ok(Some(RequestFacts {
+            output: writer.output_facts(job_id)?,
+            pending: writer.pending_requests(job_id)?,
+            latest_attempt: latest.map(|a| a.state),
+            job,
+        }))
+    }
+}
+
+/// The checks every request must pass (SPEC sec. 6), in this order.
+///
+/// What can never change comes first, so a person is not sent to wait for something
+/// that would be refused anyway: a success on record, a cancelled job, an expired
+/// retention (retry), an existing output, a permanent failure (retry), a spent budget
+/// (retry; pending retries count as used). Then what passes with time: another request
+/// of either kind still pending (one request at a time, so requests cannot contradict
+/// each other), and the latest attempt still running (retry).
+pub fn check(kind: RequestKind, facts: &RequestFacts, now: Timestamp) -> Result<(), Refusal> {
+    let RequestFacts {
+        job,
+        output,
+        pending,
+        latest_attempt,
+    } = facts;
+    let retry = kind == RequestKind::Retry;
     if job.state.has_success() {
         return Err(Refusal::AlreadySucceeded { state: job.state });
     }
@@ -45,7 +107,7 @@ pub fn check(
         });
     }
     if let Some(until) = output.retention_until.filter(|until| *until <= now)
-        && kind == RequestKind::Retry
+        && retry
     {
         return Err(Refusal::RetentionExpired { until });
     }
@@ -54,23 +116,32 @@ pub fn check(
             reference: output.reference.clone().unwrap_or_default(),
         });
     }
-    match kind {
-        RequestKind::Retry => {
-            let used = job.latest_attempt + pending_of_kind;
-            if used >= job.attempt_budget {
-                return Err(Refusal::BudgetSpent {
-                    used,
-                    budget: job.attempt_budget,
-                });
-            }
-        }
-        RequestKind::Cancel => {
-            if pending_of_kind > 0 {
-                return Err(Refusal::AlreadyRequested { kind });
-            }
+    if retry && failed_permanently(job) {
+        return Err(Refusal::FailedPermanently);
+    }
+    if retry {
+        let used = job.latest_attempt + pending.retries;
+        if used >= job.attempt_budget {
+            return Err(Refusal::BudgetSpent {
+                used,
+                budget: job.attempt_budget,
+            });
         }
     }
+    if let Some(waiting) = pending.waiting(kind) {
+        return Err(Refusal::AlreadyRequested { kind: waiting });
+    }
+    if retry && *latest_attempt == Some(AttemptState::Running) {
+        return Err(Refusal::StillRunning {
+            attempt: job.latest_attempt,
+        });
+    }
     Ok(())
+}
+
+/// The job ended in a failure its worker called permanent.
+pub fn failed_permanently(job: &JobRow) -> bool {
+    job.state == JobState::Failed && job.failure_permanent == Some(true)
 }
 
 /// Why no request was written.
@@ -110,17 +181,16 @@ pub fn request(
         return Err(RequestError::NoRequester);
     }
     let mut writer = ledger.writer()?;
-    let job = writer
-        .job(job_id)?
+    let facts = RequestFacts::read_for_write(&mut writer, job_id)?
         .ok_or_else(|| RequestError::NoSuchJob(job_id.to_owned()))?;
-    let output = writer.output_facts(job_id)?;
-    let pending = writer.pending_requests(job_id, kind)?;
-    check(kind, &job, &output, pending, now).map_err(|refusal| RequestError::Refused {
+    check(kind, &facts, now).map_err(|refusal| RequestError::Refused {
         kind,
         job_id: job_id.to_owned(),
         refusal,
     })?;
-    let attempt = (kind == RequestKind::Retry).then_some(job.latest_attempt + pending + 1);
+    let job = facts.job;
+    let attempt =
+        (kind == RequestKind::Retry).then_some(job.latest_attempt + facts.pending.retries + 1);
     let id = writer.insert_request(&job, kind, attempt, by, now)?;
     writer.commit()?;
     Ok(RequestWritten { id, attempt })

@@ -7,7 +7,7 @@
 mod support;
 
 use serde_json::Value;
-use support::binary::{Workdir, failed, succeeded};
+use support::binary::{Workdir, failed, refused, succeeded};
 use support::fixture::{self, NOW};
 
 /// The sequence number of the first held callback, as the command line takes it.
@@ -214,6 +214,27 @@ fn a_retry_from_the_command_line_is_checked_and_lands_in_the_outbox() {
         assert!(stderr.contains(needle), "{job}: {stderr}");
     }
     assert_eq!(w.json(&["outbox", "--json"]).as_array().unwrap().len(), 1);
+    assert_eq!(w.json(&["summary", "--json"])["outbox"], 1);
+}
+
+/// A request that contradicts one still pending, or a retry beside an attempt still
+/// running: refused on stderr, exit 1, and the outbox as it was.
+#[test]
+fn a_contradicting_request_from_the_command_line_is_refused_and_writes_nothing() {
+    let (w, _) = Workdir::with_demo();
+    w.ok(&["request", "retry", "booking-1043", "--by", "ops:maria"]);
+    let before = w.json(&["outbox", "--json"]);
+    let pending = "a retry request for this job is already waiting in the outbox";
+    for (kind, job, why) in [
+        ("cancel", "booking-1043", pending),
+        ("retry", "booking-1043", pending),
+        ("retry", "booking-1042", "attempt 2 is still running"),
+    ] {
+        let out = w.run(&["request", kind, job, "--by", "ops:kim"]);
+        refused(&out, &[&format!("{kind} of {job} refused: "), why]);
+        assert!(out.stdout.is_empty(), "{kind} {job} printed a result");
+    }
+    assert_eq!(w.json(&["outbox", "--json"]), before);
     assert_eq!(w.json(&["summary", "--json"])["outbox"], 1);
 }
 

@@ -152,7 +152,8 @@ fn answering_a_held_row_writes_the_answer_and_shows_it() {
 #[test]
 fn a_refused_retry_says_why_in_plain_words() {
     let (ledger, mut app) = demo_app("ana");
-    ch(&mut app, '3'); // booking-1042: attempt 2 of a budget of 3
+    ch(&mut app, '3');
+    ch(&mut app, 'j'); // booking-1043: attempt 1 timed out, a budget of 3
     ch(&mut app, 'r');
     let text = render(&app);
     for check in [
@@ -160,19 +161,47 @@ fn a_refused_retry_says_why_in_plain_words() {
         "success on record",
         "output exists",
         "retention",
+        "permanent failure",
+        "pending requests",
+        "latest attempt",
     ] {
         assert!(text.contains(check), "confirmation lacks {check}: {text}");
     }
+    assert!(text.contains("y send to the outbox"), "{text}");
     ch(&mut app, 'y');
-    assert!(render(&app).contains("to run as attempt 3"));
+    assert!(render(&app).contains("to run as attempt 2"));
     key(&mut app, KeyCode::Enter);
+
+    // Asked again, it would be refused: no key sends it, and `y` writes nothing.
     ch(&mut app, 'r');
-    assert!(render(&app).contains("It would be refused"));
-    ch(&mut app, 'y');
     let text = render(&app);
     insta::assert_snapshot!("retry_refused", screen(&app, &ledger));
-    assert!(text.contains("Refused. Nothing was written."), "{text}");
-    assert!(text.contains("attempt budget is spent"), "{text}");
+    assert!(text.contains("It would be refused"), "{text}");
+    assert!(
+        text.contains("a retry request for this job is already waiting"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("send to the outbox"),
+        "offers to send: {text}"
+    );
+    assert!(text.contains("close, nothing is sent"), "{text}");
+    ch(&mut app, 'y');
+    assert_eq!(render(&app), text, "`y` did something");
+    assert_eq!(app.ledger().outbox().unwrap().len(), 1);
+    key(&mut app, KeyCode::Esc);
+    assert!(render(&app).contains("closed without writing anything"));
+
+    // booking-1042: staff:maria's attempt 2 is still running.
+    ch(&mut app, 'k');
+    ch(&mut app, 'r');
+    let text = render(&app);
+    assert!(text.contains("attempt 2 is still running"), "{text}");
+    assert!(
+        !text.contains("send to the outbox"),
+        "offers to send: {text}"
+    );
+    key(&mut app, KeyCode::Enter);
     assert_eq!(app.ledger().outbox().unwrap().len(), 1);
 }
 

@@ -10,7 +10,8 @@ use jobledger::store::OutboxRow;
 use support::fixture;
 
 /// Jobs that exist only to be refused: an output that exists without a success, an
-/// output whose retention is over, and a budget of one attempt, all used.
+/// output whose retention is over, a budget of one attempt, all used, a permanent
+/// failure, and a budget of two with one attempt timed out.
 const REFUSABLE: &str = r#"{"event":"job_accepted","job_id":"out-1","at":"2026-11-27T15:00:00Z","timeout_s":120,"attempt_budget":3}
 {"event":"attempt_started","job_id":"out-1","attempt":1,"at":"2026-11-27T15:00:01Z"}
 {"event":"job_failed","job_id":"out-1","attempt":1,"at":"2026-11-27T15:00:30Z","cause":"upload acknowledged late","permanent":false}
@@ -22,6 +23,12 @@ const REFUSABLE: &str = r#"{"event":"job_accepted","job_id":"out-1","at":"2026-1
 {"event":"job_accepted","job_id":"once-1","at":"2026-11-27T15:10:00Z","timeout_s":120,"attempt_budget":1}
 {"event":"attempt_started","job_id":"once-1","attempt":1,"at":"2026-11-27T15:10:01Z"}
 {"event":"attempt_timed_out","job_id":"once-1","attempt":1,"at":"2026-11-27T15:12:01Z"}
+{"event":"job_accepted","job_id":"perm-1","at":"2026-11-27T15:15:00Z","timeout_s":120,"attempt_budget":3}
+{"event":"attempt_started","job_id":"perm-1","attempt":1,"at":"2026-11-27T15:15:01Z"}
+{"event":"job_failed","job_id":"perm-1","attempt":1,"at":"2026-11-27T15:15:30Z","cause":"card declined","permanent":true}
+{"event":"job_accepted","job_id":"twice-1","at":"2026-11-27T15:20:00Z","timeout_s":120,"attempt_budget":2}
+{"event":"attempt_started","job_id":"twice-1","attempt":1,"at":"2026-11-27T15:20:01Z"}
+{"event":"attempt_timed_out","job_id":"twice-1","attempt":1,"at":"2026-11-27T15:22:01Z"}
 "#;
 
 fn demo_with_refusable_jobs() -> TempLedger {
@@ -132,11 +139,78 @@ fn a_transient_failure_is_retried_with_pinned_digests_and_the_next_attempt() {
         1
     );
 
-    // A pending retry counts against the budget of three.
-    let next = ask(&mut t, RequestKind::Retry, "booking-1058").expect("a third attempt fits");
-    assert_eq!(next.attempt, Some(3));
+    // One request at a time: the retry waits in the outbox.
     let (why, _) = refusal(&mut t, RequestKind::Retry, "booking-1058");
-    assert_eq!(why, Refusal::BudgetSpent { used: 3, budget: 3 });
+    assert_eq!(
+        why,
+        Refusal::AlreadyRequested {
+            kind: RequestKind::Retry
+        }
+    );
+}
+
+/// A pending retry counts against the budget, and a spent budget is said before the
+/// pending request: waiting for it would not make room.
+#[test]
+fn a_pending_retry_counts_against_the_budget() {
+    let mut t = demo_with_refusable_jobs();
+    let written = ask(&mut t, RequestKind::Retry, "twice-1").expect("the second attempt fits");
+    assert_eq!(written.attempt, Some(2));
+    let (why, message) = refusal(&mut t, RequestKind::Retry, "twice-1");
+    assert_eq!(why, Refusal::BudgetSpent { used: 2, budget: 2 });
+    assert!(message.contains("2 of 2"), "{message}");
+}
+
+/// Requests must not contradict each other: while any request for a job waits in the
+/// outbox, no other retry or cancel of it is taken.
+#[test]
+fn a_retry_or_cancel_is_refused_while_another_request_is_pending() {
+    let pending = |kind| Refusal::AlreadyRequested { kind };
+    let mut t = demo_with_refusable_jobs();
+    ask(&mut t, RequestKind::Retry, "booking-1058").expect("the retry is allowed");
+    for kind in [RequestKind::Retry, RequestKind::Cancel] {
+        let (why, message) = refusal(&mut t, kind, "booking-1058");
+        assert_eq!(why, pending(RequestKind::Retry), "{kind}");
+        assert!(
+            message.contains("a retry request for this job is already waiting"),
+            "{message}"
+        );
+        assert!(message.contains("wait until"), "says what to do: {message}");
+    }
+    ask(&mut t, RequestKind::Cancel, "booking-1043").expect("the cancel is allowed");
+    let (why, _) = refusal(&mut t, RequestKind::Retry, "booking-1043");
+    assert_eq!(why, pending(RequestKind::Cancel));
+    // booking-1055 is still running too; the pending cancel is said first.
+    ask(&mut t, RequestKind::Cancel, "booking-1055").expect("the cancel is allowed");
+    let (why, _) = refusal(&mut t, RequestKind::Retry, "booking-1055");
+    assert_eq!(why, pending(RequestKind::Cancel));
+    assert_eq!(t.ledger.outbox().unwrap().len(), 3);
+}
+
+/// booking-1042's attempt 2 (staff:maria's replacement) is still at work: a retry now
+/// would run the work twice at once. A cancel is still taken.
+#[test]
+fn a_retry_is_refused_while_the_latest_attempt_is_still_running() {
+    let mut t = demo_with_refusable_jobs();
+    let (why, message) = refusal(&mut t, RequestKind::Retry, "booking-1042");
+    assert_eq!(why, Refusal::StillRunning { attempt: 2 });
+    assert!(message.contains("attempt 2 is still running"), "{message}");
+    assert!(
+        message.contains("wait until it ends or times out"),
+        "{message}"
+    );
+    ask(&mut t, RequestKind::Cancel, "booking-1042").expect("a cancel is allowed");
+}
+
+/// A failure its worker called permanent would fail the same way again; a transient one
+/// (booking-1058, above) may be retried.
+#[test]
+fn a_retry_is_refused_after_a_permanent_failure() {
+    let mut t = demo_with_refusable_jobs();
+    let (why, message) = refusal(&mut t, RequestKind::Retry, "perm-1");
+    assert_eq!(why, Refusal::FailedPermanently);
+    assert!(message.contains("failed permanently"), "{message}");
+    assert!(message.contains("start a new job"), "{message}");
 }
 
 #[test]

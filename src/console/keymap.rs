@@ -26,6 +26,8 @@ pub enum Context {
     Form,
     /// Confirming a request to the outside.
     Confirm,
+    /// A request the checks already refuse: nothing to confirm, so no key sends it.
+    Refused,
     /// Reading what came of a form.
     Outcome,
     /// The help screen.
@@ -34,12 +36,13 @@ pub enum Context {
 
 impl Context {
     /// Contexts in the order the help screen lists them.
-    pub const ALL: [Context; 8] = [
+    pub const ALL: [Context; 9] = [
         Context::List,
         Context::Detail,
         Context::Filter,
         Context::Form,
         Context::Confirm,
+        Context::Refused,
         Context::Outcome,
         Context::Help,
         Context::Everywhere,
@@ -54,6 +57,7 @@ impl Context {
             Context::Filter => "Typing a filter",
             Context::Form => "In an answer or owner form",
             Context::Confirm => "Confirming a retry or cancel",
+            Context::Refused => "A retry or cancel the checks refuse",
             Context::Outcome => "Reading what was written or refused",
             Context::Help => "In this help",
         }
@@ -255,7 +259,7 @@ impl Entry {
     }
 }
 
-use Context::{Confirm, Detail, Everywhere, Filter, Form, Help, List, Outcome};
+use Context::{Confirm, Detail, Everywhere, Filter, Form, Help, List, Outcome, Refused};
 
 /// Every key of the console, as written.
 #[rustfmt::skip]
@@ -298,6 +302,8 @@ const TABLE: &[Entry] = &[
     // Confirming a request.
     bind(Confirm, &[ch('y'), key(KeyCode::Enter)], Action::Submit, "send the request to the outbox", Some("send to the outbox")),
     bind(Confirm, &[ch('n'), key(KeyCode::Esc)], Action::Back, "don't send it", Some("don't send")),
+    // A request already refused: no key sends it.
+    bind(Refused, &[ch('n'), key(KeyCode::Esc), key(KeyCode::Enter)], Action::Back, "close; nothing is sent", Some("close, nothing is sent")),
     // What came of a form.
     bind(Outcome, &[key(KeyCode::Enter), key(KeyCode::Esc)], Action::Back, "close", Some("close")),
     // Help.
@@ -423,6 +429,10 @@ mod tests {
         assert_eq!(action_for_key(Filter, &q), Some(Action::Input('q')));
         assert_eq!(action_for_key(Form, &q), Some(Action::Input('q')));
         assert_eq!(action_for_key(Confirm, &q), None);
+        assert_eq!(
+            action_for_key(Refused, &KeyEvent::from(KeyCode::Char('y'))),
+            None
+        );
     }
 
     #[test]

@@ -261,6 +261,9 @@ impl Model {
         match &self.overlay {
             Overlay::Help { .. } => Context::Help,
             Overlay::Form(form) if form.outcome().is_some() => Context::Outcome,
+            Overlay::Form(form) if matches!(&**form, Form::Request(f) if f.would_be_refused()) => {
+                Context::Refused
+            }
             Overlay::Form(form) if matches!(**form, Form::Request(_)) => Context::Confirm,
             Overlay::Form(_) => Context::Form,
             Overlay::Filter { .. } => Context::Filter,

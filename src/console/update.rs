@@ -338,7 +338,9 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
             app.help(action);
             Ok(())
         }
-        Context::Form | Context::Confirm | Context::Outcome => writes::form_action(app, action),
+        Context::Form | Context::Confirm | Context::Refused | Context::Outcome => {
+            writes::form_action(app, action)
+        }
         Context::Filter => app.filter_action(action),
         Context::Detail => match action {
             Action::Back => app.close_detail(),

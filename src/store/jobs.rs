@@ -48,6 +48,11 @@ impl Ledger {
         self.all_rows(&sql, [job_id], attempt_from)
     }
 
+    /// One attempt of a job.
+    pub fn attempt(&self, job_id: &str, attempt: i64) -> Result<Option<AttemptRow>> {
+        self.run(|c| read_attempt(c, job_id, attempt))
+    }
+
     /// Open jobs past their expected age at `now`.
     pub fn aged_count(&self, now: Timestamp) -> Result<i64> {
         self.run(|c| {

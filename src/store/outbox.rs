@@ -4,23 +4,30 @@
 use rusqlite::{Connection, params};
 
 use super::columns::{OUTBOX_COLUMNS, outbox_from};
-use super::rows::{JobRow, OutboxRow};
+use super::rows::{JobRow, OutboxRow, PendingRequests};
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
 use crate::decision::RequestKind;
 
 type Result<T> = std::result::Result<T, StoreError>;
 
-/// Requests of a kind still pending in the outbox for a job.
-fn pending_requests(
-    conn: &Connection,
-    job_id: &str,
-    request: RequestKind,
-) -> rusqlite::Result<i64> {
-    conn.prepare_cached(
-        "SELECT count(*) FROM outbox WHERE job_id = ?1 AND request = ?2 AND status = 'pending'",
-    )?
-    .query_row(params![job_id, request], |row| row.get(0))
+/// Requests still pending in the outbox for a job, by kind.
+fn pending_requests(conn: &Connection, job_id: &str) -> rusqlite::Result<PendingRequests> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT request, count(*) FROM outbox WHERE job_id = ?1 AND status = 'pending'
+         GROUP BY request",
+    )?;
+    let counts = stmt.query_map([job_id], |row| {
+        Ok((row.get::<_, RequestKind>(0)?, row.get::<_, i64>(1)?))
+    })?;
+    let mut pending = PendingRequests::default();
+    for count in counts {
+        match count? {
+            (RequestKind::Retry, n) => pending.retries = n,
+            (RequestKind::Cancel, n) => pending.cancels = n,
+        }
+    }
+    Ok(pending)
 }
 
 impl Ledger {
@@ -38,16 +45,16 @@ impl Ledger {
         self.all_rows(&sql, [], outbox_from)
     }
 
-    /// Requests of a kind still pending in the outbox for a job.
-    pub fn pending_requests(&self, job_id: &str, request: RequestKind) -> Result<i64> {
-        self.run(|c| pending_requests(c, job_id, request))
+    /// Requests still pending in the outbox for a job, by kind.
+    pub fn pending_requests(&self, job_id: &str) -> Result<PendingRequests> {
+        self.run(|c| pending_requests(c, job_id))
     }
 }
 
 impl Writer<'_> {
-    /// Requests of a kind still pending for a job.
-    pub fn pending_requests(&self, job_id: &str, request: RequestKind) -> Result<i64> {
-        self.run(|c| pending_requests(c, job_id, request))
+    /// Requests still pending for a job, by kind.
+    pub fn pending_requests(&self, job_id: &str) -> Result<PendingRequests> {
+        self.run(|c| pending_requests(c, job_id))
     }
 
     /// Puts a request in the outbox; returns its id.

@@ -302,6 +302,30 @@ impl OutputFacts {
     }
 }
 
+/// Requests still pending in the outbox for one job, by kind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PendingRequests {
+    pub retries: i64,
+    pub cancels: i64,
+}
+
+impl PendingRequests {
+    /// How many of `kind` are pending.
+    pub fn of(self, kind: RequestKind) -> i64 {
+        match kind {
+            RequestKind::Retry => self.retries,
+            RequestKind::Cancel => self.cancels,
+        }
+    }
+
+    /// The kind of a pending request, `preferred` first when one of it waits.
+    pub fn waiting(self, preferred: RequestKind) -> Option<RequestKind> {
+        [preferred, RequestKind::Retry, RequestKind::Cancel]
+            .into_iter()
+            .find(|&kind| self.of(kind) > 0)
+    }
+}
+
 /// A rejected input line (`rejected --json` prints it as it is).
 ///
 /// Fields in alphabetical order of their JSON keys, the order reports have

@@ -5,9 +5,10 @@
 //! stays open showing the outcome until the reviewer closes it.
 
 use crate::clock::{Timestamp, parse_duration};
-use crate::outbox::{self, RequestKind};
+use crate::decision::JobState;
+use crate::outbox::{self, RequestFacts, RequestKind};
 use crate::review::{CaseKind, Verdict};
-use crate::store::{AnswerRow, JobRow, OutputFacts};
+use crate::store::{AnswerRow, AttemptState, JobRow, PendingRequests};
 
 /// Longest text a field takes, in characters (a note is a note, not a document).
 pub const FIELD_MAX_CHARS: usize = 500;
@@ -185,32 +186,24 @@ pub struct RequestForm {
 }
 
 impl RequestForm {
-    /// Lays out the checks for `kind` on `job` as the ledger holds it at `now`.
-    pub fn new(
-        kind: RequestKind,
-        job: &JobRow,
-        output: &OutputFacts,
-        pending: i64,
-        now: Timestamp,
-    ) -> Self {
-        let used = job.latest_attempt
-            + if kind == RequestKind::Retry {
-                pending
-            } else {
-                0
-            };
+    /// Lays out the checks for `kind` against `facts` as the ledger holds them at `now`.
+    pub fn new(kind: RequestKind, facts: &RequestFacts, now: Timestamp) -> Self {
+        let (job, output, pending) = (&facts.job, &facts.output, facts.pending);
+        let retry = kind == RequestKind::Retry;
+        let used = job.latest_attempt + if retry { pending.retries } else { 0 };
         let budget = CheckLine {
             name: "attempt budget",
-            passes: kind == RequestKind::Cancel || used < job.attempt_budget,
-            finding: match kind {
-                RequestKind::Retry => format!(
+            passes: !retry || used < job.attempt_budget,
+            finding: if retry {
+                format!(
                     "{used} of {} attempts used or requested",
                     job.attempt_budget
-                ),
-                RequestKind::Cancel => format!(
+                )
+            } else {
+                format!(
                     "{used} of {} attempts used; a cancel takes none",
                     job.attempt_budget
-                ),
+                )
             },
         };
         let success = CheckLine {
@@ -235,7 +228,7 @@ impl RequestForm {
         let expired = output.retention_until.is_some_and(|until| until <= now);
         let retention = CheckLine {
             name: "retention",
-            passes: !(expired && kind == RequestKind::Retry),
+            passes: !(expired && retry),
             finding: match output.retention_until {
                 Some(until) if expired => format!("expired at {}", until.short()),
                 Some(until) => format!("kept until {}", until.short()),
@@ -243,19 +236,25 @@ impl RequestForm {
             },
         };
         let mut checks = vec![budget, success, output_line, retention];
-        if kind == RequestKind::Cancel {
+        if retry {
+            checks.push(permanence(job));
+        }
+        checks.push(CheckLine {
+            name: "pending requests",
+            passes: pending.waiting(kind).is_none(),
+            finding: waiting(pending),
+        });
+        if retry {
             checks.push(CheckLine {
-                name: "already requested",
-                passes: pending == 0,
-                finding: if pending == 0 {
-                    "no cancel waiting in the outbox".to_owned()
-                } else {
-                    "a cancel is already waiting in the outbox".to_owned()
+                name: "latest attempt",
+                passes: facts.latest_attempt != Some(AttemptState::Running),
+                finding: match facts.latest_attempt {
+                    Some(state) => format!("attempt {} is {state}", job.latest_attempt),
+                    None => format!("attempt {} is not on record", job.latest_attempt),
                 },
             });
         }
-        let expected =
-            outbox::check(kind, job, output, pending, now).map_err(|refusal| refusal.to_string());
+        let expected = outbox::check(kind, facts, now).map_err(|refusal| refusal.to_string());
         RequestForm {
             kind,
             job_id: job.job_id.clone(),
@@ -263,6 +262,50 @@ impl RequestForm {
             expected,
             outcome: None,
         }
+    }
+
+    /// The checks say it would be refused: nothing to confirm.
+    pub fn would_be_refused(&self) -> bool {
+        self.expected.is_err()
+    }
+}
+
+/// What waits in the outbox for the job: `1 retry and 1 cancel waiting …`.
+fn waiting(pending: PendingRequests) -> String {
+    let count = |n: i64, one: &str, many: &str| match n {
+        0 => None,
+        1 => Some(format!("1 {one}")),
+        n => Some(format!("{n} {many}")),
+    };
+    let counts: Vec<String> = [
+        count(pending.retries, "retry", "retries"),
+        count(pending.cancels, "cancel", "cancels"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if counts.is_empty() {
+        "none waiting in the outbox".to_owned()
+    } else {
+        format!(
+            "{} waiting in the outbox; one at a time",
+            counts.join(" and ")
+        )
+    }
+}
+
+/// Whether the job's failure (if any) was called permanent by its worker.
+fn permanence(job: &JobRow) -> CheckLine {
+    let cause = job.failure_cause.as_deref().unwrap_or("no cause given");
+    CheckLine {
+        name: "permanent failure",
+        passes: !outbox::failed_permanently(job),
+        finding: match (job.state, job.failure_permanent) {
+            (JobState::Failed, Some(true)) => format!("yes: {cause}"),
+            (JobState::Failed, Some(false)) => format!("no: transient ({cause})"),
+            (JobState::Failed, None) => format!("no: not classified ({cause})"),
+            (state, _) => format!("no: the job is {state}"),
+        },
     }
 }
 

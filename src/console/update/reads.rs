@@ -1,6 +1,6 @@
 //! Every read of the ledger the console makes: pages of rows by keyset, the counts,
-//! the detail pane's evidence, the facts a request is checked against, and the
-//! reconciliation glance.
+//! the detail pane's evidence, and the reconciliation glance. (The facts a request is
+//! checked against are read by [`crate::outbox::RequestFacts::read`].)
 //!
 //! What every accepted job misses is found by reading every job once: milliseconds
 //! for a small ledger, half a second at a million jobs. A small ledger is counted in
@@ -23,11 +23,10 @@ use crate::console::model::page::{
 use crate::console::model::{Flash, Model};
 use crate::console::tab::Tab;
 use crate::decision::JobState;
-use crate::outbox::RequestKind;
 use crate::reconcile::{self, Backlog, DEFAULT_REVIEW_CAPACITY};
 use crate::store::{
-    AgedJobRow, CallbackFilter, DispositionCounts, JobKey, JobRow, Ledger, MissingCounts,
-    OutputFacts, PageRequest, StoreError, WindowStates,
+    AgedJobRow, CallbackFilter, DispositionCounts, JobKey, Ledger, MissingCounts, PageRequest,
+    StoreError, WindowStates,
 };
 
 /// The ledger as the pages read it, at the clock of the model.
@@ -177,21 +176,6 @@ pub(super) fn detail(ledger: &Ledger, subject: Subject) -> Result<Detail, StoreE
         }
     }
     Ok(detail)
-}
-
-/// What a retry or cancel of `job_id` is checked against: the job, its output, and
-/// how many requests of `kind` wait in the outbox (`None`: no such job).
-pub(super) fn request_facts(
-    ledger: &Ledger,
-    job_id: &str,
-    kind: RequestKind,
-) -> Result<Option<(JobRow, OutputFacts, i64)>, StoreError> {
-    let Some(job) = ledger.job(job_id)? else {
-        return Ok(None);
-    };
-    let output = ledger.output_facts(job_id)?;
-    let pending = ledger.pending_requests(job_id, kind)?;
-    Ok(Some((job, output, pending)))
 }
 
 /// The reconciliation at a glance, counted at `now`.

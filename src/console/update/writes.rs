@@ -2,7 +2,7 @@
 
 use crate::escalation::{self, OwnerError};
 use crate::inert::inert;
-use crate::outbox::{self, RequestError, RequestKind};
+use crate::outbox::{self, RequestError, RequestFacts, RequestKind};
 use crate::review::{self, AnswerError, AnswerRequest};
 use crate::store::StoreError;
 
@@ -12,7 +12,7 @@ use super::super::model::form::{
     parse_escalation,
 };
 use super::super::model::{Flash, List, Overlay};
-use super::{App, reads};
+use super::App;
 
 const READ_ONLY: &str =
     "read-only: the console was opened with --read-only, nothing can be written";
@@ -64,12 +64,11 @@ pub(super) fn open_form(app: &mut App, action: Action) -> Result<(), StoreError>
                 );
                 return Ok(());
             };
-            let Some((job, output, pending)) = reads::request_facts(&app.ledger, &job_id, kind)?
-            else {
+            let Some(facts) = RequestFacts::read(&app.ledger, &job_id)? else {
                 app.model.flash = Flash::error(format!("no job {} in the ledger", inert(&job_id)));
                 return Ok(());
             };
-            let form = RequestForm::new(kind, &job, &output, pending, app.model.now);
+            let form = RequestForm::new(kind, &facts, app.model.now);
             app.model.overlay = Overlay::Form(Box::new(Form::Request(form)));
         }
         _ => {}

@@ -202,6 +202,9 @@ fn request_lines(form: &RequestForm) -> Vec<Line<'_>> {
     lines
 }
 
+/// The widest a form is drawn.
+const POPUP_WIDTH: u16 = 110;
+
 /// Draws the open form in the middle of `area`.
 pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, form: &Form, model: &Model) {
     let (title, lines) = match form {
@@ -231,11 +234,15 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, form: &Form, model: &Model
             request_lines(f),
         ),
     };
-    let height = u16::try_from(lines.len())
-        .unwrap_or(u16::MAX)
-        .saturating_add(2);
+    // Rows as wrapped inside the border, so a long refusal is not cut off at the end.
+    let inner = usize::from(area.width.min(POPUP_WIDTH).saturating_sub(2).max(1));
+    let rows: usize = lines
+        .iter()
+        .map(|line| line.width().div_ceil(inner).max(1))
+        .sum();
+    let height = u16::try_from(rows).unwrap_or(u16::MAX).saturating_add(2);
     let popup = area.centered(
-        Constraint::Max(110),
+        Constraint::Max(POPUP_WIDTH),
         Constraint::Length(height.min(area.height)),
     );
     frame.render_widget(Clear, popup);
