@@ -1,7 +1,10 @@
-//! How the console words a job's timeline: one line of text per fact the ledger
-//! gives (see [`TimelineFact`]).
+//! How the console words a job's timeline: one line per event, from the facts the
+//! ledger gives (see [`TimelineFact`]); a state move is told with the event that
+//! caused it. Times are written in one format, without the zone: the pane's heading
+//! says they are UTC.
 
-use crate::store::TimelineFact;
+use crate::clock::Timestamp;
+use crate::store::{TimelineEntry, TimelineFact};
 
 /// The line the detail pane shows for `fact`.
 pub(crate) fn text(fact: &TimelineFact) -> String {
@@ -12,12 +15,13 @@ pub(crate) fn text(fact: &TimelineFact) -> String {
             applied,
             cause,
         } => {
-            let from = from.map_or("-", |s| s.as_str());
             let to = to.as_str();
-            if *applied {
-                format!("state {from} -> {to} ({cause})")
-            } else {
-                format!("not applied: {to} asked by {cause}; {from} stands")
+            match (from, *applied) {
+                (None, _) => format!("{to} ({cause})"),
+                (Some(from), true) => format!("state {from} -> {to} ({cause})"),
+                (Some(from), false) => {
+                    format!("not applied: {to} asked by {cause}; {from} stands")
+                }
             }
         }
         TimelineFact::AttemptStarted {
@@ -25,7 +29,8 @@ pub(crate) fn text(fact: &TimelineFact) -> String {
             created_by,
             timeout_at,
         } => {
-            let due = timeout_at.map_or_else(String::new, |t| format!(", due to time out {t}"));
+            let due =
+                timeout_at.map_or_else(String::new, |t| format!(", due to time out {}", t.short()));
             format!("attempt {attempt} started by {created_by}{due}")
         }
         TimelineFact::AttemptTimedOut { attempt } => format!("attempt {attempt} timed out"),
@@ -59,7 +64,8 @@ pub(crate) fn text(fact: &TimelineFact) -> String {
             reference,
             retention_until,
         } => {
-            let kept = retention_until.map_or_else(String::new, |t| format!(" (kept until {t})"));
+            let kept = retention_until
+                .map_or_else(String::new, |t| format!(" (kept until {})", t.short()));
             format!("output stored: {reference}{kept}")
         }
         TimelineFact::OutputChecked { exists: true } => "output checked: exists".to_owned(),
@@ -70,7 +76,8 @@ pub(crate) fn text(fact: &TimelineFact) -> String {
             set_by,
             escalate_at,
         } => {
-            let escalate = escalate_at.map_or_else(String::new, |t| format!(", escalate at {t}"));
+            let escalate =
+                escalate_at.map_or_else(String::new, |t| format!(", escalate at {}", t.short()));
             format!("owner {owner} set by {set_by}{escalate}")
         }
         TimelineFact::Requested {
@@ -81,11 +88,143 @@ pub(crate) fn text(fact: &TimelineFact) -> String {
     }
 }
 
+/// The timeline as the detail pane shows it: one line per event. A state move that an
+/// event caused at the same moment (an attempt started or timed out, a callback
+/// applied) is said on that event's line instead of on a line of its own.
+pub(crate) fn lines(entries: &[TimelineEntry]) -> Vec<(Timestamp, String)> {
+    let mut out = Vec::with_capacity(entries.len());
+    let mut i = 0;
+    while i < entries.len() {
+        let entry = &entries[i];
+        let merged = entries
+            .get(i + 1)
+            .filter(|next| next.at == entry.at)
+            .and_then(|next| {
+                together(&entry.fact, &next.fact).or_else(|| together(&next.fact, &entry.fact))
+            });
+        if let Some(line) = merged {
+            out.push((entry.at, line));
+            i += 2;
+        } else {
+            out.push((entry.at, text(&entry.fact)));
+            i += 1;
+        }
+    }
+    out
+}
+
+/// One line for `event` and the state move it caused, when `moved` is that move
+/// (ingest names the event in the move's cause).
+fn together(moved: &TimelineFact, event: &TimelineFact) -> Option<String> {
+    let TimelineFact::Moved {
+        from: Some(from),
+        to,
+        applied: true,
+        cause,
+    } = moved
+    else {
+        return None;
+    };
+    let caused = match event {
+        TimelineFact::AttemptStarted {
+            attempt,
+            created_by,
+            ..
+        } => *cause == format!("attempt {attempt} started by {created_by}"),
+        TimelineFact::AttemptTimedOut { attempt } => {
+            *cause == format!("attempt {attempt} timed out")
+        }
+        TimelineFact::Callback { seq, .. } => cause.starts_with(&format!("callback #{seq}:")),
+        _ => false,
+    };
+    caused.then(|| format!("{}; state {from} -> {to}", text(event)))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::text;
+    use super::{lines, text};
+    use crate::clock::Timestamp;
     use crate::decision::JobState;
-    use crate::store::TimelineFact;
+    use crate::store::{TimelineEntry, TimelineFact};
+
+    fn at(text: &str) -> Timestamp {
+        Timestamp::parse(text).unwrap()
+    }
+
+    fn entry(time: &str, fact: TimelineFact) -> TimelineEntry {
+        TimelineEntry { at: at(time), fact }
+    }
+
+    fn moved(from: JobState, to: JobState, cause: &str) -> TimelineFact {
+        TimelineFact::Moved {
+            from: Some(from),
+            to,
+            applied: true,
+            cause: cause.to_owned(),
+        }
+    }
+
+    #[test]
+    fn a_state_move_is_told_on_the_line_of_the_event_that_caused_it() {
+        let timeline = [
+            entry(
+                "2026-11-27T13:20:00Z",
+                TimelineFact::Moved {
+                    from: None,
+                    to: JobState::Accepted,
+                    applied: true,
+                    cause: "job_accepted".to_owned(),
+                },
+            ),
+            entry(
+                "2026-11-27T13:20:01Z",
+                moved(
+                    JobState::Accepted,
+                    JobState::Running,
+                    "attempt 1 started by system",
+                ),
+            ),
+            entry(
+                "2026-11-27T13:20:01Z",
+                TimelineFact::AttemptStarted {
+                    attempt: 1,
+                    created_by: "system".to_owned(),
+                    timeout_at: Some(at("2026-11-27T13:22:01Z")),
+                },
+            ),
+            entry(
+                "2026-11-27T13:22:01Z",
+                moved(JobState::Running, JobState::TimedOut, "attempt 1 timed out"),
+            ),
+            entry(
+                "2026-11-27T13:22:01Z",
+                TimelineFact::AttemptTimedOut { attempt: 1 },
+            ),
+            // Same moment, but not what caused the move: two lines.
+            entry(
+                "2026-11-27T13:30:00Z",
+                moved(JobState::TimedOut, JobState::Expired, "job expired"),
+            ),
+            entry(
+                "2026-11-27T13:30:00Z",
+                TimelineFact::AttemptTimedOut { attempt: 2 },
+            ),
+        ];
+        let shown: Vec<String> = lines(&timeline)
+            .into_iter()
+            .map(|(at, line)| format!("{} {line}", at.short()))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                "2026-11-27 13:20:00 accepted (job_accepted)",
+                "2026-11-27 13:20:01 attempt 1 started by system, due to time out 2026-11-27 13:22:01; state accepted -> running",
+                "2026-11-27 13:22:01 attempt 1 timed out; state running -> timed_out",
+                "2026-11-27 13:30:00 state timed_out -> expired (job expired)",
+                "2026-11-27 13:30:00 attempt 2 timed out",
+            ]
+        );
+    }
 
     #[test]
     fn a_move_not_taken_names_the_state_that_stands() {

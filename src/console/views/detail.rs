@@ -195,12 +195,12 @@ fn logical_lines(d: &Detail) -> Vec<Vec<Span<'_>>> {
                 ]);
             }
             out.push(Vec::new());
-            out.push(heading("Timeline"));
-            for entry in &d.timeline {
+            out.push(heading("Timeline (times in UTC)"));
+            for (at, line) in timeline::lines(&d.timeline) {
                 out.push(vec![
-                    Span::raw(format!("  {}  ", entry.at.short())).dark_gray(),
+                    Span::raw(format!("  {}  ", at.short())).dark_gray(),
                     // Timeline text carries ids, names and notes from events.
-                    Span::raw(outside(&timeline::text(&entry.fact)).content.into_owned()),
+                    Span::raw(outside(&line).content.into_owned()),
                 ]);
             }
         }
