@@ -198,3 +198,17 @@ fn at_80_columns_the_detail_pane_wraps_at_spaces_not_inside_words() {
         assert!(screen.contains(whole), "`{whole}` was cut:\n{screen}");
     }
 }
+
+#[test]
+fn the_detail_pane_says_which_side_of_the_timeout_the_gap_is_on() {
+    let mut model = model();
+    callbacks(&mut model, Tab::Held).rows = held_rows();
+    let mut detail = held_detail();
+    model.detail = Some(detail.clone());
+    assert!(text_at(&model, WIDTH, HEIGHT).contains("gap +4m44s (after the timeout)"));
+    // Callback #11 arrived 31 s before its attempt's timeout.
+    detail.callback = Some(held_rows()[1].row.clone());
+    model.detail = Some(detail);
+    let screen = text_at(&model, WIDTH, HEIGHT);
+    assert!(screen.contains("gap -31s (before the timeout)"), "{screen}");
+}

@@ -68,8 +68,17 @@ fn callback_facts<'a>(out: &mut Vec<Vec<Span<'a>>>, c: &'a CallbackRow) {
             .map_or_else(|| "-".to_owned(), crate::clock::Timestamp::short),
         c.timeout_at
             .map_or_else(|| "-".to_owned(), crate::clock::Timestamp::short),
+        // The gap's sign, said in words once: + is after the timeout, - before it.
         match (c.arrived_at, c.timeout_at) {
-            (Some(a), Some(t)) => format_gap(a.seconds_since(t)),
+            (Some(a), Some(t)) => {
+                let gap = a.seconds_since(t);
+                let when = match gap.signum() {
+                    1 => "after the timeout",
+                    -1 => "before the timeout",
+                    _ => "at the timeout",
+                };
+                format!("{} ({when})", format_gap(gap))
+            }
             _ => "-".to_owned(),
         }
     )));
