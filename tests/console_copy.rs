@@ -22,6 +22,16 @@ fn press_and_write(app: &mut App, key: char) -> Vec<u8> {
     recorder.bytes()
 }
 
+/// Appends `events` to the ledger at `path`, one NDJSON line each.
+fn ingest_callbacks(path: &std::path::Path, events: &[serde_json::Value]) {
+    let mut stream = Vec::new();
+    for event in events {
+        writeln!(stream, "{event}").unwrap();
+    }
+    let mut ledger = Ledger::open(path).unwrap();
+    ingest::ingest(&mut ledger, stream.as_slice(), demo::demo_now(), |_| {}).unwrap();
+}
+
 fn flash(app: &App) -> String {
     app.flash().map(|f| f.text.clone()).unwrap_or_default()
 }
@@ -33,7 +43,12 @@ fn osc52(base64: &str) -> Vec<u8> {
 #[test]
 fn y_copies_the_job_id_and_capital_y_the_delivery_id_of_the_selected_callback() {
     let (_ledger, mut app) = demo_app("ana");
-    let row = app.model().list().and_then(|l| l.callback()).cloned().unwrap();
+    let row = app
+        .model()
+        .list()
+        .and_then(|l| l.callback())
+        .cloned()
+        .unwrap();
     assert_eq!(row.job_id.as_deref(), Some("booking-1042"));
     // base64 of "booking-1042"
     assert_eq!(press_and_write(&mut app, 'y'), osc52("Ym9va2luZy0xMDQy"));
@@ -75,9 +90,10 @@ fn with_no_row_nothing_is_copied_and_the_message_says_so() {
     for c in "/no-such-row".chars() {
         ch(&mut app, c);
     }
-    console::press(&mut app, &ratatui::crossterm::event::KeyEvent::from(
-        ratatui::crossterm::event::KeyCode::Enter,
-    ));
+    console::press(
+        &mut app,
+        &ratatui::crossterm::event::KeyEvent::from(ratatui::crossterm::event::KeyCode::Enter),
+    );
     assert!(press_and_write(&mut app, 'y').is_empty());
     assert_eq!(flash(&app), "no row selected: nothing copied");
     update(&mut app, Action::ShowTab(Tab::Reconcile));
@@ -90,19 +106,22 @@ fn a_hostile_id_is_copied_whole_in_base64_and_shown_inert() {
     let ledger = demo_ledger();
     let job = "\x1b]0;owned\x07job\x1b[2J";
     let delivery = "d-\x07evil\x1b\\";
-    {
-        let mut store = Ledger::open(&ledger.path).unwrap();
-        let line = format!(
-            "{}\n",
+    ingest_callbacks(
+        &ledger.path,
+        &[
             serde_json::json!({"event": "callback", "delivery_id": delivery, "job_id": job,
-                "outcome": "success", "at": "2026-11-27T16:10:00Z", "payload": {}})
-        );
-        ingest::ingest(&mut store, line.as_bytes(), demo::demo_now(), |_| {}).unwrap();
-    }
+            "outcome": "success", "at": "2026-11-27T16:10:00Z", "payload": {}}),
+        ],
+    );
     let mut app = open_app(&ledger.path, "ana");
     update(&mut app, Action::ShowTab(Tab::Quarantined));
     update(&mut app, Action::Move(jobledger::console::Move::End));
-    let row = app.model().list().and_then(|l| l.callback()).cloned().unwrap();
+    let row = app
+        .model()
+        .list()
+        .and_then(|l| l.callback())
+        .cloned()
+        .unwrap();
     assert_eq!(row.job_id.as_deref(), Some(job));
 
     for (key, id) in [('y', job), ('Y', delivery)] {
@@ -123,7 +142,10 @@ fn a_hostile_id_is_copied_whole_in_base64_and_shown_inert() {
         );
         let said = flash(&app);
         assert!(!said.contains(['\x1b', '\x07']), "shown raw: {said:?}");
-        assert!(said.contains("^["), "shown without its ESC made visible: {said:?}");
+        assert!(
+            said.contains("^["),
+            "shown without its ESC made visible: {said:?}"
+        );
     }
 }
 
@@ -154,7 +176,13 @@ const SIZES: [(u16, u16); 2] = [(160, 48), (80, 24)];
 fn a_click_on_a_tab_title_shows_that_view() {
     for size in SIZES {
         let (_ledger, mut app) = demo_app("ana");
-        update(&mut app, Action::Resize { width: size.0, height: size.1 });
+        update(
+            &mut app,
+            Action::Resize {
+                width: size.0,
+                height: size.1,
+            },
+        );
         for (tab, title) in [(Tab::Quarantined, "2 Quarantined"), (Tab::Aged, "3 Aged")] {
             let column = column_of(&app, size, 0, title);
             click(&mut app, column + 3, 0);
@@ -172,12 +200,29 @@ fn a_click_on_a_tab_title_shows_that_view() {
 #[test]
 fn a_click_on_a_row_selects_it_even_after_the_list_scrolled() {
     for size in SIZES {
-        let (_ledger, mut app) = demo_app("ana");
-        update(&mut app, Action::Resize { width: size.0, height: size.1 });
+        // More callbacks than a 48-line screen shows, so the list scrolls.
+        let ledger = demo_ledger();
+        let more: Vec<_> = (0..60)
+            .map(|i| {
+                serde_json::json!({"event": "callback", "delivery_id": format!("d-more-{i}"),
+                    "job_id": format!("ghost-{i}"), "outcome": "success",
+                    "at": "2026-11-27T16:10:00Z", "payload": {}})
+            })
+            .collect();
+        ingest_callbacks(&ledger.path, &more);
+        let mut app = open_app(&ledger.path, "ana");
+        update(
+            &mut app,
+            Action::Resize {
+                width: size.0,
+                height: size.1,
+            },
+        );
         update(&mut app, Action::ShowTab(Tab::Callbacks));
         // Scroll down so the page no longer starts at the first callback.
         update(&mut app, Action::Move(jobledger::console::Move::End));
         let lines = lines_at(app.model(), size.0, size.1);
+        assert!(lines[2].contains("more above"), "not scrolled at {size:?}");
         // Screen rows 0 and 1: tabs and status; 2: the list's top border; 3: header.
         let target = 5;
         let drawn = lines[target].clone();
@@ -194,6 +239,9 @@ fn a_click_on_a_row_selects_it_even_after_the_list_scrolled() {
         click(&mut app, 10, 3);
         click(&mut app, 0, 6);
         let after = lines_at(app.model(), size.0, size.1);
-        assert!(after[target].starts_with("│▶"), "moved by a click off the rows");
+        assert!(
+            after[target].starts_with("│▶"),
+            "moved by a click off the rows"
+        );
     }
 }

@@ -319,7 +319,11 @@ impl App {
             .lists
             .of_mut(self.model.tab)
             .is_some_and(|page| page.select(index));
-        if selected { self.reload_detail() } else { Ok(()) }
+        if selected {
+            self.reload_detail()
+        } else {
+            Ok(())
+        }
     }
 
     fn start_filter(&mut self) {

@@ -45,19 +45,22 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
 /// The title of each tab, in the order of the tabs: what the tab bar draws, and what
 /// a click on it is measured against (`layout::tab_at`).
 pub(crate) fn tab_titles(model: &Model) -> Vec<Line<'static>> {
-    Tab::ALL.iter().map(|tab| {
-        let count = model.count(*tab);
-        let shown = match count.matching {
-            _ if *tab == Tab::Reconcile && !model.glance.counted => "…".to_owned(),
-            Some(matching) => format!("{matching}/{}", count.all),
-            None => count.all.to_string(),
-        };
-        Line::from(vec![
-            Span::raw(format!("{} ", tab.index() + 1)).dark_gray(),
-            Span::raw(tab.title()),
-            Span::raw(format!(" {shown}")).bold(),
-        ])
-    }).collect()
+    Tab::ALL
+        .iter()
+        .map(|tab| {
+            let count = model.count(*tab);
+            let shown = match count.matching {
+                _ if *tab == Tab::Reconcile && !model.glance.counted => "…".to_owned(),
+                Some(matching) => format!("{matching}/{}", count.all),
+                None => count.all.to_string(),
+            };
+            Line::from(vec![
+                Span::raw(format!("{} ", tab.index() + 1)).dark_gray(),
+                Span::raw(tab.title()),
+                Span::raw(format!(" {shown}")).bold(),
+            ])
+        })
+        .collect()
 }
 
 fn draw_tabs(frame: &mut Frame<'_>, area: Rect, model: &Model) {
