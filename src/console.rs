@@ -17,6 +17,7 @@
 //! their `PageRow` impl (`model/page.rs`) and their read (`update/reads.rs`).
 
 mod action;
+pub mod clipboard;
 pub mod keymap;
 pub mod layout;
 pub mod model;

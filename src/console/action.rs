@@ -33,6 +33,15 @@ pub enum Action {
     Retry,
     /// Ask for a cancel of the selected job (checked, through the outbox).
     Cancel,
+    /// Put the selected row's job id on the terminal's clipboard.
+    CopyJobId,
+    /// Put the selected callback's delivery id on the terminal's clipboard.
+    CopyDeliveryId,
+    /// A left click at this cell of the screen: selects the row or the tab there.
+    Click {
+        column: u16,
+        row: u16,
+    },
     /// Typing into a text field.
     Input(char),
     /// Delete the character before the cursor.

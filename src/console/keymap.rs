@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::sync::LazyLock;
 
 use ratatui::crossterm::event::{
-    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind,
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 
 use super::action::{Action, Move};
@@ -74,6 +74,8 @@ pub enum Trigger {
     Typing,
     WheelUp,
     WheelDown,
+    /// A press of the left mouse button, anywhere (the update step finds what is there).
+    LeftClick,
 }
 
 impl Trigger {
@@ -83,6 +85,7 @@ impl Trigger {
             Trigger::Typing => "type".to_owned(),
             Trigger::WheelUp => "wheel↑".to_owned(),
             Trigger::WheelDown => "wheel↓".to_owned(),
+            Trigger::LeftClick => "click".to_owned(),
             Trigger::Key(code, mods) => {
                 let name = match code {
                     KeyCode::Char(' ') => "Space".to_owned(),
@@ -259,6 +262,9 @@ impl Entry {
     }
 }
 
+/// A click in the table: where it landed is filled in from the mouse event.
+const CLICK: Action = Action::Click { column: 0, row: 0 };
+
 use Context::{Confirm, Detail, Everywhere, Filter, Form, Help, List, Outcome, Refused};
 
 /// Every key of the console, as written.
@@ -273,6 +279,9 @@ const TABLE: &[Entry] = &[
     bind(List, &[key(KeyCode::Enter)], Action::OpenDetail, "detail of the row", Some("detail")),
     bind(List, &[ch('/')], Action::Filter, "filter by job id or reason", Some("filter")),
     Entry::RowActions(List),
+    bind(List, &[ch('y')], Action::CopyJobId, "copy the row's job id (to the terminal's clipboard)", None),
+    bind(List, &[ch('Y')], Action::CopyDeliveryId, "copy the callback's delivery id", None),
+    bind(List, &[Trigger::LeftClick], CLICK, "select the row or the view clicked", None),
     bind(List, &[ch('?')], Action::Help, "help: every key", Some("help")),
     bind(List, &[key(KeyCode::Esc)], Action::Back, "clear the filter (never leaves)", None),
     bind(List, &[ch('q')], Action::Quit, "leave", Some("quit")),
@@ -281,6 +290,9 @@ const TABLE: &[Entry] = &[
     bind(Detail, &[ch('n')], Action::NextRow, "next row", Some("next row")),
     bind(Detail, &[ch('p')], Action::PrevRow, "previous row", Some("previous row")),
     Entry::RowActions(Detail),
+    bind(Detail, &[ch('y')], Action::CopyJobId, "copy the row's job id (to the terminal's clipboard)", None),
+    bind(Detail, &[ch('Y')], Action::CopyDeliveryId, "copy the callback's delivery id", None),
+    bind(Detail, &[Trigger::LeftClick], CLICK, "select the row or the view clicked", None),
     tab_keys(Detail, " (closes the detail)"),
     bind(Detail, &[ch('?')], Action::Help, "help: every key", None),
     bind(Detail, &[key(KeyCode::Esc), key(KeyCode::Enter)], Action::Back, "back to the list", Some("back to the list")),
@@ -368,17 +380,25 @@ pub fn action_for_key(context: Context, key: &KeyEvent) -> Option<Action> {
         .map(|_| Action::Input(typed))
 }
 
-/// The action a mouse event asks for in `context`, if any.
+/// The action a mouse event asks for in `context`, if any (a click carries where it
+/// landed).
 pub fn action_for_mouse(context: Context, mouse: &MouseEvent) -> Option<Action> {
     let trigger = match mouse.kind {
         MouseEventKind::ScrollDown => Trigger::WheelDown,
         MouseEventKind::ScrollUp => Trigger::WheelUp,
+        MouseEventKind::Down(MouseButton::Left) => Trigger::LeftClick,
         _ => return None,
     };
     keymap()
         .iter()
         .find(|b| b.context == context && b.triggers.contains(&trigger))
-        .map(|b| b.action)
+        .map(|b| match b.action {
+            Action::Click { .. } => Action::Click {
+                column: mouse.column,
+                row: mouse.row,
+            },
+            action => action,
+        })
 }
 
 /// The bindings of a context, in table order (the help screen).

@@ -4,8 +4,10 @@
 
 use ratatui::layout::{Constraint, Layout, Rect};
 
+use super::model::Model;
 use super::model::detail::Detail;
-use super::views;
+use super::tab::Tab;
+use super::{view, views};
 
 /// Below this size the console shows only a request for more room.
 pub const MIN_WIDTH: u16 = 60;
@@ -35,8 +37,63 @@ pub(crate) fn body_areas(body: Rect, detail_open: bool) -> (Rect, Option<Rect>) 
     (list, Some(detail))
 }
 
+/// The space on each side of a tab's title in the tab bar.
+pub(crate) const TAB_PADDING: &str = " ";
+/// What stands between two tab titles.
+pub(crate) const TAB_DIVIDER: &str = "│";
+
 fn screen(size: (u16, u16)) -> Rect {
     Rect::new(0, 0, size.0, size.1)
+}
+
+/// Is the screen too small to draw the console (so nothing on it can be clicked)?
+pub(crate) fn too_small(size: (u16, u16)) -> bool {
+    size.0 < MIN_WIDTH || size.1 < MIN_HEIGHT
+}
+
+/// The tab whose title (with its padding) is drawn at (`column`, `row`), laid out as
+/// ratatui's `Tabs` lays out the titles the view draws, and cut where the bar ends.
+pub fn tab_at(model: &Model, column: u16, row: u16) -> Option<Tab> {
+    if too_small(model.size) {
+        return None;
+    }
+    let [bar, _, _, _, _] = frame_areas(screen(model.size));
+    if row != bar.y {
+        return None;
+    }
+    let width = |w: usize| u16::try_from(w).unwrap_or(u16::MAX);
+    let padding = width(TAB_PADDING.chars().count());
+    let divider = width(TAB_DIVIDER.chars().count());
+    let mut x = bar.x;
+    for (&tab, title) in Tab::ALL.iter().zip(view::tab_titles(model)) {
+        let end = x
+            .saturating_add(padding.saturating_mul(2))
+            .saturating_add(width(title.width()))
+            .min(bar.right());
+        if (x..end).contains(&column) {
+            return Some(tab);
+        }
+        x = end.saturating_add(divider);
+    }
+    None
+}
+
+/// The index in the page of the list row drawn at (`column`, `row`), inside the list's
+/// borders and below its header. The page holds exactly the rows drawn, from its
+/// first, so this is the row's place on the page, whatever the scroll.
+pub fn list_row_at(size: (u16, u16), detail_open: bool, column: u16, row: u16) -> Option<usize> {
+    if too_small(size) {
+        return None;
+    }
+    let [_, _, body, _, _] = frame_areas(screen(size));
+    let (list, _) = body_areas(body, detail_open);
+    // Top border and header above the rows, the bottom border below them.
+    let first = list.y.saturating_add(2);
+    let inside = column > list.x && column < list.right().saturating_sub(1);
+    if !inside || row < first || row >= list.bottom().saturating_sub(1) {
+        return None;
+    }
+    Some(usize::from(row - first))
 }
 
 /// How many rows of a list fit on a screen of `size` (borders and header taken off).

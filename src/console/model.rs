@@ -97,6 +97,8 @@ pub trait List {
         height: usize,
         movement: Move,
     ) -> Result<(), StoreError>;
+    /// Selects the `index`th row of the page, if there is one (a click on it).
+    fn select(&mut self, index: usize) -> bool;
     /// The page itself, for the view that knows its rows.
     fn as_any(&self) -> &dyn Any;
     /// The page itself, to change.
@@ -114,6 +116,14 @@ impl<T: PageRow + 'static> List for Page<T> {
 
     fn filter(&self) -> Option<&str> {
         self.filter.as_deref()
+    }
+
+    fn select(&mut self, index: usize) -> bool {
+        let exists = index < self.rows.len();
+        if exists {
+            self.selected = index;
+        }
+        exists
     }
 
     fn set_filter(&mut self, filter: Option<String>) {
@@ -216,6 +226,9 @@ pub struct Model {
     pub overlay: Overlay,
     /// The message above the footer.
     pub flash: Option<Flash>,
+    /// Text the terminal is to put on its clipboard (OSC 52): the update step asks,
+    /// the terminal loop writes it and takes it away, so drawing stays read-only.
+    pub clipboard: Option<String>,
     /// The terminal's width and height.
     pub size: (u16, u16),
     /// The ledger's path, as the status line shows it.
@@ -247,6 +260,7 @@ impl Model {
             detail: None,
             overlay: Overlay::None,
             flash: None,
+            clipboard: None,
             size: (160, 48),
             ledger_path,
             reviewer,

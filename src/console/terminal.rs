@@ -1,7 +1,7 @@
 //! The real terminal: raw mode, alternate screen, mouse capture, the event loop, and
 //! putting the terminal back on every exit (errors and panics included).
 
-use std::io::stdout;
+use std::io::{Write, stdout};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, Result};
@@ -12,6 +12,7 @@ use ratatui::crossterm::event::{
 use ratatui::crossterm::execute;
 
 use super::action::Action;
+use super::clipboard;
 use super::update::{App, mouse, press, update};
 use super::view;
 
@@ -47,6 +48,17 @@ fn init() -> Result<DefaultTerminal> {
     Ok(terminal)
 }
 
+/// Writes what the update step left for the clipboard as an OSC 52 sequence to `out`
+/// (the terminal), and takes it from the model: the one place the console writes
+/// to the terminal outside drawing a frame.
+pub fn write_clipboard(app: &mut App, out: &mut impl Write) -> std::io::Result<()> {
+    if let Some(text) = app.take_clipboard() {
+        out.write_all(clipboard::osc52(&text).as_bytes())?;
+        out.flush()?;
+    }
+    Ok(())
+}
+
 /// Runs the console until the reviewer leaves.
 pub fn run(app: &mut App) -> Result<()> {
     let mut terminal = init()?;
@@ -72,6 +84,7 @@ pub fn run(app: &mut App) -> Result<()> {
                 Event::Resize(width, height) => update(app, Action::Resize { width, height }),
                 _ => {}
             }
+            write_clipboard(app, terminal.backend_mut()).context("writing to the clipboard")?;
         }
         // Tick even while keys keep coming, so live refresh never starves.
         if last_tick.elapsed() >= TICK {

@@ -10,6 +10,7 @@ use anyhow::Context as _;
 use ratatui::crossterm::event::{KeyEvent, MouseEvent};
 
 use crate::clock::{Clock, Timestamp};
+use crate::inert::inert;
 use crate::store::{Ledger, StoreError};
 
 use super::action::{Action, Move};
@@ -92,6 +93,12 @@ impl App {
     /// The message shown above the footer, if any.
     pub fn flash(&self) -> Option<&Flash> {
         self.model.flash.as_ref()
+    }
+
+    /// Takes the text waiting for the terminal's clipboard, if any: the terminal loop
+    /// writes it (see `terminal::write_clipboard`).
+    pub fn take_clipboard(&mut self) -> Option<String> {
+        self.model.clipboard.take()
     }
 
     /// The ledger the console reviews (for tests and the caller).
@@ -271,6 +278,54 @@ impl App {
         }
     }
 
+    /// Asks the terminal to copy the selected row's job or delivery id, and says what
+    /// was copied (inert: the id is outside text), or why nothing was.
+    fn copy(&mut self, action: Action) {
+        let delivery = action == Action::CopyDeliveryId;
+        let what = if delivery { "delivery id" } else { "job id" };
+        let list = self.model.list();
+        let id = match (list.and_then(List::subject), list.and_then(List::callback)) {
+            (None, _) => Err("no row selected: nothing copied".to_owned()),
+            (Some(_), Some(callback)) if delivery => Ok(callback.delivery_id.as_deref()),
+            (Some(_), Some(callback)) => Ok(callback.job_id.as_deref()),
+            (Some(_), None) if delivery => Err(format!(
+                "the {} view lists jobs, which have no delivery id: nothing copied",
+                self.model.tab.title()
+            )),
+            (Some(_), None) => Ok(list.and_then(List::job)),
+        }
+        .and_then(|id| id.ok_or_else(|| format!("this row has no {what}: nothing copied")))
+        .map(str::to_owned);
+        match id {
+            Ok(id) => {
+                self.model.flash = Flash::info(format!("copied {what} {}", inert(&id)));
+                self.model.clipboard = Some(id);
+            }
+            Err(why) => self.model.flash = Flash::error(why),
+        }
+    }
+
+    /// Selects the tab or the list row drawn at (`column`, `row`); elsewhere nothing.
+    fn click(&mut self, column: u16, row: u16) -> Result<(), StoreError> {
+        if let Some(tab) = layout::tab_at(&self.model, column, row) {
+            return self.show_tab(tab);
+        }
+        let detail_open = self.model.detail.is_some();
+        let Some(index) = layout::list_row_at(self.model.size, detail_open, column, row) else {
+            return Ok(());
+        };
+        let selected = self
+            .model
+            .lists
+            .of_mut(self.model.tab)
+            .is_some_and(|page| page.select(index));
+        if selected {
+            self.reload_detail()
+        } else {
+            Ok(())
+        }
+    }
+
     fn start_filter(&mut self) {
         if self.model.list().is_none() {
             let title = self.model.tab.title();
@@ -302,7 +357,7 @@ pub fn press(app: &mut App, key: &KeyEvent) {
     }
 }
 
-/// Turns a mouse event (the wheel) into its action, and carries it out.
+/// Turns a mouse event (the wheel, a left click) into its action, and carries it out.
 pub fn mouse(app: &mut App, event: &MouseEvent) {
     if let Some(action) = keymap::action_for_mouse(app.context(), event) {
         update(app, action);
@@ -358,6 +413,11 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
                 app.scroll_detail(m);
                 Ok(())
             }
+            Action::CopyJobId | Action::CopyDeliveryId => {
+                app.copy(action);
+                Ok(())
+            }
+            Action::Click { column, row } => app.click(column, row),
             _ => Ok(()),
         },
         Context::List | Context::Everywhere => match action {
@@ -378,6 +438,11 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
                 writes::open_form(app, action)
             }
             Action::Move(m) => app.step(m),
+            Action::CopyJobId | Action::CopyDeliveryId => {
+                app.copy(action);
+                Ok(())
+            }
+            Action::Click { column, row } => app.click(column, row),
             _ => Ok(()),
         },
     }

@@ -7,7 +7,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Tabs, Wrap};
 
 use super::keymap;
-use super::layout::{MIN_HEIGHT, MIN_WIDTH, body_areas, frame_areas};
+use super::layout::{
+    MIN_HEIGHT, MIN_WIDTH, TAB_DIVIDER, TAB_PADDING, body_areas, frame_areas, too_small,
+};
 use super::model::{Model, Overlay};
 use super::tab::Tab;
 use super::views::{self, outside};
@@ -15,7 +17,7 @@ use super::views::{self, outside};
 /// Draws the whole console.
 pub fn draw(frame: &mut Frame<'_>, model: &Model) {
     let area = frame.area();
-    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+    if too_small((area.width, area.height)) {
         let text = format!(
             "The terminal is too small ({}x{}); jobledger needs at least {MIN_WIDTH}x{MIN_HEIGHT}. Enlarge it, or press q to leave.",
             area.width, area.height
@@ -40,24 +42,33 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
     }
 }
 
+/// The title of each tab, in the order of the tabs: what the tab bar draws, and what
+/// a click on it is measured against (`layout::tab_at`).
+pub(crate) fn tab_titles(model: &Model) -> Vec<Line<'static>> {
+    Tab::ALL
+        .iter()
+        .map(|tab| {
+            let count = model.count(*tab);
+            let shown = match count.matching {
+                _ if *tab == Tab::Reconcile && !model.glance.counted => "…".to_owned(),
+                Some(matching) => format!("{matching}/{}", count.all),
+                None => count.all.to_string(),
+            };
+            Line::from(vec![
+                Span::raw(format!("{} ", tab.index() + 1)).dark_gray(),
+                Span::raw(tab.title()),
+                Span::raw(format!(" {shown}")).bold(),
+            ])
+        })
+        .collect()
+}
+
 fn draw_tabs(frame: &mut Frame<'_>, area: Rect, model: &Model) {
-    let titles = Tab::ALL.iter().map(|tab| {
-        let count = model.count(*tab);
-        let shown = match count.matching {
-            _ if *tab == Tab::Reconcile && !model.glance.counted => "…".to_owned(),
-            Some(matching) => format!("{matching}/{}", count.all),
-            None => count.all.to_string(),
-        };
-        Line::from(vec![
-            Span::raw(format!("{} ", tab.index() + 1)).dark_gray(),
-            Span::raw(tab.title()),
-            Span::raw(format!(" {shown}")).bold(),
-        ])
-    });
-    let tabs = Tabs::new(titles)
+    let tabs = Tabs::new(tab_titles(model))
         .select(model.tab.index())
         .highlight_style(Style::new().fg(Color::Black).bg(Color::Cyan))
-        .divider("│");
+        .padding(TAB_PADDING, TAB_PADDING)
+        .divider(TAB_DIVIDER);
     frame.render_widget(tabs, area);
 }
 
