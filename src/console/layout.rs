@@ -7,7 +7,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use super::model::Model;
 use super::model::detail::Detail;
 use super::tab::Tab;
-use super::{view, views};
+use super::views;
 
 /// Below this size the console shows only a request for more room.
 pub const MIN_WIDTH: u16 = 60;
@@ -65,7 +65,7 @@ pub fn tab_at(model: &Model, column: u16, row: u16) -> Option<Tab> {
     let padding = width(TAB_PADDING.chars().count());
     let divider = width(TAB_DIVIDER.chars().count());
     let mut x = bar.x;
-    for (&tab, title) in Tab::ALL.iter().zip(view::tab_titles(model)) {
+    for (&tab, title) in Tab::ALL.iter().zip(views::tab_titles(model)) {
         let end = x
             .saturating_add(padding.saturating_mul(2))
             .saturating_add(width(title.width()))

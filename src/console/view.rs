@@ -11,7 +11,6 @@ use super::layout::{
     MIN_HEIGHT, MIN_WIDTH, TAB_DIVIDER, TAB_PADDING, body_areas, frame_areas, too_small,
 };
 use super::model::{Model, Overlay};
-use super::tab::Tab;
 use super::views::{self, outside};
 
 /// Draws the whole console.
@@ -42,29 +41,8 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
     }
 }
 
-/// The title of each tab, in the order of the tabs: what the tab bar draws, and what
-/// a click on it is measured against (`layout::tab_at`).
-pub(crate) fn tab_titles(model: &Model) -> Vec<Line<'static>> {
-    Tab::ALL
-        .iter()
-        .map(|tab| {
-            let count = model.count(*tab);
-            let shown = match count.matching {
-                _ if *tab == Tab::Reconcile && !model.glance.counted => "…".to_owned(),
-                Some(matching) => format!("{matching}/{}", count.all),
-                None => count.all.to_string(),
-            };
-            Line::from(vec![
-                Span::raw(format!("{} ", tab.index() + 1)).dark_gray(),
-                Span::raw(tab.title()),
-                Span::raw(format!(" {shown}")).bold(),
-            ])
-        })
-        .collect()
-}
-
 fn draw_tabs(frame: &mut Frame<'_>, area: Rect, model: &Model) {
-    let tabs = Tabs::new(tab_titles(model))
+    let tabs = Tabs::new(views::tab_titles(model))
         .select(model.tab.index())
         .highlight_style(Style::new().fg(Color::Black).bg(Color::Cyan))
         .padding(TAB_PADDING, TAB_PADDING)

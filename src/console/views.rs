@@ -293,3 +293,24 @@ fn draw_list<T: PageRow>(
     let mut state = TableState::default().with_selected(Some(page.selected));
     frame.render_stateful_widget(table, area, &mut state);
 }
+
+/// The title of each tab, in the order of the tabs: what the tab bar draws, and what
+/// a click on it is measured against (`layout::tab_at`).
+pub(crate) fn tab_titles(model: &Model) -> Vec<Line<'static>> {
+    Tab::ALL
+        .iter()
+        .map(|tab| {
+            let count = model.count(*tab);
+            let shown = match count.matching {
+                _ if *tab == Tab::Reconcile && !model.glance.counted => "…".to_owned(),
+                Some(matching) => format!("{matching}/{}", count.all),
+                None => count.all.to_string(),
+            };
+            Line::from(vec![
+                Span::raw(format!("{} ", tab.index() + 1)).dark_gray(),
+                Span::raw(tab.title()),
+                Span::raw(format!(" {shown}")).bold(),
+            ])
+        })
+        .collect()
+}
