@@ -40,22 +40,45 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
     }
 }
 
+/// The tab bar. When the tabs do not all fit, those left of the selected one give
+/// way (a `‹` says so), so the tab shown is always in the bar.
 fn draw_tabs(frame: &mut Frame<'_>, area: Rect, model: &Model) {
-    let titles = Tab::ALL.iter().map(|tab| {
-        let count = model.count(*tab);
-        let shown = match count.matching {
-            _ if *tab == Tab::Reconcile && !model.glance.counted => "…".to_owned(),
-            Some(matching) => format!("{matching}/{}", count.all),
-            None => count.all.to_string(),
-        };
-        Line::from(vec![
-            Span::raw(format!("{} ", tab.index() + 1)).dark_gray(),
-            Span::raw(tab.title()),
-            Span::raw(format!(" {shown}")).bold(),
-        ])
-    });
-    let tabs = Tabs::new(titles)
-        .select(model.tab.index())
+    let titles: Vec<Line<'_>> = Tab::ALL
+        .iter()
+        .map(|tab| {
+            let count = model.count(*tab);
+            let shown = match count.matching {
+                _ if *tab == Tab::Reconcile && !model.glance.counted => "…".to_owned(),
+                Some(matching) => format!("{matching}/{}", count.all),
+                None => count.all.to_string(),
+            };
+            Line::from(vec![
+                Span::raw(format!("{} ", tab.index() + 1)).dark_gray(),
+                Span::raw(tab.title()),
+                Span::raw(format!(" {shown}")).bold(),
+            ])
+        })
+        .collect();
+    let selected = model.tab.index();
+    // A title takes its text, a space either side and the divider.
+    let through_selected = |first: usize| -> usize {
+        titles[first..=selected]
+            .iter()
+            .map(|t| t.width() + 3)
+            .sum::<usize>()
+    };
+    let marker = |first: usize| if first == 0 { 0 } else { 2 };
+    let first = (0..selected)
+        .find(|&first| through_selected(first) + marker(first) <= usize::from(area.width))
+        .unwrap_or(selected);
+    let mut shown: Vec<Line<'_>> = titles.into_iter().skip(first).collect();
+    if first > 0 {
+        if let Some(head) = shown.first_mut() {
+            head.spans.insert(0, Span::raw("‹ ").dark_gray());
+        }
+    }
+    let tabs = Tabs::new(shown)
+        .select(selected - first)
         .highlight_style(Style::new().fg(Color::Black).bg(Color::Cyan))
         .divider("│");
     frame.render_widget(tabs, area);
