@@ -5,7 +5,7 @@ mod support;
 
 use std::fmt::Write as _;
 
-use jobledger::console::{self, Action, update};
+use jobledger::console::{self, Action, Tab, update};
 use jobledger::demo;
 use jobledger::ingest;
 use jobledger::store::Ledger;
@@ -38,6 +38,36 @@ fn filters_are_kept_per_view() {
     assert!(render(&app).contains("filtered by 1054"));
     key(&mut app, KeyCode::Esc);
     assert!(render(&app).contains("booking-1041"));
+}
+
+#[test]
+fn tab_from_reconcile_reaches_outbox_then_rejected_and_lists_the_demo_rejected_event() {
+    let (_ledger, mut app) = demo_app("ana");
+    ch(&mut app, '6');
+    key(&mut app, KeyCode::Tab);
+    assert_eq!(app.model().tab, Tab::Outbox);
+    shows(&app, "The outbox is empty");
+    key(&mut app, KeyCode::Tab);
+    assert_eq!(app.model().tab, Tab::Rejected);
+    let text = shows(&app, "8 Rejected 1");
+    let row = text
+        .lines()
+        .find(|line| line.contains("▶ 70 "))
+        .unwrap_or_else(|| panic!("line 70 is not listed:\n{text}"));
+    for shown in [
+        "attempt_timed_out",
+        r#"no job "booking-0000" has been accepted"#,
+    ] {
+        assert!(row.contains(shown), "{shown} in {row}");
+    }
+    // The filter matches the reason (and the job id in the line) here as elsewhere.
+    type_text(&mut app, "/booking-0000");
+    key(&mut app, KeyCode::Enter);
+    shows(&app, "8 Rejected 1/1");
+    key(&mut app, KeyCode::Esc);
+    type_text(&mut app, "/nothing-like-it");
+    key(&mut app, KeyCode::Enter);
+    shows(&app, "Nothing here matches the filter nothing-like-it");
 }
 
 #[test]

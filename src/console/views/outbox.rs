@@ -50,7 +50,7 @@ pub(crate) const OUTBOX: ListView<OutboxRow> = ListView {
 pub(crate) const REJECTED: ListView<RejectedLine> = ListView {
     what: "kept with the reason",
     columns: &[
-        Column::<RejectedLine>::new("line", Constraint::Length(6), |row, _| {
+        Column::<RejectedLine>::new("line", Constraint::Length(4), |row, _| {
             Line::from(row.seq.to_string())
         })
         .grows(),
