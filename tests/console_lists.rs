@@ -60,11 +60,13 @@ fn tab_from_reconcile_reaches_outbox_then_rejected_and_lists_the_demo_rejected_e
     ] {
         assert!(row.contains(shown), "{shown} in {row}");
     }
-    // The filter matches the reason (and the job id in the line) here as elsewhere.
-    type_text(&mut app, "/booking-0000");
-    key(&mut app, KeyCode::Enter);
-    shows(&app, "8 Rejected 1/1");
-    key(&mut app, KeyCode::Esc);
+    // The filter matches the job id (in the line) and the reason, as elsewhere.
+    for query in ["/booking-0000", "/been accepted"] {
+        type_text(&mut app, query);
+        key(&mut app, KeyCode::Enter);
+        shows(&app, "8 Rejected 1/1");
+        key(&mut app, KeyCode::Esc);
+    }
     type_text(&mut app, "/nothing-like-it");
     key(&mut app, KeyCode::Enter);
     shows(&app, "Nothing here matches the filter nothing-like-it");
