@@ -254,7 +254,7 @@ fn showing<T: jobledger::console::model::page::PageRow + 'static>(tab: Tab, rows
         .page_mut::<T>(tab)
         .expect("the tab lists these rows");
     page.count = Count {
-        all: rows.len() as i64,
+        all: i64::try_from(rows.len()).expect("a few rows"),
         matching: None,
     };
     page.rows = rows;

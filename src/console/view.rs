@@ -72,10 +72,10 @@ fn draw_tabs(frame: &mut Frame<'_>, area: Rect, model: &Model) {
         .find(|&first| through_selected(first) + marker(first) <= usize::from(area.width))
         .unwrap_or(selected);
     let mut shown: Vec<Line<'_>> = titles.into_iter().skip(first).collect();
-    if first > 0 {
-        if let Some(head) = shown.first_mut() {
-            head.spans.insert(0, Span::raw("‹ ").dark_gray());
-        }
+    if first > 0
+        && let Some(head) = shown.first_mut()
+    {
+        head.spans.insert(0, Span::raw("‹ ").dark_gray());
     }
     let tabs = Tabs::new(shown)
         .select(selected - first)
