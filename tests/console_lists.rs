@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use jobledger::console::{self, Action, Tab, update};
 use jobledger::demo;
 use jobledger::ingest;
+use jobledger::outbox::{RequestKind, request};
 use jobledger::store::Ledger;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 use support::terminal::{ch, demo_app, key, open_app, render, shows, type_text};
@@ -70,6 +71,42 @@ fn tab_from_reconcile_reaches_outbox_then_rejected_and_lists_the_demo_rejected_e
     type_text(&mut app, "/nothing-like-it");
     key(&mut app, KeyCode::Enter);
     shows(&app, "Nothing here matches the filter nothing-like-it");
+}
+
+#[test]
+fn the_outbox_lists_a_request_filters_it_and_opens_its_job() {
+    let (ledger, mut app) = demo_app("ana");
+    let mut writer = Ledger::open(&ledger.path).unwrap();
+    request(
+        &mut writer,
+        RequestKind::Retry,
+        "booking-1043",
+        "ops:kim",
+        demo::demo_now(),
+    )
+    .unwrap();
+    update(&mut app, Action::Tick);
+    ch(&mut app, '7');
+    let text = shows(&app, "7 Outbox 1");
+    assert!(
+        text.contains("booking-1043") && text.contains("ops:kim"),
+        "{text}"
+    );
+    // Paged by key: nothing lies beyond the one request.
+    assert!(
+        !text.contains("more below") && !text.contains("more above"),
+        "{text}"
+    );
+    type_text(&mut app, "/ops:kim");
+    key(&mut app, KeyCode::Enter);
+    shows(&app, "7 Outbox 1/1");
+    key(&mut app, KeyCode::Esc);
+    type_text(&mut app, "/booking-1054");
+    key(&mut app, KeyCode::Enter);
+    shows(&app, "7 Outbox 0/1");
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Enter);
+    shows(&app, "Job booking-1043");
 }
 
 #[test]
