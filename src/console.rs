@@ -14,7 +14,8 @@
 //! A new view is its file under `views/` (its columns, or its own drawing), its
 //! [`Tab`] variant with one arm in `Tab::spec` (title and page; the number key is its
 //! place), and one arm in `views::of` beside its `mod` line. Rows of a new kind add
-//! their `PageRow` impl (`model/page.rs`) and their read (`update/reads.rs`).
+//! their `PageRow` impl and a `RowSource` method (`model/page.rs`), read from the
+//! ledger in `update/reads.rs` by a keyset page method of the store.
 
 mod action;
 pub mod clipboard;

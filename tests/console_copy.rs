@@ -240,3 +240,42 @@ fn a_click_on_a_row_selects_it_even_after_the_list_scrolled() {
         );
     }
 }
+
+#[test]
+fn when_tabs_on_the_left_give_way_a_click_selects_the_tab_drawn_under_it() {
+    let (_ledger, mut app) = demo_app("ana");
+    update(
+        &mut app,
+        Action::Resize {
+            width: 80,
+            height: 24,
+        },
+    );
+    let last = *Tab::ALL.last().unwrap();
+    update(&mut app, Action::ShowTab(last));
+    let bar = lines_at(app.model(), 80, 24)[0].clone();
+    let drawn = bar.trim_start();
+    assert!(
+        drawn.starts_with('‹'),
+        "no tab gave way at 80 columns: {bar}"
+    );
+    // The first title drawn starts with its tab's number.
+    let first: usize = drawn
+        .trim_start_matches('‹')
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    assert!(first > 1, "{bar}");
+    let mut tab = first - 1;
+    for (x, c) in bar.chars().enumerate() {
+        update(&mut app, Action::ShowTab(last));
+        click(&mut app, u16::try_from(x).unwrap(), 0);
+        if c == '│' {
+            assert_eq!(app.tab(), last, "a click on a divider: {bar}");
+            tab += 1;
+        } else {
+            assert_eq!(app.tab(), Tab::ALL[tab], "column {x} of {bar}");
+        }
+    }
+}

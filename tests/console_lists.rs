@@ -5,9 +5,10 @@ mod support;
 
 use std::fmt::Write as _;
 
-use jobledger::console::{self, Action, update};
+use jobledger::console::{self, Action, Tab, update};
 use jobledger::demo;
 use jobledger::ingest;
+use jobledger::outbox::{RequestKind, request};
 use jobledger::store::Ledger;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 use support::terminal::{ch, demo_app, key, open_app, render, shows, type_text};
@@ -38,6 +39,74 @@ fn filters_are_kept_per_view() {
     assert!(render(&app).contains("filtered by 1054"));
     key(&mut app, KeyCode::Esc);
     assert!(render(&app).contains("booking-1041"));
+}
+
+#[test]
+fn tab_from_reconcile_reaches_outbox_then_rejected_and_lists_the_demo_rejected_event() {
+    let (_ledger, mut app) = demo_app("ana");
+    ch(&mut app, '6');
+    key(&mut app, KeyCode::Tab);
+    assert_eq!(app.model().tab, Tab::Outbox);
+    shows(&app, "The outbox is empty");
+    key(&mut app, KeyCode::Tab);
+    assert_eq!(app.model().tab, Tab::Rejected);
+    let text = shows(&app, "8 Rejected 1");
+    let row = text
+        .lines()
+        .find(|line| line.contains("▶ 70 "))
+        .unwrap_or_else(|| panic!("line 70 is not listed:\n{text}"));
+    for shown in [
+        "attempt_timed_out",
+        r#"no job "booking-0000" has been accepted"#,
+    ] {
+        assert!(row.contains(shown), "{shown} in {row}");
+    }
+    // The filter matches the job id (in the line) and the reason, as elsewhere.
+    for query in ["/booking-0000", "/been accepted"] {
+        type_text(&mut app, query);
+        key(&mut app, KeyCode::Enter);
+        shows(&app, "8 Rejected 1/1");
+        key(&mut app, KeyCode::Esc);
+    }
+    type_text(&mut app, "/nothing-like-it");
+    key(&mut app, KeyCode::Enter);
+    shows(&app, "Nothing here matches the filter nothing-like-it");
+}
+
+#[test]
+fn the_outbox_lists_a_request_filters_it_and_opens_its_job() {
+    let (ledger, mut app) = demo_app("ana");
+    let mut writer = Ledger::open(&ledger.path).unwrap();
+    request(
+        &mut writer,
+        RequestKind::Retry,
+        "booking-1043",
+        "ops:kim",
+        demo::demo_now(),
+    )
+    .unwrap();
+    update(&mut app, Action::Tick);
+    ch(&mut app, '7');
+    let text = shows(&app, "7 Outbox 1");
+    assert!(
+        text.contains("booking-1043") && text.contains("ops:kim"),
+        "{text}"
+    );
+    // Paged by key: nothing lies beyond the one request.
+    assert!(
+        !text.contains("more below") && !text.contains("more above"),
+        "{text}"
+    );
+    type_text(&mut app, "/ops:kim");
+    key(&mut app, KeyCode::Enter);
+    shows(&app, "7 Outbox 1/1");
+    key(&mut app, KeyCode::Esc);
+    type_text(&mut app, "/booking-1054");
+    key(&mut app, KeyCode::Enter);
+    shows(&app, "7 Outbox 0/1");
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Enter);
+    shows(&app, "Job booking-1043");
 }
 
 #[test]

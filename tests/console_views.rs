@@ -9,8 +9,10 @@ use jobledger::console::model::counts::Count;
 use jobledger::console::model::detail::{Detail, RawMessage, Subject};
 use jobledger::console::model::page::{CallbackItem, Page};
 use jobledger::console::{Model, Tab};
-use jobledger::decision::{Disposition, JobState, Outcome, ReasonCode};
-use jobledger::store::{CallbackRow, JobRow, Replacement, TimelineEntry, TimelineFact};
+use jobledger::decision::{Disposition, JobState, Outcome, ReasonCode, RequestKind, RequestStatus};
+use jobledger::store::{
+    CallbackRow, JobRow, OutboxRow, RejectedLine, Replacement, TimelineEntry, TimelineFact,
+};
 use support::terminal::{HEIGHT, WIDTH, text_at};
 
 fn at(text: &str) -> Timestamp {
@@ -211,4 +213,96 @@ fn the_detail_pane_says_which_side_of_the_timeout_the_gap_is_on() {
     model.detail = Some(detail);
     let screen = text_at(&model, WIDTH, HEIGHT);
     assert!(screen.contains("gap -31s (before the timeout)"), "{screen}");
+}
+
+/// A retry and a cancel in the outbox, one of them asked for by a long-named reviewer.
+fn outbox_rows() -> Vec<OutboxRow> {
+    let request = |id, job: &str, request, attempt, by: &str| OutboxRow {
+        id,
+        job_id: job.to_owned(),
+        request,
+        attempt,
+        input_digest: None,
+        model_digest: None,
+        policy_revision: None,
+        requested_by: by.to_owned(),
+        requested_at: at("2026-11-27T17:00:00Z"),
+        status: RequestStatus::Pending,
+    };
+    vec![
+        request(1, "booking-1043", RequestKind::Retry, Some(2), "ops:kim"),
+        request(
+            12,
+            "booking-1054-night-batch",
+            RequestKind::Cancel,
+            None,
+            "staff:maria.delacroix",
+        ),
+    ]
+}
+
+/// Two rejected lines: an event for an unknown job, and one that was no JSON.
+fn rejected_rows() -> Vec<RejectedLine> {
+    vec![
+        RejectedLine {
+            event: Some("attempt_timed_out".to_owned()),
+            ingested_at: at("2026-11-27T17:00:00Z"),
+            seq: 70,
+            reason: r#"no job "booking-0000" has been accepted"#.to_owned(),
+        },
+        RejectedLine {
+            event: None,
+            ingested_at: at("2026-11-27T17:05:00Z"),
+            seq: 1204,
+            reason: "not a JSON object: expected value at line 1 column 1".to_owned(),
+        },
+    ]
+}
+
+/// The model showing `tab` with `rows` on its page.
+fn showing<T: jobledger::console::model::page::PageRow + 'static>(tab: Tab, rows: Vec<T>) -> Model {
+    let mut model = model();
+    model.tab = tab;
+    let page = model
+        .lists
+        .page_mut::<T>(tab)
+        .expect("the tab lists these rows");
+    page.count = Count {
+        all: i64::try_from(rows.len()).expect("a few rows"),
+        matching: None,
+    };
+    page.rows = rows;
+    model
+}
+
+#[test]
+fn the_outbox_view_lists_every_request_as_the_cli_does() {
+    let model = showing(Tab::Outbox, outbox_rows());
+    let wide = text_at(&model, WIDTH, HEIGHT);
+    insta::assert_snapshot!("outbox_from_rows", wide);
+    let narrow = text_at(&model, 80, 24);
+    insta::assert_snapshot!("outbox_at_80_columns", narrow);
+    // Whole values or no column: a narrow screen drops columns, never cuts an id.
+    for whole in [
+        "booking-1054-night-batch",
+        "staff:maria.delacroix",
+        "7 Outbox 2",
+    ] {
+        assert!(narrow.contains(whole), "{whole} at 80 columns:\n{narrow}");
+    }
+}
+
+#[test]
+fn the_rejected_view_lists_each_line_with_its_reason() {
+    let model = showing(Tab::Rejected, rejected_rows());
+    let wide = text_at(&model, WIDTH, HEIGHT);
+    insta::assert_snapshot!("rejected_from_rows", wide);
+    let narrow = text_at(&model, 80, 24);
+    insta::assert_snapshot!("rejected_at_80_columns", narrow);
+    for whole in [
+        "not a JSON object: expected value at line 1 column 1",
+        "8 Rejected 2",
+    ] {
+        assert!(narrow.contains(whole), "{whole} at 80 columns:\n{narrow}");
+    }
 }

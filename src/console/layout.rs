@@ -3,6 +3,7 @@
 //! scrolls), so that a page always holds exactly the rows drawn.
 
 use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::Line;
 
 use super::model::Model;
 use super::model::detail::Detail;
@@ -41,6 +42,27 @@ pub(crate) fn body_areas(body: Rect, detail_open: bool) -> (Rect, Option<Rect>) 
 pub(crate) const TAB_PADDING: &str = " ";
 /// What stands between two tab titles.
 pub(crate) const TAB_DIVIDER: &str = "│";
+/// Put before the first tab shown when tabs left of it gave way.
+pub(crate) const TABS_GIVEN_WAY: &str = "‹ ";
+
+/// The first tab the bar shows, of tabs titled `titles`: the first of all when the
+/// tabs up to the selected one fit in `width`; else the fewest on the left give way,
+/// so that the selected tab is always in the bar. The view draws from it and a click
+/// is measured against it.
+pub(crate) fn first_tab_shown(titles: &[Line<'_>], selected: usize, width: u16) -> usize {
+    let chars = |s: &str| s.chars().count();
+    // A title takes its text, the padding either side and the divider.
+    let through_selected = |first: usize| -> usize {
+        titles[first..=selected]
+            .iter()
+            .map(|t| t.width() + 2 * chars(TAB_PADDING) + chars(TAB_DIVIDER))
+            .sum::<usize>()
+    };
+    let mark = |first: usize| if first == 0 { 0 } else { chars(TABS_GIVEN_WAY) };
+    (0..selected)
+        .find(|&first| through_selected(first) + mark(first) <= usize::from(width))
+        .unwrap_or(selected)
+}
 
 fn screen(size: (u16, u16)) -> Rect {
     Rect::new(0, 0, size.0, size.1)
@@ -64,11 +86,19 @@ pub fn tab_at(model: &Model, column: u16, row: u16) -> Option<Tab> {
     let width = |w: usize| u16::try_from(w).unwrap_or(u16::MAX);
     let padding = width(TAB_PADDING.chars().count());
     let divider = width(TAB_DIVIDER.chars().count());
+    let titles = views::tab_titles(model);
+    let first = first_tab_shown(&titles, model.tab.index(), bar.width);
     let mut x = bar.x;
-    for (&tab, title) in Tab::ALL.iter().zip(views::tab_titles(model)) {
+    for (i, (&tab, title)) in Tab::ALL.iter().zip(&titles).enumerate().skip(first) {
+        let mark = if i == first && first > 0 {
+            width(TABS_GIVEN_WAY.chars().count())
+        } else {
+            0
+        };
         let end = x
             .saturating_add(padding.saturating_mul(2))
             .saturating_add(width(title.width()))
+            .saturating_add(mark)
             .min(bar.right());
         if (x..end).contains(&column) {
             return Some(tab);

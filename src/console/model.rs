@@ -131,7 +131,7 @@ impl<T: PageRow + 'static> List for Page<T> {
     }
 
     fn subject(&self) -> Option<Subject> {
-        self.current().map(PageRow::subject)
+        self.current().and_then(PageRow::subject)
     }
 
     fn job(&self) -> Option<&str> {

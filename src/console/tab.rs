@@ -6,7 +6,7 @@
 //! this module serves, never reaches the drawing code.
 
 use crate::decision::Disposition;
-use crate::store::AgedJobRow;
+use crate::store::{AgedJobRow, OutboxRow, RejectedLine};
 
 use super::model::List;
 use super::model::page::{CallbackItem, CallbackList, FailedItem, Page};
@@ -26,6 +26,10 @@ pub enum Tab {
     Callbacks,
     /// The ledger accounting for every accepted job.
     Reconcile,
+    /// Requests to the outside (retries, cancels), as `jobledger outbox` lists them.
+    Outbox,
+    /// Event lines not taken, with the reason, as `jobledger rejected` lists them.
+    Rejected,
 }
 
 /// What a tab is: its title, and the page it lists (`None`: it lists no rows).
@@ -55,6 +59,8 @@ impl Tab {
                 title: "Reconcile",
                 page: None,
             },
+            Tab::Outbox => list("Outbox", || Box::new(Page::<OutboxRow>::new(()))),
+            Tab::Rejected => list("Rejected", || Box::new(Page::<RejectedLine>::new(()))),
         }
     }
 

@@ -8,7 +8,8 @@ use ratatui::widgets::{Paragraph, Tabs, Wrap};
 
 use super::keymap;
 use super::layout::{
-    MIN_HEIGHT, MIN_WIDTH, TAB_DIVIDER, TAB_PADDING, body_areas, frame_areas, too_small,
+    MIN_HEIGHT, MIN_WIDTH, TAB_DIVIDER, TAB_PADDING, TABS_GIVEN_WAY, body_areas, first_tab_shown,
+    frame_areas, too_small,
 };
 use super::model::{Model, Overlay};
 use super::views::{self, outside};
@@ -41,9 +42,20 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
     }
 }
 
+/// The tab bar. When the tabs do not all fit, those left of the selected one give
+/// way (a `‹` says so), so the tab shown is always in the bar.
 fn draw_tabs(frame: &mut Frame<'_>, area: Rect, model: &Model) {
-    let tabs = Tabs::new(views::tab_titles(model))
-        .select(model.tab.index())
+    let titles = views::tab_titles(model);
+    let selected = model.tab.index();
+    let first = first_tab_shown(&titles, selected, area.width);
+    let mut shown: Vec<Line<'_>> = titles.into_iter().skip(first).collect();
+    if first > 0
+        && let Some(head) = shown.first_mut()
+    {
+        head.spans.insert(0, Span::raw(TABS_GIVEN_WAY).dark_gray());
+    }
+    let tabs = Tabs::new(shown)
+        .select(selected - first)
         .highlight_style(Style::new().fg(Color::Black).bg(Color::Cyan))
         .padding(TAB_PADDING, TAB_PADDING)
         .divider(TAB_DIVIDER);

@@ -6,6 +6,7 @@ pub(crate) mod detail;
 pub(crate) mod form;
 pub(crate) mod help;
 pub(crate) mod jobs;
+pub(crate) mod outbox;
 pub(crate) mod reconcile;
 
 use ratatui::Frame;
@@ -32,6 +33,8 @@ pub(crate) fn of(tab: Tab) -> &'static dyn TabView {
         Tab::Failed => &jobs::FAILED,
         Tab::Callbacks => &callbacks::ALL,
         Tab::Reconcile => &reconcile::Reconcile,
+        Tab::Outbox => &outbox::OUTBOX,
+        Tab::Rejected => &outbox::REJECTED,
     }
 }
 

@@ -3,12 +3,40 @@
 
 use std::collections::HashSet;
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension, Row, params};
 
+use super::keyset::PageRequest;
+use super::query::Select;
 use super::rows::{NewLine, RejectedLine};
 use super::{Ledger, StoreError, Writer};
 
 type Result<T> = std::result::Result<T, StoreError>;
+
+/// The columns of [`RejectedLine`].
+const REJECTED_COLUMNS: &str = "seq, event, reason, ingested_at";
+
+/// Kept when the reason, the event kind or the line itself (where the job id is)
+/// contains the text bound as `?1` (every rejected line when it is NULL).
+const REJECTED_TEXT: &str = "(?1 IS NULL OR instr(lower(coalesce(reason, '')), lower(?1)) > 0
+    OR instr(lower(coalesce(event, '')), lower(?1)) > 0
+    OR instr(lower(CAST(raw AS TEXT)), lower(?1)) > 0)";
+
+/// The rejected lines, read along their own partial index.
+fn rejected(columns: &'static str) -> Select {
+    Select::new(columns, "input_lines")
+        .indexed_by("input_lines_rejected")
+        .filter("status = 'rejected'")
+        .filter(REJECTED_TEXT)
+}
+
+fn rejected_from(row: &Row<'_>) -> rusqlite::Result<RejectedLine> {
+    Ok(RejectedLine {
+        seq: row.get(0)?,
+        event: row.get(1)?,
+        reason: row.get::<_, Option<String>>(2)?.unwrap_or_default(),
+        ingested_at: row.get(3)?,
+    })
+}
 
 fn raw_line(conn: &Connection, line_seq: i64) -> rusqlite::Result<Option<Vec<u8>>> {
     conn.prepare_cached("SELECT raw FROM input_lines WHERE seq = ?1")?
@@ -49,16 +77,24 @@ impl Ledger {
                 "SELECT seq, event, reason, ingested_at FROM input_lines
                  WHERE status = 'rejected' ORDER BY seq LIMIT ?1",
             )?
-            .query_map([i64::try_from(limit).unwrap_or(i64::MAX)], |row| {
-                Ok(RejectedLine {
-                    seq: row.get(0)?,
-                    event: row.get(1)?,
-                    reason: row.get::<_, Option<String>>(2)?.unwrap_or_default(),
-                    ingested_at: row.get(3)?,
-                })
-            })?
+            .query_map([i64::try_from(limit).unwrap_or(i64::MAX)], rejected_from)?
             .collect()
         })
+    }
+
+    /// One page of the rejected lines in ledger order, kept when the reason, the event
+    /// kind or the line contains `text`.
+    pub fn rejected_page(
+        &self,
+        text: Option<&str>,
+        page: &PageRequest<i64>,
+    ) -> Result<Vec<RejectedLine>> {
+        self.seq_page(rejected(REJECTED_COLUMNS), "seq", text, page, rejected_from)
+    }
+
+    /// Rejected lines that match `text` (all of them when `None`).
+    pub fn rejected_count_matching(&self, text: Option<&str>) -> Result<i64> {
+        self.count_matching(&rejected("count(*)"), text)
     }
 
     /// Input lines kept so far.

@@ -4,12 +4,20 @@
 use rusqlite::{Connection, params};
 
 use super::columns::{OUTBOX_COLUMNS, outbox_from};
+use super::keyset::PageRequest;
+use super::query::Select;
 use super::rows::{JobRow, OutboxRow, PendingRequests};
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
 use crate::decision::RequestKind;
 
 type Result<T> = std::result::Result<T, StoreError>;
+
+/// Kept when the job id, the request, its status or who asked contains the text bound
+/// as `?1` (every request when it is NULL).
+const REQUEST_TEXT: &str = "(?1 IS NULL OR instr(lower(job_id), lower(?1)) > 0
+    OR instr(request, lower(?1)) > 0 OR instr(status, lower(?1)) > 0
+    OR instr(lower(requested_by), lower(?1)) > 0)";
 
 /// Requests still pending in the outbox for a job, by kind.
 fn pending_requests(conn: &Connection, job_id: &str) -> rusqlite::Result<PendingRequests> {
@@ -43,6 +51,25 @@ impl Ledger {
     pub fn outbox(&self) -> Result<Vec<OutboxRow>> {
         let sql = format!("SELECT {OUTBOX_COLUMNS} FROM outbox ORDER BY id");
         self.all_rows(&sql, [], outbox_from)
+    }
+
+    /// One page of the outbox in the order the requests were made, kept when the job
+    /// id, request, status or who asked contains `text`.
+    pub fn outbox_page(
+        &self,
+        text: Option<&str>,
+        page: &PageRequest<i64>,
+    ) -> Result<Vec<OutboxRow>> {
+        let select = Select::new(OUTBOX_COLUMNS, "outbox").filter(REQUEST_TEXT);
+        self.seq_page(select, "id", text, page, outbox_from)
+    }
+
+    /// Requests in the outbox that match `text` (all of them when `None`).
+    pub fn outbox_count_matching(&self, text: Option<&str>) -> Result<i64> {
+        self.count_matching(
+            &Select::new("count(*)", "outbox").filter(REQUEST_TEXT),
+            text,
+        )
     }
 
     /// Requests still pending in the outbox for a job, by kind.

@@ -8,6 +8,11 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
+use rusqlite::Row;
+
+use super::keyset::PageRequest;
+use super::{Ledger, StoreError};
+
 type Part = Cow<'static, str>;
 
 /// A `SELECT` being assembled: columns, the table (with an index to read it by),
@@ -95,6 +100,52 @@ impl Select {
             let _ = write!(sql, " LIMIT {limit}");
         }
         sql
+    }
+}
+
+impl Ledger {
+    /// One page of a list ordered by the integer `key` column alone (a sequence
+    /// number or row id): `select` names the list, with `?1` the filter text (or NULL);
+    /// the page's key is bound as `?2`.
+    pub(super) fn seq_page<T>(
+        &self,
+        select: Select,
+        key: &str,
+        text: Option<&str>,
+        page: &PageRequest<i64>,
+        from_row: fn(&Row<'_>) -> rusqlite::Result<T>,
+    ) -> Result<Vec<T>, StoreError> {
+        let keyset = &page.keyset;
+        let select = match keyset.comparison() {
+            Some(op) => select.filter(format!("{key} {op} ?2")),
+            None => select,
+        };
+        let sql = select
+            .order_by(&[key], keyset.direction())
+            .limit(page.limit)
+            .sql();
+        let bound = keyset.key().copied();
+        let mut rows: Vec<T> = self.run(|c| {
+            let mut st = c.prepare_cached(&sql)?;
+            // Bind as many as the statement names (a first page names no key).
+            let all: [&dyn rusqlite::ToSql; 2] = [&text, &bound];
+            let named = &all[..st.parameter_count().min(all.len())];
+            st.query_map(named, from_row)?.collect()
+        })?;
+        if keyset.backwards() {
+            rows.reverse();
+        }
+        Ok(rows)
+    }
+
+    /// How many rows `select` (a `count(*)`, `?1` the filter text or NULL) counts.
+    pub(super) fn count_matching(
+        &self,
+        select: &Select,
+        text: Option<&str>,
+    ) -> Result<i64, StoreError> {
+        let sql = select.sql();
+        self.run(|c| c.prepare_cached(&sql)?.query_row([text], |row| row.get(0)))
     }
 }
 

@@ -8,7 +8,8 @@
 use crate::clock::Timestamp;
 use crate::decision::Disposition;
 use crate::store::{
-    AgedJobRow, CallbackRow, FailedJobRow, JobKey, Keyset, PageRequest, StoreError,
+    AgedJobRow, CallbackRow, FailedJobRow, JobKey, Keyset, OutboxRow, PageRequest, RejectedLine,
+    StoreError,
 };
 
 use super::counts::Count;
@@ -46,6 +47,14 @@ pub trait RowSource {
     fn count_aged_jobs(&self, query: Query<'_, ()>) -> Result<Count, StoreError>;
     /// How many jobs failed, and how many match the filter.
     fn count_failed_jobs(&self, query: Query<'_, ()>) -> Result<Count, StoreError>;
+    /// Requests in the outbox, in the order they were made.
+    fn outbox(&self, query: Query<'_, ()>, page: PageRequest<i64>) -> Fetched<OutboxRow>;
+    /// How many requests the outbox holds, and how many match the filter.
+    fn count_outbox(&self, query: Query<'_, ()>) -> Result<Count, StoreError>;
+    /// Rejected event lines, in ledger order.
+    fn rejected(&self, query: Query<'_, ()>, page: PageRequest<i64>) -> Fetched<RejectedLine>;
+    /// How many lines were rejected, and how many match the filter.
+    fn count_rejected(&self, query: Query<'_, ()>) -> Result<Count, StoreError>;
 }
 
 /// A row that can be read by keyset.
@@ -58,8 +67,8 @@ pub trait PageRow: Sized {
     /// This row's place in its list.
     fn key(&self) -> Self::Key;
 
-    /// What the detail pane shows for this row.
-    fn subject(&self) -> Subject;
+    /// What the detail pane shows for this row (`None`: it has no detail).
+    fn subject(&self) -> Option<Subject>;
 
     /// The job a retry, cancel or owner would be asked for (jobs only).
     fn job(&self) -> Option<&str> {
@@ -287,8 +296,8 @@ impl PageRow for CallbackItem {
         self.row.seq
     }
 
-    fn subject(&self) -> Subject {
-        Subject::Callback(self.row.seq)
+    fn subject(&self) -> Option<Subject> {
+        Some(Subject::Callback(self.row.seq))
     }
 
     fn callback(&self) -> Option<&CallbackRow> {
@@ -316,8 +325,8 @@ impl PageRow for AgedJobRow {
         (self.aged_at, self.job_id.clone())
     }
 
-    fn subject(&self) -> Subject {
-        Subject::Job(self.job_id.clone())
+    fn subject(&self) -> Option<Subject> {
+        Some(Subject::Job(self.job_id.clone()))
     }
 
     fn job(&self) -> Option<&str> {
@@ -358,8 +367,8 @@ impl PageRow for FailedItem {
         (self.accepted_at, self.row.job_id.clone())
     }
 
-    fn subject(&self) -> Subject {
-        Subject::Job(self.row.job_id.clone())
+    fn subject(&self) -> Option<Subject> {
+        Some(Subject::Job(self.row.job_id.clone()))
     }
 
     fn job(&self) -> Option<&str> {
@@ -376,5 +385,49 @@ impl PageRow for FailedItem {
         page: PageRequest<JobKey>,
     ) -> Fetched<Self> {
         rows.failed_jobs(query, page)
+    }
+}
+
+impl PageRow for OutboxRow {
+    type Key = i64;
+    type Source = ();
+
+    fn key(&self) -> i64 {
+        self.id
+    }
+
+    /// The job the request is for: Enter opens its detail and timeline.
+    fn subject(&self) -> Option<Subject> {
+        Some(Subject::Job(self.job_id.clone()))
+    }
+
+    fn count(rows: &dyn RowSource, query: Query<'_, ()>) -> Result<Count, StoreError> {
+        rows.count_outbox(query)
+    }
+
+    fn fetch(rows: &dyn RowSource, query: Query<'_, ()>, page: PageRequest<i64>) -> Fetched<Self> {
+        rows.outbox(query, page)
+    }
+}
+
+impl PageRow for RejectedLine {
+    type Key = i64;
+    type Source = ();
+
+    fn key(&self) -> i64 {
+        self.seq
+    }
+
+    /// A rejected line belongs to no job the ledger took, so it has no detail pane.
+    fn subject(&self) -> Option<Subject> {
+        None
+    }
+
+    fn count(rows: &dyn RowSource, query: Query<'_, ()>) -> Result<Count, StoreError> {
+        rows.count_rejected(query)
+    }
+
+    fn fetch(rows: &dyn RowSource, query: Query<'_, ()>, page: PageRequest<i64>) -> Fetched<Self> {
+        rows.rejected(query, page)
     }
 }

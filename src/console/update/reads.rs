@@ -25,8 +25,8 @@ use crate::console::tab::Tab;
 use crate::decision::JobState;
 use crate::reconcile::{self, Backlog, DEFAULT_REVIEW_CAPACITY};
 use crate::store::{
-    AgedJobRow, CallbackFilter, DispositionCounts, JobKey, Ledger, MissingCounts, PageRequest,
-    StoreError, WindowStates,
+    AgedJobRow, CallbackFilter, DispositionCounts, JobKey, Ledger, MissingCounts, OutboxRow,
+    PageRequest, RejectedLine, StoreError, WindowStates,
 };
 
 /// The ledger as the pages read it, at the clock of the model.
@@ -121,6 +121,28 @@ impl RowSource for LedgerRows<'_> {
         let all = self.ledger.failed_count_matching(None)?;
         count(all, query.filter, |text| {
             self.ledger.failed_count_matching(Some(text))
+        })
+    }
+
+    fn outbox(&self, query: Query<'_, ()>, page: PageRequest<i64>) -> Fetched<OutboxRow> {
+        self.ledger.outbox_page(query.filter, &page)
+    }
+
+    fn count_outbox(&self, query: Query<'_, ()>) -> Result<Count, StoreError> {
+        let all = self.ledger.outbox_count_matching(None)?;
+        count(all, query.filter, |text| {
+            self.ledger.outbox_count_matching(Some(text))
+        })
+    }
+
+    fn rejected(&self, query: Query<'_, ()>, page: PageRequest<i64>) -> Fetched<RejectedLine> {
+        self.ledger.rejected_page(query.filter, &page)
+    }
+
+    fn count_rejected(&self, query: Query<'_, ()>) -> Result<Count, StoreError> {
+        let all = self.ledger.rejected_count()?;
+        count(all, query.filter, |text| {
+            self.ledger.rejected_count_matching(Some(text))
         })
     }
 }

@@ -1,0 +1,77 @@
+//! The Outbox and Rejected views: the requests made to the outside, and the event
+//! lines not taken, with the columns `jobledger outbox` and `jobledger rejected` print.
+
+use ratatui::layout::Constraint;
+use ratatui::style::Stylize;
+use ratatui::text::{Line, Span};
+
+use super::{Column, ListView, outside, when};
+use crate::store::{OutboxRow, RejectedLine};
+
+/// Every request in the outbox, oldest first.
+pub(crate) const OUTBOX: ListView<OutboxRow> = ListView {
+    what: "in the outbox",
+    columns: &[
+        Column::<OutboxRow>::new("id", Constraint::Length(4), |row, _| {
+            Line::from(row.id.to_string())
+        })
+        .grows(),
+        Column::<OutboxRow>::new("job", Constraint::Length(12), |row, _| {
+            Line::from(outside(&row.job_id))
+        })
+        .grows(),
+        Column::<OutboxRow>::new("request", Constraint::Length(7), |row, _| {
+            Line::from(row.request.as_str())
+        }),
+        Column::<OutboxRow>::new("attempt", Constraint::Length(7), |row, _| {
+            Line::from(
+                row.attempt
+                    .map_or_else(|| "-".to_owned(), |n| n.to_string()),
+            )
+        })
+        .gives_way(1),
+        Column::<OutboxRow>::new("requested by", Constraint::Length(12), |row, _| {
+            Line::from(outside(&row.requested_by))
+        })
+        .grows()
+        .gives_way(3),
+        Column::<OutboxRow>::new("at", Constraint::Length(14), |row, _| {
+            Line::from(when(row.requested_at))
+        })
+        .gives_way(2),
+        Column::<OutboxRow>::new("status", Constraint::Length(9), |row, _| {
+            Line::from(Span::raw(row.status.as_str()).yellow())
+        }),
+    ],
+    empty: "The outbox is empty: no request to the outside has been made.",
+};
+
+/// Every rejected event line, in ledger order.
+pub(crate) const REJECTED: ListView<RejectedLine> = ListView {
+    what: "kept with the reason",
+    columns: &[
+        Column::<RejectedLine>::new("line", Constraint::Length(4), |row, _| {
+            Line::from(row.seq.to_string())
+        })
+        .grows(),
+        Column::<RejectedLine>::new("event", Constraint::Length(5), |row, _| {
+            Line::from(
+                row.event
+                    .as_deref()
+                    .map_or_else(|| Span::raw("?").dark_gray(), outside),
+            )
+        })
+        .grows(),
+        Column::<RejectedLine>::new("kept at", Constraint::Length(14), |row, _| {
+            Line::from(when(row.ingested_at))
+        })
+        .gives_way(1),
+        // Widened to the longest reason on the page, so on a narrow terminal the time
+        // gives way before a reason is cut.
+        Column::<RejectedLine>::new("reason", Constraint::Length(6), |row, _| {
+            Line::from(outside(&row.reason))
+        })
+        .grows(),
+    ],
+    empty: "No rejected events: every event line was taken.",
+};
