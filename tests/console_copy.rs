@@ -279,3 +279,14 @@ fn when_tabs_on_the_left_give_way_a_click_selects_the_tab_drawn_under_it() {
         }
     }
 }
+
+#[test]
+fn a_rejected_line_names_no_job_so_nothing_is_copied_and_the_message_says_why() {
+    let (_ledger, mut app) = demo_app("ana");
+    update(&mut app, Action::ShowTab(Tab::Rejected));
+    assert!(press_and_write(&mut app, 'y').is_empty());
+    assert_eq!(
+        flash(&app),
+        "a row of the Rejected view names no job: nothing copied"
+    );
+}

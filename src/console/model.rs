@@ -76,6 +76,8 @@ pub trait List {
     fn filter(&self) -> Option<&str>;
     /// Sets the view's filter (`None`: no filter).
     fn set_filter(&mut self, filter: Option<String>);
+    /// Whether a row is selected (a list with no rows has none).
+    fn has_selection(&self) -> bool;
     /// What the detail pane would show for the selected row.
     fn subject(&self) -> Option<Subject>;
     /// The job of the selected row, for retries and cancels.
@@ -128,6 +130,10 @@ impl<T: PageRow + 'static> List for Page<T> {
 
     fn set_filter(&mut self, filter: Option<String>) {
         self.filter = filter;
+    }
+
+    fn has_selection(&self) -> bool {
+        self.current().is_some()
     }
 
     fn subject(&self) -> Option<Subject> {

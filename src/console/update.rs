@@ -285,7 +285,13 @@ impl App {
         let what = if delivery { "delivery id" } else { "job id" };
         let list = self.model.list();
         let id = match (list.and_then(List::subject), list.and_then(List::callback)) {
-            (None, _) => Err("no row selected: nothing copied".to_owned()),
+            _ if !list.is_some_and(List::has_selection) => {
+                Err("no row selected: nothing copied".to_owned())
+            }
+            (None, _) => Err(format!(
+                "a row of the {} view names no job: nothing copied",
+                self.model.tab.title()
+            )),
             (Some(_), Some(callback)) if delivery => Ok(callback.delivery_id.as_deref()),
             (Some(_), Some(callback)) => Ok(callback.job_id.as_deref()),
             (Some(_), None) if delivery => Err(format!(
