@@ -12,7 +12,7 @@ use jobledger::review::{self, AnswerRequest};
 use jobledger::store::Ledger;
 use ratatui::crossterm::event::KeyCode;
 use support::terminal::{
-    ch, demo_app, demo_ledger, key, open_app, render, render_at, screen, shows, type_text,
+    ch, demo_app, demo_ledger, key, open_app, render, render_at, resize, screen, shows, type_text,
 };
 
 #[test]
@@ -236,13 +236,7 @@ fn any_size_draws_without_panicking() {
 #[test]
 fn at_80_columns_the_lists_show_fewer_columns_whole_rather_than_all_cut_short() {
     let (_ledger, mut app) = demo_app("ana");
-    update(
-        &mut app,
-        Action::Resize {
-            width: 80,
-            height: 24,
-        },
-    );
+    resize(&mut app, 80, 24);
     // What each view must show whole at 80 columns, and a column it leaves out there.
     let views: [(Tab, &[&str], &str); 5] = [
         (
@@ -290,23 +284,11 @@ fn at_80_columns_the_lists_show_fewer_columns_whole_rather_than_all_cut_short() 
             "{tab:?}: {left_out:?} is left out at 80 columns"
         );
         // At full width nothing is left out.
-        update(
-            &mut app,
-            Action::Resize {
-                width: 160,
-                height: 48,
-            },
-        );
+        resize(&mut app, 160, 48);
         assert!(
             render_at(&app, 160, 48).contains(left_out),
             "{tab:?} at 160 columns"
         );
-        update(
-            &mut app,
-            Action::Resize {
-                width: 80,
-                height: 24,
-            },
-        );
+        resize(&mut app, 80, 24);
     }
 }

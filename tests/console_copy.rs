@@ -10,7 +10,7 @@ use jobledger::{demo, ingest};
 use ratatui::crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use std::io::Write;
 use support::recorder::Recorder;
-use support::terminal::{ch, demo_app, demo_ledger, lines_at, open_app};
+use support::terminal::{ch, demo_app, demo_ledger, lines_at, open_app, resize, selected_callback};
 
 /// Presses `key` and returns what the console then writes to the terminal outside a
 /// frame (through the terminal loop's own writer).
@@ -43,12 +43,7 @@ fn osc52(base64: &str) -> Vec<u8> {
 #[test]
 fn y_copies_the_job_id_and_capital_y_the_delivery_id_of_the_selected_callback() {
     let (_ledger, mut app) = demo_app("ana");
-    let row = app
-        .model()
-        .list()
-        .and_then(|l| l.callback())
-        .cloned()
-        .unwrap();
+    let row = selected_callback(&app);
     assert_eq!(row.job_id.as_deref(), Some("booking-1042"));
     // base64 of "booking-1042"
     assert_eq!(press_and_write(&mut app, 'y'), osc52("Ym9va2luZy0xMDQy"));
@@ -113,12 +108,7 @@ fn a_hostile_id_is_copied_whole_in_base64_and_shown_inert() {
     let mut app = open_app(&ledger.path, "ana");
     update(&mut app, Action::ShowTab(Tab::Quarantined));
     update(&mut app, Action::Move(jobledger::console::Move::End));
-    let row = app
-        .model()
-        .list()
-        .and_then(|l| l.callback())
-        .cloned()
-        .unwrap();
+    let row = selected_callback(&app);
     assert_eq!(row.job_id.as_deref(), Some(job));
 
     for (key, id) in [('y', job), ('Y', delivery)] {
@@ -164,13 +154,7 @@ const SIZES: [(u16, u16); 2] = [(160, 48), (80, 24)];
 fn a_click_on_a_tab_title_shows_that_view() {
     for size in SIZES {
         let (_ledger, mut app) = demo_app("ana");
-        update(
-            &mut app,
-            Action::Resize {
-                width: size.0,
-                height: size.1,
-            },
-        );
+        resize(&mut app, size.0, size.1);
         // Every column of the bar as drawn: between dividers lies one tab (its title
         // and the space either side); a divider belongs to none.
         let bar: Vec<char> = lines_at(app.model(), size.0, size.1)[0].chars().collect();
@@ -206,13 +190,7 @@ fn a_click_on_a_row_selects_it_even_after_the_list_scrolled() {
             .collect();
         ingest_callbacks(&ledger.path, &more);
         let mut app = open_app(&ledger.path, "ana");
-        update(
-            &mut app,
-            Action::Resize {
-                width: size.0,
-                height: size.1,
-            },
-        );
+        resize(&mut app, size.0, size.1);
         update(&mut app, Action::ShowTab(Tab::Callbacks));
         // Scroll down so the page no longer starts at the first callback.
         update(&mut app, Action::Move(jobledger::console::Move::End));
@@ -244,13 +222,7 @@ fn a_click_on_a_row_selects_it_even_after_the_list_scrolled() {
 #[test]
 fn when_tabs_on_the_left_give_way_a_click_selects_the_tab_drawn_under_it() {
     let (_ledger, mut app) = demo_app("ana");
-    update(
-        &mut app,
-        Action::Resize {
-            width: 80,
-            height: 24,
-        },
-    );
+    resize(&mut app, 80, 24);
     let last = *Tab::ALL.last().unwrap();
     update(&mut app, Action::ShowTab(last));
     let bar = lines_at(app.model(), 80, 24)[0].clone();

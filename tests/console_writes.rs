@@ -5,12 +5,14 @@
 mod support;
 
 use jobledger::clock::{Clock, Timestamp};
-use jobledger::console::{Action, App, update};
+use jobledger::console::App;
 use jobledger::demo;
 use jobledger::review::{self, AnswerRequest};
 use jobledger::store::Ledger;
 use ratatui::crossterm::event::KeyCode;
-use support::terminal::{HEIGHT, WIDTH, ch, demo_app, demo_ledger, key, render, shows, type_text};
+use support::terminal::{
+    HEIGHT, WIDTH, ch, demo_app, demo_ledger, key, render, resize, shows, type_text,
+};
 
 #[test]
 fn linking_a_quarantined_row_judges_it_against_the_job() {
@@ -104,13 +106,7 @@ fn read_only_disables_every_write_and_says_so() {
     let ledger = demo_ledger();
     let ro = Ledger::open_read_only(&ledger.path).unwrap();
     let mut app = App::new(ro, Clock::Fixed(demo::demo_now()), "ana".into(), true).unwrap();
-    update(
-        &mut app,
-        Action::Resize {
-            width: WIDTH,
-            height: HEIGHT,
-        },
-    );
+    resize(&mut app, WIDTH, HEIGHT);
     assert!(render(&app).contains("READ-ONLY"));
     for (tab, write) in [('1', 'a'), ('3', 'o'), ('3', 'r'), ('4', 'c')] {
         ch(&mut app, tab);

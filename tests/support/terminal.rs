@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use jobledger::clock::{Clock, Timestamp};
 use jobledger::console::{self, Action, App, Model, update};
 use jobledger::demo::{self, DemoData};
-use jobledger::store::Ledger;
+use jobledger::store::{CallbackRow, Ledger};
 use ratatui::backend::{CrosstermBackend, TestBackend};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
@@ -121,6 +121,20 @@ pub fn open_app_at(path: &Path, reviewer: &str, now: Timestamp) -> App {
         },
     );
     app
+}
+
+/// Tells the console its terminal is `width` x `height`.
+pub fn resize(app: &mut App, width: u16, height: u16) {
+    update(app, Action::Resize { width, height });
+}
+
+/// The callback on the selected row of the view shown (the test fails without one).
+pub fn selected_callback(app: &App) -> CallbackRow {
+    app.model()
+        .list()
+        .and_then(|l| l.callback())
+        .cloned()
+        .expect("a callback row is selected")
 }
 
 /// Presses a key without modifiers.
