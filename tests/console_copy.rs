@@ -262,3 +262,26 @@ fn a_rejected_line_names_no_job_so_nothing_is_copied_and_the_message_says_why() 
         "a row of the Rejected view names no job: nothing copied"
     );
 }
+
+#[test]
+fn y_on_an_outbox_row_copies_the_job_the_request_is_for() {
+    let (ledger, mut app) = demo_app("ana");
+    let mut writer = Ledger::open(&ledger.path).unwrap();
+    jobledger::outbox::request(
+        &mut writer,
+        jobledger::outbox::RequestKind::Retry,
+        "booking-1043",
+        "ops:kim",
+        demo::demo_now(),
+    )
+    .unwrap();
+    update(&mut app, Action::Tick);
+    update(&mut app, Action::ShowTab(Tab::Outbox));
+    assert_eq!(
+        press_and_write(&mut app, 'y'),
+        osc52("Ym9va2luZy0xMDQz"),
+        "{}",
+        flash(&app)
+    );
+    assert_eq!(flash(&app), "copied job id booking-1043");
+}

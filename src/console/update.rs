@@ -16,6 +16,7 @@ use crate::store::{Ledger, StoreError};
 use super::action::{Action, Move};
 use super::keymap::{self, Context};
 use super::layout;
+use super::model::detail::Subject;
 use super::model::{Flash, List, Model, Overlay};
 use super::tab::Tab;
 use reads::{GlanceWorker, LedgerRows};
@@ -284,24 +285,25 @@ impl App {
         let delivery = action == Action::CopyDeliveryId;
         let what = if delivery { "delivery id" } else { "job id" };
         let list = self.model.list();
-        let id = match (list.and_then(List::subject), list.and_then(List::callback)) {
-            _ if !list.is_some_and(List::has_selection) => {
-                Err("no row selected: nothing copied".to_owned())
-            }
-            (None, _) => Err(format!(
-                "a row of the {} view names no job: nothing copied",
-                self.model.tab.title()
+        let view = self.model.tab.title();
+        // A callback row gives both ids; any other row copies the job its detail opens.
+        let id = match (
+            list.is_some_and(List::has_selection),
+            list.and_then(List::callback),
+            list.and_then(List::subject),
+        ) {
+            (false, _, _) => Err("no row selected: nothing copied".to_owned()),
+            (true, Some(callback), _) if delivery => Ok(callback.delivery_id.clone()),
+            (true, Some(callback), _) => Ok(callback.job_id.clone()),
+            (true, None, Some(Subject::Job(_))) if delivery => Err(format!(
+                "the {view} view lists jobs, which have no delivery id: nothing copied"
             )),
-            (Some(_), Some(callback)) if delivery => Ok(callback.delivery_id.as_deref()),
-            (Some(_), Some(callback)) => Ok(callback.job_id.as_deref()),
-            (Some(_), None) if delivery => Err(format!(
-                "the {} view lists jobs, which have no delivery id: nothing copied",
-                self.model.tab.title()
+            (true, None, Some(Subject::Job(job))) => Ok(Some(job)),
+            (true, None, _) => Err(format!(
+                "a row of the {view} view names no job: nothing copied"
             )),
-            (Some(_), None) => Ok(list.and_then(List::job)),
         }
-        .and_then(|id| id.ok_or_else(|| format!("this row has no {what}: nothing copied")))
-        .map(str::to_owned);
+        .and_then(|id| id.ok_or_else(|| format!("this row has no {what}: nothing copied")));
         match id {
             Ok(id) => {
                 self.model.flash = Flash::info(format!("copied {what} {}", inert(&id)));
