@@ -84,6 +84,39 @@ fn help_of_every_subcommand_exits_zero() {
     assert!(!w.db.exists(), "asking for help created a ledger");
 }
 
+/// The arguments and options of a help text that stand without a description.
+fn undescribed(help: &str) -> Vec<String> {
+    help.lines()
+        .skip_while(|line| !line.starts_with("Arguments:") && !line.starts_with("Options:"))
+        .filter(|line| {
+            let item = line.trim_start();
+            line.starts_with("  ") && (item.starts_with('-') || item.starts_with('<'))
+        })
+        .filter(|line| {
+            line.trim()
+                .split("  ")
+                .filter(|p| !p.trim().is_empty())
+                .count()
+                < 2
+        })
+        .map(|line| line.trim().to_owned())
+        .collect()
+}
+
+#[test]
+fn every_argument_and_option_of_every_command_says_what_it_is_for() {
+    let w = Workdir::new();
+    let top = w.ok(&["--help"]);
+    for command in listed_commands(&top).iter().filter(|c| *c != "help") {
+        let help = w.ok(&[command, "--help"]);
+        let bare = undescribed(&help);
+        assert!(
+            bare.is_empty(),
+            "`{command} --help` leaves {bare:?} undescribed:\n{help}"
+        );
+    }
+}
+
 #[test]
 fn answer_help_lists_every_verdict() {
     let out = Workdir::new().ok(&["answer", "--help"]);

@@ -53,6 +53,7 @@ pub(super) enum Command {
     },
     /// Totals: callbacks by disposition, jobs by state, outbox, backlog alarm
     Summary {
+        /// Print JSON (the shapes of SPEC sec. 7) instead of a table
         #[arg(long)]
         json: bool,
         /// Held + quarantined arrivals an hour that reviewers can take
@@ -61,6 +62,7 @@ pub(super) enum Command {
     },
     /// List callbacks in ingest order, with disposition, timeout, arrival and answer
     Callbacks {
+        /// Print JSON (the shapes of SPEC sec. 7) instead of a table
         #[arg(long)]
         json: bool,
         /// Only callbacks with this disposition
@@ -73,6 +75,7 @@ pub(super) enum Command {
     },
     /// Account for every accepted job: missing terminal records, outputs, notifications, aged jobs
     Reconcile {
+        /// Print JSON (the shapes of SPEC sec. 7) instead of a table
         #[arg(long)]
         json: bool,
         /// Submission window width: 15m, 1h, 1d, ...
@@ -105,7 +108,9 @@ pub(super) enum Command {
     },
     /// Set the owner and escalation time of a (stuck) job
     Owner {
+        /// The job's id
         job: String,
+        /// Who owns the job from now on (e.g. ops:lee)
         #[arg(long)]
         owner: String,
         /// When it escalates (RFC 3339)
@@ -117,8 +122,10 @@ pub(super) enum Command {
     },
     /// Ask the outside to retry or cancel a job (checked; goes to the outbox)
     Request {
+        /// What to ask of the outside
         #[arg(value_enum)]
         kind: RequestKind,
+        /// The job's id
         job: String,
         /// Who asks
         #[arg(long)]
@@ -126,11 +133,13 @@ pub(super) enum Command {
     },
     /// List requests waiting in the outbox
     Outbox {
+        /// Print JSON (the shapes of SPEC sec. 7) instead of a table
         #[arg(long)]
         json: bool,
     },
     /// List rejected events (malformed, or for unknown jobs) with their reasons
     Rejected {
+        /// Print JSON (the shapes of SPEC sec. 7) instead of a table
         #[arg(long)]
         json: bool,
     },
