@@ -19,6 +19,18 @@ fn read_latest_answer(conn: &Connection, callback_seq: i64) -> rusqlite::Result<
     .optional()
 }
 
+/// The verdicts that close a question, as a list for SQL (`'single_effect', ...`),
+/// named from [`Verdict::closes`], the one place that says which close. They are the
+/// enum's own names, so writing them into a statement is safe.
+pub(super) fn closing_verdicts() -> String {
+    let closing: Vec<String> = Verdict::ALL
+        .iter()
+        .filter(|v| v.closes())
+        .map(|v| format!("'{}'", v.as_str()))
+        .collect();
+    closing.join(", ")
+}
+
 impl Ledger {
     /// Answers written in `(since, until]`.
     pub fn answers_between(&self, since: Timestamp, until: Timestamp) -> Result<i64> {
@@ -35,19 +47,17 @@ impl Ledger {
         let counts = self.disposition_counts()?;
         // The questions, less those whose standing answer closes them: a walk over
         // the answers (a person's work, so few), not over every held callback.
-        // Which verdicts close is `Verdict::closes`, not repeated here in SQL.
-        let standing: Vec<Verdict> = self.run(|c| {
-            c.prepare_cached(
-                "SELECT (SELECT verdict FROM answers WHERE callback_seq = c.seq
-                         ORDER BY id DESC LIMIT 1)
-                 FROM callbacks c
+        let closed: i64 = self.run(|c| {
+            c.prepare_cached(&format!(
+                "SELECT count(*) FROM callbacks c
                  WHERE c.seq IN (SELECT callback_seq FROM answers)
-                   AND (c.disposition = 'hold' OR c.disposition = 'quarantine')",
-            )?
-            .query_map([], |row| row.get(0))?
-            .collect()
+                   AND (c.disposition = 'hold' OR c.disposition = 'quarantine')
+                   AND (SELECT verdict FROM answers WHERE callback_seq = c.seq
+                        ORDER BY id DESC LIMIT 1) IN ({})",
+                closing_verdicts()
+            ))?
+            .query_row([], |row| row.get(0))
         })?;
-        let closed: i64 = standing.iter().map(|v| i64::from(v.closes())).sum();
         Ok(counts.held + counts.quarantined - closed)
     }
 

@@ -2,13 +2,14 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+use super::answers::closing_verdicts;
 use super::columns::{callback_columns, callback_from};
 use super::keyset::PageRequest;
 use super::query::Select;
 use super::rows::{CallbackRow, ClaimHistory, NewCallback};
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
-use crate::decision::{Disposition, Outcome, Verdict};
+use crate::decision::{Disposition, Outcome};
 
 type Result<T> = std::result::Result<T, StoreError>;
 
@@ -22,23 +23,18 @@ pub struct CallbackFilter {
     /// Kept when the job id or the reason code contains this text.
     pub text: Option<String>,
     /// Only open questions: held or quarantined callbacks whose standing answer, if
-    /// any, does not close them ([`Verdict::closes`]; `needs_remote_check` leaves one open).
+    /// any, does not close them ([`crate::decision::Verdict::closes`];
+    /// `needs_remote_check` leaves one open).
     pub open: bool,
 }
 
-/// Kept when the callback (`c`, with its standing answer `a`) is a question still open.
-/// The closing verdicts are named from [`Verdict::closes`], the one place that says
-/// which close; they are the enum's own names, so writing them into the text is safe.
+/// Kept when the callback (`c`, with its standing answer `a`) is a question still open:
+/// held or quarantined, and no standing answer that closes it.
 fn open_question() -> String {
-    let closing: Vec<String> = Verdict::ALL
-        .iter()
-        .filter(|v| v.closes())
-        .map(|v| format!("'{}'", v.as_str()))
-        .collect();
     format!(
         "(c.disposition = 'hold' OR c.disposition = 'quarantine') \
          AND (a.verdict IS NULL OR a.verdict NOT IN ({}))",
-        closing.join(", ")
+        closing_verdicts()
     )
 }
 
