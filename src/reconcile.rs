@@ -51,6 +51,44 @@ impl Backlog {
     }
 }
 
+/// Hours the backlog trend looks back over.
+pub const TREND_HOURS: usize = 24;
+
+/// One clock hour of the backlog trend: questions for people that arrived in it,
+/// against answers people wrote in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReviewHour {
+    /// The start of the hour (UTC).
+    pub start: Timestamp,
+    /// Held and quarantined callbacks that arrived in the hour.
+    pub arrivals: i64,
+    /// Answers written in the hour.
+    pub answered: i64,
+}
+
+/// The last [`TREND_HOURS`] clock hours up to `now`, oldest first; the last is the
+/// hour under way. Each is counted with the same two queries as the alarm's hour, so
+/// the picture and the alarm never disagree about what an arrival or an answer is.
+pub fn review_trend(ledger: &Ledger, now: Timestamp) -> Result<Vec<ReviewHour>, StoreError> {
+    let current = now.window_start(3600);
+    (0..TREND_HOURS)
+        .rev()
+        .map(|back| {
+            let start = current.plus_seconds(-3600 * i64::try_from(back).unwrap_or(0));
+            // The counts take `(since, until]`; an hour is `[start, start + 1 h)`, and
+            // the hour under way is counted up to `now`, as the alarm is.
+            let just_before = |at: Timestamp| Timestamp::from_millis(at.millis() - 1).unwrap_or(at);
+            let since = just_before(start);
+            let until = just_before(start.plus_seconds(3600)).min(now);
+            Ok(ReviewHour {
+                start,
+                arrivals: ledger.review_arrivals_between(since, until)?,
+                answered: ledger.answers_between(since, until)?,
+            })
+        })
+        .collect()
+}
+
 /// A stuck job, as escalation owners see it (fields in JSON key order).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AgedJob {

@@ -368,3 +368,46 @@ fn a_new_case_on_a_job_answered_before_shows_the_earlier_answer() {
     assert_eq!(earlier.id, first.answer_id);
     assert_eq!(earlier.callback_seq, c2);
 }
+
+#[test]
+fn the_backlog_trend_counts_each_arrival_and_answer_in_its_own_hour_as_the_alarm_does() {
+    use jobledger::reconcile::{Backlog, DEFAULT_REVIEW_CAPACITY, TREND_HOURS, review_trend};
+    let mut t = TempLedger::with_demo_streams();
+    let quarantined = t.by_delivery("d-9999-a").seq;
+    answer(
+        &mut t.ledger,
+        &request(quarantined, "noise", "ana"),
+        at("2026-11-27T16:59:00Z"),
+    )
+    .unwrap();
+    let trend = review_trend(&t.ledger, now()).unwrap();
+    assert_eq!(trend.len(), TREND_HOURS);
+    assert!(
+        trend
+            .windows(2)
+            .all(|w| w[1].start.seconds_since(w[0].start) == 3600)
+    );
+    let last = trend.last().unwrap();
+    assert_eq!(
+        last.start,
+        at("2026-11-27T17:00:00Z"),
+        "the hour under way is last"
+    );
+    // Every held and quarantined callback arrived within the day: each is in one hour.
+    let held_or_quarantined = fixture::query_i64(
+        &t.path,
+        "SELECT count(*) FROM callbacks WHERE disposition IN ('hold', 'quarantine')",
+        [],
+    );
+    assert_eq!(
+        trend.iter().map(|h| h.arrivals).sum::<i64>(),
+        held_or_quarantined
+    );
+    let answered: Vec<_> = trend.iter().filter(|h| h.answered > 0).collect();
+    assert_eq!(answered.len(), 1, "{trend:?}");
+    assert_eq!(answered[0].start, at("2026-11-27T16:00:00Z"));
+    // The alarm's hour is (16:00, 17:00]; the trend's last two hours cover it.
+    let alarm = Backlog::measure(&t.ledger, now(), DEFAULT_REVIEW_CAPACITY).unwrap();
+    let tail = &trend[TREND_HOURS - 2..];
+    assert_eq!(alarm.arrivals, tail.iter().map(|h| h.arrivals).sum::<i64>());
+}

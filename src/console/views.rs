@@ -8,6 +8,7 @@ pub(crate) mod help;
 pub(crate) mod jobs;
 pub(crate) mod outbox;
 pub(crate) mod reconcile;
+pub(crate) mod trend;
 
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Rect};

@@ -1,7 +1,7 @@
 //! Counts the tabs, the status line and the Reconcile view show, kept in the model
 //! between changes.
 
-use crate::reconcile::{Backlog, DEFAULT_REVIEW_CAPACITY};
+use crate::reconcile::{Backlog, DEFAULT_REVIEW_CAPACITY, ReviewHour};
 use crate::store::{MissingCounts, WindowStates};
 
 /// Job ids listed per reconciliation finding; the CLI's `reconcile` lists them all.
@@ -28,6 +28,9 @@ pub struct Glance {
     pub first_missing_notification: Vec<String>,
     pub windows: Vec<WindowStates>,
     pub backlog: Backlog,
+    /// Arrivals for people against answers, per clock hour over the last day
+    /// (oldest first), counted with the findings.
+    pub trend: Vec<ReviewHour>,
     /// The findings and windows above have been counted (a large ledger's are counted
     /// off the console's thread, and arrive after the first frame).
     pub counted: bool,
@@ -41,6 +44,7 @@ impl Default for Glance {
             first_missing_output: Vec::new(),
             first_missing_notification: Vec::new(),
             windows: Vec::new(),
+            trend: Vec::new(),
             counted: false,
             backlog: Backlog {
                 raised: false,

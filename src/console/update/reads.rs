@@ -227,6 +227,7 @@ fn glance(ledger: &Ledger, now: Timestamp) -> Result<Glance, StoreError> {
         first_missing_notification: accounts.missing_notification.first,
         windows,
         backlog: Backlog::measure(ledger, now, DEFAULT_REVIEW_CAPACITY)?,
+        trend: reconcile::review_trend(ledger, now)?,
         counted: true,
     })
 }

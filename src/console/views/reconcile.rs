@@ -4,12 +4,12 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use ratatui::Frame;
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Style, Stylize};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph};
+use ratatui::widgets::{Block, Paragraph, Wrap};
 
-use super::outside;
+use super::{outside, trend};
 use crate::clock::Timestamp;
 use crate::console::model::Model;
 use crate::console::model::counts::Glance;
@@ -68,6 +68,12 @@ impl super::TabView for Reconcile {
 
 fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
     let g = &model.glance;
+    let block = Block::bordered()
+        .title(" Reconcile · the ledger accounts for every accepted job ".bold())
+        .border_style(Style::new().fg(Color::Cyan))
+        .padding(ratatui::widgets::Padding::horizontal(1));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
     let mut lines = Vec::new();
     if g.counted {
         findings(&mut lines, g);
@@ -97,19 +103,49 @@ fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
             b.arrivals, b.capacity, b.answered, b.open
         )),
     ]));
+    let (text, chart) = split_for_trend(inner, g, rows_wrapped(&lines, inner.width));
+    if chart.is_none() && !g.trend.is_empty() {
+        let mut day = vec![Span::raw("last 24 h  ").bold()];
+        day.extend(trend::sparkline(&g.trend, b.capacity));
+        day.push(Span::raw("  arrivals per hour; red above capacity").dark_gray());
+        lines.push(Line::from(day));
+    }
     lines.push(Line::default());
     if g.counted {
         windows(&mut lines, model);
     }
     let paragraph = Paragraph::new(lines)
-        .block(
-            Block::bordered()
-                .title(" Reconcile · the ledger accounts for every accepted job ".bold())
-                .border_style(Style::new().fg(Color::Cyan))
-                .padding(ratatui::widgets::Padding::horizontal(1)),
-        )
+        .wrap(Wrap { trim: false })
         .scroll((u16::try_from(model.reconcile_scroll).unwrap_or(u16::MAX), 0));
-    frame.render_widget(paragraph, area);
+    frame.render_widget(paragraph, text);
+    if let Some(chart) = chart {
+        trend::draw(frame, chart, &g.trend, b.capacity);
+    }
+}
+
+/// The rows `lines` take wrapped at `width` columns.
+fn rows_wrapped(lines: &[Line<'_>], width: u16) -> u16 {
+    let width = usize::from(width.max(1));
+    let rows: usize = lines.iter().map(|l| l.width().div_ceil(width).max(1)).sum();
+    u16::try_from(rows).unwrap_or(u16::MAX)
+}
+
+/// Where the findings go and where the backlog chart goes: the chart takes the bottom
+/// third when the findings and the backlog line (`essential` rows) still fit above
+/// it; on a short screen the backlog line carries a one-line picture of the day
+/// instead.
+fn split_for_trend(inner: Rect, g: &Glance, essential: u16) -> (Rect, Option<Rect>) {
+    let rows = (inner.height / 3).clamp(trend::CHART_MIN_ROWS, 14);
+    if g.trend.is_empty() || inner.height < rows.saturating_add(essential).saturating_add(1) {
+        return (inner, None);
+    }
+    let [text, _, chart] = Layout::vertical([
+        Constraint::Fill(1),
+        Constraint::Length(1),
+        Constraint::Length(rows),
+    ])
+    .areas(inner);
+    (text, Some(chart))
 }
 
 /// The counts of each finding and the first jobs of each.

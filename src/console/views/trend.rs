@@ -1,0 +1,198 @@
+//! The backlog as a picture: questions for people arriving against answers, per hour
+//! over the last day, with the review capacity as a line, so an escalation owner sees
+//! the trend at a glance instead of one hour's figure.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Style, Stylize};
+use ratatui::symbols::Marker;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Axis, Chart, Dataset, GraphType, Paragraph};
+
+use crate::reconcile::ReviewHour;
+
+/// Rows the chart needs to say anything: a title, a few rows of plot, the time axis.
+pub(crate) const CHART_MIN_ROWS: u16 = 7;
+
+/// The arrivals' colour, the answers' and the capacity's, the same in chart and key.
+const ARRIVALS: Color = Color::LightRed;
+const ANSWERS: Color = Color::Green;
+const CAPACITY: Color = Color::Yellow;
+
+/// The key above the chart: what each line is, and the day's totals.
+pub(crate) fn key(trend: &[ReviewHour], capacity: i64) -> Line<'static> {
+    let arrived: i64 = trend.iter().map(|h| h.arrivals).sum();
+    let answered: i64 = trend.iter().map(|h| h.answered).sum();
+    Line::from(vec![
+        Span::raw("last 24 h, per hour (UTC): ").bold(),
+        Span::raw(format!("━ {arrived} arrived for people")).fg(ARRIVALS),
+        Span::raw("  "),
+        Span::raw(format!("━ {answered} answered")).fg(ANSWERS),
+        Span::raw("  "),
+        Span::raw(format!("━ capacity {capacity}/h")).fg(CAPACITY),
+    ])
+}
+
+/// Points of one series: x is the hour's place (0 the oldest), y its count.
+fn points(trend: &[ReviewHour], count: impl Fn(&ReviewHour) -> i64) -> Vec<(f64, f64)> {
+    trend
+        .iter()
+        .enumerate()
+        .map(|(i, hour)| (i as f64, count(hour) as f64))
+        .collect()
+}
+
+/// The top of the plot: room above the highest count and the capacity line, so the
+/// line is never drawn on the frame.
+fn ceiling(trend: &[ReviewHour], capacity: i64) -> i64 {
+    let highest = trend
+        .iter()
+        .map(|h| h.arrivals.max(h.answered))
+        .max()
+        .unwrap_or(0)
+        .max(capacity)
+        .max(1);
+    // Rounded up to a figure a person reads at a glance.
+    let step = match highest {
+        0..=10 => 2,
+        11..=50 => 10,
+        51..=200 => 25,
+        _ => 10_i64.pow(highest.ilog10() - 1) * 5,
+    };
+    (highest + step) / step * step
+}
+
+/// Draws the chart into `area` (at least [`CHART_MIN_ROWS`] tall); the key goes on
+/// its first row.
+pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, trend: &[ReviewHour], capacity: i64) {
+    let Some(first) = trend.first() else {
+        return;
+    };
+    let [key_area, plot] = ratatui::layout::Layout::vertical([
+        ratatui::layout::Constraint::Length(1),
+        ratatui::layout::Constraint::Fill(1),
+    ])
+    .areas(area);
+    frame.render_widget(Paragraph::new(key(trend, capacity)), key_area);
+    let arrivals = points(trend, |h| h.arrivals);
+    let answered = points(trend, |h| h.answered);
+    let last = (trend.len().max(2) - 1) as f64;
+    let cap = capacity as f64;
+    let capacity_line = [(0.0, cap), (last, cap)];
+    let top = ceiling(trend, capacity);
+    let start = first.start.short();
+    let middle = trend
+        .get(trend.len() / 2)
+        .map(|h| h.start.short())
+        .unwrap_or_default();
+    let hour = |text: &str| text.get(11..16).unwrap_or_default().to_owned();
+    let datasets = vec![
+        Dataset::default()
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(Style::new().fg(CAPACITY))
+            .data(&capacity_line),
+        Dataset::default()
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(Style::new().fg(ANSWERS))
+            .data(&answered),
+        Dataset::default()
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(Style::new().fg(ARRIVALS))
+            .data(&arrivals),
+    ];
+    let chart = Chart::new(datasets)
+        .legend_position(None)
+        .x_axis(
+            Axis::default()
+                .bounds([0.0, last])
+                .labels([hour(&start), hour(&middle), "now".to_owned()])
+                .style(Style::new().dark_gray()),
+        )
+        .y_axis(
+            Axis::default()
+                .bounds([0.0, top as f64])
+                .labels(["0".to_owned(), (top / 2).to_string(), top.to_string()])
+                .style(Style::new().dark_gray()),
+        );
+    frame.render_widget(chart, plot);
+}
+
+/// The day's arrivals in one line of bars, for where a chart does not fit: the hours
+/// above the capacity are drawn red.
+pub(crate) fn sparkline(trend: &[ReviewHour], capacity: i64) -> Vec<Span<'static>> {
+    const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+    let top = trend
+        .iter()
+        .map(|h| h.arrivals)
+        .max()
+        .unwrap_or(0)
+        .max(capacity)
+        .max(1);
+    trend
+        .iter()
+        .map(|h| {
+            let level = usize::try_from(h.arrivals * 7 / top).unwrap_or(0).min(7);
+            let bar = if h.arrivals == 0 { ' ' } else { BARS[level] };
+            let span = Span::raw(bar.to_string());
+            if h.arrivals > capacity {
+                span.fg(ARRIVALS)
+            } else {
+                span.dark_gray()
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::Timestamp;
+
+    fn hours(arrivals: &[i64]) -> Vec<ReviewHour> {
+        let start = Timestamp::parse("2026-11-27T00:00:00Z").unwrap_or(Timestamp::EARLIEST);
+        arrivals
+            .iter()
+            .enumerate()
+            .map(|(i, &a)| ReviewHour {
+                start: start.plus_seconds(3600 * i as i64),
+                arrivals: a,
+                answered: 0,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_plot_rises_above_the_highest_count_and_the_capacity() {
+        assert_eq!(ceiling(&hours(&[0, 3, 1]), 0), 4);
+        assert_eq!(ceiling(&hours(&[0, 3, 1]), 30), 40);
+        assert_eq!(ceiling(&hours(&[120]), 30), 125);
+        assert_eq!(ceiling(&hours(&[4_300]), 30), 4_500);
+        assert!(ceiling(&[], 0) > 0);
+    }
+
+    #[test]
+    fn the_sparkline_marks_hours_over_capacity_and_leaves_empty_hours_blank() {
+        let line = sparkline(&hours(&[0, 10, 40]), 30);
+        let text: String = line.iter().map(|s| s.content.as_ref()).collect();
+        assert_eq!(text, " ▂█");
+        assert_eq!(line[2].style.fg, Some(ARRIVALS));
+        assert_ne!(line[1].style.fg, Some(ARRIVALS));
+    }
+
+    #[test]
+    fn the_key_totals_the_day() {
+        let mut trend = hours(&[2, 5]);
+        trend[1].answered = 4;
+        let text: String = key(&trend, 30)
+            .spans
+            .iter()
+            .map(|s| s.content.as_ref())
+            .collect();
+        assert!(text.contains("7 arrived for people"), "{text}");
+        assert!(text.contains("4 answered"), "{text}");
+        assert!(text.contains("capacity 30/h"), "{text}");
+    }
+}
