@@ -33,12 +33,19 @@ pub(crate) fn key(trend: &[ReviewHour], capacity: i64) -> Line<'static> {
     ])
 }
 
+/// A count as a place on the plot. A plot is a few hundred dots tall: what an `f64`
+/// cannot hold exactly (past 2^52) could not be drawn differently anyway.
+#[allow(clippy::cast_precision_loss)]
+fn plot(n: i64) -> f64 {
+    n as f64
+}
+
 /// Points of one series: x is the hour's place (0 the oldest), y its count.
 fn points(trend: &[ReviewHour], count: impl Fn(&ReviewHour) -> i64) -> Vec<(f64, f64)> {
     trend
         .iter()
         .enumerate()
-        .map(|(i, hour)| (i as f64, count(hour) as f64))
+        .map(|(i, hour)| (plot(i64::try_from(i).unwrap_or(0)), plot(count(hour))))
         .collect()
 }
 
@@ -68,7 +75,7 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, trend: &[ReviewHour], capa
     let Some(first) = trend.first() else {
         return;
     };
-    let [key_area, plot] = ratatui::layout::Layout::vertical([
+    let [key_area, plot_area] = ratatui::layout::Layout::vertical([
         ratatui::layout::Constraint::Length(1),
         ratatui::layout::Constraint::Fill(1),
     ])
@@ -76,8 +83,8 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, trend: &[ReviewHour], capa
     frame.render_widget(Paragraph::new(key(trend, capacity)), key_area);
     let arrivals = points(trend, |h| h.arrivals);
     let answered = points(trend, |h| h.answered);
-    let last = (trend.len().max(2) - 1) as f64;
-    let cap = capacity as f64;
+    let last = plot(i64::try_from(trend.len().max(2) - 1).unwrap_or(1));
+    let cap = plot(capacity);
     let capacity_line = [(0.0, cap), (last, cap)];
     let top = ceiling(trend, capacity);
     let start = first.start.short();
@@ -113,11 +120,11 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, trend: &[ReviewHour], capa
         )
         .y_axis(
             Axis::default()
-                .bounds([0.0, top as f64])
+                .bounds([0.0, plot(top)])
                 .labels(["0".to_owned(), (top / 2).to_string(), top.to_string()])
                 .style(Style::new().dark_gray()),
         );
-    frame.render_widget(chart, plot);
+    frame.render_widget(chart, plot_area);
 }
 
 /// The day's arrivals in one line of bars, for where a chart does not fit: the hours
@@ -157,7 +164,7 @@ mod tests {
             .iter()
             .enumerate()
             .map(|(i, &a)| ReviewHour {
-                start: start.plus_seconds(3600 * i as i64),
+                start: start.plus_seconds(3600 * i64::try_from(i).unwrap_or(0)),
                 arrivals: a,
                 answered: 0,
             })
