@@ -78,6 +78,7 @@ fn held_rows() -> Vec<CallbackItem> {
         .map(|row| CallbackItem {
             row,
             raw_head: None,
+            earlier: None,
         })
         .collect()
 }
@@ -96,6 +97,7 @@ fn the_held_view_draws_the_rows_it_is_given() {
     held.count = Count {
         all: 2,
         matching: None,
+        ..Count::default()
     };
     insta::assert_snapshot!("held_from_rows", text_at(&model, WIDTH, HEIGHT));
 }
@@ -168,6 +170,7 @@ fn at_80_columns_the_columns_that_give_way_go_first() {
     all.count = Count {
         all: 2,
         matching: None,
+        ..Count::default()
     };
     let narrow = text_at(&model, 80, 24);
     insta::assert_snapshot!("all_callbacks_at_80_columns", narrow);
@@ -270,6 +273,7 @@ fn showing<T: jobledger::console::model::page::PageRow + 'static>(tab: Tab, rows
     page.count = Count {
         all: i64::try_from(rows.len()).expect("a few rows"),
         matching: None,
+        ..Count::default()
     };
     page.rows = rows;
     model

@@ -22,7 +22,7 @@ use super::model::Model;
 use super::model::counts::Count;
 use super::model::page::PageRow;
 use super::tab::Tab;
-use crate::clock::Timestamp;
+use crate::clock::{Timestamp, relative_age};
 use crate::inert::inert;
 use crate::store::AnswerRow;
 pub(crate) use preview::{Fact, FactsFn};
@@ -91,8 +91,9 @@ pub(crate) fn when_or_dash(at: Option<Timestamp>) -> String {
     at.map_or_else(|| "-".to_owned(), when)
 }
 
-/// The standing answer of a row: verdict, by whom, when; or that none was given.
-pub(crate) fn answer_cell(answer: Option<&AnswerRow>) -> Line<'_> {
+/// The standing answer of a row: verdict, by whom, how long ago (the preview says
+/// when); or that none was given.
+pub(crate) fn answer_cell(answer: Option<&AnswerRow>, now: Timestamp) -> Line<'_> {
     let Some(a) = answer else {
         return Line::from(Span::raw("unanswered").light_red());
     };
@@ -106,7 +107,7 @@ pub(crate) fn answer_cell(answer: Option<&AnswerRow>) -> Line<'_> {
         verdict,
         Span::raw(" by ").dark_gray(),
         outside(&a.reviewer),
-        Span::raw(format!(" {}", when(a.answered_at))).dark_gray(),
+        Span::raw(format!(" {}", relative_age(a.answered_at, now))).dark_gray(),
     ])
 }
 

@@ -91,20 +91,18 @@ const GAP: C = C::new("gap", Constraint::Length(3), |i, _| {
 })
 .grows();
 
-fn answer(item: &CallbackItem, _: Timestamp) -> Line<'_> {
-    answer_cell(item.row.answer.as_ref())
+fn answer(item: &CallbackItem, now: Timestamp) -> Line<'_> {
+    answer_cell(item.row.answer.as_ref(), now)
 }
 
 /// The standing verdict alone (who and when are in the preview).
-fn answer_short(item: &CallbackItem, _: Timestamp) -> Line<'_> {
-    let mut line = answer_cell(item.row.answer.as_ref());
+fn answer_short(item: &CallbackItem, now: Timestamp) -> Line<'_> {
+    let mut line = answer_cell(item.row.answer.as_ref(), now);
     line.spans.truncate(1);
     line
 }
 
-const ANSWER: C = C::new("latest answer", Constraint::Length(6), answer)
-    .grows()
-    .shortens(1, answer_short);
+const ANSWER: C = C::new("latest answer", Constraint::Length(6), answer).grows();
 
 /// What the preview of a held or quarantined row says of earlier answers on its job.
 fn earlier_fact(item: &CallbackItem, now: Timestamp) -> Option<Fact<'_>> {
@@ -182,9 +180,10 @@ pub(crate) const HELD: ListView<CallbackItem> = ListView {
             replacement_cell,
         )
         .grows()
-        .shortens(2, replacement_short)
+        .shortens(1, replacement_short)
         .gives_way(6),
-        ANSWER.gives_way(7),
+        // Who answered goes after the replacement's start time (both in the preview).
+        ANSWER.shortens(2, answer_short).gives_way(7),
     ],
     facts: held_facts,
     empty: "No held callbacks: nothing waits for a person here.",
@@ -208,7 +207,7 @@ fn quarantined_facts(item: &CallbackItem, now: Timestamp) -> Vec<Fact<'_>> {
         ("latest answer", answer_fact(item.row.answer.as_ref(), now)),
     ];
     facts.extend(earlier_fact(item, now));
-    facts.push(("raw message (first bytes, inert)", raw_head(item, now)));
+    facts.push(("raw message", raw_head(item, now)));
     facts
 }
 
@@ -221,12 +220,13 @@ pub(crate) const QUARANTINED: ListView<CallbackItem> = ListView {
         ARRIVED_AT.gives_way(3),
         REASON,
         JOB,
+        // Room enough to tell one message from another before the answer gives way.
         C::new(
             "raw message (first bytes, inert)",
-            Constraint::Fill(1),
+            Constraint::Min(24),
             raw_head,
         ),
-        ANSWER.gives_way(2),
+        ANSWER.shortens(1, answer_short).gives_way(2),
     ],
     facts: quarantined_facts,
     empty: "No quarantined callbacks.",

@@ -65,9 +65,9 @@ fn callback_facts<'a>(out: &mut Vec<Vec<Span<'a>>>, c: &'a CallbackRow) {
     times.push(Span::raw(format!(
         " · arrived {} · timeout {} · gap {}",
         c.arrived_at
-            .map_or_else(|| "-".to_owned(), crate::clock::Timestamp::short),
+            .map_or_else(|| "-".to_owned(), crate::clock::Timestamp::month_day_time),
         c.timeout_at
-            .map_or_else(|| "-".to_owned(), crate::clock::Timestamp::short),
+            .map_or_else(|| "-".to_owned(), crate::clock::Timestamp::month_day_time),
         // The gap's sign, said in words once: + is after the timeout, - before it.
         match (c.arrived_at, c.timeout_at) {
             (Some(a), Some(t)) => {

@@ -120,8 +120,14 @@ pub(crate) fn draw<T: PageRow>(
     page: &Page<T>,
     fitted: &Fitted<'_>,
 ) {
+    let has_detail = page.current().and_then(PageRow::subject).is_some();
+    let title = if has_detail {
+        " Selected row · Enter opens its detail "
+    } else {
+        " Selected row "
+    };
     let block = Block::bordered()
-        .title(Line::from(" Selected row · Enter opens its detail ").dark_gray())
+        .title(Line::from(title).dark_gray())
         .border_style(Style::new().fg(Color::DarkGray));
     let inner = block.inner(area);
     let shown = match page.current() {

@@ -36,13 +36,10 @@ pub(crate) fn cut(spans: &[Span<'_>], width: usize, hang: usize) -> Vec<Line<'st
                     continue;
                 }
                 let mut rest = indent();
-                // The last space past the indentation (of the line, or the hang):
-                // breaking at the indentation would leave a blank line.
-                let text_from = if lines.is_empty() {
-                    0
-                } else {
-                    hang.min(current.len())
-                };
+                // The last space past the hang (a label's or a time's padding, or
+                // the continuation's indent): breaking there would leave the label
+                // alone, or a blank line.
+                let text_from = hang.min(current.len());
                 let space = current[text_from..]
                     .iter()
                     .rposition(|&(c, _)| c == ' ')
@@ -111,11 +108,11 @@ mod tests {
     }
 
     #[test]
-    fn a_word_goes_to_the_next_line_and_is_cut_only_when_longer_than_it() {
+    fn a_word_longer_than_the_text_column_is_cut_and_continues_under_it() {
         let spans = [Span::raw("label "), Span::raw("0123456789abcdef")];
         assert_eq!(
             text(&cut(&spans, 12, hang_of(&spans, 12))),
-            ["label", "      012345", "      6789ab", "      cdef"]
+            ["label 012345", "      6789ab", "      cdef"]
         );
     }
 
