@@ -116,10 +116,10 @@ fn earlier_fact(item: &CallbackItem, now: Timestamp) -> Option<Fact<'_>> {
 /// A held callback's evidence, whole: what its row shows on a wide terminal.
 fn held_facts(item: &CallbackItem, now: Timestamp) -> Vec<Fact<'_>> {
     let r = &item.row;
-    let mut case = vec![Span::raw(r.reason.as_str()).bold(), Span::raw(" · job ")];
+    let mut case = vec![Span::raw(r.reason.as_str()).bold(), Span::raw(" · ")];
     case.push(job_cell(r));
     case.push(Span::raw(format!(
-        " · attempt {} · {}",
+        ", attempt {}, {}",
         r.attempt.map_or_else(|| "-".to_owned(), |a| a.to_string()),
         r.outcome.map_or("no outcome", |o| o.as_str())
     )));
@@ -137,7 +137,7 @@ fn held_facts(item: &CallbackItem, now: Timestamp) -> Vec<Fact<'_>> {
         Some(rep) => {
             let mut spans = vec![
                 Span::raw(format!("#{}", rep.attempt)).bold(),
-                Span::raw(" started by "),
+                Span::raw(" by "),
                 outside(&rep.created_by),
                 Span::raw(" at "),
             ];
@@ -154,7 +154,7 @@ fn held_facts(item: &CallbackItem, now: Timestamp) -> Vec<Fact<'_>> {
         ("timeout at", time(r.timeout_at, false)),
         ("arrived at", time(r.arrived_at, true)),
         ("gap", gap),
-        ("replacement attempt", replacement),
+        ("replacement", replacement),
         ("latest answer", answer_fact(r.answer.as_ref(), now)),
     ];
     facts.extend(earlier_fact(item, now));
@@ -174,14 +174,10 @@ pub(crate) const HELD: ListView<CallbackItem> = ListView {
         TIMEOUT_AT.gives_way(4),
         ARRIVED_AT.gives_way(5),
         GAP,
-        C::new(
-            "replacement attempt",
-            Constraint::Length(4),
-            replacement_cell,
-        )
-        .grows()
-        .shortens(1, replacement_short)
-        .gives_way(6),
+        C::new("replacement", Constraint::Length(4), replacement_cell)
+            .grows()
+            .shortens(1, replacement_short)
+            .gives_way(6),
         // Who answered goes after the replacement's start time (both in the preview).
         ANSWER.shortens(2, answer_short).gives_way(7),
     ],
