@@ -177,7 +177,15 @@ fn at_80_columns_the_columns_that_give_way_go_first() {
     // The list above the preview (which shows what the row left out).
     let narrow = screen.split("Selected row").next().unwrap_or_default();
     // The reason and the gap stand for the times and the answer (the preview has them).
-    for kept in ["seq", "job", "att", "outcome", "disposition", "reason", "gap"] {
+    for kept in [
+        "seq",
+        "job",
+        "att",
+        "outcome",
+        "disposition",
+        "reason",
+        "gap",
+    ] {
         assert!(narrow.contains(kept), "{kept} is kept:\n{narrow}");
     }
     for gone in ["timeout at", "arrived at", "latest answer"] {
