@@ -7,10 +7,11 @@
 //! what the preview below the list shows ([`super::preview`]).
 
 use ratatui::Frame;
-use ratatui::layout::{Alignment, Constraint, Rect};
+use ratatui::layout::{Alignment, Constraint, Flex, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style, Stylize};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Cell, Paragraph, Row, Table, TableState};
+use unicode_width::UnicodeWidthChar;
 
 use super::{ListView, outside};
 use crate::clock::Timestamp;
@@ -23,8 +24,11 @@ pub(crate) type CellFn<T> = for<'a> fn(&'a T, Timestamp) -> Line<'a>;
 /// The narrowest a filling column (free text, which may be cut) is worth showing.
 const FILL_AT_LEAST: u16 = 12;
 
+/// Columns a table spends on the selection mark (`▶ `).
+const SELECTION: u16 = 2;
+
 /// Columns a table spends on its frame: the two borders and the selection mark.
-const FRAME: u16 = 4;
+const FRAME: u16 = 2 + SELECTION;
 
 /// Kept free at the left of every row for a one-character mark column and its space
 /// (bulk selection marks rows there), so adding it moves no other column.
@@ -199,6 +203,49 @@ impl<'a> Fitted<'a> {
     }
 }
 
+/// The room each kept column gets in a table whose inside is `inner` wide, laid out
+/// as ratatui's `Table` lays it out (the selection mark first, then the columns from
+/// the left, one space apart).
+fn cell_room(fitted: &Fitted<'_>, inner: u16) -> Vec<u16> {
+    let columns = Rect::new(0, 0, inner.saturating_sub(SELECTION), 1);
+    Layout::horizontal(fitted.kept().map(|i| fitted.widths[i]))
+        .flex(Flex::Start)
+        .spacing(1)
+        .split(columns)
+        .iter()
+        .map(|r| r.width)
+        .collect()
+}
+
+/// `line` as it fits in `room` columns: whole, or (free text in a column that takes
+/// what is left) cut with a `…` that says so.
+fn ellipsized<'a>(line: &Line<'a>, room: u16) -> Line<'a> {
+    let room = usize::from(room);
+    if line.width() <= room {
+        return line.clone();
+    }
+    let mut left = room.saturating_sub(1);
+    let mut spans = Vec::new();
+    for span in &line.spans {
+        let mut text = String::new();
+        for c in span.content.chars() {
+            let w = c.width().unwrap_or(0);
+            if w > left {
+                break;
+            }
+            left -= w;
+            text.push(c);
+        }
+        let whole = text.len() == span.content.len();
+        spans.push(Span::styled(text, span.style));
+        if !whole {
+            break;
+        }
+    }
+    spans.push(Span::raw("…").dark_gray());
+    Line::from(spans).style(line.style)
+}
+
 /// What an empty page says: the view's own sentence, or, under a filter, that nothing
 /// matches it (an empty result is no empty ledger).
 fn empty_line<'a, T>(view: &ListView<T>, filter: Option<&'a str>) -> Line<'a> {
@@ -260,13 +307,15 @@ pub(crate) fn draw_list<'a, T: PageRow>(
     }
     let header = Row::new(fitted.kept().map(|i| view.columns[i].header))
         .style(Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED));
+    let room = cell_room(&fitted, block.inner(area).width);
     let rows = fitted.cells.iter().map(|cells| {
-        Row::new(fitted.kept().map(|i| {
+        Row::new(fitted.kept().zip(&room).map(|(i, &room)| {
             let (full, short) = &cells[i];
-            match (fitted.forms[i], short) {
-                (Form::Short, Some(short)) => Cell::from(short.clone()),
-                _ => Cell::from(full.clone()),
-            }
+            let line = match (fitted.forms[i], short) {
+                (Form::Short, Some(short)) => short,
+                _ => full,
+            };
+            Cell::from(ellipsized(line, room))
         }))
     });
     let table = Table::new(rows, fitted.kept().map(|i| fitted.widths[i]))
@@ -305,6 +354,15 @@ mod tests {
         let rows = [Word("0123456789")];
         let now = Timestamp::parse("2026-11-27T17:00:00Z").expect("time");
         fit(WORDS, &rows, now, width).forms
+    }
+
+    #[test]
+    fn free_text_cut_short_says_so() {
+        let line = Line::from(vec![Span::raw("invalid "), Span::raw("payload: guest")]);
+        assert_eq!(ellipsized(&line, 30).to_string(), "invalid payload: guest");
+        assert_eq!(ellipsized(&line, 22).to_string(), "invalid payload: guest");
+        assert_eq!(ellipsized(&line, 12).to_string(), "invalid pay…");
+        assert_eq!(ellipsized(&line, 5).to_string(), "inva…");
     }
 
     #[test]
