@@ -6,11 +6,11 @@
 mod support;
 
 use jobledger::clock::{Clock, Timestamp};
-use jobledger::console::{Action, Model, update};
+use jobledger::console::{Action, App, Model, update};
 use jobledger::demo;
 use jobledger::review::{self, AnswerRequest};
 use jobledger::store::Ledger;
-use support::terminal::{DemoLedger, ch, demo_app, render_at, resize, text_at};
+use support::terminal::{DemoLedger, ch, demo_app, demo_ledger, render_at, resize, text_at};
 
 /// The worked example: the held report of booking-1042, which arrived after its
 /// timeout while staff:maria's replacement attempt ran.
@@ -109,6 +109,43 @@ fn read_only_and_the_backlog_alarm_stay_on_screen_from_60_columns() {
         "{status}"
     );
     assert_eq!(wide.matches("UTC").count(), 1, "{wide}");
+}
+
+#[test]
+fn a_read_only_console_on_a_ledger_in_alarm_shows_both_words_at_80_and_60_columns() {
+    let ledger = demo_ledger();
+    // Forty reports for jobs the ledger never accepted, in the hour before the demo's
+    // clock: forty quarantined arrivals against a review capacity of 30.
+    let lines: String = (0..40)
+        .map(|i| {
+            format!(
+                "{{\"event\":\"callback\",\"delivery_id\":\"d-flood-{i}\",\"job_id\":\"flood-{i}\",\"attempt\":1,\"outcome\":\"success\",\"at\":\"2026-11-27T16:{:02}:00Z\"}}\n",
+                10 + i
+            )
+        })
+        .collect();
+    let mut writer = Ledger::open(&ledger.path).expect("open ledger");
+    jobledger::ingest::ingest(&mut writer, lines.as_bytes(), demo::demo_now(), |_| {})
+        .expect("ingested");
+    drop(writer);
+    let read_only = Ledger::open_read_only(&ledger.path).expect("open read-only");
+    let mut app = App::new(
+        read_only,
+        Clock::Fixed(demo::demo_now()),
+        "ana".to_owned(),
+        true,
+    )
+    .expect("console state");
+    for (width, height) in [(80, 24), (60, 20)] {
+        resize(&mut app, width, height);
+        let text = render_at(&app, width, height);
+        let status = text.lines().nth(1).unwrap_or_default();
+        assert!(status.contains("READ-ONLY"), "{width}x{height}:\n{text}");
+        assert!(
+            status.contains("BACKLOG ALARM"),
+            "{width}x{height}:\n{text}"
+        );
+    }
 }
 
 fn answer(ledger: &DemoLedger, seq: i64, verdict: &str) {
