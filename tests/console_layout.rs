@@ -116,7 +116,7 @@ fn a_read_only_console_on_a_ledger_in_alarm_shows_both_words_at_80_and_60_column
     let ledger = demo_ledger();
     // Forty reports for jobs the ledger never accepted, in the hour before the demo's
     // clock: forty quarantined arrivals against a review capacity of 30.
-    let lines: String = (0..40)
+    let lines: Vec<String> = (0..40)
         .map(|i| {
             format!(
                 "{{\"event\":\"callback\",\"delivery_id\":\"d-flood-{i}\",\"job_id\":\"flood-{i}\",\"attempt\":1,\"outcome\":\"success\",\"at\":\"2026-11-27T16:{:02}:00Z\"}}\n",
@@ -125,7 +125,8 @@ fn a_read_only_console_on_a_ledger_in_alarm_shows_both_words_at_80_and_60_column
         })
         .collect();
     let mut writer = Ledger::open(&ledger.path).expect("open ledger");
-    jobledger::ingest::ingest(&mut writer, lines.as_bytes(), demo::demo_now(), |_| {})
+    let stream = lines.concat();
+    jobledger::ingest::ingest(&mut writer, stream.as_bytes(), demo::demo_now(), |_| {})
         .expect("ingested");
     drop(writer);
     let read_only = Ledger::open_read_only(&ledger.path).expect("open read-only");
