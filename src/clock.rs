@@ -158,6 +158,12 @@ impl Timestamp {
         self.0.format("%Y-%m-%d %H:%M:%S").to_string()
     }
 
+    /// The console's one form of a time: month, day and time of day, `11-27 13:02:01`
+    /// (the status line says once that times are UTC).
+    pub fn month_day_time(self) -> String {
+        self.0.format("%m-%d %H:%M:%S").to_string()
+    }
+
     /// The start of the window of `width_s` seconds that holds this time.
     pub fn window_start(self, width_s: i64) -> Timestamp {
         let width_ms = width_s.max(1) * 1000;
@@ -210,6 +216,27 @@ pub fn format_gap(seconds: i64) -> String {
         format!("{sign}{m}m{sec:02}s")
     } else {
         format!("{sign}{sec}s")
+    }
+}
+
+/// How long ago `then` was, seen at `now`, in the one unit that reads at a glance:
+/// `just now`, `45 s ago`, `12 min ago`, `3 h ago`, `2 d ago`; a time after `now`
+/// (a clock fixed in the past, or skew) reads `in 5 min`. The console shows it beside
+/// arrivals and answers, where "how long has this waited" is the question.
+pub fn relative_age(then: Timestamp, now: Timestamp) -> String {
+    let seconds = now.seconds_since(then);
+    let s = seconds.unsigned_abs();
+    let amount = match s {
+        0..=4 => return "just now".to_owned(),
+        5..=59 => format!("{s} s"),
+        60..=3599 => format!("{} min", s / 60),
+        3600..=86_399 => format!("{} h", s / 3600),
+        _ => format!("{} d", s / 86_400),
+    };
+    if seconds < 0 {
+        format!("in {amount}")
+    } else {
+        format!("{amount} ago")
     }
 }
 
@@ -328,6 +355,24 @@ mod tests {
         assert_eq!(format_gap(-30), "-30s");
         assert_eq!(format_gap(7500), "+2h05m");
         assert_eq!(format_gap(273_600), "+3d04h");
+    }
+
+    #[test]
+    fn relative_ages_take_the_largest_whole_unit() {
+        let now = Timestamp::parse("2026-11-27T17:00:00Z").expect("time");
+        let ago = |s: i64| relative_age(now.plus_seconds(-s), now);
+        assert_eq!(ago(0), "just now");
+        assert_eq!(ago(4), "just now");
+        assert_eq!(ago(5), "5 s ago");
+        assert_eq!(ago(59), "59 s ago");
+        assert_eq!(ago(60), "1 min ago");
+        assert_eq!(ago(3599), "59 min ago");
+        assert_eq!(ago(3600), "1 h ago");
+        assert_eq!(ago(3 * 3600 + 43 * 60), "3 h ago");
+        assert_eq!(ago(86_399), "23 h ago");
+        assert_eq!(ago(86_400), "1 d ago");
+        assert_eq!(ago(9 * 86_400), "9 d ago");
+        assert_eq!(ago(-300), "in 5 min");
     }
 
     #[test]

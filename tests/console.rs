@@ -15,13 +15,38 @@ use support::terminal::{
     ch, demo_app, demo_ledger, key, open_app, render, render_at, resize, screen, shows, type_text,
 };
 
+/// The sizes every screen is pinned at: the roomy test terminal (its snapshots keep
+/// their plain names), a laptop's half screen, and the classic 80x24.
+const SIZES: [(u16, u16); 3] = [(160, 48), (100, 30), (80, 24)];
+
+/// The snapshot name of `what` at `size`.
+fn sized(what: &str, (width, height): (u16, u16)) -> String {
+    if (width, height) == (160, 48) {
+        what.to_owned()
+    } else {
+        format!("{what}_{width}x{height}")
+    }
+}
+
+/// The screen at `size`, with the ledger's temporary path masked.
+fn screen_at(
+    app: &mut console::App,
+    ledger: &support::terminal::DemoLedger,
+    size: (u16, u16),
+) -> String {
+    resize(app, size.0, size.1);
+    render_at(app, size.0, size.1).replace(&ledger.path.display().to_string(), "[LEDGER]")
+}
+
 #[test]
 fn each_view_matches_its_snapshot() {
     let (ledger, mut app) = demo_app("ana");
-    for &tab in Tab::ALL {
-        update(&mut app, Action::ShowTab(tab));
-        let name = format!("view_{}", tab.title().to_lowercase().replace(' ', "_"));
-        insta::assert_snapshot!(name, screen(&app, &ledger));
+    for size in SIZES {
+        for &tab in Tab::ALL {
+            update(&mut app, Action::ShowTab(tab));
+            let name = format!("view_{}", tab.title().to_lowercase().replace(' ', "_"));
+            insta::assert_snapshot!(sized(&name, size), screen_at(&mut app, &ledger, size));
+        }
     }
 }
 
@@ -29,7 +54,11 @@ fn each_view_matches_its_snapshot() {
 fn detail_pane_shows_timeline_and_raw_message() {
     let (ledger, mut app) = demo_app("ana");
     key(&mut app, KeyCode::Enter);
-    insta::assert_snapshot!("detail_held_duplicate", screen(&app, &ledger));
+    for size in SIZES {
+        let name = sized("detail_held_duplicate", size);
+        insta::assert_snapshot!(name, screen_at(&mut app, &ledger, size));
+    }
+    resize(&mut app, 160, 48);
     // Scrolling reaches the end of the raw message.
     key(&mut app, KeyCode::End);
     shows(&app, "\"confirmation\": \"HX-20977\"");
@@ -75,7 +104,7 @@ fn a_case_on_a_job_answered_before_shows_that_answer() {
     let text = shows(&app, "Detail of callback #10");
     assert!(text.contains("ANSWERED BEFORE ON THIS JOB"), "{text}");
     assert!(
-        text.contains("failure_stands by bob at 2026-11-27 17:00:00 — the card was declined"),
+        text.contains("failure_stands by bob at 11-27 17:00:00 — the card was declined"),
         "{text}"
     );
 }
@@ -84,7 +113,10 @@ fn a_case_on_a_job_answered_before_shows_that_answer() {
 fn help_lists_every_key_from_the_table() {
     let (ledger, mut app) = demo_app("ana");
     ch(&mut app, '?');
-    insta::assert_snapshot!("help", screen(&app, &ledger));
+    for size in SIZES {
+        insta::assert_snapshot!(sized("help", size), screen_at(&mut app, &ledger, size));
+    }
+    resize(&mut app, 160, 48);
     let mut seen = String::new();
     for _ in 0..80 {
         seen.push_str(&render(&app));
@@ -146,6 +178,9 @@ fn answering_a_held_row_writes_the_answer_and_shows_it() {
     assert_eq!(answer.note, "checked the hotel system: booked twice");
     assert!(render(&app).contains("Answer 1 written on callback #2"));
     key(&mut app, KeyCode::Enter);
+    // The answer closed the question: it left the open list; O shows all again.
+    assert!(!render(&app).contains("booking-1042"));
+    ch(&mut app, 'O');
     shows(&app, "duplicate_effect by ana");
 }
 
@@ -279,14 +314,27 @@ fn at_80_columns_the_lists_show_fewer_columns_whole_rather_than_all_cut_short() 
                 "{tab:?} at 80 columns lacks {text:?}:\n{narrow}"
             );
         }
+        // Left out of the list, and shown in the preview below it.
+        let list = |screen: &str| {
+            screen
+                .split("Selected row")
+                .next()
+                .unwrap_or_default()
+                .to_owned()
+        };
         assert!(
-            !narrow.contains(left_out),
+            !list(&narrow).contains(left_out),
             "{tab:?}: {left_out:?} is left out at 80 columns"
+        );
+        let preview = narrow.split("Selected row").nth(1).unwrap_or_default();
+        assert!(
+            preview.contains(left_out),
+            "{tab:?}: the preview lacks {left_out:?}:\n{narrow}"
         );
         // At full width nothing is left out.
         resize(&mut app, 160, 48);
         assert!(
-            render_at(&app, 160, 48).contains(left_out),
+            list(&render_at(&app, 160, 48)).contains(left_out),
             "{tab:?} at 160 columns"
         );
         resize(&mut app, 80, 24);

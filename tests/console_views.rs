@@ -78,6 +78,7 @@ fn held_rows() -> Vec<CallbackItem> {
         .map(|row| CallbackItem {
             row,
             raw_head: None,
+            earlier: None,
         })
         .collect()
 }
@@ -96,6 +97,7 @@ fn the_held_view_draws_the_rows_it_is_given() {
     held.count = Count {
         all: 2,
         matching: None,
+        ..Count::default()
     };
     insta::assert_snapshot!("held_from_rows", text_at(&model, WIDTH, HEIGHT));
 }
@@ -168,14 +170,25 @@ fn at_80_columns_the_columns_that_give_way_go_first() {
     all.count = Count {
         all: 2,
         matching: None,
+        ..Count::default()
     };
-    let narrow = text_at(&model, 80, 24);
-    insta::assert_snapshot!("all_callbacks_at_80_columns", narrow);
-    // The reason and the gap stand for the times, the attempt and the answer.
-    for kept in ["seq", "job", "outcome", "disposition", "reason", "gap"] {
+    let screen = text_at(&model, 80, 24);
+    insta::assert_snapshot!("all_callbacks_at_80_columns", screen);
+    // The list above the preview (which shows what the row left out).
+    let narrow = screen.split("Selected row").next().unwrap_or_default();
+    // The reason and the gap stand for the times and the answer (the preview has them).
+    for kept in [
+        "seq",
+        "job",
+        "att",
+        "outcome",
+        "disposition",
+        "reason",
+        "gap",
+    ] {
         assert!(narrow.contains(kept), "{kept} is kept:\n{narrow}");
     }
-    for gone in ["att ", "timeout at", "arrived at", "latest answer"] {
+    for gone in ["timeout at", "arrived at", "latest answer"] {
         assert!(!narrow.contains(gone), "{gone} gives way:\n{narrow}");
     }
     let wide = text_at(&model, WIDTH, HEIGHT);
@@ -194,8 +207,8 @@ fn at_80_columns_the_detail_pane_wraps_at_spaces_not_inside_words() {
     // starts a line of its own instead of being cut.
     for whole in [
         "(possible_duplicate_effect)",
-        "timeout 2026-11-27 13:12:01",
-        "accepted 2026-11-27 13:10:00",
+        "timeout 11-27 13:12:01",
+        "accepted 11-27 13:10:00",
     ] {
         assert!(screen.contains(whole), "`{whole}` was cut:\n{screen}");
     }
@@ -270,6 +283,7 @@ fn showing<T: jobledger::console::model::page::PageRow + 'static>(tab: Tab, rows
     page.count = Count {
         all: i64::try_from(rows.len()).expect("a few rows"),
         matching: None,
+        ..Count::default()
     };
     page.rows = rows;
     model

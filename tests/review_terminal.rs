@@ -69,7 +69,7 @@ fn review_read_only_says_so_and_writes_nothing() {
 fn review_shows_a_callback_ingested_by_another_process_while_it_is_open() {
     let (w, _) = Workdir::with_demo();
     let mut console = review(&w, &[]);
-    console.wait_for("held for a person");
+    console.wait_for("held still open");
     console.send(b"2");
     console.wait_for("no_matching_job");
     assert!(!console.contents().contains("booking-live-7"));

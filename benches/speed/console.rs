@@ -117,7 +117,7 @@ fn measure(config: &Config, ledger: &Path) -> Result<Run> {
         .first()
         .map(|row| row.seq)
         .context("a ledger without callbacks")?;
-    let height = console::layout::list_capacity((WIDTH, HEIGHT), false);
+    let height = console::layout::list_capacity(app.model());
     let pages = usize::try_from(callbacks)?.div_ceil(height);
     update(&mut app, Action::Move(Move::Home));
     let mut times = Vec::with_capacity(pages);

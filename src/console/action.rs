@@ -33,6 +33,8 @@ pub enum Action {
     Retry,
     /// Ask for a cancel of the selected job (checked, through the outbox).
     Cancel,
+    /// Held and Quarantined: list the questions still open, or all of them.
+    ToggleOpen,
     /// Put the selected row's job id on the terminal's clipboard.
     CopyJobId,
     /// Put the selected callback's delivery id on the terminal's clipboard.

@@ -278,6 +278,7 @@ const TABLE: &[Entry] = &[
     tab_keys(List, ""),
     bind(List, &[key(KeyCode::Enter)], Action::OpenDetail, "detail of the row", Some("detail")),
     bind(List, &[ch('/')], Action::Filter, "filter by job id or reason", Some("filter")),
+    bind(List, &[ch('O')], Action::ToggleOpen, "held, quarantined: the open questions only, or all", None),
     Entry::RowActions(List),
     bind(List, &[ch('y')], Action::CopyJobId, "copy the row's job id (to the terminal's clipboard)", None),
     bind(List, &[ch('Y')], Action::CopyDeliveryId, "copy the callback's delivery id", None),

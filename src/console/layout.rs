@@ -9,6 +9,7 @@ use super::model::Model;
 use super::model::detail::Detail;
 use super::tab::Tab;
 use super::views;
+use super::views::preview::PREVIEW_HEIGHT;
 
 /// Below this size the console shows only a request for more room.
 pub const MIN_WIDTH: u16 = 60;
@@ -26,16 +27,84 @@ pub(crate) fn frame_areas(area: Rect) -> [Rect; 5] {
     ]))
 }
 
-/// The list and, when the detail pane is open, the detail below it.
-pub(crate) fn body_areas(body: Rect, detail_open: bool) -> (Rect, Option<Rect>) {
-    if !detail_open {
-        return (body, None);
+/// What decides how the body is shared: the detail pane, and how many rows the list
+/// of the view shown has (a view with no list has no preview).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Shape {
+    detail_open: bool,
+    /// Rows the list holds, when the view lists rows.
+    rows: Option<usize>,
+}
+
+impl Shape {
+    /// The shape of the model's screen.
+    pub(crate) fn of(model: &Model) -> Shape {
+        Shape {
+            detail_open: model.detail.is_some(),
+            rows: model.list().map(|list| {
+                // The page may hold rows the count has not caught up with yet.
+                let counted = usize::try_from(list.count().listed()).unwrap_or(usize::MAX);
+                counted.max(list.rows_on_page())
+            }),
+        }
     }
-    let [list, detail] = body.layout(&Layout::vertical([
-        Constraint::Percentage(40),
-        Constraint::Percentage(60),
+}
+
+/// The parts of the body: the list, and below it either the detail pane (when open) or
+/// the preview of the selected row.
+pub(crate) struct BodyAreas {
+    pub list: Rect,
+    pub preview: Option<Rect>,
+    pub detail: Option<Rect>,
+}
+
+/// Lines of a list that are not rows: its borders and its header.
+const LIST_FRAME: u16 = 3;
+
+/// The list and, below it, the detail pane when it is open, else the preview. The list
+/// is only as tall as its rows need: the preview takes the rest (two held rows leave
+/// no screen of empty lines), and never less than [`PREVIEW_HEIGHT`] while there is
+/// room for a row of the list beside it.
+pub(crate) fn body_areas(body: Rect, shape: Shape) -> BodyAreas {
+    let only_list = BodyAreas {
+        list: body,
+        preview: None,
+        detail: None,
+    };
+    if shape.detail_open {
+        let [list, detail] = body.layout(&Layout::vertical([
+            Constraint::Percentage(40),
+            Constraint::Percentage(60),
+        ]));
+        return BodyAreas {
+            list,
+            preview: None,
+            detail: Some(detail),
+        };
+    }
+    let Some(rows) = shape.rows else {
+        return only_list;
+    };
+    // One row of the list at least, and a preview with at least a line in it.
+    let least_list = LIST_FRAME + 1;
+    if body.height < least_list + 3 {
+        return only_list;
+    }
+    let wanted = u16::try_from(rows)
+        .unwrap_or(u16::MAX)
+        .max(1)
+        .saturating_add(LIST_FRAME);
+    let preview = PREVIEW_HEIGHT.min(body.height - least_list);
+    let list_height = wanted.min(body.height - preview);
+    let [list, preview] = body.layout(&Layout::vertical([
+        Constraint::Length(list_height),
+        Constraint::Fill(1),
     ]));
-    (list, Some(detail))
+    BodyAreas {
+        list,
+        preview: Some(preview),
+        detail: None,
+    }
 }
 
 /// The space on each side of a tab's title in the tab bar.
@@ -111,12 +180,12 @@ pub fn tab_at(model: &Model, column: u16, row: u16) -> Option<Tab> {
 /// The index in the page of the list row drawn at (`column`, `row`), inside the list's
 /// borders and below its header. The page holds exactly the rows drawn, from its
 /// first, so this is the row's place on the page, whatever the scroll.
-pub fn list_row_at(size: (u16, u16), detail_open: bool, column: u16, row: u16) -> Option<usize> {
-    if too_small(size) {
+pub fn list_row_at(model: &Model, column: u16, row: u16) -> Option<usize> {
+    if too_small(model.size) {
         return None;
     }
-    let [_, _, body, _, _] = frame_areas(screen(size));
-    let (list, _) = body_areas(body, detail_open);
+    let [_, _, body, _, _] = frame_areas(screen(model.size));
+    let list = body_areas(body, Shape::of(model)).list;
     // Top border and header above the rows, the bottom border below them.
     let first = list.y.saturating_add(2);
     let inside = column > list.x && column < list.right().saturating_sub(1);
@@ -126,18 +195,30 @@ pub fn list_row_at(size: (u16, u16), detail_open: bool, column: u16, row: u16) -
     Some(usize::from(row - first))
 }
 
-/// How many rows of a list fit on a screen of `size` (borders and header taken off).
-pub fn list_capacity(size: (u16, u16), detail_open: bool) -> usize {
+/// How many rows of the current view's list fit on the model's screen (borders and
+/// header taken off).
+pub fn list_capacity(model: &Model) -> usize {
+    let [_, _, body, _, _] = frame_areas(screen(model.size));
+    let list = body_areas(body, Shape::of(model)).list;
+    usize::from(list.height.saturating_sub(LIST_FRAME)).max(1)
+}
+
+/// How many lines of the body fit on a screen of `size` (a page of the help).
+pub fn body_capacity(size: (u16, u16)) -> usize {
     let [_, _, body, _, _] = frame_areas(screen(size));
-    let (list, _) = body_areas(body, detail_open);
-    usize::from(list.height.saturating_sub(3)).max(1)
+    usize::from(body.height.saturating_sub(LIST_FRAME)).max(1)
 }
 
 /// How many lines of the detail pane fit on a screen of `size`.
 pub fn detail_capacity(size: (u16, u16)) -> usize {
     let [_, _, body, _, _] = frame_areas(screen(size));
-    let (_, detail) = body_areas(body, true);
-    detail.map_or(0, |d| usize::from(d.height.saturating_sub(2)))
+    let shape = Shape {
+        detail_open: true,
+        rows: None,
+    };
+    body_areas(body, shape)
+        .detail
+        .map_or(0, |d| usize::from(d.height.saturating_sub(2)))
 }
 
 /// The furthest the help can scroll on a screen of `size` (its last line at the bottom).

@@ -78,6 +78,11 @@ pub trait List {
     fn set_filter(&mut self, filter: Option<String>);
     /// Whether a row is selected (a list with no rows has none).
     fn has_selection(&self) -> bool;
+    /// How many rows the page holds.
+    fn rows_on_page(&self) -> usize;
+    /// Switches a list of questions between the open ones and all; the new setting
+    /// (`Some(true)`: open only), or `None` when the view lists no questions.
+    fn toggle_open(&mut self) -> Option<bool>;
     /// What the detail pane would show for the selected row.
     fn subject(&self) -> Option<Subject>;
     /// The job of the selected row, for retries and cancels.
@@ -134,6 +139,14 @@ impl<T: PageRow + 'static> List for Page<T> {
 
     fn has_selection(&self) -> bool {
         self.current().is_some()
+    }
+
+    fn rows_on_page(&self) -> usize {
+        self.rows.len()
+    }
+
+    fn toggle_open(&mut self) -> Option<bool> {
+        T::toggle_open(&mut self.source)
     }
 
     fn subject(&self) -> Option<Subject> {
@@ -303,7 +316,7 @@ impl Model {
         self.lists.of(tab).map_or(
             Count {
                 all: self.glance.missing.missing_terminal + self.glance.missing.missing_output,
-                matching: None,
+                ..Count::default()
             },
             List::count,
         )
@@ -342,6 +355,7 @@ impl Model {
             Action::Retry | Action::Cancel => !self.read_only && job.is_some(),
             Action::OpenDetail => self.list().and_then(List::subject).is_some(),
             Action::Filter => self.list().is_some(),
+            Action::ToggleOpen => self.list().is_some_and(|l| l.count().open.is_some()),
             _ => true,
         }
     }

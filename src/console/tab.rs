@@ -98,10 +98,16 @@ impl Tab {
     }
 }
 
-/// A page of the callbacks of one disposition (`None`: all of them).
+/// A page of the callbacks of one disposition (`None`: all of them). Held and
+/// quarantined callbacks are questions: their views list the open ones first.
 fn callbacks(disposition: Option<Disposition>, raw_head: bool) -> Box<dyn List> {
+    let open = matches!(
+        disposition,
+        Some(Disposition::Hold | Disposition::Quarantine)
+    );
     Box::new(Page::<CallbackItem>::new(CallbackList {
         disposition,
         raw_head,
+        open,
     }))
 }

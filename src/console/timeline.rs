@@ -1,7 +1,7 @@
 //! How the console words a job's timeline: one line per event, from the facts the
 //! ledger gives (see [`TimelineFact`]); a state move is told with the event that
-//! caused it. Times are written in one format, without the zone: the pane's heading
-//! says they are UTC.
+//! caused it. Times are written in the console's one format, without the zone: the
+//! status line says they are UTC.
 
 use crate::clock::Timestamp;
 use crate::store::{TimelineEntry, TimelineFact};
@@ -29,8 +29,9 @@ pub(crate) fn text(fact: &TimelineFact) -> String {
             created_by,
             timeout_at,
         } => {
-            let due =
-                timeout_at.map_or_else(String::new, |t| format!(", due to time out {}", t.short()));
+            let due = timeout_at.map_or_else(String::new, |t| {
+                format!(", due to time out {}", t.month_day_time())
+            });
             format!("attempt {attempt} started by {created_by}{due}")
         }
         TimelineFact::AttemptTimedOut { attempt } => format!("attempt {attempt} timed out"),
@@ -64,8 +65,9 @@ pub(crate) fn text(fact: &TimelineFact) -> String {
             reference,
             retention_until,
         } => {
-            let kept = retention_until
-                .map_or_else(String::new, |t| format!(" (kept until {})", t.short()));
+            let kept = retention_until.map_or_else(String::new, |t| {
+                format!(" (kept until {})", t.month_day_time())
+            });
             format!("output stored: {reference}{kept}")
         }
         TimelineFact::OutputChecked { exists: true } => "output checked: exists".to_owned(),
@@ -76,8 +78,9 @@ pub(crate) fn text(fact: &TimelineFact) -> String {
             set_by,
             escalate_at,
         } => {
-            let escalate =
-                escalate_at.map_or_else(String::new, |t| format!(", escalate at {}", t.short()));
+            let escalate = escalate_at.map_or_else(String::new, |t| {
+                format!(", escalate at {}", t.month_day_time())
+            });
             format!("owner {owner} set by {set_by}{escalate}")
         }
         TimelineFact::Requested {
@@ -218,7 +221,7 @@ mod tests {
             shown,
             [
                 "2026-11-27 13:20:00 accepted (job_accepted)",
-                "2026-11-27 13:20:01 attempt 1 started by system, due to time out 2026-11-27 13:22:01; state accepted -> running",
+                "2026-11-27 13:20:01 attempt 1 started by system, due to time out 11-27 13:22:01; state accepted -> running",
                 "2026-11-27 13:22:01 attempt 1 timed out; state running -> timed_out",
                 "2026-11-27 13:30:00 state timed_out -> expired (job expired)",
                 "2026-11-27 13:30:00 attempt 2 timed out",

@@ -1,6 +1,7 @@
 //! [`App`] owns the ledger and the [`Model`]; [`update`] is the one step that reads
 //! and writes the ledger, and the only place the model changes.
 
+mod queue;
 mod reads;
 mod writes;
 
@@ -122,7 +123,7 @@ impl App {
         &mut self,
         op: impl FnOnce(&mut dyn List, &LedgerRows<'_>, usize) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
-        let height = layout::list_capacity(self.model.size, self.model.detail.is_some());
+        let height = layout::list_capacity(&self.model);
         let rows = LedgerRows::new(&self.ledger, self.model.now);
         match self.model.lists.of_mut(self.model.tab) {
             Some(page) => op(page, &rows, height),
@@ -253,7 +254,7 @@ impl App {
             Action::Back | Action::Help => self.model.overlay = Overlay::None,
             Action::Move(m) => {
                 let last = layout::help_last_scroll(self.model.size);
-                let page = layout::list_capacity(self.model.size, false);
+                let page = layout::body_capacity(self.model.size);
                 let scroll = scrolled(scroll.min(last), m, page, last);
                 self.model.overlay = Overlay::Help { scroll };
             }
@@ -318,8 +319,7 @@ impl App {
         if let Some(tab) = layout::tab_at(&self.model, column, row) {
             return self.show_tab(tab);
         }
-        let detail_open = self.model.detail.is_some();
-        let Some(index) = layout::list_row_at(self.model.size, detail_open, column, row) else {
+        let Some(index) = layout::list_row_at(&self.model, column, row) else {
             return Ok(());
         };
         let selected = self
@@ -446,6 +446,7 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
                 writes::open_form(app, action)
             }
             Action::Move(m) => app.step(m),
+            Action::ToggleOpen => app.toggle_open(),
             Action::CopyJobId | Action::CopyDeliveryId => {
                 app.copy(action);
                 Ok(())

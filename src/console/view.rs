@@ -2,14 +2,14 @@
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::style::{Color, Modifier, Style, Stylize};
+use ratatui::style::{Color, Style, Stylize};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Tabs, Wrap};
 
 use super::keymap;
 use super::layout::{
-    MIN_HEIGHT, MIN_WIDTH, TAB_DIVIDER, TAB_PADDING, TABS_GIVEN_WAY, body_areas, first_tab_shown,
-    frame_areas, too_small,
+    MIN_HEIGHT, MIN_WIDTH, Shape, TAB_DIVIDER, TAB_PADDING, TABS_GIVEN_WAY, body_areas,
+    first_tab_shown, frame_areas, too_small,
 };
 use super::model::{Model, Overlay};
 use super::views::{self, outside};
@@ -27,10 +27,10 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
     }
     let [tabs, status, body, message, footer] = frame_areas(area);
     draw_tabs(frame, tabs, model);
-    draw_status(frame, status, model);
-    let (list, detail) = body_areas(body, model.detail.is_some());
-    views::of(model.tab).draw(frame, list, model);
-    if let (Some(area), Some(open)) = (detail, &model.detail) {
+    views::status::draw(frame, status, model);
+    let areas = body_areas(body, Shape::of(model));
+    views::of(model.tab).draw(frame, areas.list, areas.preview, model);
+    if let (Some(area), Some(open)) = (areas.detail, &model.detail) {
         views::detail::draw(frame, area, open, model);
     }
     draw_message(frame, message, model);
@@ -60,43 +60,6 @@ fn draw_tabs(frame: &mut Frame<'_>, area: Rect, model: &Model) {
         .padding(TAB_PADDING, TAB_PADDING)
         .divider(TAB_DIVIDER);
     frame.render_widget(tabs, area);
-}
-
-fn draw_status(frame: &mut Frame<'_>, area: Rect, model: &Model) {
-    let clock = match model.clock {
-        crate::clock::Clock::Fixed(at) => format!("clock fixed at {}", at.short()),
-        crate::clock::Clock::System => format!("now {}", model.now.short()),
-    };
-    let sep = || Span::raw(" │ ").dark_gray();
-    let mut spans = vec![
-        Span::raw("ledger ").dark_gray(),
-        outside(&model.ledger_path),
-        sep(),
-        Span::raw("reviewer ").dark_gray(),
-        outside(&model.reviewer),
-        sep(),
-        Span::raw(clock),
-    ];
-    if model.read_only {
-        spans.push(sep());
-        spans.push(Span::raw("READ-ONLY: writes disabled").black().on_yellow());
-    }
-    let b = &model.glance.backlog;
-    spans.push(sep());
-    if b.raised {
-        spans.push(
-            Span::raw(format!(
-                "BACKLOG ALARM: {} held/quarantined in the last hour > capacity {}; {} open",
-                b.arrivals, b.capacity, b.open
-            ))
-            .white()
-            .on_red()
-            .add_modifier(Modifier::BOLD),
-        );
-    } else {
-        spans.push(Span::raw(format!("backlog quiet ({} open)", b.open)).dark_gray());
-    }
-    frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
 fn draw_message(frame: &mut Frame<'_>, area: Rect, model: &Model) {

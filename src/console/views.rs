@@ -7,21 +7,27 @@ pub(crate) mod form;
 pub(crate) mod help;
 pub(crate) mod jobs;
 pub(crate) mod outbox;
+pub(crate) mod preview;
 pub(crate) mod reconcile;
+pub(crate) mod status;
+pub(crate) mod table;
 pub(crate) mod trend;
+pub(crate) mod wrap;
 
 use ratatui::Frame;
-use ratatui::layout::{Alignment, Constraint, Rect};
-use ratatui::style::{Color, Modifier, Style, Stylize};
+use ratatui::layout::Rect;
+use ratatui::style::Stylize;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Cell, Paragraph, Row, Table, TableState};
 
 use super::model::Model;
-use super::model::page::{Page, PageRow};
+use super::model::counts::Count;
+use super::model::page::PageRow;
 use super::tab::Tab;
-use crate::clock::Timestamp;
+use crate::clock::{Timestamp, relative_age};
 use crate::inert::inert;
 use crate::store::AnswerRow;
+pub(crate) use preview::{Fact, FactsFn};
+pub(crate) use table::Column;
 
 /// How `tab` is drawn: the one place a view is named for its tab (beside the
 /// `mod` line its file needs anyway). The model names the tab's page in `tab.rs`,
@@ -39,18 +45,22 @@ pub(crate) fn of(tab: Tab) -> &'static dyn TabView {
     }
 }
 
-/// A tab's view: draws the tab's part of the model into the list area.
+/// A tab's view: draws the tab's part of the model into the list area, and the
+/// preview of its selected row below it when there is room for one.
 pub(crate) trait TabView: Sync {
-    /// Draws the current tab (`model.tab`) into `area`.
-    fn draw(&self, frame: &mut Frame<'_>, area: Rect, model: &Model);
+    /// Draws the current tab (`model.tab`) into `area` (and `preview`).
+    fn draw(&self, frame: &mut Frame<'_>, area: Rect, preview: Option<Rect>, model: &Model);
 }
 
 impl<T: PageRow + 'static> TabView for ListView<T> {
-    fn draw(&self, frame: &mut Frame<'_>, area: Rect, model: &Model) {
+    fn draw(&self, frame: &mut Frame<'_>, area: Rect, preview: Option<Rect>, model: &Model) {
         // A tab whose page holds other rows than its view draws would be a slip in
         // `views::of`; the console test draws every tab, so it shows there as a blank.
         if let Some(page) = model.lists.page::<T>(model.tab) {
-            draw_list(frame, area, model, self, page);
+            let fitted = table::draw_list(frame, area, model, self, page);
+            if let Some(preview) = preview {
+                preview::draw(frame, preview, model, self, page, &fitted);
+            }
         }
     }
 }
@@ -72,10 +82,9 @@ pub(crate) fn outside(text: &str) -> Span<'_> {
     }
 }
 
-/// A time in a table cell: month, day and time of day (`11-27 13:12:01`).
+/// A time, in the console's one form: month, day and time of day (`11-27 13:12:01`).
 pub(crate) fn when(at: Timestamp) -> String {
-    let full = at.short();
-    full.get(5..).map_or_else(|| full.clone(), str::to_owned)
+    at.month_day_time()
 }
 
 /// A time that may be missing.
@@ -83,8 +92,9 @@ pub(crate) fn when_or_dash(at: Option<Timestamp>) -> String {
     at.map_or_else(|| "-".to_owned(), when)
 }
 
-/// The standing answer of a row: verdict, by whom, when; or that none was given.
-pub(crate) fn answer_cell(answer: Option<&AnswerRow>) -> Line<'_> {
+/// The standing answer of a row: verdict, by whom, how long ago (the preview says
+/// when); or that none was given.
+pub(crate) fn answer_cell(answer: Option<&AnswerRow>, now: Timestamp) -> Line<'_> {
     let Some(a) = answer else {
         return Line::from(Span::raw("unanswered").light_red());
     };
@@ -98,204 +108,43 @@ pub(crate) fn answer_cell(answer: Option<&AnswerRow>) -> Line<'_> {
         verdict,
         Span::raw(" by ").dark_gray(),
         outside(&a.reviewer),
-        Span::raw(format!(" {}", when(a.answered_at))).dark_gray(),
+        Span::raw(format!(" {}", relative_age(a.answered_at, now))).dark_gray(),
     ])
 }
 
-/// The narrowest a filling column is worth showing.
-const FILL_AT_LEAST: u16 = 12;
-
-/// One column of a list view: its header, its width, how soon it gives way on a
-/// narrow terminal, and how its cell is drawn. A view is a slice of these, so the
-/// header, the rows and the narrow layouts cannot fall out of step.
-pub(crate) struct Column<T> {
-    pub header: &'static str,
-    pub width: Constraint,
-    /// While the table does not fit the width, columns give way in the order of this
-    /// number (1 first): a narrow terminal shows fewer columns whole rather than every
-    /// column cut short. `None`: the column always stays.
-    pub gives_way: Option<u8>,
-    /// Widens to its widest cell on the page (past #9999 a fixed width cut the
-    /// callback number a reviewer types into `answer`).
-    pub grows: bool,
-    /// The cell of a row, given the model's clock.
-    pub cell: for<'a> fn(&'a T, Timestamp) -> Line<'a>,
-}
-
-impl<T> Column<T> {
-    /// A column of fixed `width` that never gives way.
-    pub const fn new(
-        header: &'static str,
-        width: Constraint,
-        cell: for<'a> fn(&'a T, Timestamp) -> Line<'a>,
-    ) -> Self {
-        Column {
-            header,
-            width,
-            gives_way: None,
-            grows: false,
-            cell,
-        }
-    }
-
-    /// The same column, giving way `order`th on a narrow terminal.
-    pub const fn gives_way(self, order: u8) -> Self {
-        Column {
-            gives_way: Some(order),
-            ..self
-        }
-    }
-
-    /// The same column, widened to its widest cell.
-    pub const fn grows(self) -> Self {
-        Column {
-            grows: true,
-            ..self
-        }
-    }
-}
-
-/// A list view: what its title says, its columns, and the sentence when it is empty.
+/// A list view: what its title says, its columns, the facts its preview always
+/// shows, and the sentence when it is empty.
 pub(crate) struct ListView<T: 'static> {
     /// Said after the count in the title ("held for a person").
     pub what: &'static str,
+    /// Said after "N of M" when the view lists open questions only ("held still open").
+    pub open_what: &'static str,
     pub columns: &'static [Column<T>],
+    /// What the preview of the selected row shows whatever the width (what the row
+    /// cut comes after it).
+    pub facts: FactsFn<T>,
     pub empty: &'static str,
 }
 
-/// The columns of a table `width` wide: all of them when they fit (borders, the
-/// selection mark, one space between columns), else without those that give way, in
-/// their order.
-fn kept_columns<T>(columns: &[Column<T>], widths: &[Constraint], width: u16) -> Vec<usize> {
-    let least = |c: &Constraint| match *c {
-        Constraint::Length(n) | Constraint::Min(n) => n,
-        Constraint::Fill(_) => FILL_AT_LEAST,
-        _ => 0,
-    };
-    let needed = |keep: &[usize]| -> u16 {
-        let columns: u16 = keep.iter().map(|&i| least(&widths[i])).sum();
-        let gaps = u16::try_from(keep.len().saturating_sub(1)).unwrap_or(u16::MAX);
-        columns.saturating_add(gaps).saturating_add(4)
-    };
-    let mut drops: Vec<(u8, usize)> = columns
-        .iter()
-        .enumerate()
-        .filter_map(|(i, c)| c.gives_way.map(|order| (order, i)))
-        .collect();
-    drops.sort_unstable();
-    let mut keep: Vec<usize> = (0..columns.len()).collect();
-    for (_, drop) in drops {
-        if needed(&keep) <= width {
-            break;
-        }
-        keep.retain(|i| *i != drop);
-    }
-    keep
-}
-
-/// What an empty page says: the view's own sentence, or, under a filter, that nothing
-/// matches it (an empty result is no empty ledger).
-fn empty_line<'a, T>(view: &ListView<T>, filter: Option<&'a str>) -> Line<'a> {
-    match filter {
-        None => Line::from(view.empty).dark_gray(),
-        Some(query) => Line::from(vec![
-            Span::raw("Nothing here matches the filter ").dark_gray(),
-            outside(query).bold(),
-        ]),
-    }
-}
-
-/// Draws the page of a list view into `area`: its frame with title and paging marks,
-/// the header, and the rows, or a sentence when there are none.
-fn draw_list<T: PageRow>(
-    frame: &mut Frame<'_>,
-    area: Rect,
-    model: &Model,
-    view: &ListView<T>,
-    page: &Page<T>,
-) {
-    let count = page.count;
+/// The list's title: the view, how many rows it lists and of what, and whether it
+/// shows open questions only or all of them.
+pub(crate) fn list_title(model: &Model, what: &str, open_what: &str, count: Count) -> String {
+    let view = model.tab.title();
     let filtered = if model.filter().is_some() {
         " (filtered)"
     } else {
         ""
     };
-    let title = format!(
-        " {} · {} {}{filtered} ",
-        model.tab.title(),
-        count.matching.unwrap_or(count.all),
-        view.what
-    );
-    let focused = model.detail.is_none();
-    let mut block = Block::bordered()
-        .title(Line::from(title).bold())
-        .border_style(if focused {
-            Style::new().fg(Color::Cyan)
-        } else {
-            Style::new().fg(Color::DarkGray)
-        });
-    if page.more_before {
-        block = block.title_top(
-            Line::from("▲ more above")
-                .alignment(Alignment::Right)
-                .dark_gray(),
-        );
-    }
-    if page.more_after {
-        block = block.title_bottom(
-            Line::from("▼ more below")
-                .alignment(Alignment::Right)
-                .dark_gray(),
-        );
-    }
-    if page.rows.is_empty() {
-        let inner = block.inner(area);
-        frame.render_widget(block, area);
-        frame.render_widget(Paragraph::new(empty_line(view, model.filter())), inner);
-        return;
-    }
-    let now = model.now;
-    let rows: Vec<Vec<Line<'_>>> = page
-        .rows
-        .iter()
-        .map(|row| view.columns.iter().map(|c| (c.cell)(row, now)).collect())
-        .collect();
-    let widths: Vec<Constraint> = view
-        .columns
-        .iter()
-        .enumerate()
-        .map(|(i, c)| match c.width {
-            Constraint::Length(n) if c.grows => {
-                let widest = rows.iter().map(|cells| cells[i].width()).max().unwrap_or(0);
-                Constraint::Length(n.max(u16::try_from(widest).unwrap_or(u16::MAX)))
-            }
-            width => width,
-        })
-        .collect();
-    let keep = kept_columns(view.columns, &widths, area.width);
-    let header = Row::new(keep.iter().map(|&i| view.columns[i].header))
-        .style(Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED));
-    let rows = rows.into_iter().map(|cells| {
-        Row::new(
-            cells
-                .into_iter()
-                .enumerate()
-                .filter(|(i, _)| keep.contains(i))
-                .map(|(_, cell)| Cell::from(cell)),
-        )
-    });
-    let table = Table::new(rows, keep.iter().map(|&i| widths[i]))
-        .header(header)
-        .block(block)
-        .column_spacing(1)
-        .row_highlight_style(if focused {
-            Style::new().bg(Color::Blue).fg(Color::White)
-        } else {
-            Style::new().bg(Color::DarkGray)
-        })
-        .highlight_symbol("▶ ");
-    let mut state = TableState::default().with_selected(Some(page.selected));
-    frame.render_stateful_widget(table, area, &mut state);
+    let listed = count.listed();
+    let text = match count.open {
+        Some(open) if count.open_only => match count.matching {
+            Some(m) => format!("{m} of {open} {open_what}{filtered}"),
+            None => format!("{open} of {} {open_what} · O shows all", count.all),
+        },
+        Some(open) => format!("{listed} {what}{filtered}, {open} still open · O shows those only"),
+        None => format!("{listed} {what}{filtered}"),
+    };
+    format!(" {view} · {text} ")
 }
 
 /// The title of each tab, in the order of the tabs: what the tab bar draws, and what
@@ -308,7 +157,11 @@ pub(crate) fn tab_titles(model: &Model) -> Vec<Line<'static>> {
             let shown = match count.matching {
                 _ if *tab == Tab::Reconcile && !model.glance.counted => "…".to_owned(),
                 Some(matching) => format!("{matching}/{}", count.all),
-                None => count.all.to_string(),
+                // A queue that shrinks: what is still open, of all it ever held.
+                None => count.open.map_or_else(
+                    || count.all.to_string(),
+                    |open| format!("{open}/{}", count.all),
+                ),
             };
             Line::from(vec![
                 Span::raw(format!("{} ", tab.index() + 1)).dark_gray(),

@@ -4,10 +4,10 @@
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::columns::{ANSWER_COLUMNS, answer_from};
-use super::rows::{AnswerRow, NewAnswer};
+use super::rows::{AnswerRow, DispositionCounts, NewAnswer};
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
-use crate::decision::Verdict;
+use crate::decision::{Disposition, Verdict};
 
 type Result<T> = std::result::Result<T, StoreError>;
 
@@ -45,20 +45,36 @@ impl Ledger {
     /// Held and quarantined callbacks with no closing answer yet.
     pub fn open_questions(&self) -> Result<i64> {
         let counts = self.disposition_counts()?;
-        // The questions, less those whose standing answer closes them: a walk over
-        // the answers (a person's work, so few), not over every held callback.
-        let closed: i64 = self.run(|c| {
-            c.prepare_cached(&format!(
-                "SELECT count(*) FROM callbacks c
+        let closed = self.closed_questions()?;
+        Ok(counts.held + counts.quarantined - closed.held - closed.quarantined)
+    }
+
+    /// Held and quarantined callbacks whose standing answer closes them, counted by
+    /// disposition (the other counts stay 0): a walk over the answers (a person's
+    /// work, so few), not over every held callback. The open questions of a view are
+    /// its kept count less these.
+    pub fn closed_questions(&self) -> Result<DispositionCounts> {
+        self.run(|c| {
+            let mut st = c.prepare_cached(&format!(
+                "SELECT c.disposition, count(*) FROM callbacks c
                  WHERE c.seq IN (SELECT callback_seq FROM answers)
                    AND (c.disposition = 'hold' OR c.disposition = 'quarantine')
                    AND (SELECT verdict FROM answers WHERE callback_seq = c.seq
-                        ORDER BY id DESC LIMIT 1) IN ({})",
+                        ORDER BY id DESC LIMIT 1) IN ({})
+                 GROUP BY c.disposition",
                 closing_verdicts()
-            ))?
-            .query_row([], |row| row.get(0))
-        })?;
-        Ok(counts.held + counts.quarantined - closed)
+            ))?;
+            let mut closed = DispositionCounts::default();
+            let mut rows = st.query([])?;
+            while let Some(row) = rows.next()? {
+                match row.get::<_, Disposition>(0)? {
+                    Disposition::Hold => closed.held = row.get(1)?,
+                    Disposition::Quarantine => closed.quarantined = row.get(1)?,
+                    Disposition::Apply | Disposition::Record => {}
+                }
+            }
+            Ok(closed)
+        })
     }
 
     /// The latest answer given on another callback of the same job (a case answered before).

@@ -113,10 +113,11 @@ impl PtySession {
     }
 
     /// Answers the demo's held callback #2 as a reviewer would: view 1, `a`, `downs`
-    /// verdicts down, `note` typed into the note, written, and the confirmation closed
-    /// until the row shows `shown` (its column may cut the reviewer's name short).
+    /// verdicts down, `note` typed into the note, written, and the confirmation closed;
+    /// the answer closed the question, so `O` lists all held rows again until the row
+    /// shows `shown` (its column may cut the reviewer's name short).
     pub fn answer_held_callback(&mut self, downs: usize, note: &str, shown: &str) {
-        self.wait_for("held for a person");
+        self.wait_for("held still open");
         self.send(b"1");
         self.wait_for("possible_duplicate_effect");
         self.send(b"a");
@@ -130,6 +131,10 @@ impl PtySession {
         self.send(b"\r");
         self.wait_for("Answer 1 written on callback #2");
         self.send(b"\r");
+        self.wait_until("the confirmation to close", &|s| {
+            !s.contains("Answer 1 written")
+        });
+        self.send(b"O");
         // The confirmation names the answer too: wait for it to close.
         self.wait_until("the held row to show the answer", &|s| {
             !s.contains("Answer 1 written") && s.contains(shown)

@@ -14,8 +14,25 @@ pub(crate) const RECENT_WINDOWS: usize = 12;
 pub struct Count {
     /// Every row of the view.
     pub all: i64,
-    /// The rows matching its filter, when it has one.
+    /// The rows matching its filter (among those it lists), when it has one.
     pub matching: Option<i64>,
+    /// Of all its rows, the questions still open, for a view of questions (held,
+    /// quarantined): the queue that shrinks as answers close them.
+    pub open: Option<i64>,
+    /// The view lists the open questions only (`O` shows all).
+    pub open_only: bool,
+}
+
+impl Count {
+    /// How many rows the view lists: those matching the filter, else the open
+    /// questions when it shows only those, else all.
+    pub fn listed(&self) -> i64 {
+        match (self.matching, self.open) {
+            (Some(matching), _) => matching,
+            (None, Some(open)) if self.open_only => open,
+            _ => self.all,
+        }
+    }
 }
 
 /// The reconciliation at a glance: counts, the first jobs of each finding, recent

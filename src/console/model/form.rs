@@ -230,8 +230,8 @@ impl RequestForm {
             name: "retention",
             passes: !(expired && retry),
             finding: match output.retention_until {
-                Some(until) if expired => format!("expired at {}", until.short()),
-                Some(until) => format!("kept until {}", until.short()),
+                Some(until) if expired => format!("expired at {}", until.month_day_time()),
+                Some(until) => format!("kept until {}", until.month_day_time()),
                 None => "no retention limit on record".to_owned(),
             },
         };

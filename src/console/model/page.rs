@@ -8,8 +8,8 @@
 use crate::clock::Timestamp;
 use crate::decision::Disposition;
 use crate::store::{
-    AgedJobRow, CallbackRow, FailedJobRow, JobKey, Keyset, OutboxRow, PageRequest, RejectedLine,
-    StoreError,
+    AgedJobRow, AnswerRow, CallbackRow, FailedJobRow, JobKey, Keyset, OutboxRow, PageRequest,
+    RejectedLine, StoreError,
 };
 
 use super::counts::Count;
@@ -82,6 +82,12 @@ pub trait PageRow: Sized {
 
     /// The aged job this row is (the Aged view only).
     fn aged(&self) -> Option<&AgedJobRow> {
+        None
+    }
+
+    /// Switches a list of questions between the open ones and all (`Some(true)`: open
+    /// only now); `None` for a list of other rows.
+    fn toggle_open(_source: &mut Self::Source) -> Option<bool> {
         None
     }
 
@@ -274,6 +280,8 @@ pub struct CallbackList {
     pub disposition: Option<Disposition>,
     /// Read the first bytes of each raw line too (the quarantine view shows them).
     pub raw_head: bool,
+    /// Only the questions still open (no closing answer); for held and quarantined.
+    pub open: bool,
 }
 
 /// Bytes of a raw line shown in a quarantined row.
@@ -286,6 +294,9 @@ pub struct CallbackItem {
     pub row: CallbackRow,
     /// The first bytes of the raw line, and its whole length.
     pub raw_head: Option<(Vec<u8>, i64)>,
+    /// The latest answer given on another callback of the same job: a new case on a
+    /// job answered before (read for held and quarantined rows only).
+    pub earlier: Option<AnswerRow>,
 }
 
 impl PageRow for CallbackItem {
@@ -302,6 +313,17 @@ impl PageRow for CallbackItem {
 
     fn callback(&self) -> Option<&CallbackRow> {
         Some(&self.row)
+    }
+
+    fn toggle_open(source: &mut CallbackList) -> Option<bool> {
+        let questions = matches!(
+            source.disposition,
+            Some(Disposition::Hold | Disposition::Quarantine)
+        );
+        questions.then(|| {
+            source.open = !source.open;
+            source.open
+        })
     }
 
     fn count(rows: &dyn RowSource, query: Query<'_, CallbackList>) -> Result<Count, StoreError> {

@@ -22,8 +22,9 @@ use crate::console::model::page::{
 };
 use crate::console::model::{Flash, Model};
 use crate::console::tab::Tab;
-use crate::decision::JobState;
+use crate::decision::{Disposition, JobState};
 use crate::reconcile::{self, Backlog, DEFAULT_REVIEW_CAPACITY};
+use crate::review::CaseKind;
 use crate::store::{
     AgedJobRow, CallbackFilter, DispositionCounts, JobKey, Ledger, MissingCounts, OutboxRow,
     PageRequest, RejectedLine, StoreError, WindowStates,
@@ -35,6 +36,8 @@ pub(super) struct LedgerRows<'a> {
     now: Timestamp,
     /// Callbacks by disposition, read once for every callback view counted.
     dispositions: OnceCell<DispositionCounts>,
+    /// Questions closed by their standing answer, by disposition, read once likewise.
+    closed: OnceCell<DispositionCounts>,
 }
 
 impl<'a> LedgerRows<'a> {
@@ -43,7 +46,16 @@ impl<'a> LedgerRows<'a> {
             ledger,
             now,
             dispositions: OnceCell::new(),
+            closed: OnceCell::new(),
         }
+    }
+
+    fn closed(&self) -> Result<DispositionCounts, StoreError> {
+        if let Some(counts) = self.closed.get() {
+            return Ok(*counts);
+        }
+        let counts = self.ledger.closed_questions()?;
+        Ok(*self.closed.get_or_init(|| counts))
     }
 
     fn dispositions(&self) -> Result<DispositionCounts, StoreError> {
@@ -64,6 +76,7 @@ fn count(
     Ok(Count {
         all,
         matching: filter.map(matching).transpose()?,
+        ..Count::default()
     })
 }
 
@@ -81,7 +94,17 @@ impl RowSource for LedgerRows<'_> {
                 } else {
                     None
                 };
-                Ok(CallbackItem { row, raw_head })
+                // One indexed read per question on the page (callbacks by job, then
+                // answers by callback), whatever the size of the ledger.
+                let earlier = match (&row.job_id, CaseKind::of(row.disposition, row.reason)) {
+                    (Some(job), Some(_)) => self.ledger.earlier_answer_on_job(job, row.seq)?,
+                    _ => None,
+                };
+                Ok(CallbackItem {
+                    row,
+                    raw_head,
+                    earlier,
+                })
             })
             .collect()
     }
@@ -105,9 +128,14 @@ impl RowSource for LedgerRows<'_> {
             .list
             .disposition
             .map_or(dispositions.total(), |d| dispositions.get(d));
-        count(all, query.filter, |_| {
+        let mut count = count(all, query.filter, |_| {
             self.ledger.count_callbacks(&callback_filter(query))
-        })
+        })?;
+        if let Some(d @ (Disposition::Hold | Disposition::Quarantine)) = query.list.disposition {
+            count.open = Some(all - self.closed()?.get(d));
+            count.open_only = query.list.open;
+        }
+        Ok(count)
     }
 
     fn count_aged_jobs(&self, query: Query<'_, ()>) -> Result<Count, StoreError> {
@@ -152,7 +180,7 @@ fn callback_filter(query: Query<'_, CallbackList>) -> CallbackFilter {
     CallbackFilter {
         disposition: query.list.disposition,
         text: query.filter.map(str::to_owned),
-        open: false,
+        open: query.list.open,
     }
 }
 

@@ -226,7 +226,7 @@ fn owner_action(app: &mut App, form: &mut OwnerForm, action: Action) -> bool {
                 Ok(()) => {
                     let when = escalate_at.map_or_else(
                         || "no escalation time".to_owned(),
-                        |t| format!("escalates at {}", t.short()),
+                        |t| format!("escalates at {}", t.month_day_time()),
                     );
                     form.error = None;
                     form.outcome = Some(Outcome::Written(vec![format!(

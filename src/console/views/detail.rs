@@ -9,9 +9,9 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color, Style, Stylize};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
-use unicode_width::UnicodeWidthChar;
 
 use super::outside;
+use super::wrap::{cut, hang_of};
 use crate::clock::format_gap;
 use crate::console::model::Model;
 use crate::console::model::detail::{Detail, RawMessage};
@@ -29,7 +29,7 @@ fn answer_line(a: &AnswerRow) -> Vec<Span<'_>> {
         outside(a.verdict.as_str()).bold(),
         Span::raw(" by "),
         outside(&a.reviewer),
-        Span::raw(format!(" at {}", a.answered_at.short())),
+        Span::raw(format!(" at {}", a.answered_at.month_day_time())),
     ];
     if let Some(job) = &a.linked_job_id {
         spans.push(Span::raw(" → job "));
@@ -65,9 +65,9 @@ fn callback_facts<'a>(out: &mut Vec<Vec<Span<'a>>>, c: &'a CallbackRow) {
     times.push(Span::raw(format!(
         " · arrived {} · timeout {} · gap {}",
         c.arrived_at
-            .map_or_else(|| "-".to_owned(), crate::clock::Timestamp::short),
+            .map_or_else(|| "-".to_owned(), crate::clock::Timestamp::month_day_time),
         c.timeout_at
-            .map_or_else(|| "-".to_owned(), crate::clock::Timestamp::short),
+            .map_or_else(|| "-".to_owned(), crate::clock::Timestamp::month_day_time),
         // The gap's sign, said in words once: + is after the timeout, - before it.
         match (c.arrived_at, c.timeout_at) {
             (Some(a), Some(t)) => {
@@ -89,7 +89,7 @@ fn callback_facts<'a>(out: &mut Vec<Vec<Span<'a>>>, c: &'a CallbackRow) {
             outside(&r.created_by).yellow(),
             Span::raw(format!(
                 " at {} ({})",
-                r.started_at.short(),
+                r.started_at.month_day_time(),
                 r.state.map_or("?", |s| s.as_str())
             ))
             .yellow(),
@@ -169,7 +169,7 @@ fn logical_lines(d: &Detail) -> Vec<Vec<Span<'_>>> {
                 Span::raw(format!(
                     " · {} · accepted {} · attempt {} of a budget of {}",
                     job.state,
-                    job.accepted_at.short(),
+                    job.accepted_at.month_day_time(),
                     job.latest_attempt,
                     job.attempt_budget
                 )),
@@ -178,11 +178,9 @@ fn logical_lines(d: &Detail) -> Vec<Vec<Span<'_>>> {
                 out.push(vec![
                     Span::raw("  owner ").dark_gray(),
                     outside(&owner.owner),
-                    Span::raw(
-                        owner
-                            .escalate_at
-                            .map_or_else(String::new, |t| format!(", escalates at {}", t.short())),
-                    ),
+                    Span::raw(owner.escalate_at.map_or_else(String::new, |t| {
+                        format!(", escalates at {}", t.month_day_time())
+                    })),
                 ]);
             }
             if let Some(cause) = &job.failure_cause {
@@ -204,10 +202,10 @@ fn logical_lines(d: &Detail) -> Vec<Vec<Span<'_>>> {
                 ]);
             }
             out.push(Vec::new());
-            out.push(heading("Timeline (times in UTC)"));
+            out.push(heading("Timeline"));
             for (at, line) in timeline::lines(&d.timeline) {
                 out.push(vec![
-                    Span::raw(format!("  {}  ", at.short())).dark_gray(),
+                    Span::raw(format!("  {}  ", at.month_day_time())).dark_gray(),
                     // Timeline text carries ids, names and notes from events.
                     Span::raw(outside(&line).content.into_owned()),
                 ]);
@@ -225,65 +223,12 @@ fn logical_lines(d: &Detail) -> Vec<Vec<Span<'_>>> {
     out
 }
 
-/// Breaks a line of spans into lines at most `width` columns wide, at the last space
-/// that fits (the space itself is dropped); a word longer than a whole line (a digest, a
-/// long id) is cut where the line ends.
-fn cut(spans: &[Span<'_>], width: usize) -> Vec<Line<'static>> {
-    let width = width.max(1);
-    let mut lines: Vec<Vec<(char, Style)>> = Vec::new();
-    let mut current: Vec<(char, Style)> = Vec::new();
-    let mut used = 0;
-    for span in spans {
-        for c in span.content.chars() {
-            let w = c.width().unwrap_or(0);
-            if used + w > width {
-                if c == ' ' {
-                    lines.push(std::mem::take(&mut current));
-                    used = 0;
-                    continue;
-                }
-                let rest = match current.iter().rposition(|&(c, _)| c == ' ') {
-                    // Not at the line's own indentation: that would leave a blank line.
-                    Some(space) if current[..space].iter().any(|&(c, _)| c != ' ') => {
-                        let rest = current.split_off(space + 1);
-                        current.pop();
-                        rest
-                    }
-                    _ => Vec::new(),
-                };
-                lines.push(std::mem::replace(&mut current, rest));
-                used = current.iter().map(|&(c, _)| c.width().unwrap_or(0)).sum();
-            }
-            current.push((c, span.style));
-            used += w;
-        }
-    }
-    lines.push(current);
-    lines.into_iter().map(styled_line).collect()
-}
-
-/// Characters with their styles, as a line of one span per run of a style.
-fn styled_line(chars: Vec<(char, Style)>) -> Line<'static> {
-    let mut spans: Vec<Span<'static>> = Vec::new();
-    let mut text = String::new();
-    let mut style = chars.first().map_or_else(Style::default, |&(_, s)| s);
-    for (c, s) in chars {
-        if s != style {
-            spans.push(Span::styled(std::mem::take(&mut text), style));
-            style = s;
-        }
-        text.push(c);
-    }
-    spans.push(Span::styled(text, style));
-    Line::from(spans)
-}
-
 /// The detail pane's lines for a screen `screen_width` wide.
 pub(crate) fn lines(d: &Detail, screen_width: u16) -> Vec<Line<'_>> {
     let width = usize::from(screen_width.saturating_sub(2));
     logical_lines(d)
         .into_iter()
-        .flat_map(|spans| cut(&spans, width))
+        .flat_map(|spans| cut(&spans, width, hang_of(&spans, width)))
         .collect()
 }
 

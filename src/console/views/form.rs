@@ -50,7 +50,7 @@ fn outcome_lines<'a>(lines: &mut Vec<Line<'a>>, outcome: &'a Outcome) {
                 outside(theirs.verdict.as_str()).bold(),
                 Span::raw(" by "),
                 outside(&theirs.reviewer),
-                Span::raw(format!(" at {}", theirs.answered_at.short())),
+                Span::raw(format!(" at {}", theirs.answered_at.month_day_time())),
             ];
             if !theirs.note.is_empty() {
                 spans.push(Span::raw(" — "));
@@ -87,7 +87,7 @@ fn answer_lines<'a>(form: &'a AnswerForm, model: &'a Model) -> Vec<Line<'a>> {
             outside(&a.reviewer),
             Span::raw(format!(
                 " at {}; yours is appended after it.",
-                a.answered_at.short()
+                a.answered_at.month_day_time()
             )),
         ]),
         None => Line::from(Span::raw("No answer yet.").dark_gray()),
@@ -129,7 +129,7 @@ fn answer_lines<'a>(form: &'a AnswerForm, model: &'a Model) -> Vec<Line<'a>> {
         outside(&model.reviewer),
         Span::raw(format!(
             " at {}. {}",
-            model.now.short(),
+            model.now.month_day_time(),
             if form.chosen().needs_job() {
                 "The callback is then judged against that job by the table, as if it had named it."
             } else {

@@ -34,13 +34,19 @@ fn escalation(row: &AgedJobRow, now: Timestamp) -> Line<'_> {
     })
 }
 
+fn escalates_at(row: &AgedJobRow, now: Timestamp) -> Line<'_> {
+    Line::from(when_or_dash(AgedJob::at(row, now).escalate_at))
+}
+
 /// Open jobs past their expected age, with owner and escalation.
 pub(crate) const AGED: ListView<AgedJobRow> = ListView {
     what: "open past their expected age",
+    open_what: "still open",
     columns: &[
-        Column::<AgedJobRow>::new("job", Constraint::Length(16), |row, _| {
+        Column::<AgedJobRow>::new("job", Constraint::Length(3), |row, _| {
             Line::from(outside(&row.job_id))
-        }),
+        })
+        .grows(),
         Column::<AgedJobRow>::new("state", Constraint::Length(10), |row, _| {
             Line::from(row.state.as_str())
         }),
@@ -51,13 +57,19 @@ pub(crate) const AGED: ListView<AgedJobRow> = ListView {
             Line::from(span_of(AgedJob::at(row, now).expected_age_s))
         })
         .gives_way(1),
-        Column::<AgedJobRow>::new("owner", Constraint::Length(20), owner),
-        Column::<AgedJobRow>::new("escalates at", Constraint::Length(14), |row, now| {
-            Line::from(when_or_dash(AgedJob::at(row, now).escalate_at))
-        })
-        .gives_way(2),
-        Column::<AgedJobRow>::new("escalation", Constraint::Min(12), escalation),
+        Column::<AgedJobRow>::new("owner", Constraint::Length(7), owner)
+            .grows()
+            .gives_way(3),
+        Column::<AgedJobRow>::new("escalates at", Constraint::Length(14), escalates_at)
+            .gives_way(2),
+        Column::<AgedJobRow>::new("escalation", Constraint::Length(10), escalation).grows(),
     ],
+    facts: |row, now| {
+        vec![
+            ("owner", owner(row, now)),
+            ("escalates at", escalates_at(row, now)),
+        ]
+    },
     empty: "No job is past its expected age.",
 };
 
@@ -79,13 +91,24 @@ fn next(item: &FailedItem, _: Timestamp) -> Line<'_> {
     })
 }
 
+fn cause(item: &FailedItem, _: Timestamp) -> Line<'_> {
+    Line::from(
+        item.row
+            .cause
+            .as_deref()
+            .map_or_else(|| Span::raw("(no cause given)").dark_gray(), outside),
+    )
+}
+
 /// Failed jobs: cause, permanent or transient, attempts used of the budget.
 pub(crate) const FAILED: ListView<FailedItem> = ListView {
     what: "failed jobs",
+    open_what: "still open",
     columns: &[
-        Column::<FailedItem>::new("job", Constraint::Length(16), |item, _| {
+        Column::<FailedItem>::new("job", Constraint::Length(3), |item, _| {
             Line::from(outside(&item.row.job_id))
-        }),
+        })
+        .grows(),
         Column::<FailedItem>::new("failed at", Constraint::Length(14), |item, _| {
             Line::from(when(item.row.failed_at))
         })
@@ -97,15 +120,11 @@ pub(crate) const FAILED: ListView<FailedItem> = ListView {
                 item.row.attempts_used, item.row.attempt_budget
             ))
         }),
-        Column::<FailedItem>::new("next", Constraint::Length(16), next).gives_way(1),
-        Column::<FailedItem>::new("cause", Constraint::Fill(1), |item, _| {
-            Line::from(
-                item.row
-                    .cause
-                    .as_deref()
-                    .map_or_else(|| Span::raw("(no cause given)").dark_gray(), outside),
-            )
-        }),
+        Column::<FailedItem>::new("next", Constraint::Length(4), next)
+            .grows()
+            .gives_way(1),
+        Column::<FailedItem>::new("cause", Constraint::Fill(1), cause),
     ],
+    facts: |item, now| vec![("next", next(item, now)), ("cause", cause(item, now))],
     empty: "No failed jobs.",
 };

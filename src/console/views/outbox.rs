@@ -5,12 +5,14 @@ use ratatui::layout::Constraint;
 use ratatui::style::Stylize;
 use ratatui::text::{Line, Span};
 
+use super::preview::only_what_was_cut;
 use super::{Column, ListView, outside, when};
 use crate::store::{OutboxRow, RejectedLine};
 
 /// Every request in the outbox, oldest first.
 pub(crate) const OUTBOX: ListView<OutboxRow> = ListView {
     what: "in the outbox",
+    open_what: "still open",
     columns: &[
         Column::<OutboxRow>::new("id", Constraint::Length(4), |row, _| {
             Line::from(row.id.to_string())
@@ -43,12 +45,14 @@ pub(crate) const OUTBOX: ListView<OutboxRow> = ListView {
             Line::from(Span::raw(row.status.as_str()).yellow())
         }),
     ],
+    facts: only_what_was_cut,
     empty: "The outbox is empty: no request to the outside has been made.",
 };
 
 /// Every rejected event line, in ledger order.
 pub(crate) const REJECTED: ListView<RejectedLine> = ListView {
     what: "kept with the reason",
+    open_what: "still open",
     columns: &[
         Column::<RejectedLine>::new("line", Constraint::Length(4), |row, _| {
             Line::from(row.seq.to_string())
@@ -73,5 +77,6 @@ pub(crate) const REJECTED: ListView<RejectedLine> = ListView {
         })
         .grows(),
     ],
+    facts: only_what_was_cut,
     empty: "No rejected events: every event line was taken.",
 };

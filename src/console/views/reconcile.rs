@@ -61,7 +61,7 @@ fn finding<'a>(
 pub(crate) struct Reconcile;
 
 impl super::TabView for Reconcile {
-    fn draw(&self, frame: &mut Frame<'_>, area: Rect, model: &Model) {
+    fn draw(&self, frame: &mut Frame<'_>, area: Rect, _: Option<Rect>, model: &Model) {
         draw(frame, area, model);
     }
 }
@@ -212,7 +212,7 @@ fn windows(lines: &mut Vec<Line<'_>>, model: &Model) {
         let total: i64 = states.values().sum();
         let mut row = format!(
             "{:<17} {total:>8}",
-            start.short().get(..16).unwrap_or_default()
+            start.month_day_time().get(..11).unwrap_or_default()
         );
         for state in JobState::ALL {
             let _ = write!(row, " {:>14}", states.get(&state).copied().unwrap_or(0));
