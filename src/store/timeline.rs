@@ -97,8 +97,9 @@ const TIMELINE: &str = "
       FROM notifications WHERE job_id = ?1
     UNION ALL SELECT 8, set_at, owner, set_by, escalate_at, NULL, NULL
       FROM owner_assignments WHERE job_id = ?1
-    UNION ALL SELECT 9, requested_at, request, requested_by, status, NULL, NULL
-      FROM outbox WHERE job_id = ?1";
+    UNION ALL SELECT 9, o.requested_at, o.request, o.requested_by,
+           iif(w.id IS NULL, o.status, 'withdrawn'), NULL, NULL
+      FROM outbox o LEFT JOIN request_withdrawals w ON w.request_id = o.id WHERE o.job_id = ?1";
 
 fn fact(row: &Row<'_>) -> rusqlite::Result<TimelineFact> {
     use TimelineFact as F;
