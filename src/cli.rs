@@ -197,7 +197,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
 }
 
 /// Checks and writes a retry or cancel; says what was written.
-fn run_request(path: &Path, kind: RequestKind, args: &RequestArgs, now: Timestamp) -> Result<String> {
+fn run_request(
+    path: &Path,
+    kind: RequestKind,
+    args: &RequestArgs,
+    now: Timestamp,
+) -> Result<String> {
     let written = outbox::request(&mut open_existing(path)?, kind, &args.job, &args.by, now)?;
     Ok(report::request_written(kind, &args.job, &written))
 }

@@ -47,7 +47,10 @@ fn a_withdrawal_is_kept_beside_the_request_and_ends_its_pending() {
     expected.withdrawal = Some(withdrawal);
     assert_eq!(t.ledger.outbox().unwrap(), [expected]);
     assert_eq!(t.ledger.outbox_pending().unwrap(), 0);
-    assert_eq!(t.ledger.pending_requests("booking-1043").unwrap().retries, 0);
+    assert_eq!(
+        t.ledger.pending_requests("booking-1043").unwrap().retries,
+        0
+    );
     // The request's own row is never changed.
     let stored = fixture::query_i64(
         &t.path,
@@ -75,7 +78,10 @@ fn a_request_is_withdrawn_once_and_a_refusal_writes_nothing() {
         match (case, error) {
             ("twice", WithdrawError::AlreadyWithdrawn { withdrawal, .. }) => {
                 assert_eq!(withdrawal.withdrawn_by, "ops:lee");
-                assert!(message.contains("already withdrawn by ops:lee"), "{message}");
+                assert!(
+                    message.contains("already withdrawn by ops:lee"),
+                    "{message}"
+                );
             }
             ("unknown", WithdrawError::NoSuchRequest(n)) => {
                 assert_eq!(n, id);
@@ -93,7 +99,13 @@ fn a_request_is_withdrawn_once_and_a_refusal_writes_nothing() {
 fn a_withdrawn_retry_no_longer_blocks_a_new_request() {
     let mut t = TempLedger::with_demo_streams();
     let id = retry_1043(&mut t);
-    let blocked = request(&mut t.ledger, RequestKind::Cancel, "booking-1043", "ops:kim", now());
+    let blocked = request(
+        &mut t.ledger,
+        RequestKind::Cancel,
+        "booking-1043",
+        "ops:kim",
+        now(),
+    );
     assert!(
         matches!(
             blocked,
@@ -119,7 +131,13 @@ fn request_withdraw_from_the_command_line_plain_and_json() {
     let (w, _) = Workdir::with_demo();
     w.ok(&["request", "retry", "booking-1043", "--by", "ops:maria"]);
     let out = w.ok(&[
-        "request", "withdraw", "1", "--note", "wrong job", "--reviewer", "ops:lee",
+        "request",
+        "withdraw",
+        "1",
+        "--note",
+        "wrong job",
+        "--reviewer",
+        "ops:lee",
     ]);
     assert_eq!(
         out,
@@ -141,7 +159,10 @@ fn request_withdraw_from_the_command_line_plain_and_json() {
     w.ok(&["request", "cancel", "booking-1043", "--by", "ops:maria"]);
     let row = w.json(&["request", "withdraw", "2", "--by", "ops:kim", "--json"]);
     assert_eq!(row, w.json(&["outbox", "--json"])[1]);
-    assert_eq!(row["withdrawal"]["withdrawn_at"], "2026-11-27T17:00:00.000Z");
+    assert_eq!(
+        row["withdrawal"]["withdrawn_at"],
+        "2026-11-27T17:00:00.000Z"
+    );
 }
 
 #[test]

@@ -33,6 +33,8 @@ pub enum Action {
     Retry,
     /// Ask for a cancel of the selected job (checked, through the outbox).
     Cancel,
+    /// Withdraw the selected pending request (Outbox view).
+    Withdraw,
     /// Put the selected row's job id on the terminal's clipboard.
     CopyJobId,
     /// Put the selected callback's delivery id on the terminal's clipboard.

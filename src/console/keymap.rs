@@ -28,6 +28,8 @@ pub enum Context {
     Confirm,
     /// A request the checks already refuse: nothing to confirm, so no key sends it.
     Refused,
+    /// Confirming the withdrawal of a pending request (with an optional note).
+    Withdraw,
     /// Reading what came of a form.
     Outcome,
     /// The help screen.
@@ -36,13 +38,14 @@ pub enum Context {
 
 impl Context {
     /// Contexts in the order the help screen lists them.
-    pub const ALL: [Context; 9] = [
+    pub const ALL: [Context; 10] = [
         Context::List,
         Context::Detail,
         Context::Filter,
         Context::Form,
         Context::Confirm,
         Context::Refused,
+        Context::Withdraw,
         Context::Outcome,
         Context::Help,
         Context::Everywhere,
@@ -58,6 +61,7 @@ impl Context {
             Context::Form => "In an answer or owner form",
             Context::Confirm => "Confirming a retry or cancel",
             Context::Refused => "A retry or cancel the checks refuse",
+            Context::Withdraw => "Withdrawing a pending request (Outbox)",
             Context::Outcome => "Reading what was written or refused",
             Context::Help => "In this help",
         }
@@ -265,7 +269,7 @@ impl Entry {
 /// A click in the table: where it landed is filled in from the mouse event.
 const CLICK: Action = Action::Click { column: 0, row: 0 };
 
-use Context::{Confirm, Detail, Everywhere, Filter, Form, Help, List, Outcome, Refused};
+use Context::{Confirm, Detail, Everywhere, Filter, Form, Help, List, Outcome, Refused, Withdraw};
 
 /// Every key of the console, as written.
 #[rustfmt::skip]
@@ -279,6 +283,7 @@ const TABLE: &[Entry] = &[
     bind(List, &[key(KeyCode::Enter)], Action::OpenDetail, "detail of the row", Some("detail")),
     bind(List, &[ch('/')], Action::Filter, "filter by job id or reason", Some("filter")),
     Entry::RowActions(List),
+    bind(List, &[ch('w')], Action::Withdraw, "withdraw the pending request (Outbox)", Some("withdraw")),
     bind(List, &[ch('y')], Action::CopyJobId, "copy the row's job id (to the terminal's clipboard)", None),
     bind(List, &[ch('Y')], Action::CopyDeliveryId, "copy the callback's delivery id", None),
     bind(List, &[Trigger::LeftClick], CLICK, "select the row or the view clicked", None),
@@ -316,6 +321,11 @@ const TABLE: &[Entry] = &[
     bind(Confirm, &[ch('n'), key(KeyCode::Esc)], Action::Back, "don't send it", Some("don't send")),
     // A request already refused: no key sends it.
     bind(Refused, &[ch('n'), key(KeyCode::Esc), key(KeyCode::Enter)], Action::Back, "close; nothing is sent", Some("close, nothing is sent")),
+    // Withdrawing a pending request (Outbox view).
+    bind(Withdraw, &[Trigger::Typing], Action::Input(' '), "type a note (optional)", None),
+    bind(Withdraw, &[key(KeyCode::Backspace)], Action::Erase, "delete a character", None),
+    bind(Withdraw, &[key(KeyCode::Enter)], Action::Submit, "withdraw it now", Some("withdraw it")),
+    bind(Withdraw, &[key(KeyCode::Esc)], Action::Back, "keep it pending; nothing is written", Some("keep it")),
     // What came of a form.
     bind(Outcome, &[key(KeyCode::Enter), key(KeyCode::Esc)], Action::Back, "close", Some("close")),
     // Help.

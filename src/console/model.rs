@@ -6,6 +6,7 @@ pub mod counts;
 pub mod detail;
 pub mod form;
 pub mod page;
+pub mod withdraw;
 
 use std::any::Any;
 
@@ -285,6 +286,7 @@ impl Model {
                 Context::Refused
             }
             Overlay::Form(form) if matches!(**form, Form::Request(_)) => Context::Confirm,
+            Overlay::Form(form) if matches!(**form, Form::Withdraw(_)) => Context::Withdraw,
             Overlay::Form(_) => Context::Form,
             Overlay::Filter { .. } => Context::Filter,
             Overlay::None if self.detail.is_some() => Context::Detail,
@@ -333,6 +335,16 @@ impl Model {
             .ok_or("this callback was applied or recorded; only held and quarantined ones take answers")
     }
 
+    /// The selected row is a pending request in the Outbox view.
+    fn withdrawable(&self) -> bool {
+        self.tab == Tab::Outbox
+            && self
+                .lists
+                .page::<crate::store::OutboxRow>(Tab::Outbox)
+                .and_then(Page::current)
+                .is_some_and(|row| row.withdrawal.is_none())
+    }
+
     /// Does `action` apply here and now? (Footer hints show only those that do.)
     pub fn offers(&self, action: Action) -> bool {
         let job = self.list().and_then(List::job);
@@ -342,6 +354,7 @@ impl Model {
             Action::Retry | Action::Cancel => !self.read_only && job.is_some(),
             Action::OpenDetail => self.list().and_then(List::subject).is_some(),
             Action::Filter => self.list().is_some(),
+            Action::Withdraw => !self.read_only && self.withdrawable(),
             _ => true,
         }
     }

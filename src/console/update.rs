@@ -2,6 +2,7 @@
 //! and writes the ledger, and the only place the model changes.
 
 mod reads;
+mod withdraw;
 mod writes;
 
 use std::path::Path;
@@ -401,9 +402,11 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
             app.help(action);
             Ok(())
         }
-        Context::Form | Context::Confirm | Context::Refused | Context::Outcome => {
-            writes::form_action(app, action)
-        }
+        Context::Form
+        | Context::Confirm
+        | Context::Refused
+        | Context::Withdraw
+        | Context::Outcome => writes::form_action(app, action),
         Context::Filter => app.filter_action(action),
         Context::Detail => match action {
             Action::Back => app.close_detail(),
@@ -436,6 +439,10 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
             Action::OpenDetail => app.open_detail(),
             Action::Filter => {
                 app.start_filter();
+                Ok(())
+            }
+            Action::Withdraw => {
+                withdraw::open(app);
                 Ok(())
             }
             Action::Help => {
