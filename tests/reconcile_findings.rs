@@ -42,7 +42,7 @@ fn findings_match_the_report(ledger: &Ledger) -> [i64; 3] {
         assert_eq!(count, reported.count, "{finding}: the count");
         let listed = every_page(ledger, finding, 7);
         assert_eq!(
-            listed.len() as i64,
+            i64::try_from(listed.len()).unwrap(),
             reported.count,
             "{finding}: jobs listed"
         );
