@@ -280,7 +280,7 @@ const TABLE: &[Entry] = &[
     bind(List, &[key(KeyCode::Tab), key(KeyCode::Right)], Action::NextTab, "next view", Some("next view")),
     bind(List, &[key(KeyCode::BackTab), key(KeyCode::Left)], Action::PrevTab, "previous view", None),
     tab_keys(List, ""),
-    bind(List, &[key(KeyCode::Enter)], Action::OpenDetail, "detail of the row", Some("detail")),
+    bind(List, &[key(KeyCode::Enter)], Action::OpenDetail, "detail of the row (a finding: its jobs)", Some("detail")),
     bind(List, &[ch('/')], Action::Filter, "filter by job id or reason", Some("filter")),
     Entry::RowActions(List),
     bind(List, &[ch('w')], Action::Withdraw, "withdraw the pending request (Outbox)", Some("withdraw")),
@@ -288,7 +288,7 @@ const TABLE: &[Entry] = &[
     bind(List, &[ch('Y')], Action::CopyDeliveryId, "copy the callback's delivery id", None),
     bind(List, &[Trigger::LeftClick], CLICK, "select the row or the view clicked", None),
     bind(List, &[ch('?')], Action::Help, "help: every key", Some("help")),
-    bind(List, &[key(KeyCode::Esc)], Action::Back, "clear the filter (never leaves)", None),
+    bind(List, &[key(KeyCode::Esc)], Action::Back, "clear the filter, close a finding (never leaves)", None),
     bind(List, &[ch('q')], Action::Quit, "leave", Some("quit")),
     // The detail pane.
     moves(Detail, ["scroll down", "scroll up", "scroll a page down", "scroll a page up", "top of the detail", "end of the detail"], Some("scroll")),

@@ -4,6 +4,7 @@
 
 pub mod counts;
 pub mod detail;
+pub mod findings;
 pub mod form;
 pub mod page;
 pub mod withdraw;
@@ -224,6 +225,8 @@ pub struct Model {
     pub lists: Lists,
     /// Lines of the Reconcile view scrolled off the top.
     pub reconcile_scroll: usize,
+    /// The Reconcile view's selected finding, and the jobs behind it once opened.
+    pub findings: findings::Findings,
     /// The reconciliation at a glance.
     pub glance: Glance,
     /// The detail pane below the list, open when `Some`; it has the keyboard while no
@@ -263,6 +266,7 @@ impl Model {
             tab: Tab::Held,
             lists: Lists::new(),
             reconcile_scroll: 0,
+            findings: findings::Findings::default(),
             glance: Glance::default(),
             detail: None,
             overlay: Overlay::None,
@@ -294,9 +298,26 @@ impl Model {
         }
     }
 
-    /// The current view's page, if it lists rows.
+    /// The current view's page, if it lists rows (the Reconcile view: the jobs of an
+    /// opened finding).
     pub fn list(&self) -> Option<&dyn List> {
-        self.lists.of(self.tab)
+        match (self.tab, &self.findings.jobs) {
+            (Tab::Reconcile, Some(jobs)) => Some(jobs),
+            _ => self.lists.of(self.tab),
+        }
+    }
+
+    /// The current view's page, to change.
+    pub fn list_mut(&mut self) -> Option<&mut dyn List> {
+        match (self.tab, &mut self.findings.jobs) {
+            (Tab::Reconcile, Some(jobs)) => Some(jobs),
+            _ => self.lists.of_mut(self.tab),
+        }
+    }
+
+    /// The Reconcile view shows its findings (no finding opened): Enter opens one.
+    pub fn on_findings(&self) -> bool {
+        self.tab == Tab::Reconcile && self.findings.jobs.is_none()
     }
 
     /// The count the tab of `tab` shows: its rows (and those matching its filter),
@@ -352,6 +373,7 @@ impl Model {
             Action::Answer => !self.read_only && self.answerable().is_ok(),
             Action::Owner => !self.read_only && self.list().and_then(List::aged).is_some(),
             Action::Retry | Action::Cancel => !self.read_only && job.is_some(),
+            Action::OpenDetail if self.on_findings() => true,
             Action::OpenDetail => self.list().and_then(List::subject).is_some(),
             Action::Filter => self.list().is_some(),
             Action::Withdraw => !self.read_only && self.withdrawable(),

@@ -3,6 +3,7 @@
 
 pub(crate) mod callbacks;
 pub(crate) mod detail;
+pub(crate) mod findings;
 pub(crate) mod form;
 pub(crate) mod help;
 pub(crate) mod jobs;
@@ -206,7 +207,7 @@ fn empty_line<'a, T>(view: &ListView<T>, filter: Option<&'a str>) -> Line<'a> {
 
 /// Draws the page of a list view into `area`: its frame with title and paging marks,
 /// the header, and the rows, or a sentence when there are none.
-fn draw_list<T: PageRow>(
+pub(crate) fn draw_list<T: PageRow>(
     frame: &mut Frame<'_>,
     area: Rect,
     model: &Model,
