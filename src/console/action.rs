@@ -35,6 +35,8 @@ pub enum Action {
     Cancel,
     /// Withdraw the selected pending request (Outbox view).
     Withdraw,
+    /// Open the comparison pane of the selected held callback.
+    Compare,
     /// Put the selected row's job id on the terminal's clipboard.
     CopyJobId,
     /// Put the selected callback's delivery id on the terminal's clipboard.

@@ -123,7 +123,10 @@ mod tests {
         let attempt = col("2026-11-27T13:12:01Z") - col("2026-11-27T13:10:01Z");
         let gap = col("2026-11-27T13:16:45Z") - col("2026-11-27T13:12:01Z");
         let ratio = f64::from(gap) / f64::from(attempt);
-        assert!((ratio - 284.0 / 120.0).abs() < 0.05, "{gap} / {attempt} = {ratio}");
+        assert!(
+            (ratio - 284.0 / 120.0).abs() < 0.05,
+            "{gap} / {attempt} = {ratio}"
+        );
         // Later is never left of earlier.
         let mut previous = 0;
         for second in (0..404).step_by(7) {
@@ -166,6 +169,9 @@ mod tests {
             assert!(TICK_STEPS_S.contains(&step), "{step}");
         }
         // Whole minutes on a span of about seven minutes, sixty cells.
-        assert!(ticks.iter().all(|(_, t)| t.millis() % 60_000 == 0), "{ticks:?}");
+        assert!(
+            ticks.iter().all(|(_, t)| t.millis() % 60_000 == 0),
+            "{ticks:?}"
+        );
     }
 }

@@ -30,6 +30,8 @@ pub enum Context {
     Refused,
     /// Confirming the withdrawal of a pending request (with an optional note).
     Withdraw,
+    /// Reading the comparison pane of a held callback.
+    Compare,
     /// Reading what came of a form.
     Outcome,
     /// The help screen.
@@ -38,7 +40,7 @@ pub enum Context {
 
 impl Context {
     /// Contexts in the order the help screen lists them.
-    pub const ALL: [Context; 10] = [
+    pub const ALL: [Context; 11] = [
         Context::List,
         Context::Detail,
         Context::Filter,
@@ -46,6 +48,7 @@ impl Context {
         Context::Confirm,
         Context::Refused,
         Context::Withdraw,
+        Context::Compare,
         Context::Outcome,
         Context::Help,
         Context::Everywhere,
@@ -62,6 +65,7 @@ impl Context {
             Context::Confirm => "Confirming a retry or cancel",
             Context::Refused => "A retry or cancel the checks refuse",
             Context::Withdraw => "Withdrawing a pending request (Outbox)",
+            Context::Compare => "In the comparison of a held callback",
             Context::Outcome => "Reading what was written or refused",
             Context::Help => "In this help",
         }
@@ -269,7 +273,9 @@ impl Entry {
 /// A click in the table: where it landed is filled in from the mouse event.
 const CLICK: Action = Action::Click { column: 0, row: 0 };
 
-use Context::{Confirm, Detail, Everywhere, Filter, Form, Help, List, Outcome, Refused, Withdraw};
+use Context::{
+    Compare, Confirm, Detail, Everywhere, Filter, Form, Help, List, Outcome, Refused, Withdraw,
+};
 
 /// Every key of the console, as written.
 #[rustfmt::skip]
@@ -284,6 +290,8 @@ const TABLE: &[Entry] = &[
     bind(List, &[ch('/')], Action::Filter, "filter by job id or reason", Some("filter")),
     Entry::RowActions(List),
     bind(List, &[ch('w')], Action::Withdraw, "withdraw the pending request (Outbox)", Some("withdraw")),
+    // No footer hint: at 80 columns it would push `q quit` off the footer.
+    bind(List, &[ch('C')], Action::Compare, "compare a held callback with what it conflicts with", None),
     bind(List, &[ch('y')], Action::CopyJobId, "copy the row's job id (to the terminal's clipboard)", None),
     bind(List, &[ch('Y')], Action::CopyDeliveryId, "copy the callback's delivery id", None),
     bind(List, &[Trigger::LeftClick], CLICK, "select the row or the view clicked", None),
@@ -295,6 +303,7 @@ const TABLE: &[Entry] = &[
     bind(Detail, &[ch('n')], Action::NextRow, "next row", Some("next row")),
     bind(Detail, &[ch('p')], Action::PrevRow, "previous row", Some("previous row")),
     Entry::RowActions(Detail),
+    bind(Detail, &[ch('C')], Action::Compare, "compare a held callback with what it conflicts with", Some("compare")),
     bind(Detail, &[ch('y')], Action::CopyJobId, "copy the row's job id (to the terminal's clipboard)", None),
     bind(Detail, &[ch('Y')], Action::CopyDeliveryId, "copy the callback's delivery id", None),
     bind(Detail, &[Trigger::LeftClick], CLICK, "select the row or the view clicked", None),
@@ -326,6 +335,10 @@ const TABLE: &[Entry] = &[
     bind(Withdraw, &[key(KeyCode::Backspace)], Action::Erase, "delete a character", None),
     bind(Withdraw, &[key(KeyCode::Enter)], Action::Submit, "withdraw it now", Some("withdraw it")),
     bind(Withdraw, &[key(KeyCode::Esc)], Action::Back, "keep it pending; nothing is written", Some("keep it")),
+    // The comparison pane of a held callback.
+    moves(Compare, ["scroll down", "scroll up", "scroll a page down", "scroll a page up", "top of the comparison", "end of the comparison"], Some("scroll")),
+    bind(Compare, &[key(KeyCode::Esc), ch('C')], Action::Back, "close the comparison", Some("close")),
+    bind(Compare, &[ch('q')], Action::Quit, "leave", None),
     // What came of a form.
     bind(Outcome, &[key(KeyCode::Enter), key(KeyCode::Esc)], Action::Back, "close", Some("close")),
     // Help.

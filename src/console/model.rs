@@ -2,6 +2,7 @@
 //! detail pane, the open overlay, the flash and the size. No ledger: the update step
 //! fills it in, the views draw it, and a test can build one by hand.
 
+pub mod compare;
 pub mod counts;
 pub mod detail;
 pub mod findings;
@@ -65,6 +66,8 @@ pub enum Overlay {
     },
     /// A form over the view.
     Form(Box<Form>),
+    /// The comparison pane of a held callback.
+    Compare(Box<compare::Comparison>),
     /// The help screen, scrolled down `scroll` lines.
     Help {
         /// Lines scrolled off the top.
@@ -285,6 +288,7 @@ impl Model {
     pub fn context(&self) -> Context {
         match &self.overlay {
             Overlay::Help { .. } => Context::Help,
+            Overlay::Compare(_) => Context::Compare,
             Overlay::Form(form) if form.outcome().is_some() => Context::Outcome,
             Overlay::Form(form) if matches!(&**form, Form::Request(f) if f.would_be_refused()) => {
                 Context::Refused
@@ -366,6 +370,14 @@ impl Model {
                 .is_some_and(|row| row.withdrawal.is_none())
     }
 
+    /// The selected row (or the detail pane's callback) is a held callback.
+    fn held_selected(&self) -> bool {
+        self.list()
+            .and_then(List::callback)
+            .or_else(|| self.detail.as_ref().and_then(|d| d.callback.as_ref()))
+            .is_some_and(|c| c.disposition == crate::decision::Disposition::Hold)
+    }
+
     /// Does `action` apply here and now? (Footer hints show only those that do.)
     pub fn offers(&self, action: Action) -> bool {
         let job = self.list().and_then(List::job);
@@ -377,6 +389,7 @@ impl Model {
             Action::OpenDetail => self.list().and_then(List::subject).is_some(),
             Action::Filter => self.list().is_some(),
             Action::Withdraw => !self.read_only && self.withdrawable(),
+            Action::Compare => self.held_selected(),
             _ => true,
         }
     }

@@ -1,6 +1,7 @@
 //! [`App`] owns the ledger and the [`Model`]; [`update`] is the one step that reads
 //! and writes the ledger, and the only place the model changes.
 
+mod compare;
 mod findings;
 mod reads;
 mod withdraw;
@@ -415,6 +416,10 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
         | Context::Withdraw
         | Context::Outcome => writes::form_action(app, action),
         Context::Filter => app.filter_action(action),
+        Context::Compare => {
+            compare::action(app, action);
+            Ok(())
+        }
         Context::Detail => match action {
             Action::Back => app.close_detail(),
             Action::ShowTab(tab) => app.show_tab(tab),
@@ -427,6 +432,7 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
             Action::Answer | Action::Owner | Action::Retry | Action::Cancel => {
                 writes::open_form(app, action)
             }
+            Action::Compare => compare::open(app),
             Action::Move(m) => {
                 app.scroll_detail(m);
                 Ok(())
@@ -452,6 +458,7 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
                 withdraw::open(app);
                 Ok(())
             }
+            Action::Compare => compare::open(app),
             Action::Help => {
                 app.model.overlay = Overlay::Help { scroll: 0 };
                 Ok(())

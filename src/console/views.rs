@@ -2,6 +2,7 @@
 //! they share. Every string that came from outside becomes a span through [`outside`].
 
 pub(crate) mod callbacks;
+pub(crate) mod compare;
 pub(crate) mod detail;
 pub(crate) mod findings;
 pub(crate) mod form;
