@@ -117,28 +117,13 @@ impl Ledger {
         text: Option<&str>,
         page: &PageRequest<String>,
     ) -> Result<Vec<FindingJob>, StoreError> {
-        let keyset = &page.keyset;
-        let select = finding.select(COLUMNS);
-        let select = match keyset.comparison() {
-            Some(op) => select.filter(format!("j.job_id {op} ?2")),
-            None => select,
-        };
-        let sql = select
-            .order_by(&["j.job_id"], keyset.direction())
-            .limit(page.limit)
-            .sql();
-        let key = keyset.key().cloned();
-        let mut rows: Vec<FindingJob> = self.run(|c| {
-            let mut st = c.prepare_cached(&sql)?;
-            // Bind as many as the statement names (a first page names no key).
-            let all: [&dyn rusqlite::ToSql; 2] = [&text, &key];
-            let named = &all[..st.parameter_count().min(all.len())];
-            st.query_map(named, finding_job_from)?.collect()
-        })?;
-        if keyset.backwards() {
-            rows.reverse();
-        }
-        Ok(rows)
+        self.seq_page(
+            finding.select(COLUMNS),
+            "j.job_id",
+            text,
+            page,
+            finding_job_from,
+        )
     }
 
     /// How many jobs `finding` names that match `text` (all of them when `None`).
