@@ -8,7 +8,7 @@ use fixture::{TempLedger, at, now};
 use jobledger::outbox::{
     Refusal, RequestError, RequestKind, RequestStatus, WithdrawError, request, withdraw,
 };
-use jobledger::store::Withdrawal;
+use jobledger::store::{TimelineFact, Withdrawal};
 use support::binary::{Workdir, refused};
 use support::fixture;
 
@@ -180,4 +180,36 @@ fn request_withdraw_of_an_unknown_or_withdrawn_request_is_refused_with_nothing_w
         assert!(out.stdout.is_empty(), "{id} printed a result");
     }
     assert_eq!(fixture::dump(&w.db), before);
+}
+
+/// The job's timeline tells the withdrawal beside the request, with who and why.
+#[test]
+fn the_timeline_tells_the_withdrawal() {
+    let mut t = TempLedger::with_demo_streams();
+    let id = retry_1043(&mut t);
+    withdraw(&mut t.ledger, id, "ops:lee", "wrong job", at(LATER)).unwrap();
+    let facts: Vec<_> = t
+        .ledger
+        .timeline("booking-1043")
+        .unwrap()
+        .into_iter()
+        .filter(|e| e.at >= now())
+        .map(|e| e.fact)
+        .collect();
+    assert_eq!(
+        facts,
+        [
+            TimelineFact::Requested {
+                request: RequestKind::Retry,
+                requested_by: "ops:maria".into(),
+                status: RequestStatus::Withdrawn,
+            },
+            TimelineFact::Withdrawn {
+                request_id: id,
+                request: RequestKind::Retry,
+                withdrawn_by: "ops:lee".into(),
+                note: "wrong job".into(),
+            },
+        ]
+    );
 }
