@@ -45,6 +45,18 @@ fn enter_lists_the_jobs_of_a_finding_enter_opens_one_esc_goes_back() {
     assert_eq!(app.model().findings.selected, Finding::MissingOutput);
     key(&mut app, KeyCode::Up);
     assert_eq!(app.model().findings.selected, Finding::MissingTerminal);
+    // Paging keys scroll the view and leave the finding picked.
+    key(&mut app, KeyCode::Down);
+    for paging in [
+        KeyCode::PageUp,
+        KeyCode::Home,
+        KeyCode::PageDown,
+        KeyCode::Home,
+    ] {
+        key(&mut app, paging);
+        assert_eq!(app.model().findings.selected, Finding::MissingOutput);
+    }
+    key(&mut app, KeyCode::Up);
 
     key(&mut app, KeyCode::Enter);
     let count = app.model().list().expect("the jobs are listed").count();

@@ -185,7 +185,9 @@ impl App {
     }
 
     fn step(&mut self, movement: Move) -> Result<(), StoreError> {
-        if self.model.on_findings() && self.model.findings.select(movement == Move::Down) {
+        // ↑↓ pick a finding; past either end, and on the other keys, the view scrolls.
+        let picks = matches!(movement, Move::Up | Move::Down);
+        if picks && self.model.on_findings() && self.model.findings.select(movement == Move::Down) {
             return Ok(());
         }
         if self.model.on_findings() {
