@@ -11,13 +11,13 @@ use anyhow::{Context, Result, bail};
 use clap::Parser;
 
 use crate::clock::{Clock, Timestamp};
-use crate::outbox;
+use crate::outbox::{self, RequestKind};
 use crate::reconcile::{self, DEFAULT_REVIEW_CAPACITY};
 use crate::report::{self, Summary};
 use crate::review::{self, AnswerRequest};
 use crate::store::{CallbackFilter, Ledger, StoreError};
 use crate::{demo, escalation, ingest};
-use args::{Cli, Command, ReviewArgs};
+use args::{Cli, Command, RequestArgs, RequestCommand, ReviewArgs};
 
 /// The reviewer's name: the flag, else `JOBLEDGER_REVIEWER`, else the login name.
 pub fn reviewer_name(flag: Option<String>) -> String {
@@ -163,9 +163,24 @@ fn run(cli: Cli) -> Result<ExitCode> {
             escalation::set_owner(&mut ledger, &job, &owner, escalate_at, &by, now)?;
             out.write_all(report::owner_set(&job, &owner, escalate_at).as_bytes())?;
         }
-        Command::Request { kind, job, by } => {
-            let written = outbox::request(&mut open_existing(&path)?, kind, &job, &by, now)?;
-            out.write_all(report::request_written(kind, &job, &written).as_bytes())?;
+        Command::Request {
+            request: RequestCommand::Retry(args),
+        } => out.write_all(run_request(&path, RequestKind::Retry, &args, now)?.as_bytes())?,
+        Command::Request {
+            request: RequestCommand::Cancel(args),
+        } => out.write_all(run_request(&path, RequestKind::Cancel, &args, now)?.as_bytes())?,
+        Command::Request {
+            request:
+                RequestCommand::Withdraw {
+                    id,
+                    note,
+                    reviewer,
+                    json,
+                },
+        } => {
+            let by = reviewer_name(reviewer);
+            let row = outbox::withdraw(&mut open_existing(&path)?, id, &by, &note, now)?;
+            report::write(&mut out, &report::Withdrawn(row), json)?;
         }
         Command::Outbox { json } => {
             let rows = open_existing(&path)?.outbox()?;
@@ -179,6 +194,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Checks and writes a retry or cancel; says what was written.
+fn run_request(
+    path: &Path,
+    kind: RequestKind,
+    args: &RequestArgs,
+    now: Timestamp,
+) -> Result<String> {
+    let written = outbox::request(&mut open_existing(path)?, kind, &args.job, &args.by, now)?;
+    Ok(report::request_written(kind, &args.job, &written))
 }
 
 fn open_existing(path: &Path) -> Result<Ledger> {

@@ -130,7 +130,7 @@ mod tests {
         assert_eq!(names::<EventKind>(), "job_accepted attempt_started attempt_timed_out job_cancelled job_succeeded job_failed job_expired output_stored output_checked notification_sent decision");
         assert_eq!(names::<Verdict>(), "single_effect duplicate_effect success_stands failure_stands linked noise needs_remote_check");
         assert_eq!(names::<RequestKind>(), "retry cancel");
-        assert_eq!(names::<RequestStatus>(), "pending");
+        assert_eq!(names::<RequestStatus>(), "pending withdrawn");
         assert_eq!(CaseKind::ALL.map(CaseKind::as_str), ["held, possible duplicate effect", "held, conflicting outcomes", "quarantined"]);
     }
 

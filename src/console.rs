@@ -18,6 +18,7 @@
 //! ledger in `update/reads.rs` by a keyset page method of the store.
 
 mod action;
+pub mod axis;
 pub mod clipboard;
 pub mod keymap;
 pub mod layout;

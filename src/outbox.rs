@@ -1,13 +1,16 @@
 //! Requests to the outside (retry, cancel): only ever made by a person, with checks.
 //!
 //! The disposition engine never writes here; [`check`] is pure, [`request`] writes
-//! the request in one transaction after checking against what the ledger holds then.
+//! the request in one transaction after checking against what the ledger holds then,
+//! and [`withdraw`] takes a pending one back (a row of its own; the request's row is
+//! never changed).
 
 use crate::clock::Timestamp;
 use crate::decision::JobState;
 pub use crate::decision::{RequestKind, RequestStatus};
 use crate::store::{
-    AttemptState, JobRow, Ledger, OutputFacts, PendingRequests, StoreError, Writer,
+    AttemptRow, AttemptState, JobRow, Ledger, OutboxRow, OutputFacts, PendingRequests, StoreError,
+    Withdrawal, Writer,
 };
 
 /// Why a request was refused, in plain words: what stands in the way, and what to
@@ -54,32 +57,55 @@ pub struct RequestFacts {
 impl RequestFacts {
     /// The facts for `job_id` as the ledger holds them (`None`: no such job).
     pub fn read(ledger: &Ledger, job_id: &str) -> Result<Option<Self>, StoreError> {
-        let Some(job) = ledger.job(job_id)? else {
-            return Ok(None);
-        };
-        let latest = ledger.attempt(job_id, job.latest_attempt)?;
-        Ok(Some(RequestFacts {
-            output: ledger.output_facts(job_id)?,
-            pending: ledger.pending_requests(job_id)?,
-            latest_attempt: latest.map(|a| a.state),
-            job,
-        }))
+        Self::gather(&mut &*ledger, job_id)
     }
 
-    /// The same facts, read by a writer inside its transaction.
-    fn read_for_write(writer: &mut Writer<'_>, job_id: &str) -> Result<Option<Self>, StoreError> {
-        let Some(job) = writer.job(job_id)? else {
+    /// The facts read from `source`: the ledger, or a writer inside its transaction.
+    fn gather(source: &mut impl FactSource, job_id: &str) -> Result<Option<Self>, StoreError> {
+        let Some(job) = source.job(job_id)? else {
             return Ok(None);
         };
-        let latest = writer.attempt(job_id, job.latest_attempt)?;
+        let latest = source.attempt(job_id, job.latest_attempt)?;
         Ok(Some(RequestFacts {
-            output: writer.output_facts(job_id)?,
-            pending: writer.pending_requests(job_id)?,
+            output: source.output_facts(job_id)?,
+            pending: source.pending_requests(job_id)?,
             latest_attempt: latest.map(|a| a.state),
             job,
         }))
     }
 }
+
+/// Where request facts are read: the same four reads on the ledger and on a writer
+/// (which sees its own transaction's rows), so the facts are gathered once.
+trait FactSource {
+    fn job(&mut self, job_id: &str) -> Result<Option<JobRow>, StoreError>;
+    fn attempt(&mut self, job_id: &str, attempt: i64) -> Result<Option<AttemptRow>, StoreError>;
+    fn output_facts(&self, job_id: &str) -> Result<OutputFacts, StoreError>;
+    fn pending_requests(&self, job_id: &str) -> Result<PendingRequests, StoreError>;
+}
+
+/// Implements [`FactSource`] on a type by calling the inherent methods of the same
+/// names (`Ledger::job`, `Writer::job`, ...).
+macro_rules! fact_source {
+    ($($source:ty => $inherent:ident),+) => {$(
+        impl FactSource for $source {
+            fn job(&mut self, job_id: &str) -> Result<Option<JobRow>, StoreError> {
+                $inherent::job(self, job_id)
+            }
+            fn attempt(&mut self, job_id: &str, attempt: i64) -> Result<Option<AttemptRow>, StoreError> {
+                $inherent::attempt(self, job_id, attempt)
+            }
+            fn output_facts(&self, job_id: &str) -> Result<OutputFacts, StoreError> {
+                $inherent::output_facts(self, job_id)
+            }
+            fn pending_requests(&self, job_id: &str) -> Result<PendingRequests, StoreError> {
+                $inherent::pending_requests(self, job_id)
+            }
+        }
+    )+};
+}
+
+fact_source!(&Ledger => Ledger, Writer<'_> => Writer);
 
 /// The checks every request must pass (SPEC sec. 6), in this order.
 ///
@@ -181,7 +207,7 @@ pub fn request(
         return Err(RequestError::NoRequester);
     }
     let mut writer = ledger.writer()?;
-    let facts = RequestFacts::read_for_write(&mut writer, job_id)?
+    let facts = RequestFacts::gather(&mut writer, job_id)?
         .ok_or_else(|| RequestError::NoSuchJob(job_id.to_owned()))?;
     check(kind, &facts, now).map_err(|refusal| RequestError::Refused {
         kind,
@@ -194,4 +220,48 @@ pub fn request(
     let id = writer.insert_request(&job, kind, attempt, by, now)?;
     writer.commit()?;
     Ok(RequestWritten { id, attempt })
+}
+
+/// Why a request was not withdrawn (nothing was written).
+#[derive(Debug, thiserror::Error)]
+pub enum WithdrawError {
+    #[error("no request {0} is in the outbox (see `jobledger outbox`)")]
+    NoSuchRequest(i64),
+    #[error(
+        "request {id} was already withdrawn by {} at {}; a request is withdrawn once",
+        crate::inert::inert(&.withdrawal.withdrawn_by),
+        .withdrawal.withdrawn_at.short()
+    )]
+    AlreadyWithdrawn { id: i64, withdrawal: Withdrawal },
+    #[error("a withdrawal needs the name of the person taking the request back")]
+    NoWithdrawer,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Takes back pending request `id`, recording who, when and why, in one transaction;
+/// returns the request as it stands now (withdrawn).
+pub fn withdraw(
+    ledger: &mut Ledger,
+    id: i64,
+    by: &str,
+    note: &str,
+    now: Timestamp,
+) -> Result<OutboxRow, WithdrawError> {
+    if by.trim().is_empty() {
+        return Err(WithdrawError::NoWithdrawer);
+    }
+    let mut writer = ledger.writer()?;
+    let request = writer
+        .outbox_request(id)?
+        .ok_or(WithdrawError::NoSuchRequest(id))?;
+    if let Some(withdrawal) = request.withdrawal {
+        return Err(WithdrawError::AlreadyWithdrawn { id, withdrawal });
+    }
+    writer.insert_withdrawal(id, by, now, note)?;
+    let withdrawn = writer
+        .outbox_request(id)?
+        .ok_or(WithdrawError::NoSuchRequest(id))?;
+    writer.commit()?;
+    Ok(withdrawn)
 }

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::clock::Timestamp;
 use crate::decision::JobState;
-use crate::store::{AgedJobRow, Ledger, StoreError};
+use crate::store::{self, AgedJobRow, Ledger, StoreError};
 
 /// Held and quarantined arrivals are measured over this window.
 pub const BACKLOG_WINDOW_S: i64 = 3600;
@@ -221,14 +221,14 @@ pub fn account(
                 current = Some((start, counts));
             }
         }
-        if job.state.is_open() {
+        // The drill-down's pages read the same findings in SQL (`store::Finding`).
+        if store::Finding::MissingTerminal.holds(job) {
             accounts.missing_terminal.note(job.job_id, keep);
         }
-        if matches!(job.state, JobState::Succeeded | JobState::CompletedLate) && !job.output_exists
-        {
+        if store::Finding::MissingOutput.holds(job) {
             accounts.missing_output.note(job.job_id, keep);
         }
-        if job.state.is_terminal() && !job.notified {
+        if store::Finding::MissingNotification.holds(job) {
             accounts.missing_notification.note(job.job_id, keep);
         }
         if let (Some(now), Some(open)) = (aged_at, &job.open)

@@ -21,7 +21,8 @@ fn summary_sql() -> String {
         ".mode json
 SELECT disposition, count(*) AS n FROM callbacks GROUP BY disposition;
 SELECT state, count(*) AS n FROM jobs GROUP BY state;
-SELECT count(*) AS outbox FROM outbox WHERE status = 'pending';
+SELECT count(*) AS outbox FROM outbox o WHERE o.status = 'pending'
+   AND NOT EXISTS (SELECT 1 FROM request_withdrawals w WHERE w.request_id = o.id);
 SELECT count(*) AS decisions_suppressed FROM decisions WHERE suppressed = 1;
 SELECT count(*) AS rejected_events FROM input_lines WHERE status = 'rejected';
 SELECT count(*) AS arrivals FROM callbacks c JOIN input_lines l ON l.seq = c.line_seq

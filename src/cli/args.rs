@@ -120,16 +120,11 @@ pub(super) enum Command {
         #[arg(long)]
         by: Option<String>,
     },
-    /// Ask the outside to retry or cancel a job (checked; goes to the outbox)
+    /// Ask the outside to retry or cancel a job (checked; goes to the outbox), or
+    /// withdraw a pending request
     Request {
-        /// What to ask of the outside
-        #[arg(value_enum)]
-        kind: RequestKind,
-        /// The job's id
-        job: String,
-        /// Who asks
-        #[arg(long)]
-        by: String,
+        #[command(subcommand)]
+        request: RequestCommand,
     },
     /// List requests waiting in the outbox
     Outbox {
@@ -158,6 +153,40 @@ pub(super) enum Command {
         #[arg(long, requires = "jobs")]
         stream_only: bool,
     },
+}
+
+/// `request retry|cancel JOB --by NAME`, or `request withdraw ID`.
+#[derive(Debug, Subcommand)]
+pub(super) enum RequestCommand {
+    /// Ask the outside to run the job again (checked; goes to the outbox)
+    Retry(RequestArgs),
+    /// Ask the outside to stop the job (checked; goes to the outbox)
+    Cancel(RequestArgs),
+    /// Take back a pending request before it is sent (append-only: the request stays
+    /// in the outbox, marked withdrawn by you, now)
+    Withdraw {
+        /// The request's id (see `outbox`)
+        id: i64,
+        /// Why it is taken back, kept beside the withdrawal
+        #[arg(long, default_value = "")]
+        note: String,
+        /// Who withdraws it [default: env JOBLEDGER_REVIEWER, else the login name]
+        #[arg(long, visible_alias = "by")]
+        reviewer: Option<String>,
+        /// Print the withdrawn request as JSON (an `outbox --json` row)
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// What a retry or cancel names.
+#[derive(Debug, clap::Args)]
+pub(super) struct RequestArgs {
+    /// The job's id
+    pub(super) job: String,
+    /// Who asks
+    #[arg(long)]
+    pub(super) by: String,
 }
 
 #[derive(Debug, Default, clap::Args)]

@@ -35,6 +35,10 @@ pub enum Action {
     Cancel,
     /// Held and Quarantined: list the questions still open, or all of them.
     ToggleOpen,
+    /// Withdraw the selected pending request (Outbox view).
+    Withdraw,
+    /// Open the comparison pane of the selected held callback.
+    Compare,
     /// Put the selected row's job id on the terminal's clipboard.
     CopyJobId,
     /// Put the selected callback's delivery id on the terminal's clipboard.

@@ -28,6 +28,10 @@ pub enum Context {
     Confirm,
     /// A request the checks already refuse: nothing to confirm, so no key sends it.
     Refused,
+    /// Confirming the withdrawal of a pending request (with an optional note).
+    Withdraw,
+    /// Reading the comparison pane of a held callback.
+    Compare,
     /// Reading what came of a form.
     Outcome,
     /// The help screen.
@@ -36,13 +40,15 @@ pub enum Context {
 
 impl Context {
     /// Contexts in the order the help screen lists them.
-    pub const ALL: [Context; 9] = [
+    pub const ALL: [Context; 11] = [
         Context::List,
         Context::Detail,
         Context::Filter,
         Context::Form,
         Context::Confirm,
         Context::Refused,
+        Context::Withdraw,
+        Context::Compare,
         Context::Outcome,
         Context::Help,
         Context::Everywhere,
@@ -58,6 +64,8 @@ impl Context {
             Context::Form => "In an answer or owner form",
             Context::Confirm => "Confirming a retry or cancel",
             Context::Refused => "A retry or cancel the checks refuse",
+            Context::Withdraw => "Withdrawing a pending request (Outbox)",
+            Context::Compare => "In the comparison of a held callback",
             Context::Outcome => "Reading what was written or refused",
             Context::Help => "In this help",
         }
@@ -265,7 +273,9 @@ impl Entry {
 /// A click in the table: where it landed is filled in from the mouse event.
 const CLICK: Action = Action::Click { column: 0, row: 0 };
 
-use Context::{Confirm, Detail, Everywhere, Filter, Form, Help, List, Outcome, Refused};
+use Context::{
+    Compare, Confirm, Detail, Everywhere, Filter, Form, Help, List, Outcome, Refused, Withdraw,
+};
 
 /// Every key of the console, as written.
 #[rustfmt::skip]
@@ -276,21 +286,25 @@ const TABLE: &[Entry] = &[
     bind(List, &[key(KeyCode::Tab), key(KeyCode::Right)], Action::NextTab, "next view", Some("next view")),
     bind(List, &[key(KeyCode::BackTab), key(KeyCode::Left)], Action::PrevTab, "previous view", None),
     tab_keys(List, ""),
-    bind(List, &[key(KeyCode::Enter)], Action::OpenDetail, "detail of the row", Some("detail")),
+    bind(List, &[key(KeyCode::Enter)], Action::OpenDetail, "detail of the row (a finding: its jobs)", Some("detail")),
     bind(List, &[ch('/')], Action::Filter, "filter by job id or reason", Some("filter")),
     bind(List, &[ch('O')], Action::ToggleOpen, "held, quarantined: the open questions only, or all", None),
     Entry::RowActions(List),
+    bind(List, &[ch('w')], Action::Withdraw, "withdraw the pending request (Outbox)", Some("withdraw")),
+    // No footer hint: at 80 columns it would push `q quit` off the footer.
+    bind(List, &[ch('C')], Action::Compare, "compare a held callback with what it conflicts with", None),
     bind(List, &[ch('y')], Action::CopyJobId, "copy the row's job id (to the terminal's clipboard)", None),
     bind(List, &[ch('Y')], Action::CopyDeliveryId, "copy the callback's delivery id", None),
     bind(List, &[Trigger::LeftClick], CLICK, "select the row or the view clicked", None),
     bind(List, &[ch('?')], Action::Help, "help: every key", Some("help")),
-    bind(List, &[key(KeyCode::Esc)], Action::Back, "clear the filter (never leaves)", None),
+    bind(List, &[key(KeyCode::Esc)], Action::Back, "clear the filter, close a finding (never leaves)", None),
     bind(List, &[ch('q')], Action::Quit, "leave", Some("quit")),
     // The detail pane.
     moves(Detail, ["scroll down", "scroll up", "scroll a page down", "scroll a page up", "top of the detail", "end of the detail"], Some("scroll")),
     bind(Detail, &[ch('n')], Action::NextRow, "next row", Some("next row")),
     bind(Detail, &[ch('p')], Action::PrevRow, "previous row", Some("previous row")),
     Entry::RowActions(Detail),
+    bind(Detail, &[ch('C')], Action::Compare, "compare a held callback with what it conflicts with", Some("compare")),
     bind(Detail, &[ch('y')], Action::CopyJobId, "copy the row's job id (to the terminal's clipboard)", None),
     bind(Detail, &[ch('Y')], Action::CopyDeliveryId, "copy the callback's delivery id", None),
     bind(Detail, &[Trigger::LeftClick], CLICK, "select the row or the view clicked", None),
@@ -317,6 +331,15 @@ const TABLE: &[Entry] = &[
     bind(Confirm, &[ch('n'), key(KeyCode::Esc)], Action::Back, "don't send it", Some("don't send")),
     // A request already refused: no key sends it.
     bind(Refused, &[ch('n'), key(KeyCode::Esc), key(KeyCode::Enter)], Action::Back, "close; nothing is sent", Some("close, nothing is sent")),
+    // Withdrawing a pending request (Outbox view).
+    bind(Withdraw, &[Trigger::Typing], Action::Input(' '), "type a note (optional)", None),
+    bind(Withdraw, &[key(KeyCode::Backspace)], Action::Erase, "delete a character", None),
+    bind(Withdraw, &[key(KeyCode::Enter)], Action::Submit, "withdraw it now", Some("withdraw it")),
+    bind(Withdraw, &[key(KeyCode::Esc)], Action::Back, "keep it pending; nothing is written", Some("keep it")),
+    // The comparison pane of a held callback.
+    moves(Compare, ["scroll down", "scroll up", "scroll a page down", "scroll a page up", "top of the comparison", "end of the comparison"], Some("scroll")),
+    bind(Compare, &[key(KeyCode::Esc), ch('C')], Action::Back, "close the comparison", Some("close")),
+    bind(Compare, &[ch('q')], Action::Quit, "leave", None),
     // What came of a form.
     bind(Outcome, &[key(KeyCode::Enter), key(KeyCode::Esc)], Action::Back, "close", Some("close")),
     // Help.

@@ -2,10 +2,13 @@
 //! detail pane, the open overlay, the flash and the size. No ledger: the update step
 //! fills it in, the views draw it, and a test can build one by hand.
 
+pub mod compare;
 pub mod counts;
 pub mod detail;
+pub mod findings;
 pub mod form;
 pub mod page;
+pub mod withdraw;
 
 use std::any::Any;
 
@@ -63,6 +66,8 @@ pub enum Overlay {
     },
     /// A form over the view.
     Form(Box<Form>),
+    /// The comparison pane of a held callback.
+    Compare(Box<compare::Comparison>),
     /// The help screen, scrolled down `scroll` lines.
     Help {
         /// Lines scrolled off the top.
@@ -236,6 +241,8 @@ pub struct Model {
     pub lists: Lists,
     /// Lines of the Reconcile view scrolled off the top.
     pub reconcile_scroll: usize,
+    /// The Reconcile view's selected finding, and the jobs behind it once opened.
+    pub findings: findings::Findings,
     /// The reconciliation at a glance.
     pub glance: Glance,
     /// The detail pane below the list, open when `Some`; it has the keyboard while no
@@ -275,6 +282,7 @@ impl Model {
             tab: Tab::Held,
             lists: Lists::new(),
             reconcile_scroll: 0,
+            findings: findings::Findings::default(),
             glance: Glance::default(),
             detail: None,
             overlay: Overlay::None,
@@ -293,11 +301,13 @@ impl Model {
     pub fn context(&self) -> Context {
         match &self.overlay {
             Overlay::Help { .. } => Context::Help,
+            Overlay::Compare(_) => Context::Compare,
             Overlay::Form(form) if form.outcome().is_some() => Context::Outcome,
             Overlay::Form(form) if matches!(&**form, Form::Request(f) if f.would_be_refused()) => {
                 Context::Refused
             }
             Overlay::Form(form) if matches!(**form, Form::Request(_)) => Context::Confirm,
+            Overlay::Form(form) if matches!(**form, Form::Withdraw(_)) => Context::Withdraw,
             Overlay::Form(_) => Context::Form,
             Overlay::Filter { .. } => Context::Filter,
             Overlay::None if self.detail.is_some() => Context::Detail,
@@ -305,9 +315,26 @@ impl Model {
         }
     }
 
-    /// The current view's page, if it lists rows.
+    /// The current view's page, if it lists rows (the Reconcile view: the jobs of an
+    /// opened finding).
     pub fn list(&self) -> Option<&dyn List> {
-        self.lists.of(self.tab)
+        match (self.tab, &self.findings.jobs) {
+            (Tab::Reconcile, Some(jobs)) => Some(jobs),
+            _ => self.lists.of(self.tab),
+        }
+    }
+
+    /// The current view's page, to change.
+    pub fn list_mut(&mut self) -> Option<&mut dyn List> {
+        match (self.tab, &mut self.findings.jobs) {
+            (Tab::Reconcile, Some(jobs)) => Some(jobs),
+            _ => self.lists.of_mut(self.tab),
+        }
+    }
+
+    /// The Reconcile view shows its findings (no finding opened): Enter opens one.
+    pub fn on_findings(&self) -> bool {
+        self.tab == Tab::Reconcile && self.findings.jobs.is_none()
     }
 
     /// The count the tab of `tab` shows: its rows (and those matching its filter),
@@ -346,6 +373,24 @@ impl Model {
             .ok_or("this callback was applied or recorded; only held and quarantined ones take answers")
     }
 
+    /// The selected row is a pending request in the Outbox view.
+    fn withdrawable(&self) -> bool {
+        self.tab == Tab::Outbox
+            && self
+                .lists
+                .page::<crate::store::OutboxRow>(Tab::Outbox)
+                .and_then(Page::current)
+                .is_some_and(|row| row.withdrawal.is_none())
+    }
+
+    /// The selected row (or the detail pane's callback) is a held callback.
+    fn held_selected(&self) -> bool {
+        self.list()
+            .and_then(List::callback)
+            .or_else(|| self.detail.as_ref().and_then(|d| d.callback.as_ref()))
+            .is_some_and(|c| c.disposition == crate::decision::Disposition::Hold)
+    }
+
     /// Does `action` apply here and now? (Footer hints show only those that do.)
     pub fn offers(&self, action: Action) -> bool {
         let job = self.list().and_then(List::job);
@@ -353,9 +398,12 @@ impl Model {
             Action::Answer => !self.read_only && self.answerable().is_ok(),
             Action::Owner => !self.read_only && self.list().and_then(List::aged).is_some(),
             Action::Retry | Action::Cancel => !self.read_only && job.is_some(),
+            Action::OpenDetail if self.on_findings() => true,
             Action::OpenDetail => self.list().and_then(List::subject).is_some(),
             Action::Filter => self.list().is_some(),
             Action::ToggleOpen => self.list().is_some_and(|l| l.count().open.is_some()),
+            Action::Withdraw => !self.read_only && self.withdrawable(),
+            Action::Compare => self.held_selected(),
             _ => true,
         }
     }

@@ -88,6 +88,19 @@ pub(crate) fn text(fact: &TimelineFact) -> String {
             requested_by,
             status,
         } => format!("{request} requested by {requested_by} ({status})"),
+        TimelineFact::Withdrawn {
+            request_id,
+            request,
+            withdrawn_by,
+            note,
+        } => {
+            let note = if note.is_empty() {
+                String::new()
+            } else {
+                format!(" - {note}")
+            };
+            format!("{request} request {request_id} withdrawn by {withdrawn_by}{note}")
+        }
     }
 }
 

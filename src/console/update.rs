@@ -1,8 +1,11 @@
 //! [`App`] owns the ledger and the [`Model`]; [`update`] is the one step that reads
 //! and writes the ledger, and the only place the model changes.
 
+mod compare;
+mod findings;
 mod queue;
 mod reads;
+mod withdraw;
 mod writes;
 
 use std::path::Path;
@@ -125,7 +128,7 @@ impl App {
     ) -> Result<(), StoreError> {
         let height = layout::list_capacity(&self.model);
         let rows = LedgerRows::new(&self.ledger, self.model.now);
-        match self.model.lists.of_mut(self.model.tab) {
+        match self.model.list_mut() {
             Some(page) => op(page, &rows, height),
             None => Ok(()),
         }
@@ -177,12 +180,18 @@ impl App {
 
     fn show_tab(&mut self, tab: Tab) -> Result<(), StoreError> {
         self.model.tab = tab;
+        self.model.findings.jobs = None;
         self.model.detail = None;
         self.reload_page()
     }
 
     fn step(&mut self, movement: Move) -> Result<(), StoreError> {
-        if self.model.tab == Tab::Reconcile {
+        // ↑↓ pick a finding; past either end, and on the other keys, the view scrolls.
+        let picks = matches!(movement, Move::Up | Move::Down);
+        if picks && self.model.on_findings() && self.model.findings.select(movement == Move::Down) {
+            return Ok(());
+        }
+        if self.model.on_findings() {
             self.model.reconcile_scroll =
                 scrolled(self.model.reconcile_scroll, movement, 10, usize::MAX);
             return Ok(());
@@ -201,6 +210,9 @@ impl App {
     }
 
     fn open_detail(&mut self) -> Result<(), StoreError> {
+        if self.model.on_findings() {
+            return findings::open(self);
+        }
         let Some(subject) = self.model.list().and_then(List::subject) else {
             self.model.flash = Flash::info("no row selected");
             return Ok(());
@@ -217,7 +229,7 @@ impl App {
     }
 
     fn set_filter(&mut self, filter: Option<String>) -> Result<(), StoreError> {
-        if let Some(page) = self.model.lists.of_mut(self.model.tab) {
+        if let Some(page) = self.model.list_mut() {
             page.set_filter(filter.filter(|f| !f.is_empty()));
         }
         reads::recount(&self.ledger, &mut self.model)?;
@@ -239,6 +251,9 @@ impl App {
         } else if self.model.filter().is_some() {
             self.set_filter(None)?;
             self.model.flash = Flash::info("filter cleared");
+            Ok(())
+        } else if self.model.tab == Tab::Reconcile && self.model.findings.jobs.is_some() {
+            findings::close(self);
             Ok(())
         } else {
             self.model.flash = Flash::info("nothing to close (q leaves)");
@@ -322,11 +337,7 @@ impl App {
         let Some(index) = layout::list_row_at(&self.model, column, row) else {
             return Ok(());
         };
-        let selected = self
-            .model
-            .lists
-            .of_mut(self.model.tab)
-            .is_some_and(|page| page.select(index));
+        let selected = self.model.list_mut().is_some_and(|page| page.select(index));
         if selected {
             self.reload_detail()
         } else {
@@ -401,10 +412,16 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
             app.help(action);
             Ok(())
         }
-        Context::Form | Context::Confirm | Context::Refused | Context::Outcome => {
-            writes::form_action(app, action)
-        }
+        Context::Form
+        | Context::Confirm
+        | Context::Refused
+        | Context::Withdraw
+        | Context::Outcome => writes::form_action(app, action),
         Context::Filter => app.filter_action(action),
+        Context::Compare => {
+            compare::action(app, action);
+            Ok(())
+        }
         Context::Detail => match action {
             Action::Back => app.close_detail(),
             Action::ShowTab(tab) => app.show_tab(tab),
@@ -417,6 +434,7 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
             Action::Answer | Action::Owner | Action::Retry | Action::Cancel => {
                 writes::open_form(app, action)
             }
+            Action::Compare => compare::open(app),
             Action::Move(m) => {
                 app.scroll_detail(m);
                 Ok(())
@@ -438,6 +456,11 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
                 app.start_filter();
                 Ok(())
             }
+            Action::Withdraw => {
+                withdraw::open(app);
+                Ok(())
+            }
+            Action::Compare => compare::open(app),
             Action::Help => {
                 app.model.overlay = Overlay::Help { scroll: 0 };
                 Ok(())

@@ -38,6 +38,7 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
     match &model.overlay {
         Overlay::Form(form) => views::form::draw(frame, body, form, model),
         Overlay::Help { scroll } => views::help::draw(frame, body, *scroll),
+        Overlay::Compare(comparison) => views::compare::draw(frame, body, comparison),
         Overlay::Filter { .. } | Overlay::None => {}
     }
 }

@@ -2,7 +2,9 @@
 //! they share. Every string that came from outside becomes a span through [`outside`].
 
 pub(crate) mod callbacks;
+pub(crate) mod compare;
 pub(crate) mod detail;
+pub(crate) mod findings;
 pub(crate) mod form;
 pub(crate) mod help;
 pub(crate) mod jobs;

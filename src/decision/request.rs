@@ -18,5 +18,8 @@ closed_set! {
     pub enum RequestStatus("request status") {
         /// Waiting to be sent to the outside.
         Pending,
+        /// Taken back by a person before it was sent (a row of its own records who,
+        /// when and why; the request's row is never changed).
+        Withdrawn,
     }
 }

@@ -21,7 +21,9 @@ const OUTBOX_COLUMNS: [Column<OutboxRow>; 7] = [
         clip(&inert(&r.requested_by), 20)
     }),
     Column::new(" ", "at", 19, Left, |r| r.requested_at.short()),
-    Column::new("  ", "status", 0, Left, |r| r.status.as_str().to_owned()),
+    Column::new("  ", "status", 0, Left, |r| {
+        super::withdrawn_line(r).unwrap_or_else(|| r.status.as_str().to_owned())
+    }),
 ];
 
 impl super::Report for [OutboxRow] {

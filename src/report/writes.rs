@@ -6,6 +6,7 @@ use crate::clock::Timestamp;
 use crate::inert::inert;
 use crate::outbox::{RequestKind, RequestWritten};
 use crate::review::AnswerWritten;
+use crate::store::OutboxRow;
 
 /// After `answer`: the answer written, and for `linked` how the table judged it.
 pub fn answer_written(
@@ -51,4 +52,43 @@ pub fn request_written(kind: RequestKind, job: &str, written: &RequestWritten) -
         inert(job),
         written.id
     )
+}
+
+/// After `request withdraw`: the request as it stands now (`--json`: its `outbox --json`
+/// row).
+#[derive(Debug, serde::Serialize)]
+#[serde(transparent)]
+pub struct Withdrawn(pub OutboxRow);
+
+impl super::Report for Withdrawn {
+    fn text(&self) -> String {
+        let row = &self.0;
+        let attempt = row
+            .attempt
+            .map_or_else(String::new, |a| format!(" (attempt {a})"));
+        format!(
+            "request {} withdrawn: {} of {}{attempt}, asked by {} at {}; {}\n",
+            row.id,
+            row.request,
+            inert(&row.job_id),
+            inert(&row.requested_by),
+            row.requested_at.short(),
+            withdrawn_line(row).unwrap_or_default()
+        )
+    }
+}
+
+/// `withdrawn by ops:lee at 2026-11-27 17:00:00 (note)`, for a withdrawn request.
+pub fn withdrawn_line(row: &OutboxRow) -> Option<String> {
+    let w = row.withdrawal.as_ref()?;
+    let note = if w.note.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", inert(&w.note))
+    };
+    Some(format!(
+        "withdrawn by {} at {}{note}",
+        inert(&w.withdrawn_by),
+        w.withdrawn_at.short()
+    ))
 }

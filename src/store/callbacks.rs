@@ -74,6 +74,17 @@ impl Ledger {
         self.run(|c| read_callback(c, seq))
     }
 
+    /// The first `limit` callbacks of a job, in ingest order: a held report's
+    /// neighbours, as the comparison pane sets them side by side.
+    pub fn callbacks_of_job(&self, job_id: &str, limit: usize) -> Rows {
+        let sql = callback_select(true)
+            .filter("c.job_id = ?1")
+            .order_by(&["c.seq"], "ASC")
+            .limit(limit)
+            .sql();
+        self.all_rows(&sql, [job_id], callback_from)
+    }
+
     /// One page of callbacks in ingest order.
     pub fn callbacks_page(&self, filter: &CallbackFilter, page: PageRequest<i64>) -> Rows {
         self.callbacks_page_of(callback_select(true), filter, page)

@@ -7,7 +7,7 @@ use rusqlite::Row;
 
 use super::rows::{
     AgedJobRow, AnswerRow, AttemptRow, CallbackRow, FailedJobRow, JobRow, OutboxRow, OwnerRow,
-    Replacement,
+    Replacement, Withdrawal,
 };
 use crate::clock::Timestamp;
 
@@ -108,13 +108,25 @@ pub(super) fn callback_columns(state: &str) -> String {
     )
 }
 
-pub(super) const OUTBOX_COLUMNS: &str = "id, job_id, request, attempt, input_digest, model_digest,
-    policy_revision, requested_by, requested_at, status";
+/// The outbox joined to its withdrawals: the status a request has now is derived
+/// from the withdrawal row, since the request's own row is never changed.
+pub(super) const OUTBOX_TABLE: &str =
+    "outbox o LEFT JOIN request_withdrawals w ON w.request_id = o.id";
+
+pub(super) const OUTBOX_COLUMNS: &str = "o.id, o.job_id, o.request, o.attempt, o.input_digest,
+    o.model_digest, o.policy_revision, o.requested_by, o.requested_at,
+    iif(w.id IS NULL, o.status, 'withdrawn'), w.withdrawn_by, w.withdrawn_at, w.note";
 
 pub(super) fn outbox_from(row: &Row<'_>) -> rusqlite::Result<OutboxRow> {
+    let withdrawal = match row.get::<_, Option<String>>(10)? {
+        Some(withdrawn_by) => Some(from_columns!(row, 11 => Withdrawal {
+            withdrawn_at, note; withdrawn_by: withdrawn_by
+        })),
+        None => None,
+    };
     Ok(from_columns!(row, 0 => OutboxRow {
         id, job_id, request, attempt, input_digest, model_digest, policy_revision, requested_by,
-        requested_at, status
+        requested_at, status; withdrawal: withdrawal
     }))
 }
 

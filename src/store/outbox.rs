@@ -1,9 +1,13 @@
 //! The outbox: requests (retries, cancellations) waiting for the system that acts
-//! on them.
+//! on them, and their withdrawals.
+//!
+//! A request's row is never changed: a withdrawal is a row of its own in
+//! `request_withdrawals`, and every read here derives the status from it, so a
+//! withdrawn request is no longer pending anywhere the ledger is asked.
 
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension as _, params};
 
-use super::columns::{OUTBOX_COLUMNS, outbox_from};
+use super::columns::{OUTBOX_COLUMNS, OUTBOX_TABLE, outbox_from};
 use super::keyset::PageRequest;
 use super::query::Select;
 use super::rows::{JobRow, OutboxRow, PendingRequests};
@@ -14,17 +18,24 @@ use crate::decision::RequestKind;
 type Result<T> = std::result::Result<T, StoreError>;
 
 /// Kept when the job id, the request, its status or who asked contains the text bound
-/// as `?1` (every request when it is NULL).
-const REQUEST_TEXT: &str = "(?1 IS NULL OR instr(lower(job_id), lower(?1)) > 0
-    OR instr(request, lower(?1)) > 0 OR instr(status, lower(?1)) > 0
-    OR instr(lower(requested_by), lower(?1)) > 0)";
+/// as `?1` (every request when it is NULL); reads [`OUTBOX_TABLE`].
+const REQUEST_TEXT: &str = "(?1 IS NULL OR instr(lower(o.job_id), lower(?1)) > 0
+    OR instr(o.request, lower(?1)) > 0
+    OR instr(iif(w.id IS NULL, o.status, 'withdrawn'), lower(?1)) > 0
+    OR instr(lower(o.requested_by), lower(?1)) > 0)";
+
+/// The one definition of a pending request, on `outbox o`: pending as asked, and not
+/// withdrawn since.
+const PENDING: &str = "o.status = 'pending'
+    AND NOT EXISTS (SELECT 1 FROM request_withdrawals w WHERE w.request_id = o.id)";
 
 /// Requests still pending in the outbox for a job, by kind.
 fn pending_requests(conn: &Connection, job_id: &str) -> rusqlite::Result<PendingRequests> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT request, count(*) FROM outbox WHERE job_id = ?1 AND status = 'pending'
-         GROUP BY request",
-    )?;
+    let sql = format!(
+        "SELECT o.request, count(*) FROM outbox o WHERE o.job_id = ?1 AND {PENDING}
+         GROUP BY o.request"
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
     let counts = stmt.query_map([job_id], |row| {
         Ok((row.get::<_, RequestKind>(0)?, row.get::<_, i64>(1)?))
     })?;
@@ -38,19 +49,29 @@ fn pending_requests(conn: &Connection, job_id: &str) -> rusqlite::Result<Pending
     Ok(pending)
 }
 
+fn outbox_request(conn: &Connection, id: i64) -> rusqlite::Result<Option<OutboxRow>> {
+    let sql = format!("SELECT {OUTBOX_COLUMNS} FROM {OUTBOX_TABLE} WHERE o.id = ?1");
+    conn.prepare_cached(&sql)?
+        .query_row([id], outbox_from)
+        .optional()
+}
+
 impl Ledger {
     /// Pending requests in the outbox.
     pub fn outbox_pending(&self) -> Result<i64> {
-        self.run(|c| {
-            c.prepare_cached("SELECT count(*) FROM outbox WHERE status = 'pending'")?
-                .query_row([], |row| row.get(0))
-        })
+        let sql = format!("SELECT count(*) FROM outbox o WHERE {PENDING}");
+        self.run(|c| c.prepare_cached(&sql)?.query_row([], |row| row.get(0)))
     }
 
     /// Every request in the outbox, oldest first.
     pub fn outbox(&self) -> Result<Vec<OutboxRow>> {
-        let sql = format!("SELECT {OUTBOX_COLUMNS} FROM outbox ORDER BY id");
+        let sql = format!("SELECT {OUTBOX_COLUMNS} FROM {OUTBOX_TABLE} ORDER BY o.id");
         self.all_rows(&sql, [], outbox_from)
+    }
+
+    /// One request, withdrawn or not (`None`: no request has this id).
+    pub fn outbox_request(&self, id: i64) -> Result<Option<OutboxRow>> {
+        self.run(|c| outbox_request(c, id))
     }
 
     /// One page of the outbox in the order the requests were made, kept when the job
@@ -60,14 +81,14 @@ impl Ledger {
         text: Option<&str>,
         page: &PageRequest<i64>,
     ) -> Result<Vec<OutboxRow>> {
-        let select = Select::new(OUTBOX_COLUMNS, "outbox").filter(REQUEST_TEXT);
-        self.seq_page(select, "id", text, page, outbox_from)
+        let select = Select::new(OUTBOX_COLUMNS, OUTBOX_TABLE).filter(REQUEST_TEXT);
+        self.seq_page(select, "o.id", text, page, outbox_from)
     }
 
     /// Requests in the outbox that match `text` (all of them when `None`).
     pub fn outbox_count_matching(&self, text: Option<&str>) -> Result<i64> {
         self.count_matching(
-            &Select::new("count(*)", "outbox").filter(REQUEST_TEXT),
+            &Select::new("count(*)", OUTBOX_TABLE).filter(REQUEST_TEXT),
             text,
         )
     }
@@ -82,6 +103,27 @@ impl Writer<'_> {
     /// Requests still pending for a job, by kind.
     pub fn pending_requests(&self, job_id: &str) -> Result<PendingRequests> {
         self.run(|c| pending_requests(c, job_id))
+    }
+
+    /// One request as this transaction sees it, withdrawn or not.
+    pub fn outbox_request(&self, id: i64) -> Result<Option<OutboxRow>> {
+        self.run(|c| outbox_request(c, id))
+    }
+
+    /// Records that request `request_id` was taken back; its row stays as it was asked.
+    pub fn insert_withdrawal(
+        &mut self,
+        request_id: i64,
+        withdrawn_by: &str,
+        withdrawn_at: Timestamp,
+        note: &str,
+    ) -> Result<()> {
+        self.execute(
+            "INSERT INTO request_withdrawals (request_id, withdrawn_by, withdrawn_at, note)
+             VALUES (?1, ?2, ?3, ?4)",
+            params![request_id, withdrawn_by, withdrawn_at, note],
+        )?;
+        Ok(())
     }
 
     /// Puts a request in the outbox; returns its id.

@@ -104,15 +104,15 @@ impl Select {
 }
 
 impl Ledger {
-    /// One page of a list ordered by the integer `key` column alone (a sequence
-    /// number or row id): `select` names the list, with `?1` the filter text (or NULL);
-    /// the page's key is bound as `?2`.
-    pub(super) fn seq_page<T>(
+    /// One page of a list ordered by the unique `key` column alone (a sequence
+    /// number, a row id, a job id): `select` names the list, with `?1` the filter text
+    /// (or NULL); the page's key is bound as `?2`.
+    pub(super) fn seq_page<T, K: rusqlite::ToSql + Clone>(
         &self,
         select: Select,
         key: &str,
         text: Option<&str>,
-        page: &PageRequest<i64>,
+        page: &PageRequest<K>,
         from_row: fn(&Row<'_>) -> rusqlite::Result<T>,
     ) -> Result<Vec<T>, StoreError> {
         let keyset = &page.keyset;
@@ -124,7 +124,7 @@ impl Ledger {
             .order_by(&[key], keyset.direction())
             .limit(page.limit)
             .sql();
-        let bound = keyset.key().copied();
+        let bound = keyset.key().cloned();
         let mut rows: Vec<T> = self.run(|c| {
             let mut st = c.prepare_cached(&sql)?;
             // Bind as many as the statement names (a first page names no key).

@@ -268,7 +268,19 @@ pub struct OutboxRow {
     pub policy_revision: Option<String>,
     pub requested_by: String,
     pub requested_at: Timestamp,
+    /// `withdrawn` when a withdrawal row names the request, else the row's own status.
     pub status: RequestStatus,
+    /// Who took the request back, when and why (`None`: it was not withdrawn).
+    pub withdrawal: Option<Withdrawal>,
+}
+
+/// A request taken back before it was sent: a row of its own, the request's row kept
+/// as it was asked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Withdrawal {
+    pub withdrawn_by: String,
+    pub withdrawn_at: Timestamp,
+    pub note: String,
 }
 
 /// What a line says happened downstream of a job (each kept in its own table).

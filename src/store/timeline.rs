@@ -72,6 +72,13 @@ pub enum TimelineFact {
         requested_by: String,
         status: RequestStatus,
     },
+    /// A pending request was taken back (its own row; the request's is unchanged).
+    Withdrawn {
+        request_id: i64,
+        request: RequestKind,
+        withdrawn_by: String,
+        note: String,
+    },
 }
 
 /// Every entry of a job's story, one arm per kind: the kind (column 0), the time
@@ -97,8 +104,11 @@ const TIMELINE: &str = "
       FROM notifications WHERE job_id = ?1
     UNION ALL SELECT 8, set_at, owner, set_by, escalate_at, NULL, NULL
       FROM owner_assignments WHERE job_id = ?1
-    UNION ALL SELECT 9, requested_at, request, requested_by, status, NULL, NULL
-      FROM outbox WHERE job_id = ?1";
+    UNION ALL SELECT 9, o.requested_at, o.request, o.requested_by,
+           iif(w.id IS NULL, o.status, 'withdrawn'), NULL, NULL
+      FROM outbox o LEFT JOIN request_withdrawals w ON w.request_id = o.id WHERE o.job_id = ?1
+    UNION ALL SELECT 10, w.withdrawn_at, w.request_id, o.request, w.withdrawn_by, w.note, NULL
+      FROM request_withdrawals w JOIN outbox o ON o.id = w.request_id WHERE o.job_id = ?1";
 
 fn fact(row: &Row<'_>) -> rusqlite::Result<TimelineFact> {
     use TimelineFact as F;
@@ -113,8 +123,9 @@ fn fact(row: &Row<'_>) -> rusqlite::Result<TimelineFact> {
         6 => from_columns!(row, 2 => F::OutputChecked { exists }),
         7 => from_columns!(row, 2 => F::NotificationSent { kind }),
         8 => from_columns!(row, 2 => F::OwnerSet { owner, set_by, escalate_at }),
-        // 9, the last arm of `TIMELINE`: the kinds are this file's own numbers.
-        _ => from_columns!(row, 2 => F::Requested { request, requested_by, status }),
+        9 => from_columns!(row, 2 => F::Requested { request, requested_by, status }),
+        // 10, the last arm of `TIMELINE`: the kinds are this file's own numbers.
+        _ => from_columns!(row, 2 => F::Withdrawn { request_id, request, withdrawn_by, note }),
     })
 }
 

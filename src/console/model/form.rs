@@ -315,6 +315,8 @@ pub enum Form {
     Answer(AnswerForm),
     Owner(OwnerForm),
     Request(RequestForm),
+    /// Withdrawing a pending request.
+    Withdraw(super::withdraw::WithdrawForm),
 }
 
 impl Form {
@@ -324,6 +326,7 @@ impl Form {
             Form::Answer(f) => f.outcome.as_ref(),
             Form::Owner(f) => f.outcome.as_ref(),
             Form::Request(f) => f.outcome.as_ref(),
+            Form::Withdraw(f) => f.outcome.as_ref(),
         }
     }
 }

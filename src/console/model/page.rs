@@ -11,6 +11,7 @@ use crate::store::{
     AgedJobRow, AnswerRow, CallbackRow, FailedJobRow, JobKey, Keyset, OutboxRow, PageRequest,
     RejectedLine, StoreError,
 };
+use crate::store::{Finding, FindingJob};
 
 use super::counts::Count;
 use super::detail::Subject;
@@ -55,6 +56,14 @@ pub trait RowSource {
     fn rejected(&self, query: Query<'_, ()>, page: PageRequest<i64>) -> Fetched<RejectedLine>;
     /// How many lines were rejected, and how many match the filter.
     fn count_rejected(&self, query: Query<'_, ()>) -> Result<Count, StoreError>;
+    /// The jobs behind a reconciliation finding, in job id order.
+    fn finding_jobs(
+        &self,
+        query: Query<'_, Finding>,
+        page: PageRequest<String>,
+    ) -> Fetched<FindingJob>;
+    /// How many jobs the finding names, and how many match the filter.
+    fn count_finding_jobs(&self, query: Query<'_, Finding>) -> Result<Count, StoreError>;
 }
 
 /// A row that can be read by keyset.

@@ -15,6 +15,7 @@ use std::sync::mpsc::{self, Receiver, TryRecvError};
 
 use super::App;
 use crate::clock::Timestamp;
+use crate::console::model::List;
 use crate::console::model::counts::{Count, FIRST_MISSING, Glance, RECENT_WINDOWS};
 use crate::console::model::detail::{Detail, RAW_DETAIL_BYTES, Subject, raw_message};
 use crate::console::model::page::{
@@ -29,6 +30,7 @@ use crate::store::{
     AgedJobRow, CallbackFilter, DispositionCounts, JobKey, Ledger, MissingCounts, OutboxRow,
     PageRequest, RejectedLine, StoreError, WindowStates,
 };
+use crate::store::{Finding, FindingJob};
 
 /// The ledger as the pages read it, at the clock of the model.
 pub(super) struct LedgerRows<'a> {
@@ -173,6 +175,22 @@ impl RowSource for LedgerRows<'_> {
             self.ledger.rejected_count_matching(Some(text))
         })
     }
+
+    fn finding_jobs(
+        &self,
+        query: Query<'_, Finding>,
+        page: PageRequest<String>,
+    ) -> Fetched<FindingJob> {
+        self.ledger
+            .finding_jobs_page(query.list, query.filter, &page)
+    }
+
+    fn count_finding_jobs(&self, query: Query<'_, Finding>) -> Result<Count, StoreError> {
+        let all = self.ledger.finding_count_matching(query.list, None)?;
+        count(all, query.filter, |text| {
+            self.ledger.finding_count_matching(query.list, Some(text))
+        })
+    }
 }
 
 /// The store's filter for a callback view's query.
@@ -191,6 +209,10 @@ pub(super) fn recount(ledger: &Ledger, model: &mut Model) -> Result<(), StoreErr
         if let Some(list) = model.lists.of_mut(tab) {
             list.recount(&rows)?;
         }
+    }
+    // The jobs of an opened finding: counted only while it is open (a full read).
+    if let Some(page) = &mut model.findings.jobs {
+        List::recount(page, &rows)?;
     }
     Ok(())
 }

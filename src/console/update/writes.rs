@@ -14,7 +14,7 @@ use super::super::model::form::{
 use super::super::model::{Flash, List, Overlay};
 use super::App;
 
-const READ_ONLY: &str =
+pub(super) const READ_ONLY: &str =
     "read-only: the console was opened with --read-only, nothing can be written";
 
 /// Opens the form for a write action on the selected row.
@@ -96,6 +96,7 @@ pub(super) fn form_action(app: &mut App, action: Action) -> Result<(), StoreErro
         Form::Answer(f) => answer_action(app, f, action),
         Form::Owner(f) => owner_action(app, f, action),
         Form::Request(f) => request_action(app, f, action),
+        Form::Withdraw(f) => super::withdraw::action(app, f, action),
     };
     app.model.overlay = Overlay::Form(form);
     if wrote {

@@ -11,6 +11,7 @@ use crate::console::model::Model;
 use crate::console::model::form::{
     AnswerField, AnswerForm, Form, Outcome, OwnerField, OwnerForm, RequestForm, TextField,
 };
+use crate::console::model::withdraw::WithdrawForm;
 
 fn field<'a>(label: &'a str, text: &'a TextField, focused: bool) -> Line<'a> {
     let mut spans = vec![
@@ -202,6 +203,36 @@ fn request_lines(form: &RequestForm) -> Vec<Line<'_>> {
     lines
 }
 
+fn withdraw_lines(form: &WithdrawForm) -> Vec<Line<'_>> {
+    let r = &form.request;
+    let attempt = r
+        .attempt
+        .map_or_else(String::new, |a| format!(" (attempt {a})"));
+    let mut lines = vec![
+        Line::from(vec![
+            Span::raw(format!("Request {}: {} of ", r.id, r.request)).bold(),
+            outside(&r.job_id).bold(),
+            Span::raw(attempt),
+            Span::raw(", asked by "),
+            outside(&r.requested_by),
+            Span::raw(format!(" at {}.", r.requested_at.month_day_time())),
+        ]),
+        Line::from(
+            Span::raw(
+                "It stays in the outbox as asked, marked withdrawn by you, now: the job system will not take it.",
+            )
+            .dark_gray(),
+        ),
+        Line::default(),
+    ];
+    if let Some(outcome) = &form.outcome {
+        outcome_lines(&mut lines, outcome);
+        return lines;
+    }
+    lines.push(field("Note", &form.note, true));
+    lines
+}
+
 /// The widest a form is drawn.
 const POPUP_WIDTH: u16 = 110;
 
@@ -232,6 +263,10 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, form: &Form, model: &Model
                 crate::inert::inert(&f.job_id)
             ),
             request_lines(f),
+        ),
+        Form::Withdraw(f) => (
+            format!(" Withdraw request {}? ", f.request.id),
+            withdraw_lines(f),
         ),
     };
     // Rows as wrapped inside the border, so a long refusal is not cut off at the end.

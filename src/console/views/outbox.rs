@@ -41,9 +41,19 @@ pub(crate) const OUTBOX: ListView<OutboxRow> = ListView {
             Line::from(when(row.requested_at))
         })
         .gives_way(2),
+        // A withdrawn request says by whom and when, so the row answers "who took it back".
         Column::<OutboxRow>::new("status", Constraint::Length(9), |row, _| {
-            Line::from(Span::raw(row.status.as_str()).yellow())
-        }),
+            match &row.withdrawal {
+                None => Line::from(Span::raw(row.status.as_str()).yellow()),
+                Some(w) => Line::from(vec![
+                    Span::raw("withdrawn").dark_gray(),
+                    Span::raw(" by ").dark_gray(),
+                    outside(&w.withdrawn_by),
+                    Span::raw(format!(" at {}", when(w.withdrawn_at))).dark_gray(),
+                ]),
+            }
+        })
+        .grows(),
     ],
     facts: only_what_was_cut,
     empty: "The outbox is empty: no request to the outside has been made.",

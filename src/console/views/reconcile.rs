@@ -15,9 +15,11 @@ use crate::console::model::Model;
 use crate::console::model::counts::Glance;
 use crate::console::tab::Tab;
 use crate::decision::JobState;
+use crate::store::Finding;
 
 fn finding<'a>(
     lines: &mut Vec<Line<'a>>,
+    mark: &'static str,
     label: &'static str,
     count: i64,
     first: &'a [String],
@@ -29,7 +31,8 @@ fn finding<'a>(
         Style::new().fg(Color::Green)
     };
     lines.push(Line::from(vec![
-        Span::styled(format!("{count:>6}  "), style),
+        Span::raw(mark).cyan().bold(),
+        Span::styled(format!("{count:>4}  "), style),
         Span::raw(label).bold(),
         Span::raw(format!("  {why}")).dark_gray(),
     ]));
@@ -61,8 +64,11 @@ fn finding<'a>(
 pub(crate) struct Reconcile;
 
 impl super::TabView for Reconcile {
-    fn draw(&self, frame: &mut Frame<'_>, area: Rect, _: Option<Rect>, model: &Model) {
-        draw(frame, area, model);
+    fn draw(&self, frame: &mut Frame<'_>, area: Rect, preview: Option<Rect>, model: &Model) {
+        match &model.findings.jobs {
+            Some(jobs) => super::findings::draw(frame, area, preview, model, jobs),
+            None => draw(frame, area, model),
+        }
     }
 }
 
@@ -76,7 +82,7 @@ fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
     frame.render_widget(block, area);
     let mut lines = Vec::new();
     if g.counted {
-        findings(&mut lines, g);
+        findings(&mut lines, g, model.findings.selected);
     } else {
         lines.push(Line::from(
             Span::raw("Counting what every accepted job is missing (a large ledger: the findings follow in a moment)…").bold(),
@@ -149,7 +155,7 @@ fn split_for_trend(inner: Rect, g: &Glance, essential: u16) -> (Rect, Option<Rec
 }
 
 /// The counts of each finding and the first jobs of each.
-fn findings<'a>(lines: &mut Vec<Line<'a>>, g: &'a Glance) {
+fn findings<'a>(lines: &mut Vec<Line<'a>>, g: &'a Glance, selected: Finding) {
     let m = &g.missing;
     let complete = m.missing_terminal == 0 && m.missing_output == 0;
     lines.push(Line::from(vec![
@@ -169,28 +175,33 @@ fn findings<'a>(lines: &mut Vec<Line<'a>>, g: &'a Glance) {
     lines.push(Line::from(
         Span::raw("Completion is proven by terminal records and output objects, never by counting notifications.").dark_gray(),
     ));
+    lines.push(Line::from(
+        Span::raw("↑↓ pick a finding, Enter lists its jobs.").dark_gray(),
+    ));
     lines.push(Line::default());
-    finding(
-        lines,
-        "missing terminal record",
-        m.missing_terminal,
-        &g.first_missing_terminal,
-        "accepted, no terminal record yet",
-    );
-    finding(
-        lines,
-        "missing output object",
-        m.missing_output,
-        &g.first_missing_output,
-        "success on record but no output: a consistency incident",
-    );
-    finding(
-        lines,
-        "missing notification",
-        m.missing_notification,
-        &g.first_missing_notification,
-        "terminal but never notified (informational)",
-    );
+    for (kind, count, first, why) in [
+        (
+            Finding::MissingTerminal,
+            m.missing_terminal,
+            &g.first_missing_terminal,
+            "accepted, no terminal record yet",
+        ),
+        (
+            Finding::MissingOutput,
+            m.missing_output,
+            &g.first_missing_output,
+            "success on record but no output: a consistency incident",
+        ),
+        (
+            Finding::MissingNotification,
+            m.missing_notification,
+            &g.first_missing_notification,
+            "terminal but never notified (informational)",
+        ),
+    ] {
+        let mark = if kind == selected { "▶ " } else { "  " };
+        finding(lines, mark, kind.label(), count, first, why);
+    }
 }
 
 fn windows(lines: &mut Vec<Line<'_>>, model: &Model) {

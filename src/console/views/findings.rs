@@ -1,0 +1,76 @@
+//! The jobs behind a Reconcile finding (Enter on the finding): a list like the others,
+//! each job with its state and when it got there; Enter opens its timeline.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Rect};
+use ratatui::style::Stylize;
+use ratatui::text::{Line, Span};
+
+use super::preview::{self, only_what_was_cut};
+use super::{Column, ListView, outside, table, when};
+use crate::console::model::Model;
+use crate::console::model::page::Page;
+use crate::store::{Finding, FindingJob};
+
+const COLUMNS: &[Column<FindingJob>] = &[
+    Column::<FindingJob>::new("job", Constraint::Length(12), |row, _| {
+        Line::from(outside(&row.job_id))
+    })
+    .grows(),
+    Column::<FindingJob>::new("state", Constraint::Length(14), |row, _| {
+        Line::from(Span::raw(row.state.as_str()).yellow())
+    }),
+    Column::<FindingJob>::new("attempt", Constraint::Length(7), |row, _| {
+        Line::from(row.latest_attempt.to_string())
+    })
+    .gives_way(2),
+    Column::<FindingJob>::new("accepted", Constraint::Length(14), |row, _| {
+        Line::from(when(row.accepted_at))
+    })
+    .gives_way(1),
+    Column::<FindingJob>::new("in this state since", Constraint::Length(19), |row, _| {
+        Line::from(when(row.state_changed_at))
+    }),
+];
+
+const fn jobs(what: &'static str, empty: &'static str) -> ListView<FindingJob> {
+    ListView {
+        what,
+        open_what: what,
+        columns: COLUMNS,
+        facts: only_what_was_cut,
+        empty,
+    }
+}
+
+const MISSING_TERMINAL: ListView<FindingJob> = jobs(
+    "jobs without a terminal record (Esc: back to the findings)",
+    "Every accepted job has a terminal record.",
+);
+const MISSING_OUTPUT: ListView<FindingJob> = jobs(
+    "successes without an output object (Esc: back to the findings)",
+    "Every success has its output object.",
+);
+const MISSING_NOTIFICATION: ListView<FindingJob> = jobs(
+    "terminal jobs never notified (Esc: back to the findings)",
+    "Every terminal job was notified.",
+);
+
+/// Draws the jobs of the opened finding into `area`, and the selected job's preview.
+pub(crate) fn draw(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    preview: Option<Rect>,
+    model: &Model,
+    page: &Page<FindingJob>,
+) {
+    let view = match page.source {
+        Finding::MissingTerminal => &MISSING_TERMINAL,
+        Finding::MissingOutput => &MISSING_OUTPUT,
+        Finding::MissingNotification => &MISSING_NOTIFICATION,
+    };
+    let fitted = table::draw_list(frame, area, model, view, page);
+    if let Some(preview) = preview {
+        preview::draw(frame, preview, model, view, page, &fitted);
+    }
+}

@@ -1,0 +1,137 @@
+//! The jobs behind each reconciliation finding, as the Reconcile view's drill-down
+//! lists them: keyset pages in job id order, and their counts.
+//!
+//! A finding is decided twice, once per way of reading: [`Finding::holds`] judges a
+//! job as the reconciliation walk sees it (one pass over every job, `accounts.rs`),
+//! and [`Finding::condition`] says the same in SQL for a page of jobs. Both sit here,
+//! side by side, and a test holds the counts of the two equal on the demo and on a
+//! generated ledger.
+
+use rusqlite::Row;
+
+use super::accounts::JobAccount;
+use super::keyset::PageRequest;
+use super::query::Select;
+use super::{Ledger, StoreError};
+use crate::clock::Timestamp;
+use crate::closed_set::closed_set;
+use crate::decision::JobState;
+
+closed_set! {
+    /// A reconciliation finding that names jobs, in the order the report lists them.
+    pub enum Finding("finding") {
+        /// Accepted, and no terminal record yet.
+        MissingTerminal,
+        /// A success on record, but its output object does not exist.
+        MissingOutput,
+        /// Terminal, but never notified (informational).
+        MissingNotification,
+    }
+}
+
+/// A job of a finding, as its drill-down lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FindingJob {
+    pub job_id: String,
+    pub state: JobState,
+    pub accepted_at: Timestamp,
+    /// When it entered its present state.
+    pub state_changed_at: Timestamp,
+    pub latest_attempt: i64,
+}
+
+/// A job's latest output object is on record, and no check made since it was stored
+/// found it missing (the latest such check decides): the rule of `output_facts`.
+const OUTPUT_EXISTS: &str = "(EXISTS (SELECT 1 FROM outputs o WHERE o.job_id = j.job_id)
+    AND coalesce((SELECT c.object_exists FROM output_checks c
+         WHERE c.job_id = j.job_id AND c.checked_at >= (SELECT o.stored_at FROM outputs o
+               WHERE o.job_id = j.job_id ORDER BY o.id DESC LIMIT 1)
+         ORDER BY c.id DESC LIMIT 1), 1) = 1)";
+
+const NOTIFIED: &str = "EXISTS (SELECT 1 FROM notifications n WHERE n.job_id = j.job_id)";
+
+const COLUMNS: &str = "j.job_id, j.state, j.accepted_at, j.state_changed_at, j.latest_attempt";
+
+/// Kept when the job id or its state contains `?1` (every job when it is NULL).
+const TEXT: &str =
+    "(?1 IS NULL OR instr(lower(j.job_id), lower(?1)) > 0 OR instr(j.state, lower(?1)) > 0)";
+
+impl Finding {
+    /// Does the finding name `job`, as the reconciliation walk sees it?
+    pub fn holds(self, job: &JobAccount<'_>) -> bool {
+        match self {
+            Finding::MissingTerminal => job.state.is_open(),
+            Finding::MissingOutput => job.state.has_success() && !job.output_exists,
+            Finding::MissingNotification => job.state.is_terminal() && !job.notified,
+        }
+    }
+
+    /// The same as [`Finding::holds`], as a condition on `jobs j`.
+    fn condition(self) -> String {
+        match self {
+            Finding::MissingTerminal => states_where(JobState::is_open),
+            Finding::MissingOutput => format!(
+                "{} AND NOT {OUTPUT_EXISTS}",
+                states_where(JobState::has_success)
+            ),
+            Finding::MissingNotification => {
+                format!("{} AND NOT {NOTIFIED}", states_where(JobState::is_terminal))
+            }
+        }
+    }
+
+    /// The jobs of the finding kept by the text bound as `?1`.
+    fn select(self, columns: &'static str) -> Select {
+        Select::new(columns, "jobs j")
+            .filter(self.condition())
+            .filter(TEXT)
+    }
+}
+
+/// `j.state IN ('accepted', ...)`: the states `wanted` keeps, from the closed set.
+fn states_where(wanted: fn(JobState) -> bool) -> String {
+    let names: Vec<String> = JobState::ALL
+        .into_iter()
+        .filter(|&s| wanted(s))
+        .map(|s| format!("'{}'", s.as_str()))
+        .collect();
+    format!("j.state IN ({})", names.join(", "))
+}
+
+fn finding_job_from(row: &Row<'_>) -> rusqlite::Result<FindingJob> {
+    Ok(FindingJob {
+        job_id: row.get(0)?,
+        state: row.get(1)?,
+        accepted_at: row.get(2)?,
+        state_changed_at: row.get(3)?,
+        latest_attempt: row.get(4)?,
+    })
+}
+
+impl Ledger {
+    /// One page of the jobs `finding` names, in job id order (as the report lists
+    /// them), kept when the job id or state contains `text`.
+    pub fn finding_jobs_page(
+        &self,
+        finding: Finding,
+        text: Option<&str>,
+        page: &PageRequest<String>,
+    ) -> Result<Vec<FindingJob>, StoreError> {
+        self.seq_page(
+            finding.select(COLUMNS),
+            "j.job_id",
+            text,
+            page,
+            finding_job_from,
+        )
+    }
+
+    /// How many jobs `finding` names that match `text` (all of them when `None`).
+    pub fn finding_count_matching(
+        &self,
+        finding: Finding,
+        text: Option<&str>,
+    ) -> Result<i64, StoreError> {
+        self.count_matching(&finding.select("count(*)"), text)
+    }
+}

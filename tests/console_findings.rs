@@ -1,0 +1,104 @@
+//! The Reconcile view's drill-down (issue 10, item 7): Enter on a finding lists the
+//! jobs behind it, as many as the finding counts; Enter on a job opens its timeline;
+//! Esc goes back to the job list, then to the findings.
+
+mod support;
+
+use jobledger::console::{Action, App, Context, Tab, update};
+use jobledger::reconcile::account;
+use jobledger::store::{Finding, Ledger};
+use ratatui::crossterm::event::KeyCode;
+use support::terminal::{demo_app, key, render_at, resize, shows};
+
+fn selected_job(app: &App) -> String {
+    app.model()
+        .list()
+        .and_then(|l| l.job())
+        .expect("a job is selected")
+        .to_owned()
+}
+
+/// Every job the opened finding lists, walked with ↓ from the first.
+fn walk(app: &mut App) -> Vec<String> {
+    let mut seen = vec![selected_job(app)];
+    loop {
+        key(app, KeyCode::Down);
+        let job = selected_job(app);
+        if seen.last() == Some(&job) {
+            return seen;
+        }
+        seen.push(job);
+    }
+}
+
+#[test]
+fn enter_lists_the_jobs_of_a_finding_enter_opens_one_esc_goes_back() {
+    let (demo, mut app) = demo_app("ana");
+    let ledger = Ledger::open_read_only(&demo.path).unwrap();
+    let report = account(&ledger, 3600, usize::MAX, None).unwrap();
+    update(&mut app, Action::ShowTab(Tab::Reconcile));
+    // A small screen, so the jobs take more than one page.
+    resize(&mut app, 80, 15);
+
+    // ↓ picks the second finding: successes without their output object.
+    key(&mut app, KeyCode::Down);
+    assert_eq!(app.model().findings.selected, Finding::MissingOutput);
+    key(&mut app, KeyCode::Up);
+    assert_eq!(app.model().findings.selected, Finding::MissingTerminal);
+    // Paging keys scroll the view and leave the finding picked.
+    key(&mut app, KeyCode::Down);
+    for paging in [
+        KeyCode::PageUp,
+        KeyCode::Home,
+        KeyCode::PageDown,
+        KeyCode::Home,
+    ] {
+        key(&mut app, paging);
+        assert_eq!(app.model().findings.selected, Finding::MissingOutput);
+    }
+    key(&mut app, KeyCode::Up);
+
+    key(&mut app, KeyCode::Enter);
+    let count = app.model().list().expect("the jobs are listed").count();
+    assert_eq!(count.all, report.missing_terminal.count);
+    let screen = render_at(&app, 80, 15);
+    assert!(
+        screen.contains(&format!(
+            "Reconcile · {} jobs without a terminal record",
+            count.all
+        )),
+        "{screen}"
+    );
+    assert_eq!(walk(&mut app), report.missing_terminal.first);
+
+    // Enter on a job: its timeline in the detail pane.
+    resize(&mut app, 160, 48);
+    let job = selected_job(&app);
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.context(), Context::Detail);
+    shows(&app, &format!("Job {job}"));
+
+    // Esc: back to the jobs; Esc again: back to the findings.
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.context(), Context::List);
+    assert!(app.model().findings.jobs.is_some());
+    key(&mut app, KeyCode::Esc);
+    assert!(app.model().findings.jobs.is_none());
+    shows(&app, "▶    4  missing terminal record");
+
+    // Each finding lists as many jobs as the report counts.
+    for (finding, reported) in [
+        (Finding::MissingOutput, &report.missing_output),
+        (Finding::MissingNotification, &report.missing_notification),
+    ] {
+        key(&mut app, KeyCode::Down);
+        assert_eq!(app.model().findings.selected, finding);
+        key(&mut app, KeyCode::Enter);
+        assert_eq!(walk(&mut app), reported.first, "{finding}");
+        key(&mut app, KeyCode::Esc);
+    }
+    // Esc on the findings closes nothing more, and never leaves.
+    key(&mut app, KeyCode::Esc);
+    assert!(!app.quit_requested());
+    assert_eq!(app.tab(), Tab::Reconcile);
+}
