@@ -6,7 +6,7 @@ use ratatui::layout::{Constraint, Rect};
 use ratatui::style::Stylize;
 use ratatui::text::{Line, Span};
 
-use super::preview::{self, only_what_was_cut};
+use super::preview::{self, when_ago};
 use super::{Column, ListView, outside, table, when};
 use crate::console::model::Model;
 use crate::console::model::page::Page;
@@ -38,7 +38,20 @@ const fn jobs(what: &'static str, empty: &'static str) -> ListView<FindingJob> {
         what,
         open_what: what,
         columns: COLUMNS,
-        facts: only_what_was_cut,
+        facts: |row, now| {
+            vec![
+                ("job", Line::from(outside(&row.job_id))),
+                (
+                    "state",
+                    Line::from(vec![
+                        Span::raw(row.state.as_str()).yellow(),
+                        Span::raw(format!(" · attempt {}", row.latest_attempt)),
+                    ]),
+                ),
+                ("since", Line::from(when_ago(row.state_changed_at, now))),
+                ("accepted", Line::from(when_ago(row.accepted_at, now))),
+            ]
+        },
         empty,
     }
 }
