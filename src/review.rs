@@ -2,7 +2,10 @@
 //! core, [`crate::decision::Verdict`]), and written once.
 //!
 //! An answer is appended, never changes a job's state by itself, and is refused
-//! when someone else answered the same row since the reviewer looked at it.
+//! when someone else answered the same row since the reviewer looked at it. Many
+//! answers at once ([`bulk`]) go through the same write, in one transaction.
+
+pub mod bulk;
 
 pub use crate::decision::{CaseKind, Verdict};
 
@@ -10,7 +13,7 @@ use crate::clock::Timestamp;
 use crate::decision::{Decision, Disposition, Unusable};
 use crate::event::{self, Parsed};
 use crate::ingest;
-use crate::store::{AnswerRow, CallbackRow, Ledger, NewAnswer, StoreError};
+use crate::store::{AnswerRow, CallbackRow, Ledger, NewAnswer, StoreError, Writer};
 
 /// Why an answer was not written.
 #[derive(Debug, thiserror::Error)]
@@ -101,6 +104,18 @@ pub fn answer(
     now: Timestamp,
 ) -> Result<AnswerWritten, AnswerError> {
     let mut writer = ledger.writer()?;
+    let written = answer_in(&mut writer, request, now)?;
+    writer.commit()?;
+    Ok(written)
+}
+
+/// Checks and appends one answer inside `writer`'s transaction, without committing:
+/// the one way an answer is written, alone ([`answer`]) or among many ([`bulk`]).
+pub(crate) fn answer_in(
+    writer: &mut Writer<'_>,
+    request: &AnswerRequest<'_>,
+    now: Timestamp,
+) -> Result<AnswerWritten, AnswerError> {
     let row = writer
         .callback(request.seq)?
         .ok_or(AnswerError::NoSuchCallback(request.seq))?;
@@ -128,7 +143,7 @@ pub fn answer(
                 .problems
                 .retain(|(why, _)| *why != Unusable::MissingJobId);
             Some(ingest::judge(
-                &mut writer,
+                writer,
                 &report,
                 row.line_seq,
                 Some(row.seq),
@@ -146,6 +161,5 @@ pub fn answer(
         linked_job_id: request.link_job,
         previous_answer: standing.map(|a| a.id),
     })?;
-    writer.commit()?;
     Ok(AnswerWritten { answer_id, linked })
 }

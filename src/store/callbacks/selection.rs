@@ -1,0 +1,54 @@
+//! The sequence numbers of every callback a filter keeps: what a bulk answer is
+//! given (the console's `V`, the command line's selection), read whole rather than
+//! a page at a time, and read again inside the writing transaction.
+
+use rusqlite::Connection;
+
+use super::super::query::Select;
+use super::super::{Ledger, StoreError, Writer};
+use super::{CallbackFilter, open_question, text_match};
+
+/// Every callback `filter` keeps, in ingest order. The same conditions as a page of
+/// the list ([`Ledger::callbacks_page`]), so what is marked is what was listed.
+fn matching_seqs(conn: &Connection, filter: &CallbackFilter) -> rusqlite::Result<Vec<i64>> {
+    let select = Select::new("c.seq", "callbacks c");
+    let select = if filter.open {
+        select.join(
+            "LEFT JOIN answers a ON a.id = (SELECT max(id) FROM answers WHERE callback_seq = c.seq)",
+        )
+    } else {
+        select
+    };
+    let sql = select
+        .filter_if(filter.disposition.is_some(), "c.disposition = ?2")
+        .filter_if(filter.text.is_some(), text_match(3))
+        .filter_if(filter.open, open_question())
+        .order_by(&["c.seq"], "ASC")
+        .sql();
+    let disposition = filter.disposition;
+    let text = filter.text.as_deref();
+    let mut params: Vec<(&str, &dyn rusqlite::ToSql)> = Vec::new();
+    if filter.disposition.is_some() {
+        params.push(("?2", &disposition));
+    }
+    if filter.text.is_some() {
+        params.push(("?3", &text));
+    }
+    let mut st = conn.prepare_cached(&sql)?;
+    st.query_map(params.as_slice(), |row| row.get(0))?.collect()
+}
+
+impl Ledger {
+    /// The sequence numbers of every callback `filter` keeps, in ingest order.
+    pub fn callback_seqs(&self, filter: &CallbackFilter) -> Result<Vec<i64>, StoreError> {
+        self.run(|c| matching_seqs(c, filter))
+    }
+}
+
+impl Writer<'_> {
+    /// [`Ledger::callback_seqs`], as the transaction sees the ledger now.
+    pub fn callback_seqs(&mut self, filter: &CallbackFilter) -> Result<Vec<i64>, StoreError> {
+        let conn = self.flushed()?;
+        matching_seqs(conn, filter).map_err(|e| self.err(e))
+    }
+}
