@@ -28,6 +28,10 @@ pub enum Context {
     Confirm,
     /// A request the checks already refuse: nothing to confirm, so no key sends it.
     Refused,
+    /// Choosing the verdict and note of a bulk answer (the marked rows).
+    Bulk,
+    /// Reading the plan of a bulk answer before it is written.
+    Plan,
     /// Reading what came of a form.
     Outcome,
     /// The help screen.
@@ -36,13 +40,15 @@ pub enum Context {
 
 impl Context {
     /// Contexts in the order the help screen lists them.
-    pub const ALL: [Context; 9] = [
+    pub const ALL: [Context; 11] = [
         Context::List,
         Context::Detail,
         Context::Filter,
         Context::Form,
         Context::Confirm,
         Context::Refused,
+        Context::Bulk,
+        Context::Plan,
         Context::Outcome,
         Context::Help,
         Context::Everywhere,
@@ -58,6 +64,8 @@ impl Context {
             Context::Form => "In an answer or owner form",
             Context::Confirm => "Confirming a retry or cancel",
             Context::Refused => "A retry or cancel the checks refuse",
+            Context::Bulk => "Answering the marked rows at once",
+            Context::Plan => "The plan of a bulk answer",
             Context::Outcome => "Reading what was written or refused",
             Context::Help => "In this help",
         }
@@ -265,7 +273,9 @@ impl Entry {
 /// A click in the table: where it landed is filled in from the mouse event.
 const CLICK: Action = Action::Click { column: 0, row: 0 };
 
-use Context::{Confirm, Detail, Everywhere, Filter, Form, Help, List, Outcome, Refused};
+use Context::{
+    Bulk, Confirm, Detail, Everywhere, Filter, Form, Help, List, Outcome, Plan, Refused,
+};
 
 /// Every key of the console, as written.
 #[rustfmt::skip]
@@ -285,6 +295,10 @@ const TABLE: &[Entry] = &[
     bind(List, &[ch('?')], Action::Help, "help: every key", Some("help")),
     bind(List, &[key(KeyCode::Esc)], Action::Back, "clear the filter (never leaves)", None),
     bind(List, &[ch('q')], Action::Quit, "leave", Some("quit")),
+    // Marking callbacks for a bulk answer (`a` then answers the marked rows).
+    bind(List, &[ch(' ')], Action::Mark, "mark or unmark the callback, then the next row (a answers the marked)", Some("mark")),
+    bind(List, &[ch('V')], Action::MarkAll, "mark every callback the filter matches (all pages)", None),
+    bind(List, &[ch('x')], Action::ClearMarks, "clear the view's marks", Some("clear marks")),
     // The detail pane.
     moves(Detail, ["scroll down", "scroll up", "scroll a page down", "scroll a page up", "top of the detail", "end of the detail"], Some("scroll")),
     bind(Detail, &[ch('n')], Action::NextRow, "next row", Some("next row")),
@@ -316,6 +330,18 @@ const TABLE: &[Entry] = &[
     bind(Confirm, &[ch('n'), key(KeyCode::Esc)], Action::Back, "don't send it", Some("don't send")),
     // A request already refused: no key sends it.
     bind(Refused, &[ch('n'), key(KeyCode::Esc), key(KeyCode::Enter)], Action::Back, "close; nothing is sent", Some("close, nothing is sent")),
+    // A bulk answer: the verdict and note, then the plan.
+    bind(Bulk, &[key(KeyCode::Down)], Action::Move(Move::Down), "next verdict", Some("next verdict")),
+    bind(Bulk, &[key(KeyCode::Up)], Action::Move(Move::Up), "previous verdict", None),
+    bind(Bulk, &[key(KeyCode::Tab), key(KeyCode::BackTab)], Action::NextField, "between verdict and note", Some("note")),
+    bind(Bulk, &[Trigger::Typing], Action::Input(' '), "type the note", None),
+    bind(Bulk, &[key(KeyCode::Backspace)], Action::Erase, "delete a character", None),
+    bind(Bulk, &[key(KeyCode::Enter)], Action::Submit, "show the plan (nothing is written yet)", Some("plan")),
+    bind(Bulk, &[key(KeyCode::Esc)], Action::Back, "close; nothing is written", Some("close")),
+    bind(Plan, &[Trigger::Typing], Action::Input(' '), "type the count, when asked to confirm it", None),
+    bind(Plan, &[key(KeyCode::Backspace)], Action::Erase, "delete a character", None),
+    bind(Plan, &[key(KeyCode::Enter)], Action::Submit, "write the answers, in one transaction", Some("write them")),
+    bind(Plan, &[key(KeyCode::Esc)], Action::Back, "close; nothing is written", Some("close, nothing written")),
     // What came of a form.
     bind(Outcome, &[key(KeyCode::Enter), key(KeyCode::Esc)], Action::Back, "close", Some("close")),
     // Help.

@@ -2,9 +2,11 @@
 //! detail pane, the open overlay, the flash and the size. No ledger: the update step
 //! fills it in, the views draw it, and a test can build one by hand.
 
+pub mod bulk;
 pub mod counts;
 pub mod detail;
 pub mod form;
+pub mod marks;
 pub mod page;
 
 use std::any::Any;
@@ -19,7 +21,8 @@ use super::tab::Tab;
 use counts::{Count, Glance};
 use detail::{Detail, Subject};
 use form::Form;
-use page::{Page, PageRow, RowSource};
+use marks::Marks;
+use page::{CallbackItem, Page, PageRow, RowSource};
 
 /// A message in the line above the footer, until the next key.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -247,6 +250,8 @@ pub struct Model {
     pub now: Timestamp,
     /// Writes are disabled.
     pub read_only: bool,
+    /// The rows marked in each view, for a bulk answer.
+    pub marks: Marks,
 }
 
 impl Model {
@@ -273,6 +278,7 @@ impl Model {
             clock,
             now,
             read_only,
+            marks: Marks::default(),
         }
     }
 
@@ -285,6 +291,10 @@ impl Model {
                 Context::Refused
             }
             Overlay::Form(form) if matches!(**form, Form::Request(_)) => Context::Confirm,
+            Overlay::Form(form) if matches!(&**form, Form::Bulk(f) if f.plan().is_some()) => {
+                Context::Plan
+            }
+            Overlay::Form(form) if matches!(**form, Form::Bulk(_)) => Context::Bulk,
             Overlay::Form(_) => Context::Form,
             Overlay::Filter { .. } => Context::Filter,
             Overlay::None if self.detail.is_some() => Context::Detail,
@@ -333,11 +343,20 @@ impl Model {
             .ok_or("this callback was applied or recorded; only held and quarantined ones take answers")
     }
 
+    /// Does the current view list callbacks (which can be marked and answered at once)?
+    pub fn lists_callbacks(&self) -> bool {
+        self.lists.page::<CallbackItem>(self.tab).is_some()
+    }
+
     /// Does `action` apply here and now? (Footer hints show only those that do.)
     pub fn offers(&self, action: Action) -> bool {
         let job = self.list().and_then(List::job);
+        let marked = self.marks.count(self.tab) > 0;
         match action {
+            Action::Answer if marked => !self.read_only,
             Action::Answer => !self.read_only && self.answerable().is_ok(),
+            Action::Mark | Action::MarkAll => self.lists_callbacks(),
+            Action::ClearMarks => marked,
             Action::Owner => !self.read_only && self.list().and_then(List::aged).is_some(),
             Action::Retry | Action::Cancel => !self.read_only && job.is_some(),
             Action::OpenDetail => self.list().and_then(List::subject).is_some(),

@@ -1,6 +1,7 @@
 //! [`App`] owns the ledger and the [`Model`]; [`update`] is the one step that reads
 //! and writes the ledger, and the only place the model changes.
 
+mod bulk;
 mod reads;
 mod writes;
 
@@ -401,9 +402,12 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
             app.help(action);
             Ok(())
         }
-        Context::Form | Context::Confirm | Context::Refused | Context::Outcome => {
-            writes::form_action(app, action)
-        }
+        Context::Form
+        | Context::Confirm
+        | Context::Refused
+        | Context::Outcome
+        | Context::Bulk
+        | Context::Plan => writes::form_action(app, action),
         Context::Filter => app.filter_action(action),
         Context::Detail => match action {
             Action::Back => app.close_detail(),
@@ -451,6 +455,12 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
                 Ok(())
             }
             Action::Click { column, row } => app.click(column, row),
+            Action::Mark => bulk::mark(app),
+            Action::MarkAll => bulk::mark_all(app),
+            Action::ClearMarks => {
+                bulk::clear(app);
+                Ok(())
+            }
             _ => Ok(()),
         },
     }

@@ -1,6 +1,7 @@
 //! The drawing of each view, the detail pane, forms and help; and the few helpers
 //! they share. Every string that came from outside becomes a span through [`outside`].
 
+pub(crate) mod bulk;
 pub(crate) mod callbacks;
 pub(crate) mod detail;
 pub(crate) mod form;
@@ -220,10 +221,11 @@ fn draw_list<T: PageRow>(
         ""
     };
     let title = format!(
-        " {} · {} {}{filtered} ",
+        " {} · {} {}{filtered}{} ",
         model.tab.title(),
         count.matching.unwrap_or(count.all),
-        view.what
+        view.what,
+        bulk::marked_in_title(model)
     );
     let focused = model.detail.is_none();
     let mut block = Block::bordered()
@@ -271,28 +273,38 @@ fn draw_list<T: PageRow>(
             width => width,
         })
         .collect();
-    let keep = kept_columns(view.columns, &widths, area.width);
-    let header = Row::new(keep.iter().map(|&i| view.columns[i].header))
+    // Callback views keep a one-character column at the left for the bulk marks.
+    let marks = model.lists_callbacks();
+    let mark_width = if marks { bulk::MARK_COLUMN + 1 } else { 0 };
+    let keep = kept_columns(view.columns, &widths, area.width.saturating_sub(mark_width));
+    let headers = keep.iter().map(|&i| view.columns[i].header);
+    let header = Row::new(marks.then_some("").into_iter().chain(headers))
         .style(Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED));
-    let rows = rows.into_iter().map(|cells| {
-        Row::new(
-            cells
-                .into_iter()
-                .enumerate()
-                .filter(|(i, _)| keep.contains(i))
-                .map(|(_, cell)| Cell::from(cell)),
-        )
+    let rows = rows.into_iter().zip(&page.rows).map(|(cells, row)| {
+        let mark = marks.then(|| Cell::from(bulk::mark_cell(model, row.callback())));
+        let cells = cells
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| keep.contains(i))
+            .map(|(_, cell)| Cell::from(cell));
+        Row::new(mark.into_iter().chain(cells))
     });
-    let table = Table::new(rows, keep.iter().map(|&i| widths[i]))
-        .header(header)
-        .block(block)
-        .column_spacing(1)
-        .row_highlight_style(if focused {
-            Style::new().bg(Color::Blue).fg(Color::White)
-        } else {
-            Style::new().bg(Color::DarkGray)
-        })
-        .highlight_symbol("▶ ");
+    let mark_column = marks.then_some(Constraint::Length(bulk::MARK_COLUMN));
+    let table = Table::new(
+        rows,
+        mark_column
+            .into_iter()
+            .chain(keep.iter().map(|&i| widths[i])),
+    )
+    .header(header)
+    .block(block)
+    .column_spacing(1)
+    .row_highlight_style(if focused {
+        Style::new().bg(Color::Blue).fg(Color::White)
+    } else {
+        Style::new().bg(Color::DarkGray)
+    })
+    .highlight_symbol("▶ ");
     let mut state = TableState::default().with_selected(Some(page.selected));
     frame.render_stateful_widget(table, area, &mut state);
 }

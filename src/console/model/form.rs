@@ -315,6 +315,8 @@ pub enum Form {
     Answer(AnswerForm),
     Owner(OwnerForm),
     Request(RequestForm),
+    /// Answering the marked rows at once.
+    Bulk(super::bulk::BulkForm),
 }
 
 impl Form {
@@ -324,6 +326,7 @@ impl Form {
             Form::Answer(f) => f.outcome.as_ref(),
             Form::Owner(f) => f.outcome.as_ref(),
             Form::Request(f) => f.outcome.as_ref(),
+            Form::Bulk(f) => f.outcome.as_ref(),
         }
     }
 }
