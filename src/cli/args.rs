@@ -86,7 +86,7 @@ pub(super) enum Command {
         review_capacity: i64,
     },
     /// Answer a held or quarantined callback (append-only), or many at once
-    #[command(after_help = verdict_help())]
+    #[command(after_help = verdict_help(), override_usage = ANSWER_USAGE)]
     Answer {
         /// The callback's sequence number (see `callbacks`); without it, a selection
         /// (--disposition) is answered in bulk
@@ -173,6 +173,10 @@ pub(super) struct ReviewArgs {
     #[arg(long)]
     pub(super) reviewer: Option<String>,
 }
+
+/// `answer`'s two forms: one callback, or every open one a selection keeps.
+const ANSWER_USAGE: &str = "jobledger answer <SEQ> --verdict <VERDICT> [OPTIONS]
+       jobledger answer --disposition <DISPOSITION> --verdict <VERDICT> [--dry-run] [--expect <N>] [OPTIONS]";
 
 /// The flags that select callbacks for a bulk answer instead of naming one: the
 /// selection flags of [`BulkArgs`] (a query, `--where`, would join them here).
