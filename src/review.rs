@@ -104,22 +104,24 @@ pub fn answer(
     now: Timestamp,
 ) -> Result<AnswerWritten, AnswerError> {
     let mut writer = ledger.writer()?;
-    let written = answer_in(&mut writer, request, now)?;
+    let row = writer
+        .callback(request.seq)?
+        .ok_or(AnswerError::NoSuchCallback(request.seq))?;
+    let written = answer_row(&mut writer, &row, request, now)?;
     writer.commit()?;
     Ok(written)
 }
 
-/// Checks and appends one answer inside `writer`'s transaction, without committing:
-/// the one way an answer is written, alone ([`answer`]) or among many ([`bulk`]).
-pub(crate) fn answer_in(
+/// Checks and appends an answer on `row` (the callback `request.seq`, as read in
+/// `writer`'s transaction), without committing: the one way an answer is written,
+/// alone ([`answer`]) or among many ([`bulk`]).
+pub(crate) fn answer_row(
     writer: &mut Writer<'_>,
+    row: &CallbackRow,
     request: &AnswerRequest<'_>,
     now: Timestamp,
 ) -> Result<AnswerWritten, AnswerError> {
-    let row = writer
-        .callback(request.seq)?
-        .ok_or(AnswerError::NoSuchCallback(request.seq))?;
-    let verdict = validate(&row, request.verdict, request.link_job)?;
+    let verdict = validate(row, request.verdict, request.link_job)?;
     let standing = writer.latest_answer(request.seq)?;
     if let Some(theirs) = &standing
         && Some(theirs.id) != request.seen_answer

@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use super::{AnswerError, AnswerRequest, CaseKind, Verdict, answer_in};
+use super::{AnswerError, AnswerRequest, CaseKind, Verdict, answer_row};
 use crate::clock::Timestamp;
 use crate::decision::Disposition;
 use crate::store::{AnswerRow, CallbackFilter, CallbackRow, Ledger, StoreError};
@@ -29,12 +29,7 @@ impl fmt::Display for LeftOutWhy {
     /// The reason in plain words; it may quote a reviewer's name: show it inert.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LeftOutWhy::NotAQuestion(d) => {
-                write!(
-                    f,
-                    "given `{d}`: only held and quarantined callbacks take answers"
-                )
-            }
+            LeftOutWhy::NotAQuestion(d) => write!(f, "given `{d}`, it asks no question"),
             LeftOutWhy::VerdictNotTaken(kind) => {
                 let allowed: Vec<&str> = kind.verdicts().iter().map(|v| v.as_str()).collect();
                 write!(f, "a {kind} callback takes {}", allowed.join(", "))
@@ -51,6 +46,17 @@ impl fmt::Display for LeftOutWhy {
                 f.write_str("`linked` names the job of each callback: answer it alone")
             }
             LeftOutWhy::Missing => f.write_str("no such callback"),
+        }
+    }
+}
+
+impl LeftOutWhy {
+    /// The reason without what differs from row to row (who closed it, when): rows
+    /// left out for the same reason are shown together under it.
+    pub fn summary(&self) -> String {
+        match self {
+            LeftOutWhy::Closed(_) => "closed already by a standing answer".to_owned(),
+            other => other.to_string(),
         }
     }
 }
@@ -77,6 +83,19 @@ impl Plan {
     /// How many callbacks were selected.
     pub fn selected(&self) -> usize {
         self.answered.len() + self.left_out.len()
+    }
+
+    /// The rows left out, grouped by [`LeftOutWhy::summary`] in the order first met.
+    pub fn left_out_by_reason(&self) -> Vec<(String, Vec<i64>)> {
+        let mut groups: Vec<(String, Vec<i64>)> = Vec::new();
+        for left in &self.left_out {
+            let why = left.why.summary();
+            match groups.iter_mut().find(|(summary, _)| *summary == why) {
+                Some((_, seqs)) => seqs.push(left.seq),
+                None => groups.push((why, vec![left.seq])),
+            }
+        }
+        groups
     }
 }
 
@@ -186,11 +205,8 @@ pub fn read_plan(
         Selection::Seqs(seqs) => distinct(seqs),
         Selection::Filter(filter) => ledger.callback_seqs(filter)?,
     };
-    let rows = seqs
-        .into_iter()
-        .map(|seq| Ok((seq, ledger.callback(seq)?)))
-        .collect::<Result<Vec<_>, StoreError>>()?;
-    Ok(plan(verdict, rows))
+    let rows = ledger.callbacks_numbered(&seqs)?;
+    Ok(plan(verdict, numbered(seqs, rows)))
 }
 
 /// Writes the answers of a bulk answer in one transaction: the selection and every
@@ -206,11 +222,8 @@ pub fn answer_bulk(
         Selection::Seqs(seqs) => distinct(seqs),
         Selection::Filter(filter) => writer.callback_seqs(filter)?,
     };
-    let rows = seqs
-        .into_iter()
-        .map(|seq| Ok((seq, writer.callback(seq)?)))
-        .collect::<Result<Vec<_>, StoreError>>()?;
-    let plan = plan(request.verdict, rows);
+    let rows = writer.callbacks_numbered(&seqs)?;
+    let plan = plan(request.verdict, numbered(seqs, rows));
     if let Some(expected) = request.expect
         && expected != plan.answered.len()
     {
@@ -222,8 +235,9 @@ pub fn answer_bulk(
     }
     let mut answer_ids = Vec::with_capacity(plan.answered.len());
     for row in &plan.answered {
-        let written = answer_in(
+        let written = answer_row(
             &mut writer,
+            row,
             &AnswerRequest {
                 seq: row.seq,
                 verdict: request.verdict.as_str(),
@@ -238,6 +252,14 @@ pub fn answer_bulk(
     }
     writer.commit()?;
     Ok(BulkWritten { plan, answer_ids })
+}
+
+/// Each number with its row (`None`: no callback has it); both in ingest order.
+fn numbered(seqs: Vec<i64>, rows: Vec<CallbackRow>) -> Vec<(i64, Option<CallbackRow>)> {
+    let mut rows = rows.into_iter().peekable();
+    seqs.into_iter()
+        .map(|seq| (seq, rows.next_if(|row| row.seq == seq)))
+        .collect()
 }
 
 /// The numbers in ingest order, each once (a selection may name a row twice).
@@ -318,6 +340,12 @@ mod tests {
         assert!(matches!(why[2], (4, LeftOutWhy::Closed(_))));
         assert!(matches!(why[3], (6, LeftOutWhy::Missing)));
         assert_eq!(plan.selected(), 6);
+        let groups = plan.left_out_by_reason();
+        assert_eq!(groups.len(), 4);
+        assert_eq!(
+            groups[2],
+            ("closed already by a standing answer".to_owned(), vec![4])
+        );
     }
 
     #[test]

@@ -11,10 +11,10 @@ use crate::console::model::bulk::{BulkField, BulkForm, BulkStage, CONFIRM_ABOVE}
 use crate::review::bulk::Plan;
 use crate::store::CallbackRow;
 
-/// Rows left out that the plan names one by one; the rest are counted.
-const LEFT_OUT_SHOWN: usize = 6;
-/// Rows to be answered that the plan names.
-const ANSWERED_SHOWN: usize = 8;
+/// Reasons for leaving rows out that the plan names; the rest are counted.
+const GROUPS_SHOWN: usize = 5;
+/// Callback numbers named in a list before "and N more".
+const SEQS_SHOWN: usize = 6;
 
 /// The form's title.
 pub(crate) fn title(form: &BulkForm) -> String {
@@ -34,13 +34,7 @@ pub(crate) fn lines<'a>(form: &'a BulkForm, model: &'a Model) -> Vec<Line<'a>> {
     }
     match &form.stage {
         BulkStage::Answer => answer_lines(&mut lines, form, model),
-        BulkStage::Plan { plan, confirm } => {
-            plan_lines(&mut lines, plan, form, model);
-            if form.needs_count() {
-                lines.push(Line::default());
-                lines.push(field("Type the count", confirm, true));
-            }
-        }
+        BulkStage::Plan { plan, .. } => plan_lines(&mut lines, plan, form, model),
     }
     if let Some(error) = &form.error {
         lines.push(Line::from(outside(error).yellow().bold()));
@@ -105,29 +99,26 @@ fn plan_lines<'a>(lines: &mut Vec<Line<'a>>, plan: &'a Plan, form: &'a BulkForm,
         },
         outside(form.note.text.trim()).italic(),
     ]));
-    if !plan.answered.is_empty() {
-        let shown: Vec<String> = plan
-            .answered
-            .iter()
-            .take(ANSWERED_SHOWN)
-            .map(|row| format!("#{}", row.seq))
-            .collect();
-        let more = n.saturating_sub(ANSWERED_SHOWN);
-        lines.push(Line::from(
-            Span::raw(format!(
-                "  {}{}",
-                shown.join(" "),
-                if more > 0 {
-                    format!(" … and {more} more")
-                } else {
-                    String::new()
-                }
-            ))
-            .dark_gray(),
-        ));
+    // What to do comes before the lists, so a short terminal never hides it.
+    if let BulkStage::Plan { confirm, .. } = &form.stage
+        && form.needs_count()
+    {
+        lines.push(field("Type the count", confirm, true));
     }
+    let how = if form.needs_count() {
+        format!("More than {CONFIRM_ABOVE}: type {n}, then Enter writes them")
+    } else {
+        "Enter writes them".to_owned()
+    };
+    lines.push(Line::from(
+        Span::raw(format!(
+            "{how} in one transaction, each row checked again as it is written; Esc closes, nothing written."
+        ))
+        .dark_gray(),
+    ));
     lines.push(Line::default());
-    if plan.left_out.is_empty() {
+    let groups = plan.left_out_by_reason();
+    if groups.is_empty() {
         lines.push(Line::from("None of the marked rows is left out."));
     } else {
         lines.push(Line::from(
@@ -135,37 +126,43 @@ fn plan_lines<'a>(lines: &mut Vec<Line<'a>>, plan: &'a Plan, form: &'a BulkForm,
                 .yellow()
                 .bold(),
         ));
-        for left in plan.left_out.iter().take(LEFT_OUT_SHOWN) {
-            let job = left
-                .job_id
-                .as_deref()
-                .map_or(Span::raw("-").dark_gray(), outside);
+        for (why, seqs) in groups.iter().take(GROUPS_SHOWN) {
             lines.push(Line::from(vec![
-                Span::raw(format!("  #{} ", left.seq)).bold(),
-                job,
-                Span::raw("  "),
-                Span::raw(crate::inert::inert(&left.why.to_string()).into_owned()),
+                Span::raw(format!("  {} ", seqs.len())).bold(),
+                Span::raw(crate::inert::inert(why).into_owned()),
+                Span::raw(format!(": {}", some_of(seqs))).dark_gray(),
             ]));
         }
-        let more = plan.left_out.len().saturating_sub(LEFT_OUT_SHOWN);
-        if more > 0 {
+        if groups.len() > GROUPS_SHOWN {
             lines.push(Line::from(
-                Span::raw(format!("  … and {more} more")).dark_gray(),
+                Span::raw(format!(
+                    "  … and {} reasons more",
+                    groups.len() - GROUPS_SHOWN
+                ))
+                .dark_gray(),
             ));
         }
     }
-    lines.push(Line::default());
-    let how = if form.needs_count() {
-        format!("More than {CONFIRM_ABOVE}: type {n} to confirm, then Enter writes them")
-    } else {
-        "Enter writes them".to_owned()
-    };
-    lines.push(Line::from(
-        Span::raw(format!(
-            "{how}, in one transaction; each row is checked again as it is written. Esc closes, nothing written."
-        ))
-        .dark_gray(),
-    ));
+    if !plan.answered.is_empty() {
+        let seqs: Vec<i64> = plan.answered.iter().map(|row| row.seq).collect();
+        lines.push(Line::from(vec![
+            Span::raw("To answer: ").bold(),
+            Span::raw(some_of(&seqs)).dark_gray(),
+        ]));
+    }
+}
+
+/// The first few callback numbers of a list, and how many more: `#2 #5 … and 40 more`.
+fn some_of(seqs: &[i64]) -> String {
+    let shown: Vec<String> = seqs
+        .iter()
+        .take(SEQS_SHOWN)
+        .map(|seq| format!("#{seq}"))
+        .collect();
+    match seqs.len().saturating_sub(SEQS_SHOWN) {
+        0 => shown.join(" "),
+        more => format!("{} … and {more} more", shown.join(" ")),
+    }
 }
 
 /// The width of the mark column at the left of a callback list.
