@@ -122,7 +122,9 @@ pub(crate) fn answer_row(
     now: Timestamp,
 ) -> Result<AnswerWritten, AnswerError> {
     let verdict = validate(row, request.verdict, request.link_job)?;
-    let standing = writer.latest_answer(request.seq)?;
+    // The row was read in this transaction with its standing answer: nothing can
+    // have come between (a second look was a statement prepared again per answer).
+    let standing = row.answer.clone();
     if let Some(theirs) = &standing
         && Some(theirs.id) != request.seen_answer
     {
