@@ -296,8 +296,8 @@ const TABLE: &[Entry] = &[
     bind(List, &[key(KeyCode::Esc)], Action::Back, "clear the filter (never leaves)", None),
     bind(List, &[ch('q')], Action::Quit, "leave", Some("quit")),
     // Marking callbacks for a bulk answer (`a` then answers the marked rows).
-    bind(List, &[ch(' ')], Action::Mark, "mark or unmark the callback, then the next row (a answers the marked)", Some("mark")),
-    bind(List, &[ch('V')], Action::MarkAll, "mark every callback the filter matches (all pages)", None),
+    bind(List, &[ch(' ')], Action::Mark, "mark or unmark for a bulk answer, then next row", Some("mark")),
+    bind(List, &[ch('V')], Action::MarkAll, "mark every row the filter matches (all pages)", None),
     bind(List, &[ch('x')], Action::ClearMarks, "clear the view's marks", Some("clear marks")),
     // The detail pane.
     moves(Detail, ["scroll down", "scroll up", "scroll a page down", "scroll a page up", "top of the detail", "end of the detail"], Some("scroll")),

@@ -273,8 +273,9 @@ fn draw_list<T: PageRow>(
             width => width,
         })
         .collect();
-    // Callback views keep a one-character column at the left for the bulk marks.
-    let marks = model.lists_callbacks();
+    // While rows are marked for a bulk answer, a one-character column at the left
+    // shows which (it costs no width while nothing is marked).
+    let marks = model.marks.count(model.tab) > 0;
     let mark_width = if marks { bulk::MARK_COLUMN + 1 } else { 0 };
     let keep = kept_columns(view.columns, &widths, area.width.saturating_sub(mark_width));
     let headers = keep.iter().map(|&i| view.columns[i].header);

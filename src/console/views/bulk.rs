@@ -33,11 +33,14 @@ pub(crate) fn lines<'a>(form: &'a BulkForm, model: &'a Model) -> Vec<Line<'a>> {
         return lines;
     }
     match &form.stage {
-        BulkStage::Answer => answer_lines(&mut lines, form, model),
+        BulkStage::Answer => {
+            answer_lines(&mut lines, form, model);
+            if let Some(error) = &form.error {
+                lines.push(Line::from(outside(error).yellow().bold()));
+            }
+        }
+        // The plan shows its error under the count, before the lists.
         BulkStage::Plan { plan, .. } => plan_lines(&mut lines, plan, form, model),
-    }
-    if let Some(error) = &form.error {
-        lines.push(Line::from(outside(error).yellow().bold()));
     }
     lines
 }
@@ -103,7 +106,10 @@ fn plan_lines<'a>(lines: &mut Vec<Line<'a>>, plan: &'a Plan, form: &'a BulkForm,
     if let BulkStage::Plan { confirm, .. } = &form.stage
         && form.needs_count()
     {
-        lines.push(field("Type the count", confirm, true));
+        lines.push(field("Count", confirm, true));
+    }
+    if let Some(error) = &form.error {
+        lines.push(Line::from(outside(error).yellow().bold()));
     }
     let how = if form.needs_count() {
         format!("More than {CONFIRM_ABOVE}: type {n}, then Enter writes them")
