@@ -113,6 +113,31 @@ impl BulkForm {
     }
 }
 
+/// `n` and the noun, singular for one: `1 callback`, `12 callbacks`.
+pub fn count_of(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// Callback numbers named in a list before "and N more".
+const SEQS_SHOWN: usize = 6;
+
+/// The first few callback numbers of a list, and how many more: `#2 #5 … and 40 more`.
+pub fn some_of(seqs: &[i64]) -> String {
+    let shown: Vec<String> = seqs
+        .iter()
+        .take(SEQS_SHOWN)
+        .map(|seq| format!("#{seq}"))
+        .collect();
+    match seqs.len().saturating_sub(SEQS_SHOWN) {
+        0 => shown.join(" "),
+        more => format!("{} … and {more} more", shown.join(" ")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,7 +2,7 @@
 //! ledger before anything is written, and the write checks every row again.
 
 use crate::console::action::{Action, Move};
-use crate::console::model::bulk::{BulkField, BulkForm, BulkStage};
+use crate::console::model::bulk::{BulkField, BulkForm, BulkStage, count_of, some_of};
 use crate::console::model::form::{Form, Outcome, TextField};
 use crate::console::model::page::CallbackItem;
 use crate::console::model::{Flash, List, Overlay};
@@ -12,9 +12,6 @@ use crate::review::bulk::{self, BulkRequest, Plan, Selection};
 use crate::store::StoreError;
 
 use super::{App, reads};
-
-/// Left-out rows the outcome names one by one.
-const LEFT_OUT_LISTED: usize = 5;
 
 /// Space: marks or unmarks the selected callback, and moves to the next row.
 pub(super) fn mark(app: &mut App) -> Result<(), StoreError> {
@@ -203,25 +200,19 @@ fn outcome_lines(plan: &Plan, answer_ids: &[i64], reviewer: &str) -> Vec<String>
         _ => "no answer".to_owned(),
     };
     let mut lines = vec![format!(
-        "Wrote {} answers in one transaction ({ids}): {} by {}, each recorded as if given alone.",
-        answer_ids.len(),
+        "Wrote {} in one transaction ({ids}): {} by {}, each recorded as if given alone.",
+        count_of(answer_ids.len(), "answer"),
         plan.verdict,
         inert(reviewer)
     )];
     if !plan.left_out.is_empty() {
         lines.push(format!("Left out {} when written:", plan.left_out.len()));
-        for left in plan.left_out.iter().take(LEFT_OUT_LISTED) {
-            let job = left.job_id.as_deref().map_or_else(|| "-".into(), inert);
+        for (why, seqs) in plan.left_out_by_reason() {
             lines.push(format!(
-                "  #{} {job}: {}",
-                left.seq,
-                inert(&left.why.to_string())
-            ));
-        }
-        if plan.left_out.len() > LEFT_OUT_LISTED {
-            lines.push(format!(
-                "  … and {} more",
-                plan.left_out.len() - LEFT_OUT_LISTED
+                "  {} {}: {}",
+                seqs.len(),
+                inert(&why),
+                some_of(&seqs)
             ));
         }
     }

@@ -7,20 +7,20 @@ use ratatui::text::{Line, Span};
 use super::form::{field, outcome_lines};
 use super::outside;
 use crate::console::model::Model;
-use crate::console::model::bulk::{BulkField, BulkForm, BulkStage, CONFIRM_ABOVE};
+use crate::console::model::bulk::{
+    BulkField, BulkForm, BulkStage, CONFIRM_ABOVE, count_of, some_of,
+};
 use crate::review::bulk::Plan;
 use crate::store::CallbackRow;
 
 /// Reasons for leaving rows out that the plan names; the rest are counted.
 const GROUPS_SHOWN: usize = 5;
-/// Callback numbers named in a list before "and N more".
-const SEQS_SHOWN: usize = 6;
 
 /// The form's title.
 pub(crate) fn title(form: &BulkForm) -> String {
     format!(
-        " Answer {} marked callbacks at once · {} ",
-        form.seqs.len(),
+        " Answer {} at once · {} ",
+        count_of(form.seqs.len(), "marked callback"),
         form.tab.title()
     )
 }
@@ -48,8 +48,8 @@ pub(crate) fn lines<'a>(form: &'a BulkForm, model: &'a Model) -> Vec<Line<'a>> {
 fn answer_lines<'a>(lines: &mut Vec<Line<'a>>, form: &'a BulkForm, model: &'a Model) {
     lines.push(Line::from(
         Span::raw(format!(
-            "{} callbacks marked in {}. Each answer is recorded as if given alone; all are written in one transaction.",
-            form.seqs.len(),
+            "{} marked in {}. Each answer is recorded as if given alone; all are written in one transaction.",
+            count_of(form.seqs.len(), "callback"),
             form.tab.title()
         ))
         .dark_gray(),
@@ -89,7 +89,11 @@ fn answer_lines<'a>(lines: &mut Vec<Line<'a>>, form: &'a BulkForm, model: &'a Mo
 fn plan_lines<'a>(lines: &mut Vec<Line<'a>>, plan: &'a Plan, form: &'a BulkForm, model: &'a Model) {
     let n = plan.answered.len();
     lines.push(Line::from(vec![
-        Span::raw(format!("{n} of {} marked callbacks", plan.selected())).bold(),
+        Span::raw(format!(
+            "{n} of {}",
+            count_of(plan.selected(), "marked callback")
+        ))
+        .bold(),
         Span::raw(" will be answered "),
         Span::raw(plan.verdict.as_str()).bold().cyan(),
         Span::raw(" by "),
@@ -155,19 +159,6 @@ fn plan_lines<'a>(lines: &mut Vec<Line<'a>>, plan: &'a Plan, form: &'a BulkForm,
             Span::raw("To answer: ").bold(),
             Span::raw(some_of(&seqs)).dark_gray(),
         ]));
-    }
-}
-
-/// The first few callback numbers of a list, and how many more: `#2 #5 … and 40 more`.
-fn some_of(seqs: &[i64]) -> String {
-    let shown: Vec<String> = seqs
-        .iter()
-        .take(SEQS_SHOWN)
-        .map(|seq| format!("#{seq}"))
-        .collect();
-    match seqs.len().saturating_sub(SEQS_SHOWN) {
-        0 => shown.join(" "),
-        more => format!("{} … and {more} more", shown.join(" ")),
     }
 }
 

@@ -9,14 +9,17 @@ use super::super::query::Select;
 use super::super::{CallbackRow, Ledger, StoreError, Writer};
 use super::{CallbackFilter, callback_select, open_question, text_match};
 
+/// Joins each callback `c` to its standing answer `a`.
+const STANDING: &str =
+    "LEFT JOIN answers a ON a.id = (SELECT max(id) FROM answers WHERE callback_seq = c.seq)";
+
 /// Every callback `filter` keeps, in ingest order. The same conditions as a page of
 /// the list ([`Ledger::callbacks_page`]), so what is marked is what was listed.
 fn matching_seqs(conn: &Connection, filter: &CallbackFilter) -> rusqlite::Result<Vec<i64>> {
     let select = Select::new("c.seq", "callbacks c");
+    // The standing answer is looked up only to tell open questions from closed ones.
     let select = if filter.open {
-        select.join(
-            "LEFT JOIN answers a ON a.id = (SELECT max(id) FROM answers WHERE callback_seq = c.seq)",
-        )
+        select.join(STANDING)
     } else {
         select
     };
