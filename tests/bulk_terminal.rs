@@ -10,7 +10,7 @@ use serde_json::Value;
 use support::binary::Workdir;
 use support::fixture::{self, NOW, TempLedger};
 use support::pty::PtySession;
-use support::terminal::{ch, key, open_app, render, type_text};
+use support::terminal::{ch, demo_app, key, open_app, render, render_at, resize, type_text};
 
 #[test]
 fn marked_rows_are_answered_at_once_from_a_real_terminal() {
@@ -102,4 +102,30 @@ fn above_a_hundred_rows_the_count_is_typed_before_anything_is_written() {
         [Verdict::NeedsRemoteCheck.as_str()],
     );
     assert_eq!(remote_checks, i64::try_from(held).unwrap());
+}
+
+#[test]
+fn the_marks_the_plan_and_the_outcome_at_every_size() {
+    let (ledger, mut app) = demo_app("ana");
+    let path = ledger.path.display().to_string();
+    let screen = |app: &_, width, height| render_at(app, width, height).replace(&path, "[LEDGER]");
+    ch(&mut app, '5');
+    ch(&mut app, 'V');
+    for (width, height) in [(80, 24), (100, 30), (160, 48)] {
+        resize(&mut app, width, height);
+        let name = format!("bulk_marked_{width}x{height}");
+        insta::assert_snapshot!(name, screen(&app, width, height));
+    }
+    ch(&mut app, 'a');
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Down); // needs_remote_check
+    key(&mut app, KeyCode::Enter);
+    for (width, height) in [(80, 24), (100, 30), (160, 48)] {
+        resize(&mut app, width, height);
+        let name = format!("bulk_plan_{width}x{height}");
+        insta::assert_snapshot!(name, screen(&app, width, height));
+    }
+    key(&mut app, KeyCode::Enter);
+    resize(&mut app, 80, 24);
+    insta::assert_snapshot!("bulk_outcome_80x24", screen(&app, 80, 24));
 }
