@@ -142,6 +142,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     note: &note,
                     reviewer: &reviewer,
                     link_job: job.as_deref(),
+                    seen,
                 };
                 return bulk::run(&path, &answers, &bulk, now, &mut out);
             };

@@ -122,5 +122,10 @@ fn the_single_answer_keeps_its_form_and_a_bulk_answer_needs_a_selection() {
     assert!(both.contains("cannot be used with"), "{both}");
     let linked = w.fails(&with(&["--job", "booking-1043"]));
     assert!(linked.contains("answer each alone"), "{linked}");
+    let seen = w.fails(&with(&["--seen", "1"]));
+    assert!(
+        seen.contains("--seen names the standing answer of one callback"),
+        "{seen}"
+    );
     assert_eq!(answers(&w), 1);
 }

@@ -22,6 +22,8 @@ pub(super) struct BulkAnswer<'a> {
     pub reviewer: &'a str,
     /// `--job`, which only a single `linked` answer takes.
     pub link_job: Option<&'a str>,
+    /// `--seen`, which names the standing answer of one callback.
+    pub seen: Option<i64>,
 }
 
 /// The callbacks the selection flags keep: open questions only, so that `--expect`
@@ -46,6 +48,11 @@ pub(super) fn run(
     if answer.link_job.is_some() {
         bail!(
             "--job goes with `linked`, which names one job per callback: answer each alone (answer SEQ --verdict linked --job JOB)"
+        );
+    }
+    if answer.seen.is_some() {
+        bail!(
+            "--seen names the standing answer of one callback; a bulk answer checks each row's own as it writes (and leaves out rows a closing answer stands on)"
         );
     }
     let Some(verdict) = Verdict::parse(answer.verdict) else {
