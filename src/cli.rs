@@ -2,6 +2,7 @@
 //! each command to the module that does it and to [`crate::report`], which prints.
 
 mod args;
+mod bulk;
 
 use std::io::{self, BufReader, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -132,8 +133,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
             reviewer,
             job,
             seen,
+            bulk,
         } => {
             let reviewer = reviewer_name(reviewer);
+            let Some(seq) = seq else {
+                let answers = bulk::BulkAnswer {
+                    verdict: &verdict,
+                    note: &note,
+                    reviewer: &reviewer,
+                    link_job: job.as_deref(),
+                    seen,
+                };
+                return bulk::run(&path, &answers, &bulk, now, &mut out);
+            };
             let request = AnswerRequest {
                 seq,
                 verdict: &verdict,

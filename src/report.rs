@@ -6,6 +6,7 @@
 //! [`crate::inert`] in tables; JSON escapes the same characters as `\u`
 //! sequences, so a report printed to a terminal can never drive it.
 
+mod bulk;
 mod callbacks;
 mod outbox;
 mod reconciliation;
@@ -19,6 +20,7 @@ use serde::Serialize;
 
 use crate::inert::is_dangerous;
 
+pub use bulk::BulkReport;
 pub use callbacks::write_callbacks;
 pub use summary::{Summary, backlog_line};
 pub use writes::{Withdrawn, answer_written, owner_set, request_written, withdrawn_line};

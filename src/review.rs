@@ -2,7 +2,10 @@
 //! core, [`crate::decision::Verdict`]), and written once.
 //!
 //! An answer is appended, never changes a job's state by itself, and is refused
-//! when someone else answered the same row since the reviewer looked at it.
+//! when someone else answered the same row since the reviewer looked at it. Many
+//! answers at once ([`bulk`]) go through the same write, in one transaction.
+
+pub mod bulk;
 
 pub use crate::decision::{CaseKind, Verdict};
 
@@ -10,7 +13,7 @@ use crate::clock::Timestamp;
 use crate::decision::{Decision, Disposition, Unusable};
 use crate::event::{self, Parsed};
 use crate::ingest;
-use crate::store::{AnswerRow, CallbackRow, Ledger, NewAnswer, StoreError};
+use crate::store::{AnswerRow, CallbackRow, Ledger, NewAnswer, StoreError, Writer};
 
 /// Why an answer was not written.
 #[derive(Debug, thiserror::Error)]
@@ -104,8 +107,24 @@ pub fn answer(
     let row = writer
         .callback(request.seq)?
         .ok_or(AnswerError::NoSuchCallback(request.seq))?;
-    let verdict = validate(&row, request.verdict, request.link_job)?;
-    let standing = writer.latest_answer(request.seq)?;
+    let written = answer_row(&mut writer, &row, request, now)?;
+    writer.commit()?;
+    Ok(written)
+}
+
+/// Checks and appends an answer on `row` (the callback `request.seq`, as read in
+/// `writer`'s transaction), without committing: the one way an answer is written,
+/// alone ([`answer`]) or among many ([`bulk`]).
+pub(crate) fn answer_row(
+    writer: &mut Writer<'_>,
+    row: &CallbackRow,
+    request: &AnswerRequest<'_>,
+    now: Timestamp,
+) -> Result<AnswerWritten, AnswerError> {
+    let verdict = validate(row, request.verdict, request.link_job)?;
+    // The row was read in this transaction with its standing answer: nothing can
+    // have come between (a second look was a statement prepared again per answer).
+    let standing = row.answer.clone();
     if let Some(theirs) = &standing
         && Some(theirs.id) != request.seen_answer
     {
@@ -128,7 +147,7 @@ pub fn answer(
                 .problems
                 .retain(|(why, _)| *why != Unusable::MissingJobId);
             Some(ingest::judge(
-                &mut writer,
+                writer,
                 &report,
                 row.line_seq,
                 Some(row.seq),
@@ -146,6 +165,5 @@ pub fn answer(
         linked_job_id: request.link_job,
         previous_answer: standing.map(|a| a.id),
     })?;
-    writer.commit()?;
     Ok(AnswerWritten { answer_id, linked })
 }

@@ -118,7 +118,7 @@ fn help_lists_every_key_from_the_table() {
     }
     resize(&mut app, 160, 48);
     let mut seen = String::new();
-    for _ in 0..80 {
+    for _ in 0..160 {
         seen.push_str(&render(&app));
         ch(&mut app, 'j');
     }

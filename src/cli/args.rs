@@ -85,11 +85,13 @@ pub(super) enum Command {
         #[arg(long, default_value_t = DEFAULT_REVIEW_CAPACITY, value_name = "N")]
         review_capacity: i64,
     },
-    /// Answer a held or quarantined callback (append-only)
-    #[command(after_help = verdict_help())]
+    /// Answer a held or quarantined callback (append-only), or many at once
+    #[command(after_help = verdict_help(), override_usage = ANSWER_USAGE)]
     Answer {
-        /// The callback's sequence number (see `callbacks`)
-        seq: i64,
+        /// The callback's sequence number (see `callbacks`); without it, a selection
+        /// (--disposition) is answered in bulk
+        #[arg(required_unless_present_any = BULK_SELECTION, conflicts_with_all = BULK_SELECTION)]
+        seq: Option<i64>,
         /// The verdict, from the closed set for the callback's kind (below)
         #[arg(long)]
         verdict: String,
@@ -105,6 +107,8 @@ pub(super) enum Command {
         /// The id of the standing answer you read and are answering over
         #[arg(long, value_name = "ANSWER_ID")]
         seen: Option<i64>,
+        #[command(flatten)]
+        bulk: BulkArgs,
     },
     /// Set the owner and escalation time of a (stuck) job
     Owner {
@@ -197,6 +201,33 @@ pub(super) struct ReviewArgs {
     /// Who answers [default: env JOBLEDGER_REVIEWER, else the login name]
     #[arg(long)]
     pub(super) reviewer: Option<String>,
+}
+
+/// `answer`'s two forms: one callback, or every open one a selection keeps.
+const ANSWER_USAGE: &str = "jobledger answer <SEQ> --verdict <VERDICT> [OPTIONS]
+       jobledger answer --disposition <DISPOSITION> --verdict <VERDICT> [--dry-run] [--expect <N>] [OPTIONS]";
+
+/// The flags that select callbacks for a bulk answer instead of naming one: the
+/// selection flags of [`BulkArgs`] (a query, `--where`, would join them here).
+const BULK_SELECTION: [&str; 1] = ["disposition"];
+
+/// `answer` without a callback number: every open question the selection keeps
+/// (held or quarantined, no closing answer), answered in one transaction.
+#[derive(Debug, Default, clap::Args)]
+pub(super) struct BulkArgs {
+    /// Answer every open callback with this disposition (hold or quarantine)
+    #[arg(long, value_enum)]
+    pub(super) disposition: Option<Disposition>,
+    /// Print how many would be answered, the first rows and those left out; write nothing
+    #[arg(long, requires = "disposition")]
+    pub(super) dry_run: bool,
+    /// Write only if exactly N callbacks take the verdict when written (as the dry
+    /// run counted); otherwise write nothing
+    #[arg(long, value_name = "N", requires = "disposition")]
+    pub(super) expect: Option<usize>,
+    /// Print JSON instead of text
+    #[arg(long, requires = "disposition")]
+    pub(super) json: bool,
 }
 
 /// The closed sets the command line takes as values: their stored names are the

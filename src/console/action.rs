@@ -43,6 +43,12 @@ pub enum Action {
     CopyJobId,
     /// Put the selected callback's delivery id on the terminal's clipboard.
     CopyDeliveryId,
+    /// Mark the selected callback for a bulk answer, or unmark it.
+    Mark,
+    /// Mark every callback the view's filter matches (not only the page).
+    MarkAll,
+    /// Clear the view's marks.
+    ClearMarks,
     /// A left click at this cell of the screen: selects the row or the tab there.
     Click {
         column: u16,

@@ -32,6 +32,10 @@ pub enum Context {
     Withdraw,
     /// Reading the comparison pane of a held callback.
     Compare,
+    /// Choosing the verdict and note of a bulk answer (the marked rows).
+    Bulk,
+    /// Reading the plan of a bulk answer before it is written.
+    Plan,
     /// Reading what came of a form.
     Outcome,
     /// The help screen.
@@ -40,7 +44,7 @@ pub enum Context {
 
 impl Context {
     /// Contexts in the order the help screen lists them.
-    pub const ALL: [Context; 11] = [
+    pub const ALL: [Context; 13] = [
         Context::List,
         Context::Detail,
         Context::Filter,
@@ -49,6 +53,8 @@ impl Context {
         Context::Refused,
         Context::Withdraw,
         Context::Compare,
+        Context::Bulk,
+        Context::Plan,
         Context::Outcome,
         Context::Help,
         Context::Everywhere,
@@ -66,6 +72,8 @@ impl Context {
             Context::Refused => "A retry or cancel the checks refuse",
             Context::Withdraw => "Withdrawing a pending request (Outbox)",
             Context::Compare => "In the comparison of a held callback",
+            Context::Bulk => "Answering the marked rows at once",
+            Context::Plan => "The plan of a bulk answer",
             Context::Outcome => "Reading what was written or refused",
             Context::Help => "In this help",
         }
@@ -274,7 +282,8 @@ impl Entry {
 const CLICK: Action = Action::Click { column: 0, row: 0 };
 
 use Context::{
-    Compare, Confirm, Detail, Everywhere, Filter, Form, Help, List, Outcome, Refused, Withdraw,
+    Bulk, Compare, Confirm, Detail, Everywhere, Filter, Form, Help, List, Outcome, Plan, Refused,
+    Withdraw,
 };
 
 /// Every key of the console, as written.
@@ -299,6 +308,10 @@ const TABLE: &[Entry] = &[
     bind(List, &[ch('?')], Action::Help, "help: every key", Some("help")),
     bind(List, &[key(KeyCode::Esc)], Action::Back, "clear the filter, close a finding (never leaves)", None),
     bind(List, &[ch('q')], Action::Quit, "leave", Some("quit")),
+    // Marking callbacks for a bulk answer (`a` then answers the marked rows).
+    bind(List, &[ch(' ')], Action::Mark, "mark or unmark for a bulk answer, then next row", Some("mark")),
+    bind(List, &[ch('V')], Action::MarkAll, "mark every row the filter matches (all pages)", None),
+    bind(List, &[ch('x')], Action::ClearMarks, "clear the view's marks", Some("clear marks")),
     // The detail pane.
     moves(Detail, ["scroll down", "scroll up", "scroll a page down", "scroll a page up", "top of the detail", "end of the detail"], Some("scroll")),
     bind(Detail, &[ch('n')], Action::NextRow, "next row", Some("next row")),
@@ -340,6 +353,18 @@ const TABLE: &[Entry] = &[
     moves(Compare, ["scroll down", "scroll up", "scroll a page down", "scroll a page up", "top of the comparison", "end of the comparison"], Some("scroll")),
     bind(Compare, &[key(KeyCode::Esc), ch('C')], Action::Back, "close the comparison", Some("close")),
     bind(Compare, &[ch('q')], Action::Quit, "leave", None),
+    // A bulk answer: the verdict and note, then the plan.
+    bind(Bulk, &[key(KeyCode::Down)], Action::Move(Move::Down), "next verdict", Some("next verdict")),
+    bind(Bulk, &[key(KeyCode::Up)], Action::Move(Move::Up), "previous verdict", None),
+    bind(Bulk, &[key(KeyCode::Tab), key(KeyCode::BackTab)], Action::NextField, "between verdict and note", Some("note")),
+    bind(Bulk, &[Trigger::Typing], Action::Input(' '), "type the note", None),
+    bind(Bulk, &[key(KeyCode::Backspace)], Action::Erase, "delete a character", None),
+    bind(Bulk, &[key(KeyCode::Enter)], Action::Submit, "show the plan (nothing is written yet)", Some("plan")),
+    bind(Bulk, &[key(KeyCode::Esc)], Action::Back, "close; nothing is written", Some("close")),
+    bind(Plan, &[Trigger::Typing], Action::Input(' '), "type the count, when asked to confirm it", None),
+    bind(Plan, &[key(KeyCode::Backspace)], Action::Erase, "delete a character", None),
+    bind(Plan, &[key(KeyCode::Enter)], Action::Submit, "write the answers, in one transaction", Some("write them")),
+    bind(Plan, &[key(KeyCode::Esc)], Action::Back, "close; nothing is written", Some("close, nothing written")),
     // What came of a form.
     bind(Outcome, &[key(KeyCode::Enter), key(KeyCode::Esc)], Action::Back, "close", Some("close")),
     // Help.
@@ -441,11 +466,29 @@ pub fn keys_label(binding: &Binding) -> String {
 }
 
 /// The footer's hints for a context: the first key of each hinted binding and its word.
-pub fn hints(context: Context, applies: impl Fn(Action) -> bool) -> Vec<(String, &'static str)> {
+pub fn hints(context: Context, applies: impl Fn(Action) -> bool) -> Vec<Hint> {
     bindings(context)
         .filter(|b| applies(b.action))
-        .filter_map(|b| Some((b.triggers[0].label(), b.hint?)))
+        .filter_map(|b| {
+            Some(Hint {
+                keys: b.triggers[0].label(),
+                help: b.hint?,
+                // The ways out and to the help: a narrow footer keeps these first.
+                essential: matches!(b.action, Action::Help | Action::Quit | Action::Back),
+            })
+        })
         .collect()
+}
+
+/// One hint of the footer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hint {
+    /// The first key that does it, as written.
+    pub keys: String,
+    /// The footer's word for it.
+    pub help: &'static str,
+    /// A way out or to the help, kept when the footer is too narrow for every hint.
+    pub essential: bool,
 }
 
 #[cfg(test)]

@@ -2,11 +2,13 @@
 //! detail pane, the open overlay, the flash and the size. No ledger: the update step
 //! fills it in, the views draw it, and a test can build one by hand.
 
+pub mod bulk;
 pub mod compare;
 pub mod counts;
 pub mod detail;
 pub mod findings;
 pub mod form;
+pub mod marks;
 pub mod page;
 pub mod withdraw;
 
@@ -22,7 +24,8 @@ use super::tab::Tab;
 use counts::{Count, Glance};
 use detail::{Detail, Subject};
 use form::Form;
-use page::{Page, PageRow, RowSource};
+use marks::Marks;
+use page::{CallbackItem, Page, PageRow, RowSource};
 
 /// A message in the line above the footer, until the next key.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -267,6 +270,8 @@ pub struct Model {
     pub now: Timestamp,
     /// Writes are disabled.
     pub read_only: bool,
+    /// The rows marked in each view, for a bulk answer.
+    pub marks: Marks,
 }
 
 impl Model {
@@ -294,6 +299,7 @@ impl Model {
             clock,
             now,
             read_only,
+            marks: Marks::default(),
         }
     }
 
@@ -308,6 +314,10 @@ impl Model {
             }
             Overlay::Form(form) if matches!(**form, Form::Request(_)) => Context::Confirm,
             Overlay::Form(form) if matches!(**form, Form::Withdraw(_)) => Context::Withdraw,
+            Overlay::Form(form) if matches!(&**form, Form::Bulk(f) if f.plan().is_some()) => {
+                Context::Plan
+            }
+            Overlay::Form(form) if matches!(**form, Form::Bulk(_)) => Context::Bulk,
             Overlay::Form(_) => Context::Form,
             Overlay::Filter { .. } => Context::Filter,
             Overlay::None if self.detail.is_some() => Context::Detail,
@@ -391,11 +401,20 @@ impl Model {
             .is_some_and(|c| c.disposition == crate::decision::Disposition::Hold)
     }
 
+    /// Does the current view list callbacks (which can be marked and answered at once)?
+    pub fn lists_callbacks(&self) -> bool {
+        self.lists.page::<CallbackItem>(self.tab).is_some()
+    }
+
     /// Does `action` apply here and now? (Footer hints show only those that do.)
     pub fn offers(&self, action: Action) -> bool {
         let job = self.list().and_then(List::job);
+        let marked = self.marks.count(self.tab) > 0;
         match action {
+            Action::Answer if marked => !self.read_only,
             Action::Answer => !self.read_only && self.answerable().is_ok(),
+            Action::Mark | Action::MarkAll => self.lists_callbacks(),
+            Action::ClearMarks => marked,
             Action::Owner => !self.read_only && self.list().and_then(List::aged).is_some(),
             Action::Retry | Action::Cancel => !self.read_only && job.is_some(),
             Action::OpenDetail if self.on_findings() => true,

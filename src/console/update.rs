@@ -1,6 +1,7 @@
 //! [`App`] owns the ledger and the [`Model`]; [`update`] is the one step that reads
 //! and writes the ledger, and the only place the model changes.
 
+mod bulk;
 mod compare;
 mod findings;
 mod queue;
@@ -416,7 +417,9 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
         | Context::Confirm
         | Context::Refused
         | Context::Withdraw
-        | Context::Outcome => writes::form_action(app, action),
+        | Context::Outcome
+        | Context::Bulk
+        | Context::Plan => writes::form_action(app, action),
         Context::Filter => app.filter_action(action),
         Context::Compare => {
             compare::action(app, action);
@@ -475,6 +478,12 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
                 Ok(())
             }
             Action::Click { column, row } => app.click(column, row),
+            Action::Mark => bulk::mark(app),
+            Action::MarkAll => bulk::mark_all(app),
+            Action::ClearMarks => {
+                bulk::clear(app);
+                Ok(())
+            }
             _ => Ok(()),
         },
     }

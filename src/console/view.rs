@@ -89,14 +89,33 @@ fn draw_message(frame: &mut Frame<'_>, area: Rect, model: &Model) {
     frame.render_widget(Paragraph::new(line), area);
 }
 
+/// The footer's hints, in the key table's order. A hint that does not fit whole is
+/// left out (a cut "Space m" says nothing), the ways out and to the help last of all;
+/// `?` lists every key anyway.
 fn draw_footer(frame: &mut Frame<'_>, area: Rect, model: &Model) {
+    let hints = keymap::hints(model.context(), |a| model.offers(a));
+    let width = |h: &keymap::Hint| h.keys.chars().count() + 1 + h.help.chars().count() + 2;
+    let mut room = usize::from(area.width) + 2;
+    let mut shown = vec![false; hints.len()];
+    for essential in [true, false] {
+        for (i, hint) in hints.iter().enumerate() {
+            if hint.essential == essential && width(hint) <= room {
+                room -= width(hint);
+                shown[i] = true;
+            }
+        }
+    }
     let mut spans = Vec::new();
-    for (keys, help) in keymap::hints(model.context(), |a| model.offers(a)) {
+    for hint in hints
+        .iter()
+        .zip(shown)
+        .filter_map(|(h, shown)| shown.then_some(h))
+    {
         if !spans.is_empty() {
             spans.push(Span::raw("  "));
         }
-        spans.push(Span::raw(keys).black().on_gray());
-        spans.push(Span::raw(format!(" {help}")));
+        spans.push(Span::raw(hint.keys.clone()).black().on_gray());
+        spans.push(Span::raw(format!(" {}", hint.help)));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }

@@ -1,6 +1,7 @@
 //! The drawing of each view, the detail pane, forms and help; and the few helpers
 //! they share. Every string that came from outside becomes a span through [`outside`].
 
+pub(crate) mod bulk;
 pub(crate) mod callbacks;
 pub(crate) mod compare;
 pub(crate) mod detail;
@@ -146,7 +147,7 @@ pub(crate) fn list_title(model: &Model, what: &str, open_what: &str, count: Coun
         Some(open) => format!("{listed} {what}{filtered}, {open} still open · O shows those only"),
         None => format!("{listed} {what}{filtered}"),
     };
-    format!(" {view} · {text} ")
+    format!(" {view} · {text}{} ", bulk::marked_in_title(model))
 }
 
 /// The title of each tab, in the order of the tabs: what the tab bar draws, and what

@@ -1,7 +1,7 @@
 //! Answers: a reviewer's verdicts on held and quarantined callbacks, appended, the
 //! latest standing.
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{OptionalExtension, params};
 
 use super::columns::{ANSWER_COLUMNS, answer_from};
 use super::rows::{AnswerRow, DispositionCounts, NewAnswer};
@@ -10,14 +10,6 @@ use crate::clock::Timestamp;
 use crate::decision::{Disposition, Verdict};
 
 type Result<T> = std::result::Result<T, StoreError>;
-
-fn read_latest_answer(conn: &Connection, callback_seq: i64) -> rusqlite::Result<Option<AnswerRow>> {
-    conn.prepare_cached(&format!(
-        "SELECT {ANSWER_COLUMNS} FROM answers a WHERE a.callback_seq = ?1 ORDER BY a.id DESC LIMIT 1"
-    ))?
-    .query_row([callback_seq], answer_from)
-    .optional()
-}
 
 /// The verdicts that close a question, as a list for SQL (`'single_effect', ...`),
 /// named from [`Verdict::closes`], the one place that says which close. They are the
@@ -103,11 +95,6 @@ impl Ledger {
 }
 
 impl Writer<'_> {
-    /// The standing (latest) answer to a callback.
-    pub fn latest_answer(&self, callback_seq: i64) -> Result<Option<AnswerRow>> {
-        self.run(|c| read_latest_answer(c, callback_seq))
-    }
-
     /// Appends an answer; returns its id.
     pub fn insert_answer(&mut self, answer: &NewAnswer<'_>) -> Result<i64> {
         self.execute(

@@ -1,5 +1,7 @@
 //! Callbacks: each judged once, at ingest, and kept with its disposition.
 
+mod selection;
+
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::answers::closing_verdicts;

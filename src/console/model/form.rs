@@ -317,6 +317,8 @@ pub enum Form {
     Request(RequestForm),
     /// Withdrawing a pending request.
     Withdraw(super::withdraw::WithdrawForm),
+    /// Answering the marked rows at once.
+    Bulk(super::bulk::BulkForm),
 }
 
 impl Form {
@@ -327,6 +329,7 @@ impl Form {
             Form::Owner(f) => f.outcome.as_ref(),
             Form::Request(f) => f.outcome.as_ref(),
             Form::Withdraw(f) => f.outcome.as_ref(),
+            Form::Bulk(f) => f.outcome.as_ref(),
         }
     }
 }

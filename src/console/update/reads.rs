@@ -194,7 +194,7 @@ impl RowSource for LedgerRows<'_> {
 }
 
 /// The store's filter for a callback view's query.
-fn callback_filter(query: Query<'_, CallbackList>) -> CallbackFilter {
+pub(super) fn callback_filter(query: Query<'_, CallbackList>) -> CallbackFilter {
     CallbackFilter {
         disposition: query.list.disposition,
         text: query.filter.map(str::to_owned),

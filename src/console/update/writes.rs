@@ -24,6 +24,9 @@ pub(super) fn open_form(app: &mut App, action: Action) -> Result<(), StoreError>
         model.flash = Flash::error(READ_ONLY);
         return Ok(());
     }
+    if action == Action::Answer && model.marks.count(model.tab) > 0 {
+        return super::bulk::open(app);
+    }
     match action {
         Action::Answer => match model.answerable() {
             Ok((row, kind)) => {
@@ -97,6 +100,7 @@ pub(super) fn form_action(app: &mut App, action: Action) -> Result<(), StoreErro
         Form::Owner(f) => owner_action(app, f, action),
         Form::Request(f) => request_action(app, f, action),
         Form::Withdraw(f) => super::withdraw::action(app, f, action),
+        Form::Bulk(f) => super::bulk::form_action(app, f, action),
     };
     app.model.overlay = Overlay::Form(form);
     if wrote {

@@ -13,7 +13,7 @@ use crate::console::model::form::{
 };
 use crate::console::model::withdraw::WithdrawForm;
 
-fn field<'a>(label: &'a str, text: &'a TextField, focused: bool) -> Line<'a> {
+pub(super) fn field<'a>(label: &'a str, text: &'a TextField, focused: bool) -> Line<'a> {
     let mut spans = vec![
         Span::raw(format!("{label:<14}")).bold(),
         Span::raw("[ "),
@@ -32,7 +32,7 @@ fn banner(text: &'static str, fg: Color, bg: Color) -> Line<'static> {
     Line::from(Span::styled(text, Style::new().fg(fg).bg(bg).bold()))
 }
 
-fn outcome_lines<'a>(lines: &mut Vec<Line<'a>>, outcome: &'a Outcome) {
+pub(super) fn outcome_lines<'a>(lines: &mut Vec<Line<'a>>, outcome: &'a Outcome) {
     match outcome {
         Outcome::Written(written) => {
             for text in written {
@@ -268,6 +268,7 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, form: &Form, model: &Model
             format!(" Withdraw request {}? ", f.request.id),
             withdraw_lines(f),
         ),
+        Form::Bulk(f) => (super::bulk::title(f), super::bulk::lines(f, model)),
     };
     // Rows as wrapped inside the border, so a long refusal is not cut off at the end.
     let inner = usize::from(area.width.min(POPUP_WIDTH).saturating_sub(2).max(1));

@@ -305,29 +305,47 @@ pub(crate) fn draw_list<'a, T: PageRow>(
         frame.render_widget(Paragraph::new(empty_line(view, model.filter())), inner);
         return fitted;
     }
-    let header = Row::new(fitted.kept().map(|i| view.columns[i].header))
-        .style(Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED));
+    // While rows are marked for a bulk answer, a one-character column at the left
+    // shows which: it takes the room every fit keeps free for it ([`MARK_ROOM`]).
+    let marks = model.marks.count(model.tab) > 0;
+    let header = Row::new(
+        marks
+            .then_some("")
+            .into_iter()
+            .chain(fitted.kept().map(|i| view.columns[i].header)),
+    )
+    .style(Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED));
     let room = cell_room(&fitted, block.inner(area).width);
-    let rows = fitted.cells.iter().map(|cells| {
-        Row::new(fitted.kept().zip(&room).map(|(i, &room)| {
-            let (full, short) = &cells[i];
-            let line = match (fitted.forms[i], short) {
-                (Form::Short, Some(short)) => short,
-                _ => full,
-            };
-            Cell::from(ellipsized(line, room))
-        }))
+    let rows = fitted.cells.iter().zip(&page.rows).map(|(cells, row)| {
+        let mark = marks.then(|| Cell::from(super::bulk::mark_cell(model, row.callback())));
+        Row::new(
+            mark.into_iter()
+                .chain(fitted.kept().zip(&room).map(|(i, &room)| {
+                    let (full, short) = &cells[i];
+                    let line = match (fitted.forms[i], short) {
+                        (Form::Short, Some(short)) => short,
+                        _ => full,
+                    };
+                    Cell::from(ellipsized(line, room))
+                })),
+        )
     });
-    let table = Table::new(rows, fitted.kept().map(|i| fitted.widths[i]))
-        .header(header)
-        .block(block)
-        .column_spacing(1)
-        .row_highlight_style(if focused {
-            Style::new().bg(Color::Blue).fg(Color::White)
-        } else {
-            Style::new().bg(Color::DarkGray)
-        })
-        .highlight_symbol("▶ ");
+    let mark_column = marks.then_some(Constraint::Length(super::bulk::MARK_COLUMN));
+    let table = Table::new(
+        rows,
+        mark_column
+            .into_iter()
+            .chain(fitted.kept().map(|i| fitted.widths[i])),
+    )
+    .header(header)
+    .block(block)
+    .column_spacing(1)
+    .row_highlight_style(if focused {
+        Style::new().bg(Color::Blue).fg(Color::White)
+    } else {
+        Style::new().bg(Color::DarkGray)
+    })
+    .highlight_symbol("▶ ");
     let mut state = TableState::default().with_selected(Some(page.selected));
     frame.render_stateful_widget(table, area, &mut state);
     fitted

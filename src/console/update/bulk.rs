@@ -1,0 +1,221 @@
+//! Marking callbacks and answering the marked ones at once: the plan is read from the
+//! ledger before anything is written, and the write checks every row again.
+
+use crate::console::action::{Action, Move};
+use crate::console::model::bulk::{BulkField, BulkForm, BulkStage, count_of, some_of};
+use crate::console::model::form::{Form, Outcome, TextField};
+use crate::console::model::page::CallbackItem;
+use crate::console::model::{Flash, List, Overlay};
+use crate::inert::inert;
+use crate::review::CaseKind;
+use crate::review::bulk::{self, BulkRequest, Plan, Selection};
+use crate::store::StoreError;
+
+use super::{App, reads};
+
+/// Space: marks or unmarks the selected callback, and moves to the next row.
+pub(super) fn mark(app: &mut App) -> Result<(), StoreError> {
+    let tab = app.model.tab;
+    let Some(seq) = app.model.list().and_then(List::callback).map(|row| row.seq) else {
+        app.model.flash = Flash::info(if app.model.lists_callbacks() {
+            "no row selected: nothing marked"
+        } else {
+            "marks are for callbacks (Held, Quarantined, All callbacks)"
+        });
+        return Ok(());
+    };
+    app.model.marks.toggle(tab, seq);
+    app.step(Move::Down)
+}
+
+/// V: marks every callback the view's filter matches, read from the ledger (not only
+/// the rows on the page), and says how many.
+pub(super) fn mark_all(app: &mut App) -> Result<(), StoreError> {
+    let tab = app.model.tab;
+    let Some(page) = app.model.lists.page::<CallbackItem>(tab) else {
+        app.model.flash = Flash::info("marks are for callbacks (Held, Quarantined, All callbacks)");
+        return Ok(());
+    };
+    let filter = reads::callback_filter(page.query());
+    let seqs = app.ledger.callback_seqs(&filter)?;
+    let matched = seqs.len();
+    let already = matched - app.model.marks.mark_all(tab, seqs);
+    let marked = app.model.marks.count(tab);
+    let what = if filter.text.is_some() {
+        "the filter matches"
+    } else {
+        "the view lists"
+    };
+    let already = if already > 0 {
+        format!(", {already} of them marked before")
+    } else {
+        String::new()
+    };
+    app.model.flash = Flash::info(format!(
+        "marked all {matched} callbacks {what}{already}: {marked} marked (a answers them, x clears)"
+    ));
+    Ok(())
+}
+
+/// x: clears the view's marks.
+pub(super) fn clear(app: &mut App) {
+    let cleared = app.model.marks.clear(app.model.tab);
+    app.model.flash = Flash::info(format!("{cleared} marks cleared"));
+}
+
+/// `a` with marks: opens the bulk answer, offering the verdicts of the kinds of
+/// question among the marked rows.
+pub(super) fn open(app: &mut App) -> Result<(), StoreError> {
+    let tab = app.model.tab;
+    let seqs: Vec<i64> = app
+        .model
+        .marks
+        .of(tab)
+        .map(|marked| marked.iter().copied().collect())
+        .unwrap_or_default();
+    let mut kinds: Vec<CaseKind> = Vec::new();
+    for &seq in &seqs {
+        if let Some(kind) = app
+            .ledger
+            .callback(seq)?
+            .and_then(|row| CaseKind::of(row.disposition, row.reason))
+            && !kinds.contains(&kind)
+        {
+            kinds.push(kind);
+        }
+        if kinds.len() == CaseKind::ALL.len() {
+            break;
+        }
+    }
+    let form = BulkForm::new(tab, seqs, &kinds);
+    if form.verdicts.is_empty() {
+        app.model.flash = Flash::error(
+            "none of the marked callbacks was held or quarantined: nothing to answer (x clears the marks)",
+        );
+        return Ok(());
+    }
+    app.model.overlay = Overlay::Form(Box::new(Form::Bulk(form)));
+    Ok(())
+}
+
+/// Carries out an action on the open bulk answer; returns whether it wrote.
+pub(super) fn form_action(app: &mut App, form: &mut BulkForm, action: Action) -> bool {
+    match action {
+        Action::Move(Move::Down) if form.plan().is_none() => form.pick(1),
+        Action::Move(Move::Up) if form.plan().is_none() => form.pick(-1),
+        Action::NextField | Action::PrevField if form.plan().is_none() => {
+            form.field = match form.field {
+                BulkField::Verdict => BulkField::Note,
+                BulkField::Note => BulkField::Verdict,
+            };
+        }
+        Action::Input(c) => {
+            if form.plan().is_none() && form.field == BulkField::Verdict {
+                // Typing on the verdict moves on to the note.
+                form.field = BulkField::Note;
+            }
+            if let Some(text) = form.focused_text() {
+                text.push(c);
+            }
+        }
+        Action::Erase => {
+            if let Some(text) = form.focused_text() {
+                text.erase();
+            }
+        }
+        Action::Submit if form.plan().is_none() => show_plan(app, form),
+        Action::Submit => return write(app, form),
+        _ => {}
+    }
+    false
+}
+
+/// Enter on the answer: reads the plan of the marked rows for the chosen verdict.
+fn show_plan(app: &mut App, form: &mut BulkForm) {
+    let Some(verdict) = form.chosen() else {
+        return;
+    };
+    match bulk::read_plan(&app.ledger, Selection::Seqs(&form.seqs), verdict) {
+        Ok(plan) => {
+            form.error = None;
+            form.stage = BulkStage::Plan {
+                plan: Box::new(plan),
+                confirm: TextField::default(),
+            };
+        }
+        Err(e) => form.error = Some(e.to_string()),
+    }
+}
+
+/// Enter on the plan: writes the answers in one transaction, once the count is
+/// confirmed when asked for.
+fn write(app: &mut App, form: &mut BulkForm) -> bool {
+    let (Some(plan), Some(verdict)) = (form.plan(), form.chosen()) else {
+        return false;
+    };
+    let count = plan.answered.len();
+    if count == 0 {
+        form.error =
+            Some("no marked callback takes this verdict: nothing to write (Esc closes)".to_owned());
+        return false;
+    }
+    if let BulkStage::Plan { confirm, .. } = &form.stage
+        && form.needs_count()
+        && confirm.text.trim() != count.to_string()
+    {
+        form.error = Some(format!("type {count} to confirm writing {count} answers"));
+        return false;
+    }
+    let note = form.note.text.trim().to_owned();
+    let request = BulkRequest {
+        selection: Selection::Seqs(&form.seqs),
+        verdict,
+        note: &note,
+        reviewer: &app.model.reviewer,
+        expect: None,
+    };
+    match bulk::answer_bulk(&mut app.ledger, &request, app.model.now) {
+        Ok(written) => {
+            app.model.marks.clear(form.tab);
+            form.error = None;
+            form.outcome = Some(Outcome::Written(outcome_lines(
+                &written.plan,
+                &written.answer_ids,
+                &app.model.reviewer,
+            )));
+            true
+        }
+        Err(e) => {
+            form.outcome = Some(Outcome::Refused(e.to_string()));
+            false
+        }
+    }
+}
+
+/// What the outcome says: how many were written, by whom, and what was left out.
+fn outcome_lines(plan: &Plan, answer_ids: &[i64], reviewer: &str) -> Vec<String> {
+    let ids = match (answer_ids.first(), answer_ids.last()) {
+        (Some(first), Some(last)) if first == last => format!("answer {first}"),
+        (Some(first), Some(last)) => format!("answers {first}–{last}"),
+        _ => "no answer".to_owned(),
+    };
+    let mut lines = vec![format!(
+        "Wrote {} in one transaction ({ids}): {} by {}, each recorded as if given alone.",
+        count_of(answer_ids.len(), "answer"),
+        plan.verdict,
+        inert(reviewer)
+    )];
+    if !plan.left_out.is_empty() {
+        lines.push(format!("Left out {} when written:", plan.left_out.len()));
+        for (why, seqs) in plan.left_out_by_reason() {
+            lines.push(format!(
+                "  {} {}: {}",
+                seqs.len(),
+                inert(&why),
+                some_of(&seqs)
+            ));
+        }
+    }
+    lines.push("The marks of this view are cleared.".to_owned());
+    lines
+}

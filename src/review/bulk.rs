@@ -1,0 +1,359 @@
+//! Many answers at once, bound to the rows seen: a plan says which of the selected
+//! callbacks take the verdict and why the others are left out; the write checks each
+//! row again inside its one transaction and records every answer exactly as
+//! [`super::answer`] would, alone.
+
+use std::fmt;
+
+use super::{AnswerError, AnswerRequest, CaseKind, Verdict, answer_row};
+use crate::clock::Timestamp;
+use crate::decision::Disposition;
+use crate::store::{AnswerRow, CallbackFilter, CallbackRow, Ledger, StoreError};
+
+/// Why a selected callback is left out of a bulk answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LeftOutWhy {
+    /// Applied or recorded: it asks no question.
+    NotAQuestion(Disposition),
+    /// The verdict is outside the closed set of its kind of question.
+    VerdictNotTaken(CaseKind),
+    /// A standing answer closes it already (given before, or meanwhile).
+    Closed(Box<AnswerRow>),
+    /// `linked` names one job per callback, so it is given one callback at a time.
+    NeedsOwnJob,
+    /// No callback has this number (a mark on a row that is not in this ledger).
+    Missing,
+}
+
+impl fmt::Display for LeftOutWhy {
+    /// The reason in plain words; it may quote a reviewer's name: show it inert.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LeftOutWhy::NotAQuestion(d) => write!(f, "given `{d}`, it asks no question"),
+            LeftOutWhy::VerdictNotTaken(kind) => {
+                let allowed: Vec<&str> = kind.verdicts().iter().map(|v| v.as_str()).collect();
+                write!(f, "a {kind} callback takes {}", allowed.join(", "))
+            }
+            LeftOutWhy::Closed(a) => write!(
+                f,
+                "closed by answer {}: {} by {} at {}",
+                a.id,
+                a.verdict,
+                a.reviewer,
+                a.answered_at.short()
+            ),
+            LeftOutWhy::NeedsOwnJob => {
+                f.write_str("`linked` names the job of each callback: answer it alone")
+            }
+            LeftOutWhy::Missing => f.write_str("no such callback"),
+        }
+    }
+}
+
+impl LeftOutWhy {
+    /// The reason without what differs from row to row (who closed it, when): rows
+    /// left out for the same reason are shown together under it.
+    pub fn summary(&self) -> String {
+        match self {
+            LeftOutWhy::Closed(_) => "closed already by a standing answer".to_owned(),
+            other => other.to_string(),
+        }
+    }
+}
+
+/// A selected callback the bulk answer leaves out, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LeftOut {
+    pub seq: i64,
+    pub job_id: Option<String>,
+    pub why: LeftOutWhy,
+}
+
+/// What a bulk answer would write: the callbacks it answers, in ingest order, and
+/// those it leaves out.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    pub verdict: Verdict,
+    /// The callbacks answered, as read when the plan was made.
+    pub answered: Vec<CallbackRow>,
+    pub left_out: Vec<LeftOut>,
+}
+
+impl Plan {
+    /// How many callbacks were selected.
+    pub fn selected(&self) -> usize {
+        self.answered.len() + self.left_out.len()
+    }
+
+    /// The rows left out, grouped by [`LeftOutWhy::summary`] in the order first met.
+    pub fn left_out_by_reason(&self) -> Vec<(String, Vec<i64>)> {
+        let mut groups: Vec<(String, Vec<i64>)> = Vec::new();
+        for left in &self.left_out {
+            let why = left.why.summary();
+            match groups.iter_mut().find(|(summary, _)| *summary == why) {
+                Some((_, seqs)) => seqs.push(left.seq),
+                None => groups.push((why, vec![left.seq])),
+            }
+        }
+        groups
+    }
+}
+
+/// Why `row` takes no `verdict` now, or `None` when it does: the one rule the plan
+/// and the write share.
+pub fn left_out_why(row: &CallbackRow, verdict: Verdict) -> Option<LeftOutWhy> {
+    let Some(kind) = CaseKind::of(row.disposition, row.reason) else {
+        return Some(LeftOutWhy::NotAQuestion(row.disposition));
+    };
+    if !kind.verdicts().contains(&verdict) {
+        return Some(LeftOutWhy::VerdictNotTaken(kind));
+    }
+    if verdict.needs_job() {
+        return Some(LeftOutWhy::NeedsOwnJob);
+    }
+    match &row.answer {
+        Some(standing) if standing.verdict.closes() => {
+            Some(LeftOutWhy::Closed(Box::new(standing.clone())))
+        }
+        _ => None,
+    }
+}
+
+/// The plan for answering the selected callbacks `verdict`: each given by its number
+/// and the row read for it (`None`: there is no such callback).
+pub fn plan(
+    verdict: Verdict,
+    selected: impl IntoIterator<Item = (i64, Option<CallbackRow>)>,
+) -> Plan {
+    let mut plan = Plan {
+        verdict,
+        answered: Vec::new(),
+        left_out: Vec::new(),
+    };
+    for (seq, row) in selected {
+        let Some(row) = row else {
+            plan.left_out.push(LeftOut {
+                seq,
+                job_id: None,
+                why: LeftOutWhy::Missing,
+            });
+            continue;
+        };
+        match left_out_why(&row, verdict) {
+            None => plan.answered.push(row),
+            Some(why) => plan.left_out.push(LeftOut {
+                seq,
+                job_id: row.job_id,
+                why,
+            }),
+        }
+    }
+    plan
+}
+
+/// Which callbacks a bulk answer is given.
+#[derive(Debug, Clone, Copy)]
+pub enum Selection<'a> {
+    /// These callbacks (the rows marked in the console).
+    Seqs(&'a [i64]),
+    /// Every callback the filter keeps when the answers are written.
+    Filter(&'a CallbackFilter),
+}
+
+/// A bulk answer, as given.
+#[derive(Debug, Clone, Copy)]
+pub struct BulkRequest<'a> {
+    pub selection: Selection<'a>,
+    pub verdict: Verdict,
+    pub note: &'a str,
+    pub reviewer: &'a str,
+    /// Write only if exactly this many callbacks take the verdict when written.
+    pub expect: Option<usize>,
+}
+
+/// What a bulk answer wrote.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BulkWritten {
+    /// The plan as it stood inside the transaction.
+    pub plan: Plan,
+    /// The answer written on each callback of `plan.answered`, in the same order.
+    pub answer_ids: Vec<i64>,
+}
+
+/// Why a bulk answer wrote nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum BulkError {
+    #[error(
+        "expected {expected} callbacks to take `{}`, but {} of the {} selected take it now; nothing was written",
+        .plan.verdict, .plan.answered.len(), .plan.selected()
+    )]
+    NotAsExpected { expected: usize, plan: Box<Plan> },
+    #[error(transparent)]
+    Answer(#[from] AnswerError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Reads the plan for `selection` as the ledger holds it now; writes nothing (the
+/// console's plan screen, the command line's `--dry-run`).
+pub fn read_plan(
+    ledger: &Ledger,
+    selection: Selection<'_>,
+    verdict: Verdict,
+) -> Result<Plan, StoreError> {
+    let seqs = match selection {
+        Selection::Seqs(seqs) => distinct(seqs),
+        Selection::Filter(filter) => ledger.callback_seqs(filter)?,
+    };
+    let rows = ledger.callbacks_numbered(&seqs)?;
+    Ok(plan(verdict, numbered(seqs, rows)))
+}
+
+/// Writes the answers of a bulk answer in one transaction: the selection and every
+/// row are read again inside it, so a callback answered meanwhile with a closing
+/// verdict is left out, and `expect` is checked against the ledger as it is written.
+pub fn answer_bulk(
+    ledger: &mut Ledger,
+    request: &BulkRequest<'_>,
+    now: Timestamp,
+) -> Result<BulkWritten, BulkError> {
+    let mut writer = ledger.writer()?;
+    let seqs = match request.selection {
+        Selection::Seqs(seqs) => distinct(seqs),
+        Selection::Filter(filter) => writer.callback_seqs(filter)?,
+    };
+    let rows = writer.callbacks_numbered(&seqs)?;
+    let plan = plan(request.verdict, numbered(seqs, rows));
+    if let Some(expected) = request.expect
+        && expected != plan.answered.len()
+    {
+        // The writer is dropped unused: the transaction rolls back, nothing written.
+        return Err(BulkError::NotAsExpected {
+            expected,
+            plan: Box::new(plan),
+        });
+    }
+    let mut answer_ids = Vec::with_capacity(plan.answered.len());
+    for row in &plan.answered {
+        let written = answer_row(
+            &mut writer,
+            row,
+            &AnswerRequest {
+                seq: row.seq,
+                verdict: request.verdict.as_str(),
+                note: request.note,
+                reviewer: request.reviewer,
+                link_job: None,
+                seen_answer: row.answer.as_ref().map(|a| a.id),
+            },
+            now,
+        )?;
+        answer_ids.push(written.answer_id);
+    }
+    writer.commit()?;
+    Ok(BulkWritten { plan, answer_ids })
+}
+
+/// Each number with its row (`None`: no callback has it); both in ingest order.
+fn numbered(seqs: Vec<i64>, rows: Vec<CallbackRow>) -> Vec<(i64, Option<CallbackRow>)> {
+    let mut rows = rows.into_iter().peekable();
+    seqs.into_iter()
+        .map(|seq| (seq, rows.next_if(|row| row.seq == seq)))
+        .collect()
+}
+
+/// The numbers in ingest order, each once (a selection may name a row twice).
+fn distinct(seqs: &[i64]) -> Vec<i64> {
+    let mut seqs = seqs.to_vec();
+    seqs.sort_unstable();
+    seqs.dedup();
+    seqs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decision::ReasonCode;
+
+    fn row(seq: i64, disposition: Disposition, reason: ReasonCode) -> CallbackRow {
+        CallbackRow {
+            seq,
+            line_seq: seq,
+            delivery_id: None,
+            job_id: Some(format!("job-{seq}")),
+            attempt: Some(1),
+            outcome: None,
+            arrived_at: None,
+            timeout_at: None,
+            disposition,
+            reason,
+            detail: None,
+            first_report_seq: None,
+            linked_from_seq: None,
+            judged_at: Timestamp::from_millis(0).unwrap_or_else(|| unreachable!()),
+            replacement: None,
+            answer: None,
+        }
+    }
+
+    fn answered(mut row: CallbackRow, verdict: Verdict) -> CallbackRow {
+        row.answer = Some(AnswerRow {
+            answered_at: row.judged_at,
+            callback_seq: row.seq,
+            id: 7,
+            linked_job_id: None,
+            note: String::new(),
+            reviewer: "lee".to_owned(),
+            verdict,
+        });
+        row
+    }
+
+    #[test]
+    fn the_plan_leaves_out_rows_outside_the_closed_set_closed_or_missing() {
+        use Disposition::{Apply, Hold, Quarantine};
+        use ReasonCode::PossibleDuplicateEffect as Dup;
+        let rows = vec![
+            (1, Some(row(1, Hold, Dup))),
+            (2, Some(row(2, Apply, ReasonCode::OnTimeSuccess))),
+            (3, Some(row(3, Quarantine, ReasonCode::NoMatchingJob))),
+            (4, Some(answered(row(4, Hold, Dup), Verdict::SingleEffect))),
+            (
+                5,
+                Some(answered(row(5, Hold, Dup), Verdict::NeedsRemoteCheck)),
+            ),
+            (6, None),
+        ];
+        let plan = plan(Verdict::SingleEffect, rows);
+        let answered: Vec<i64> = plan.answered.iter().map(|r| r.seq).collect();
+        assert_eq!(
+            answered,
+            [1, 5],
+            "needs_remote_check leaves a question open"
+        );
+        let why: Vec<(i64, &LeftOutWhy)> = plan.left_out.iter().map(|l| (l.seq, &l.why)).collect();
+        assert!(matches!(why[0], (2, LeftOutWhy::NotAQuestion(Apply))));
+        assert!(matches!(
+            why[1],
+            (3, LeftOutWhy::VerdictNotTaken(CaseKind::Quarantined))
+        ));
+        assert!(matches!(why[2], (4, LeftOutWhy::Closed(_))));
+        assert!(matches!(why[3], (6, LeftOutWhy::Missing)));
+        assert_eq!(plan.selected(), 6);
+        let groups = plan.left_out_by_reason();
+        assert_eq!(groups.len(), 4);
+        assert_eq!(
+            groups[2],
+            ("closed already by a standing answer".to_owned(), vec![4])
+        );
+    }
+
+    #[test]
+    fn linked_is_never_given_in_bulk() {
+        let quarantined = row(1, Disposition::Quarantine, ReasonCode::NoMatchingJob);
+        assert_eq!(
+            left_out_why(&quarantined, Verdict::Linked),
+            Some(LeftOutWhy::NeedsOwnJob)
+        );
+    }
+}
