@@ -108,11 +108,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
             json,
             disposition,
             open,
+            query,
         } => {
             let filter = CallbackFilter {
                 disposition,
-                text: None,
                 open,
+                ..CallbackFilter::default()
+            };
+            let filter = match query {
+                Some(query) => filter.with_query(&query, now).map_err(|e| {
+                    let message = format!("--where {query:?}: {e}");
+                    anyhow::anyhow!(crate::inert::inert(&message).into_owned())
+                })?,
+                None => filter,
             };
             report::write_callbacks(&mut out, &open_existing(&path)?, &filter, json)?;
         }

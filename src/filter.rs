@@ -10,10 +10,12 @@
 
 mod field;
 mod parse;
+mod sort;
 
 use std::fmt;
 
 pub use field::{Field, Kind, Scope};
+pub use sort::{Sort, SortColumn};
 
 use crate::clock::Timestamp;
 use crate::decision::{Disposition, Outcome, Verdict};

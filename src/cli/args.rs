@@ -72,6 +72,10 @@ pub(super) enum Command {
         /// closes them (needs_remote_check leaves a question open)
         #[arg(long)]
         open: bool,
+        /// Only callbacks the query keeps, e.g. 'reason:possible_duplicate_effect gap>1h
+        /// -answered:yes' (the console's `/` language; the README lists the fields)
+        #[arg(long = "where", value_name = "QUERY", allow_hyphen_values = true)]
+        query: Option<String>,
     },
     /// Account for every accepted job: missing terminal records, outputs, notifications, aged jobs
     Reconcile {

@@ -155,7 +155,10 @@ fn term(reader: &mut Reader, scope: Scope) -> Parsed<Term> {
         reader.at = start;
         let value = reader.value()?;
         if value.is_empty() {
-            return Err(error(start, "an empty word matches everything: write some text"));
+            return Err(error(
+                start,
+                "an empty word matches everything: write some text",
+            ));
         }
         Test::Words(value)
     };
@@ -164,14 +167,20 @@ fn term(reader: &mut Reader, scope: Scope) -> Parsed<Term> {
 
 fn is_value(field: Field, value: &str, at: usize) -> Parsed<Value> {
     if value.is_empty() {
-        return Err(error(at, format!("`{field}:` needs a value: {}", field.usage())));
+        return Err(error(
+            at,
+            format!("`{field}:` needs a value: {}", field.usage()),
+        ));
     }
     match field.kind() {
         Kind::Text => Ok(Value::Text(value.to_owned())),
         Kind::YesNo => match value {
             "yes" => Ok(Value::Yes(true)),
             "no" => Ok(Value::Yes(false)),
-            _ => Err(error(at, format!("`{field}:` takes yes or no, not `{value}`"))),
+            _ => Err(error(
+                at,
+                format!("`{field}:` takes yes or no, not `{value}`"),
+            )),
         },
         Kind::Closed => match field {
             Field::Disposition => closed::<Disposition>(value, at).map(Value::Disposition),
@@ -191,7 +200,11 @@ fn closed<S: ClosedSet>(value: &str, at: usize) -> Parsed<S> {
         let names: Vec<&str> = S::ALL.iter().map(|s| s.as_str()).collect();
         error(
             at,
-            format!("`{value}` is not a {}; one of: {}", S::WHAT, names.join(", ")),
+            format!(
+                "`{value}` is not a {}; one of: {}",
+                S::WHAT,
+                names.join(", ")
+            ),
         )
     })
 }
@@ -217,7 +230,7 @@ fn bound(field: Field, value: &str, at: usize) -> Parsed<Bound> {
     })
 }
 
-/// A signed duration such as `90s`, `1h`, `1h30m`, `2d`, `-5m`, in seconds.
+/// A signed duration such as `90s`, `1h`, `1h30m`, `2d`, `-5m`, `0`, in seconds.
 fn seconds(text: &str) -> Option<i64> {
     let (sign, mut rest) = match text.strip_prefix('-') {
         Some(rest) => (-1, rest),
@@ -228,9 +241,12 @@ fn seconds(text: &str) -> Option<i64> {
     }
     let mut total: i64 = 0;
     while !rest.is_empty() {
-        let digits = rest.find(|c: char| !c.is_ascii_digit())?;
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
         let n: i64 = rest[..digits].parse().ok()?;
-        let unit = rest[digits..].chars().next()?;
+        // A plain number is seconds (`gap<=0`).
+        let unit = rest[digits..].chars().next().unwrap_or('s');
         let scale = match unit {
             's' => 1,
             'm' => 60,
@@ -240,7 +256,7 @@ fn seconds(text: &str) -> Option<i64> {
             _ => return None,
         };
         total = total.checked_add(n.checked_mul(scale)?)?;
-        rest = &rest[digits + 1..];
+        rest = rest.get(digits + 1..).unwrap_or("");
     }
     Some(sign * total)
 }

@@ -35,7 +35,10 @@ fn fields_words_and_negation() {
     );
     assert_eq!(
         tests(r#"by:"staff:maria" delivery:d-9 reviewer:ana owner:ops"#)[0],
-        (false, Test::Is(Field::By, Value::Text("staff:maria".into())))
+        (
+            false,
+            Test::Is(Field::By, Value::Text("staff:maria".into()))
+        )
     );
     assert!(Query::parse("", Scope::Callbacks).is_ok_and(|q| q.is_empty()));
     assert!(Query::parse("   ", Scope::Callbacks).is_ok_and(|q| q.is_empty()));
@@ -50,7 +53,10 @@ fn closed_sets_are_checked() {
                 false,
                 Test::Is(Field::Disposition, Value::Disposition(Disposition::Hold))
             ),
-            (false, Test::Is(Field::Outcome, Value::Outcome(Outcome::Success))),
+            (
+                false,
+                Test::Is(Field::Outcome, Value::Outcome(Outcome::Success))
+            ),
             (
                 false,
                 Test::Is(Field::Verdict, Value::Verdict(Verdict::NeedsRemoteCheck))
@@ -65,7 +71,10 @@ fn closed_sets_are_checked() {
         "`held` is not a disposition; one of: apply, hold, record, quarantine"
     );
     let (_, message) = refused("verdict:single", Scope::Callbacks);
-    assert!(message.contains("single_effect, duplicate_effect"), "{message}");
+    assert!(
+        message.contains("single_effect, duplicate_effect"),
+        "{message}"
+    );
     let (_, message) = refused("answered:maybe", Scope::Callbacks);
     assert!(message.contains("yes or no"), "{message}");
 }
@@ -94,7 +103,11 @@ fn comparisons_on_durations_and_times() {
             ),
             (
                 false,
-                Test::Compare(Field::Timeout, Comparison::Greater, at("2026-11-27T00:00:00Z"))
+                Test::Compare(
+                    Field::Timeout,
+                    Comparison::Greater,
+                    at("2026-11-27T00:00:00Z")
+                )
             ),
         ]
     );

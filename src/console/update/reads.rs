@@ -151,8 +151,7 @@ impl RowSource for LedgerRows<'_> {
 fn callback_filter(query: Query<'_, CallbackList>) -> CallbackFilter {
     CallbackFilter {
         disposition: query.list.disposition,
-        text: query.filter.map(str::to_owned),
-        open: false,
+        ..CallbackFilter::default()
     }
 }
 
