@@ -37,6 +37,9 @@ pub enum Action {
     CopyJobId,
     /// Put the selected callback's delivery id on the terminal's clipboard.
     CopyDeliveryId,
+    /// Sort the list by its next column (`s`), or the other way (`S`).
+    SortNext,
+    SortReverse,
     /// A left click at this cell of the screen: selects the row or the tab there.
     Click {
         column: u16,

@@ -10,6 +10,7 @@ pub mod page;
 use std::any::Any;
 
 use crate::clock::{Clock, Timestamp};
+use crate::filter::{FilterError, Scope, Sort};
 use crate::review::CaseKind;
 use crate::store::{AgedJobRow, CallbackRow, StoreError};
 
@@ -74,8 +75,15 @@ pub enum Overlay {
 pub trait List {
     /// The view's filter.
     fn filter(&self) -> Option<&str>;
-    /// Sets the view's filter (`None`: no filter).
-    fn set_filter(&mut self, filter: Option<String>);
+    /// Sets the view's filter (`None`: no filter); an error says why the text is no
+    /// query, and the rows stay those of the last one that was.
+    fn set_filter(&mut self, filter: Option<String>) -> Result<(), FilterError>;
+    /// The kind of list, which says the fields its query may name and its sorts.
+    fn scope(&self) -> Scope;
+    /// The order of the rows.
+    fn sort(&self) -> Sort;
+    /// Orders the rows by `sort` (read again from the top on the next reload).
+    fn set_sort(&mut self, sort: Sort);
     /// Whether a row is selected (a list with no rows has none).
     fn has_selection(&self) -> bool;
     /// What the detail pane would show for the selected row.
@@ -128,8 +136,20 @@ impl<T: PageRow + 'static> List for Page<T> {
         exists
     }
 
-    fn set_filter(&mut self, filter: Option<String>) {
-        self.filter = filter;
+    fn set_filter(&mut self, filter: Option<String>) -> Result<(), FilterError> {
+        Page::set_filter(self, filter)
+    }
+
+    fn scope(&self) -> Scope {
+        T::SCOPE
+    }
+
+    fn sort(&self) -> Sort {
+        self.sort
+    }
+
+    fn set_sort(&mut self, sort: Sort) {
+        Page::set_sort(self, sort);
     }
 
     fn has_selection(&self) -> bool {

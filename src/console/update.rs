@@ -1,6 +1,7 @@
 //! [`App`] owns the ledger and the [`Model`]; [`update`] is the one step that reads
 //! and writes the ledger, and the only place the model changes.
 
+mod query;
 mod reads;
 mod writes;
 
@@ -216,10 +217,14 @@ impl App {
     }
 
     fn set_filter(&mut self, filter: Option<String>) -> Result<(), StoreError> {
-        if let Some(page) = self.model.lists.of_mut(self.model.tab) {
-            page.set_filter(filter.filter(|f| !f.is_empty()));
+        if let Some(page) = self.model.lists.of_mut(self.model.tab)
+            && let Err(e) = page.set_filter(filter.filter(|f| !f.is_empty()))
+        {
+            let view = self.model.tab.title();
+            self.model.flash = Flash::error(inert(&format!("{view} filter {e}")));
+            return Ok(());
         }
-        reads::recount(&self.ledger, &mut self.model)?;
+        query::recount_shown(self)?;
         self.reload_page()?;
         self.reload_detail()
     }
@@ -451,6 +456,7 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
                 Ok(())
             }
             Action::Click { column, row } => app.click(column, row),
+            Action::SortNext | Action::SortReverse => app.sort(action),
             _ => Ok(()),
         },
     }

@@ -101,12 +101,18 @@ fn draw_status(frame: &mut Frame<'_>, area: Rect, model: &Model) {
 
 fn draw_message(frame: &mut Frame<'_>, area: Rect, model: &Model) {
     let line = if matches!(model.overlay, Overlay::Filter { .. }) {
-        Line::from(vec![
+        let mut spans = vec![
             Span::raw("/ filter ").bold(),
             Span::raw(format!("{}: ", model.tab.title())).dark_gray(),
             outside(model.filter().unwrap_or_default()),
             Span::raw("▏").cyan(),
-        ])
+        ];
+        // While the text is no query, say why beside it (the rows are the last query's).
+        if let Some(flash) = model.flash.as_ref().filter(|f| f.error) {
+            spans.push(Span::raw("  "));
+            spans.push(outside(&flash.text).yellow().bold());
+        }
+        Line::from(spans)
     } else if let Some(flash) = &model.flash {
         let span = outside(&flash.text);
         Line::from(if flash.error {

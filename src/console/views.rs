@@ -219,8 +219,12 @@ fn draw_list<T: PageRow>(
     } else {
         ""
     };
+    let sorted = page
+        .sort
+        .label()
+        .map_or_else(String::new, |label| format!(" · {label}"));
     let title = format!(
-        " {} · {} {}{filtered} ",
+        " {} · {} {}{filtered}{sorted} ",
         model.tab.title(),
         count.matching.unwrap_or(count.all),
         view.what

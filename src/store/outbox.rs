@@ -4,20 +4,32 @@
 use rusqlite::{Connection, params};
 
 use super::columns::{OUTBOX_COLUMNS, outbox_from};
+use super::filter::{Column, Columns, condition};
 use super::keyset::PageRequest;
 use super::query::Select;
 use super::rows::{JobRow, OutboxRow, PendingRequests};
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
 use crate::decision::RequestKind;
+use crate::filter::{Field, Query};
 
 type Result<T> = std::result::Result<T, StoreError>;
 
-/// Kept when the job id, the request, its status or who asked contains the text bound
-/// as `?1` (every request when it is NULL).
-const REQUEST_TEXT: &str = "(?1 IS NULL OR instr(lower(job_id), lower(?1)) > 0
-    OR instr(request, lower(?1)) > 0 OR instr(status, lower(?1)) > 0
-    OR instr(lower(requested_by), lower(?1)) > 0)";
+/// The query fields of the outbox: a bare word is looked for in the job id, the
+/// request, its status and who asked.
+const REQUEST_FIELDS: Columns = Columns {
+    field: request_field,
+    words: &["job_id", "request", "status", "requested_by"],
+};
+
+fn request_field(field: Field) -> Option<Column> {
+    match field {
+        Field::Job => Some(Column::Text("job_id")),
+        Field::By => Some(Column::Text("requested_by")),
+        Field::Age => Some(Column::AgeOf("requested_at")),
+        _ => None,
+    }
+}
 
 /// Requests still pending in the outbox for a job, by kind.
 fn pending_requests(conn: &Connection, job_id: &str) -> rusqlite::Result<PendingRequests> {
@@ -53,23 +65,23 @@ impl Ledger {
         self.all_rows(&sql, [], outbox_from)
     }
 
-    /// One page of the outbox in the order the requests were made, kept when the job
-    /// id, request, status or who asked contains `text`.
+    /// One page of the outbox in the order the requests were made, kept when `query`
+    /// keeps them (ages at `now`).
     pub fn outbox_page(
         &self,
-        text: Option<&str>,
+        now: Timestamp,
+        query: &Query,
         page: &PageRequest<i64>,
     ) -> Result<Vec<OutboxRow>> {
-        let select = Select::new(OUTBOX_COLUMNS, "outbox").filter(REQUEST_TEXT);
-        self.seq_page(select, "id", text, page, outbox_from)
+        let select = Select::new(OUTBOX_COLUMNS, "outbox");
+        let query = condition(query, &REQUEST_FIELDS, Some(now));
+        self.seq_page(select, "id", &query, page, outbox_from)
     }
 
-    /// Requests in the outbox that match `text` (all of them when `None`).
-    pub fn outbox_count_matching(&self, text: Option<&str>) -> Result<i64> {
-        self.count_matching(
-            &Select::new("count(*)", "outbox").filter(REQUEST_TEXT),
-            text,
-        )
+    /// Requests in the outbox that `query` keeps (ages at `now`).
+    pub fn outbox_count_matching(&self, now: Timestamp, query: &Query) -> Result<i64> {
+        let query = condition(query, &REQUEST_FIELDS, Some(now));
+        self.count_matching(Select::new("count(*)", "outbox"), &query)
     }
 
     /// Requests still pending in the outbox for a job, by kind.
