@@ -1,0 +1,100 @@
+//! The query language and sorting in the console (issue 10 items 3 and 4): `/` takes
+//! the same fields in every view and refuses those a view lacks, the cursor stays on
+//! its row while it still matches, and `s`/`S` order a list that pages by key.
+
+mod support;
+
+use jobledger::store::{CallbackFilter, PageRequest};
+use ratatui::crossterm::event::KeyCode;
+use support::terminal::{ch, demo_app, key, render, resize, selected_callback, shows, type_text};
+
+#[test]
+fn a_field_query_filters_two_views_and_a_foreign_field_is_refused_by_name() {
+    let (_ledger, mut app) = demo_app("ana");
+    type_text(&mut app, "5/reason:late -outcome:failure");
+    key(&mut app, KeyCode::Enter);
+    let text = shows(&app, "5 All callbacks 2/15");
+    assert!(
+        text.contains("booking-1059") && !text.contains("booking-1043"),
+        "{text}"
+    );
+    // Held: the same language, the same meaning.
+    type_text(&mut app, "1/by:staff");
+    let text = shows(&app, "1 Held 1/2");
+    assert!(
+        text.contains("booking-1042") && !text.contains("booking-1054"),
+        "{text}"
+    );
+    // Aged has no verdicts: refused, naming its fields (the rows are those of the
+    // last text that was a query: the bare word `verdict`); Esc puts all back.
+    key(&mut app, KeyCode::Enter);
+    type_text(&mut app, "3/verdict:noise");
+    let text = render(&app);
+    assert!(
+        text.contains("`verdict` does not apply to this view; its fields: job, owner"),
+        "{text}"
+    );
+    key(&mut app, KeyCode::Esc);
+    shows(&app, "3 Aged 4 ");
+}
+
+#[test]
+fn the_cursor_stays_on_its_row_while_it_still_matches() {
+    let (_ledger, mut app) = demo_app("ana");
+    ch(&mut app, '5');
+    for _ in 0..11 {
+        ch(&mut app, 'j');
+    }
+    let chosen = selected_callback(&app).seq;
+    assert_eq!(chosen, 12);
+    type_text(&mut app, "/booking-1059");
+    assert_eq!(selected_callback(&app).seq, chosen);
+    // Widening the query brings rows back above it: the cursor keeps its row.
+    for _ in 0.."1059".len() {
+        key(&mut app, KeyCode::Backspace);
+    }
+    assert_eq!(selected_callback(&app).seq, chosen, "{}", render(&app));
+}
+
+#[test]
+fn s_sorts_by_gap_across_page_edges_and_capital_s_reverses() {
+    let (ledger, mut app) = demo_app("ana");
+    resize(&mut app, 100, 12); // a page of a few rows: walking the list crosses edges
+    ch(&mut app, '5');
+    ch(&mut app, 's');
+    shows(&app, "sorted by gap ▲");
+    let walk = |app: &mut jobledger::console::App| {
+        let mut seen = vec![selected_callback(app).seq];
+        for _ in 0..20 {
+            ch(app, 'j');
+            let seq = selected_callback(app).seq;
+            if seen.last() != Some(&seq) {
+                seen.push(seq);
+            }
+        }
+        seen
+    };
+    let ascending = walk(&mut app);
+    // The ledger's own rows, ordered by gap (no gap first), then sequence number.
+    let reader = jobledger::store::Ledger::open_read_only(&ledger.path).unwrap();
+    let mut rows = reader
+        .callbacks_page(&CallbackFilter::default(), PageRequest::first(100))
+        .unwrap();
+    let gap = |r: &jobledger::store::CallbackRow| match (r.arrived_at, r.timeout_at) {
+        (Some(a), Some(t)) => a.seconds_since(t),
+        _ => i64::MIN,
+    };
+    rows.sort_by_key(|r| (gap(r), r.seq));
+    let want: Vec<i64> = rows.iter().map(|r| r.seq).collect();
+    assert_eq!(ascending, want);
+    ch(&mut app, 'g');
+    ch(&mut app, 'S');
+    shows(&app, "sorted by gap ▼");
+    let descending = walk(&mut app);
+    assert_eq!(descending, want.iter().rev().copied().collect::<Vec<_>>());
+    // Back up across the page edges, by key.
+    for _ in 0..20 {
+        ch(&mut app, 'k');
+    }
+    assert_eq!(selected_callback(&app).seq, want[want.len() - 1]);
+}
