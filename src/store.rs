@@ -30,6 +30,7 @@ mod query;
 mod rows;
 mod sql_values;
 mod timeline;
+mod views;
 mod write_behind;
 mod writer;
 
@@ -45,6 +46,7 @@ pub use keyset::{CallbackKey, JobKey, Keyset, PageRequest, SortValue};
 pub use open::{BUSY_TIMEOUT, PAGE_SIZE, SCHEMA_VERSION};
 pub use rows::*;
 pub use timeline::{TimelineEntry, TimelineFact};
+pub use views::SavedView;
 pub use writer::Writer;
 
 /// Marks a SQLite file as a jobledger ledger (`PRAGMA application_id`, "JLDG").

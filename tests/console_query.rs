@@ -98,3 +98,41 @@ fn s_sorts_by_gap_across_page_edges_and_capital_s_reverses() {
     }
     assert_eq!(selected_callback(&app).seq, want[want.len() - 1]);
 }
+
+#[test]
+fn a_view_saved_with_colon_save_is_recalled_from_the_list_and_the_latest_wins() {
+    let (ledger, mut app) = demo_app("ana");
+    type_text(&mut app, "5/reason:late");
+    key(&mut app, KeyCode::Enter);
+    type_text(&mut app, ":save late ones");
+    key(&mut app, KeyCode::Enter);
+    shows(&app, "saved view late ones: All callbacks reason:late");
+    // Saved again under the same name: the latest row is the view.
+    type_text(&mut app, "/ -outcome:failure");
+    key(&mut app, KeyCode::Enter);
+    type_text(&mut app, ":save late ones");
+    key(&mut app, KeyCode::Enter);
+    let views = jobledger::store::Ledger::open_read_only(&ledger.path)
+        .unwrap()
+        .saved_views()
+        .unwrap();
+    assert_eq!(views.len(), 1, "{views:?}");
+    assert_eq!(views[0].query, "reason:late -outcome:failure");
+    assert_eq!(
+        (views[0].tab.as_str(), views[0].saved_by.as_str()),
+        ("All callbacks", "ana")
+    );
+
+    key(&mut app, KeyCode::Esc); // clear the filter
+    ch(&mut app, '1');
+    ch(&mut app, '\'');
+    shows(&app, "Saved views");
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.model().tab, jobledger::console::Tab::Callbacks);
+    assert_eq!(app.model().filter(), Some("reason:late -outcome:failure"));
+    shows(&app, "5 All callbacks 2/15");
+    // A command it does not know is said so, and nothing is written.
+    type_text(&mut app, ":drop late");
+    key(&mut app, KeyCode::Enter);
+    shows(&app, "no command \"drop late\"");
+}

@@ -10,6 +10,7 @@ mod console;
 mod data;
 mod ingest;
 mod measure;
+mod query;
 mod reconcile;
 mod reports;
 
@@ -41,11 +42,13 @@ pub struct Config {
     pub reps: usize,
     /// Frames drawn for the render figure.
     pub frames: usize,
+    /// Only the filter and sort figures (`-- --only query`).
+    pub only_query: bool,
 }
 
 impl Config {
     /// The full suite, or the quick smoke run.
-    pub fn new(quick: bool) -> Config {
+    pub fn new(quick: bool, only_query: bool) -> Config {
         let bin = PathBuf::from(env!("CARGO_BIN_EXE_jobledger"));
         if quick {
             let temp = tempfile::Builder::new()
@@ -64,6 +67,7 @@ impl Config {
                 small_jobs: 60,
                 reps: 2,
                 frames: 10,
+                only_query,
             };
         }
         Config {
@@ -80,6 +84,7 @@ impl Config {
             small_jobs: 1_070,
             reps: 5,
             frames: 200,
+            only_query,
         }
     }
 }
@@ -110,10 +115,15 @@ pub fn run(config: &Config) -> Result<Vec<Figure>> {
     );
     let big = data::ledger(config, config.big_jobs)?;
     let small = data::ledger(config, config.small_jobs)?;
+    if config.only_query {
+        query::run(config, &small, &big, &mut figures)?;
+        return Ok(figures);
+    }
     ingest::run(config, &mut figures)?;
     reconcile::run(config, &big, &mut figures)?;
     console::run(config, &small, &big, &mut figures)?;
     reports::run(config, &big, &mut figures)?;
+    query::run(config, &small, &big, &mut figures)?;
     Ok(figures)
 }
 

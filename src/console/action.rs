@@ -37,6 +37,10 @@ pub enum Action {
     CopyJobId,
     /// Put the selected callback's delivery id on the terminal's clipboard.
     CopyDeliveryId,
+    /// Open the command prompt (`:save NAME`).
+    Command,
+    /// Open the list of saved views.
+    SavedViews,
     /// Sort the list by its next column (`s`), or the other way (`S`).
     SortNext,
     SortReverse,

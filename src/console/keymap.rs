@@ -32,14 +32,20 @@ pub enum Context {
     Outcome,
     /// The help screen.
     Help,
+    /// Typing a command after `:`.
+    Command,
+    /// Choosing a saved view.
+    SavedViews,
 }
 
 impl Context {
     /// Contexts in the order the help screen lists them.
-    pub const ALL: [Context; 9] = [
+    pub const ALL: [Context; 11] = [
         Context::List,
         Context::Detail,
         Context::Filter,
+        Context::Command,
+        Context::SavedViews,
         Context::Form,
         Context::Confirm,
         Context::Refused,
@@ -60,6 +66,8 @@ impl Context {
             Context::Refused => "A retry or cancel the checks refuse",
             Context::Outcome => "Reading what was written or refused",
             Context::Help => "In this help",
+            Context::Command => "Typing a command (after :)",
+            Context::SavedViews => "Choosing a saved view",
         }
     }
 }
@@ -265,6 +273,7 @@ impl Entry {
 /// A click in the table: where it landed is filled in from the mouse event.
 const CLICK: Action = Action::Click { column: 0, row: 0 };
 
+use Context::{Command, SavedViews};
 use Context::{Confirm, Detail, Everywhere, Filter, Form, Help, List, Outcome, Refused};
 
 /// Every key of the console, as written.
@@ -280,6 +289,8 @@ const TABLE: &[Entry] = &[
     bind(List, &[ch('/')], Action::Filter, "filter: job: delivery: reason: disposition: outcome: verdict: reviewer: owner: answered:yes|no by: gap>1h age>2d arrived<TIME timeout> escalates<, words, -term (README)", Some("filter")),
     bind(List, &[ch('s')], Action::SortNext, "sort by the next column (gap, arrival, timeout, reason)", Some("sort")),
     bind(List, &[ch('S')], Action::SortReverse, "reverse the sort", None),
+    bind(List, &[ch(':')], Action::Command, "command: :save NAME saves this view's tab and query in the ledger", None),
+    bind(List, &[ch('\'')], Action::SavedViews, "saved views: Enter shows one (its tab and query)", Some("views")),
     Entry::RowActions(List),
     bind(List, &[ch('y')], Action::CopyJobId, "copy the row's job id (to the terminal's clipboard)", None),
     bind(List, &[ch('Y')], Action::CopyDeliveryId, "copy the callback's delivery id", None),
@@ -304,6 +315,14 @@ const TABLE: &[Entry] = &[
     bind(Filter, &[key(KeyCode::Backspace)], Action::Erase, "delete a character", None),
     bind(Filter, &[key(KeyCode::Enter)], Action::Submit, "keep the filter", Some("keep the filter")),
     bind(Filter, &[key(KeyCode::Esc)], Action::Back, "put the old filter back", Some("put the old one back")),
+    // A command, and the saved views.
+    bind(Command, &[Trigger::Typing], Action::Input(' '), "type the command (save NAME)", None),
+    bind(Command, &[key(KeyCode::Backspace)], Action::Erase, "delete a character", None),
+    bind(Command, &[key(KeyCode::Enter)], Action::Submit, "run the command", Some("run")),
+    bind(Command, &[key(KeyCode::Esc)], Action::Back, "close without running", Some("close")),
+    moves(SavedViews, ["next view", "previous view", "a page down", "a page up", "first view", "last view"], Some("move")),
+    bind(SavedViews, &[key(KeyCode::Enter)], Action::Submit, "show this view (its tab and query)", Some("show it")),
+    bind(SavedViews, &[key(KeyCode::Esc), ch('\'')], Action::Back, "close", Some("close")),
     // Forms.
     bind(Form, &[key(KeyCode::Down)], Action::Move(Move::Down), "next verdict (or field)", Some("next verdict")),
     bind(Form, &[key(KeyCode::Up)], Action::Move(Move::Up), "previous verdict (or field)", None),

@@ -12,7 +12,7 @@ use std::any::Any;
 use crate::clock::{Clock, Timestamp};
 use crate::filter::{FilterError, Scope, Sort};
 use crate::review::CaseKind;
-use crate::store::{AgedJobRow, CallbackRow, StoreError};
+use crate::store::{AgedJobRow, CallbackRow, SavedView, StoreError};
 
 use super::action::{Action, Move};
 use super::keymap::Context;
@@ -68,6 +68,18 @@ pub enum Overlay {
     Help {
         /// Lines scrolled off the top.
         scroll: usize,
+    },
+    /// Typing a command after `:` (`save NAME`).
+    Command {
+        /// The command as typed so far.
+        text: String,
+    },
+    /// The saved views, to recall one.
+    SavedViews {
+        /// Each name's latest view, in order of name.
+        views: Vec<SavedView>,
+        /// The view Enter recalls.
+        selected: usize,
     },
 }
 
@@ -307,6 +319,8 @@ impl Model {
             Overlay::Form(form) if matches!(**form, Form::Request(_)) => Context::Confirm,
             Overlay::Form(_) => Context::Form,
             Overlay::Filter { .. } => Context::Filter,
+            Overlay::Command { .. } => Context::Command,
+            Overlay::SavedViews { .. } => Context::SavedViews,
             Overlay::None if self.detail.is_some() => Context::Detail,
             Overlay::None => Context::List,
         }

@@ -3,6 +3,7 @@
 
 mod query;
 mod reads;
+mod saved;
 mod writes;
 
 use std::path::Path;
@@ -410,6 +411,8 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
             writes::form_action(app, action)
         }
         Context::Filter => app.filter_action(action),
+        Context::Command => app.command_action(action),
+        Context::SavedViews => app.saved_views_action(action),
         Context::Detail => match action {
             Action::Back => app.close_detail(),
             Action::ShowTab(tab) => app.show_tab(tab),
@@ -457,6 +460,13 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
             }
             Action::Click { column, row } => app.click(column, row),
             Action::SortNext | Action::SortReverse => app.sort(action),
+            Action::Command => {
+                app.model.overlay = Overlay::Command {
+                    text: String::new(),
+                };
+                Ok(())
+            }
+            Action::SavedViews => app.open_saved_views(),
             _ => Ok(()),
         },
     }

@@ -38,7 +38,10 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
     match &model.overlay {
         Overlay::Form(form) => views::form::draw(frame, body, form, model),
         Overlay::Help { scroll } => views::help::draw(frame, body, *scroll),
-        Overlay::Filter { .. } | Overlay::None => {}
+        Overlay::SavedViews { views, selected } => {
+            views::saved::draw(frame, body, views, *selected);
+        }
+        Overlay::Filter { .. } | Overlay::Command { .. } | Overlay::None => {}
     }
 }
 
@@ -113,6 +116,12 @@ fn draw_message(frame: &mut Frame<'_>, area: Rect, model: &Model) {
             spans.push(outside(&flash.text).yellow().bold());
         }
         Line::from(spans)
+    } else if let Overlay::Command { text } = &model.overlay {
+        Line::from(vec![
+            Span::raw(":").bold(),
+            outside(text),
+            Span::raw("▏").cyan(),
+        ])
     } else if let Some(flash) = &model.flash {
         let span = outside(&flash.text);
         Line::from(if flash.error {

@@ -8,6 +8,7 @@ pub(crate) mod help;
 pub(crate) mod jobs;
 pub(crate) mod outbox;
 pub(crate) mod reconcile;
+pub(crate) mod saved;
 
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Rect};
