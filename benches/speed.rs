@@ -24,7 +24,8 @@ fn main() -> anyhow::Result<()> {
         return Ok(());
     }
     let only_query = args.windows(2).any(|w| w[0] == "--only" && w[1] == "query");
-    let config = suite::Config::new(quick, only_query);
+    let mut config = suite::Config::new(quick);
+    config.only_query = only_query;
     let figures = suite::run(&config)?;
     print!("{}", suite::table(&figures));
     Ok(())
