@@ -4,9 +4,14 @@
 
 mod support;
 
-use jobledger::store::{CallbackFilter, PageRequest};
+use jobledger::console::App;
+use jobledger::decision::Disposition;
+use jobledger::store::{CallbackFilter, CallbackRow, PageRequest};
 use ratatui::crossterm::event::KeyCode;
-use support::terminal::{ch, demo_app, key, render, resize, selected_callback, shows, type_text};
+use support::binary::Workdir;
+use support::terminal::{
+    ch, demo_app, key, open_app, render, resize, selected_callback, shows, type_text,
+};
 
 #[test]
 fn a_field_query_filters_two_views_and_a_foreign_field_is_refused_by_name() {
@@ -57,16 +62,39 @@ fn the_cursor_stays_on_its_row_while_it_still_matches() {
 }
 
 #[test]
-fn s_sorts_by_gap_across_page_edges_and_capital_s_reverses() {
-    let (ledger, mut app) = demo_app("ana");
-    resize(&mut app, 100, 12); // a page of a few rows: walking the list crosses edges
-    ch(&mut app, '5');
+fn s_sorts_held_by_gap_across_page_edges_and_capital_s_reverses() {
+    let w = Workdir::new();
+    let stream = w.ok(&["demo", "--jobs", "1500", "--stream-only"]);
+    let file = w.file("stream.ndjson", stream.as_bytes());
+    w.ok(&["ingest", file.to_str().unwrap()]);
+    let mut app = open_app(&w.db, "ana");
+    resize(&mut app, 100, 14); // a page of a few rows: walking the list crosses edges
     ch(&mut app, 's');
     shows(&app, "sorted by gap ▲");
-    let walk = |app: &mut jobledger::console::App| {
+    // The ledger's held rows, ordered by gap (none first), then sequence number.
+    let filter = CallbackFilter {
+        disposition: Some(Disposition::Hold),
+        ..CallbackFilter::default()
+    };
+    let mut rows = w
+        .ledger()
+        .callbacks_page(&filter, PageRequest::first(100_000))
+        .unwrap();
+    let gap = |r: &CallbackRow| match (r.arrived_at, r.timeout_at) {
+        (Some(a), Some(t)) => a.millis() - t.millis(),
+        _ => i64::MIN,
+    };
+    rows.sort_by_key(|r| (gap(r), r.seq));
+    let want: Vec<i64> = rows.iter().map(|r| r.seq).collect();
+    assert!(
+        want.len() > 20,
+        "too few held rows to cross pages: {}",
+        want.len()
+    );
+    let walk = |app: &mut App, down: char| {
         let mut seen = vec![selected_callback(app).seq];
-        for _ in 0..20 {
-            ch(app, 'j');
+        for _ in 0..want.len() + 3 {
+            ch(app, down);
             let seq = selected_callback(app).seq;
             if seen.last() != Some(&seq) {
                 seen.push(seq);
@@ -74,29 +102,21 @@ fn s_sorts_by_gap_across_page_edges_and_capital_s_reverses() {
         }
         seen
     };
-    let ascending = walk(&mut app);
-    // The ledger's own rows, ordered by gap (no gap first), then sequence number.
-    let reader = jobledger::store::Ledger::open_read_only(&ledger.path).unwrap();
-    let mut rows = reader
-        .callbacks_page(&CallbackFilter::default(), PageRequest::first(100))
-        .unwrap();
-    let gap = |r: &jobledger::store::CallbackRow| match (r.arrived_at, r.timeout_at) {
-        (Some(a), Some(t)) => a.seconds_since(t),
-        _ => i64::MIN,
-    };
-    rows.sort_by_key(|r| (gap(r), r.seq));
-    let want: Vec<i64> = rows.iter().map(|r| r.seq).collect();
-    assert_eq!(ascending, want);
-    ch(&mut app, 'g');
+    assert_eq!(walk(&mut app, 'j'), want);
+    // Back up across the page edges, by key.
+    let mut up = walk(&mut app, 'k');
+    up.reverse();
+    assert_eq!(up, want);
     ch(&mut app, 'S');
     shows(&app, "sorted by gap ▼");
-    let descending = walk(&mut app);
-    assert_eq!(descending, want.iter().rev().copied().collect::<Vec<_>>());
-    // Back up across the page edges, by key.
-    for _ in 0..20 {
-        ch(&mut app, 'k');
-    }
-    assert_eq!(selected_callback(&app).seq, want[want.len() - 1]);
+    let reversed: Vec<i64> = want.iter().rev().copied().collect();
+    assert_eq!(walk(&mut app, 'j'), reversed);
+    // Every callback (a million, on a real ledger) stays in ledger order, either way.
+    ch(&mut app, '5');
+    ch(&mut app, 's');
+    shows(&app, "sorts only in ledger order");
+    ch(&mut app, 'S');
+    shows(&app, "sorted by ledger order ▼");
 }
 
 #[test]

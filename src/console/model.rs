@@ -10,7 +10,7 @@ pub mod page;
 use std::any::Any;
 
 use crate::clock::{Clock, Timestamp};
-use crate::filter::{FilterError, Scope, Sort};
+use crate::filter::{FilterError, Scope, Sort, SortColumn};
 use crate::review::CaseKind;
 use crate::store::{AgedJobRow, CallbackRow, SavedView, StoreError};
 
@@ -90,8 +90,10 @@ pub trait List {
     /// Sets the view's filter (`None`: no filter); an error says why the text is no
     /// query, and the rows stay those of the last one that was.
     fn set_filter(&mut self, filter: Option<String>) -> Result<(), FilterError>;
-    /// The kind of list, which says the fields its query may name and its sorts.
+    /// The kind of list, which says the fields its query may name.
     fn scope(&self) -> Scope;
+    /// The columns the list can be sorted by, its own order first.
+    fn sorts(&self) -> &'static [SortColumn];
     /// The order of the rows.
     fn sort(&self) -> Sort;
     /// Orders the rows by `sort` (read again from the top on the next reload).
@@ -154,6 +156,10 @@ impl<T: PageRow + 'static> List for Page<T> {
 
     fn scope(&self) -> Scope {
         T::SCOPE
+    }
+
+    fn sorts(&self) -> &'static [SortColumn] {
+        T::sorts(self.source)
     }
 
     fn sort(&self) -> Sort {

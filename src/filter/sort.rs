@@ -57,9 +57,8 @@ pub struct Sort {
 }
 
 impl Sort {
-    /// The next column of a list of `scope` (after the last, the first again), ascending.
-    pub fn next_column(self, scope: Scope) -> Sort {
-        let columns = SortColumn::of(scope);
+    /// The next of `columns` (after the last, the first again), ascending.
+    pub fn next_column(self, columns: &[SortColumn]) -> Sort {
         let at = columns.iter().position(|c| *c == self.column).unwrap_or(0);
         Sort {
             column: columns[(at + 1) % columns.len()],
@@ -91,17 +90,21 @@ mod tests {
         let mut sort = Sort::default();
         let mut seen = vec![sort.column];
         for _ in 0..5 {
-            sort = sort.reversed().next_column(Scope::Callbacks);
+            sort = sort
+                .reversed()
+                .next_column(SortColumn::of(Scope::Callbacks));
             assert!(!sort.descending);
             seen.push(sort.column);
         }
         assert_eq!(seen[..5], *SortColumn::of(Scope::Callbacks));
         assert_eq!(seen[5], SortColumn::Ledger);
         assert_eq!(Sort::default().label(), None);
-        let gap = Sort::default().next_column(Scope::Callbacks).reversed();
+        let gap = Sort::default()
+            .next_column(SortColumn::of(Scope::Callbacks))
+            .reversed();
         assert_eq!(gap.label().as_deref(), Some("sorted by gap ▼"));
         assert_eq!(
-            Sort::default().next_column(Scope::AgedJobs),
+            Sort::default().next_column(SortColumn::of(Scope::AgedJobs)),
             Sort::default()
         );
     }

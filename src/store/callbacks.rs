@@ -238,7 +238,14 @@ impl Ledger {
         let (value, seq) = keyset.key().map(|k| (k.value.clone(), k.seq)).unzip();
         let bound = match comparison {
             Some(op) if ledger_order => Some(format!("c.seq {op} :seq")),
-            Some(op) => Some(format!("({sort_value}, c.seq) {op} (:value, :seq)")),
+            // `(value, seq) > (:value, :seq)` written so that its first half is a range
+            // on the sort index: a page deep in the list reads no row before it.
+            Some(op) => {
+                let strict = &op[..1];
+                Some(format!(
+                    "{sort_value} {strict}= :value AND ({sort_value} {strict} :value OR c.seq {op} :seq)"
+                ))
+            }
             // The first and last pages still name a bound: the plan stays a range read.
             None if ledger_order => Some(format!(
                 "c.seq {} {}",

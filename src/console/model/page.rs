@@ -7,7 +7,7 @@
 
 use crate::clock::Timestamp;
 use crate::decision::Disposition;
-use crate::filter::{self, FilterError, Scope, Sort};
+use crate::filter::{self, FilterError, Scope, Sort, SortColumn};
 use crate::store::{
     AgedJobRow, CallbackKey, CallbackRow, FailedJobRow, JobKey, Keyset, OutboxRow, PageRequest,
     RejectedLine, SortValue, StoreError,
@@ -68,6 +68,12 @@ pub trait PageRow: Sized {
     type Source: Copy;
     /// The kind of list, which says the fields its query may name.
     const SCOPE: Scope;
+
+    /// The columns the list `source` can be sorted by, its own order first: those its
+    /// kind of list has ([`SortColumn::of`]) where an index keeps the order.
+    fn sorts(_source: Self::Source) -> &'static [SortColumn] {
+        SortColumn::of(Self::SCOPE)
+    }
 
     /// This row's place in its list.
     fn key(&self) -> Self::Key;
@@ -338,6 +344,16 @@ impl PageRow for CallbackItem {
     type Key = CallbackKey;
     type Source = CallbackList;
     const SCOPE: Scope = Scope::Callbacks;
+
+    /// The review lists (held, quarantined) sort by every column, along their partial
+    /// indexes; every callback (a million) stays in ledger order, either way: sorted
+    /// otherwise, each page would read the whole table.
+    fn sorts(source: CallbackList) -> &'static [SortColumn] {
+        match source.disposition {
+            Some(Disposition::Hold | Disposition::Quarantine) => SortColumn::of(Self::SCOPE),
+            _ => &[SortColumn::Ledger],
+        }
+    }
 
     fn key(&self) -> CallbackKey {
         CallbackKey {

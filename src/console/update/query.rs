@@ -5,7 +5,7 @@ use super::App;
 use super::reads::LedgerRows;
 use crate::console::action::Action;
 use crate::console::model::Flash;
-use crate::filter::SortColumn;
+use crate::filter::Scope;
 use crate::store::StoreError;
 
 /// Counts the current view again under its filter: only its query changed, and every
@@ -27,15 +27,24 @@ impl App {
             self.model.flash = Flash::info(format!("the {title} view has nothing to sort"));
             return Ok(());
         };
-        if SortColumn::of(list.scope()).len() < 2 {
+        let columns = list.sorts();
+        // Only callback lists are read both ways; the job, request and rejected-line
+        // lists keep the one order their indexes give.
+        if list.scope() != Scope::Callbacks {
             self.model.flash = Flash::info(format!("the {title} view keeps its own order"));
+            return Ok(());
+        }
+        if columns.len() < 2 && action == Action::SortNext {
+            self.model.flash = Flash::info(format!(
+                "the {title} view sorts only in ledger order (S reverses it)"
+            ));
             return Ok(());
         }
         let sort = list.sort();
         let sort = if action == Action::SortReverse {
             sort.reversed()
         } else {
-            sort.next_column(list.scope())
+            sort.next_column(columns)
         };
         list.set_sort(sort);
         self.model.flash = Flash::info(
