@@ -90,6 +90,9 @@ pub trait List {
     /// Sets the view's filter (`None`: no filter); an error says why the text is no
     /// query, and the rows stay those of the last one that was.
     fn set_filter(&mut self, filter: Option<String>) -> Result<(), FilterError>;
+    /// Sets the filter's text alone: the rows stay those of the last query searched
+    /// (a large view searches when typing pauses).
+    fn set_filter_text(&mut self, filter: Option<String>);
     /// The kind of list, which says the fields its query may name.
     fn scope(&self) -> Scope;
     /// The columns the list can be sorted by, its own order first.
@@ -152,6 +155,10 @@ impl<T: PageRow + 'static> List for Page<T> {
 
     fn set_filter(&mut self, filter: Option<String>) -> Result<(), FilterError> {
         Page::set_filter(self, filter)
+    }
+
+    fn set_filter_text(&mut self, filter: Option<String>) {
+        self.filter = filter;
     }
 
     fn scope(&self) -> Scope {

@@ -36,6 +36,8 @@ pub struct App {
     data_version: i64,
     counted_at: Timestamp,
     quit: bool,
+    /// When the filter of a large view was last typed into, not yet searched.
+    filter_typed_at: Option<std::time::Instant>,
 }
 
 impl App {
@@ -57,6 +59,7 @@ impl App {
             data_version,
             counted_at: now,
             quit: false,
+            filter_typed_at: None,
         };
         app.refresh()?;
         Ok(app)
@@ -165,6 +168,7 @@ impl App {
     }
 
     fn tick(&mut self) -> Result<(), StoreError> {
+        query::search_when_paused(self)?;
         self.take_glance();
         self.model.now = self.model.clock.now();
         let version = self.ledger.data_version()?;
@@ -233,7 +237,7 @@ impl App {
     fn edit_filter(&mut self, edit: impl FnOnce(&mut String)) -> Result<(), StoreError> {
         let mut text = self.model.filter().unwrap_or_default().to_owned();
         edit(&mut text);
-        self.set_filter(Some(text))
+        query::type_filter(self, text)
     }
 
     /// Esc closes and clears, and never leaves: pressed once too often it used to
@@ -275,10 +279,13 @@ impl App {
             }),
             Action::Submit => {
                 self.model.overlay = Overlay::None;
-                Ok(())
+                query::search_now(self)
             }
             Action::Back => match std::mem::take(&mut self.model.overlay) {
-                Overlay::Filter { before } => self.set_filter(before),
+                Overlay::Filter { before } => {
+                    self.filter_typed_at = None;
+                    self.set_filter(before)
+                }
                 _ => Ok(()),
             },
             _ => Ok(()),

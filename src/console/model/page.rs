@@ -205,6 +205,14 @@ impl<T: PageRow> Page<T> {
 
     /// Are there rows beyond either edge of the page?
     fn probe(&mut self, reader: &dyn RowSource) -> Result<(), StoreError> {
+        // The page holds every row the count knows of: nothing beyond it to look for
+        // (under a query that keeps few of a million rows, each look read them all).
+        let known = self.count.matching.unwrap_or(self.count.all);
+        if usize::try_from(known).is_ok_and(|n| n <= self.rows.len()) {
+            self.more_before = false;
+            self.more_after = false;
+            return Ok(());
+        }
         self.more_before = !self.beyond(reader, false, 1)?.is_empty();
         self.more_after = !self.beyond(reader, true, 1)?.is_empty();
         Ok(())
