@@ -389,6 +389,8 @@ impl Model {
             Action::Retry | Action::Cancel => !self.read_only && job.is_some(),
             Action::OpenDetail => self.list().and_then(List::subject).is_some(),
             Action::Filter => self.list().is_some(),
+            // Offered where there is more than one order to cycle through.
+            Action::SortNext => self.list().is_some_and(|l| l.sorts().len() > 1),
             _ => true,
         }
     }
