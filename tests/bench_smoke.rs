@@ -19,7 +19,7 @@ fn the_speed_suite_runs_end_to_end_at_its_quick_size() {
         "console: peak RSS",
         "summary --json",
         "callbacks --json --disposition hold",
-        "filter: a keystroke",
+        "filter: typing",
         "sort: `s`/`S`",
         "sort: page down sorted by gap",
     ] {
