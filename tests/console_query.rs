@@ -81,7 +81,8 @@ fn s_sorts_held_by_gap_across_page_edges_and_capital_s_reverses() {
     let mut app = open_app(&w.db, "ana");
     resize(&mut app, 100, 14); // a page of a few rows: walking the list crosses edges
     ch(&mut app, 's');
-    shows(&app, "sorted by gap ▲");
+    let text = shows(&app, "sorted by gap ▲"); // the flash
+    assert!(text.contains("held for a person · by gap ▲"), "{text}"); // the title
     // The ledger's held rows, ordered by gap (none first), then sequence number.
     let filter = CallbackFilter {
         disposition: Some(Disposition::Hold),

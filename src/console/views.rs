@@ -222,7 +222,7 @@ fn draw_list<T: PageRow>(
     };
     let sorted = page
         .sort
-        .label()
+        .short_label()
         .map_or_else(String::new, |label| format!(" · {label}"));
     let title = format!(
         " {} · {} {}{filtered}{sorted} ",

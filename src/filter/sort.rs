@@ -74,10 +74,15 @@ impl Sort {
         }
     }
 
-    /// How a list's title says it, e.g. `sorted by gap ▼`; `None` in the list's own order.
+    /// How the console says it, e.g. `sorted by gap ▼`; `None` in the list's own order.
     pub fn label(self) -> Option<String> {
+        self.short_label().map(|l| format!("sorted {l}"))
+    }
+
+    /// The same, short enough for a list's title at 80 columns: `by gap ▼`.
+    pub fn short_label(self) -> Option<String> {
         let arrow = if self.descending { '▼' } else { '▲' };
-        (self != Sort::default()).then(|| format!("sorted by {} {arrow}", self.column.name()))
+        (self != Sort::default()).then(|| format!("by {} {arrow}", self.column.name()))
     }
 }
 
