@@ -22,7 +22,7 @@ pub(super) fn recount_shown(app: &mut App) -> Result<(), StoreError> {
 
 /// A view of at least this many rows searches its filter when typing pauses, not at
 /// every key: a search of a million rows takes longer than a keystroke should.
-pub(super) const SEARCH_ON_PAUSE_ROWS: i64 = 100_000;
+pub(super) const SEARCH_ON_PAUSE_ROWS: i64 = 10_000;
 
 /// How long typing pauses before a large view is searched.
 const PAUSE: Duration = Duration::from_millis(250);
