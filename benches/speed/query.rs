@@ -108,7 +108,7 @@ pub fn run(config: &Config, small: &Path, big: &Path, figures: &mut Vec<Figure>)
         eprintln!("query: typing {query:?} into {}", tab.title());
         let (base_keys, base) = keystrokes(small, tab, query)?;
         let (keys, ours) = keystrokes(big, tab, query)?;
-        let (worst, base_worst) = (slowest(&ours), slowest(&base));
+        let worst = slowest(&ours);
         figures.push(Figure {
             what: format!(
                 "filter: typing `{query}` in {}, 1M callbacks: a keystroke (slowest) / the search at a pause (median / slowest)",
@@ -123,10 +123,12 @@ pub fn run(config: &Config, small: &Path, big: &Path, figures: &mut Vec<Figure>)
             baseline: format!(
                 "{} / {} / {} (1k callbacks, searched at every key)",
                 show(slowest(&base_keys)),
-                show(median(base)),
-                show(base_worst)
+                show(median(base.clone())),
+                show(slowest(&base))
             ),
-            ratio: Some(ratio(worst, base_worst)),
+            // The search of a million rows beside the same key searched at once on a
+            // thousand: what a pause costs against what a small list costs a key.
+            ratio: Some(ratio(worst, slowest(&base_keys))),
             target: "< 100 ms a keystroke".to_owned(),
             met: under_100_ms(slowest(&keys)),
         });
