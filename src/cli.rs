@@ -183,6 +183,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let rows = open_existing(&path)?.rejected_lines(usize::MAX)?;
             report::write(&mut out, rows.as_slice(), json)?;
         }
+        Command::Views { json } => {
+            let views = open_existing(&path)?.saved_views()?;
+            report::write(&mut out, views.as_slice(), json)?;
+        }
         Command::Demo { .. } => unreachable!("handled above"),
     }
     out.flush()?;

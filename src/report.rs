@@ -11,6 +11,7 @@ mod outbox;
 mod reconciliation;
 mod summary;
 pub mod table;
+mod views;
 mod writes;
 
 use std::io;

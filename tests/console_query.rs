@@ -154,6 +154,16 @@ fn a_view_saved_with_colon_save_is_recalled_from_the_list_and_the_latest_wins() 
         (views[0].tab.as_str(), views[0].saved_by.as_str()),
         ("All callbacks", "ana")
     );
+    // The command line lists it too.
+    let args = ["views"];
+    let text = support::binary::succeeded(
+        &support::binary::run_at(&ledger.path, "2026-11-27T17:00:00Z", &args),
+        &args,
+    );
+    assert!(
+        text.contains("late ones") && text.contains("reason:late -outcome:failure"),
+        "{text}"
+    );
 
     key(&mut app, KeyCode::Esc); // clear the filter
     ch(&mut app, '1');

@@ -147,6 +147,12 @@ pub(super) enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// List the saved views (named tab and query; in the console, :save NAME and ')
+    Views {
+        /// Print JSON instead of a table
+        #[arg(long)]
+        json: bool,
+    },
     /// Build a fresh demo ledger (default ./jobledger-demo.db) and open the console on it
     Demo {
         /// Print the summary and reconciliation instead of opening the console
