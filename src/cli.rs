@@ -109,11 +109,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
             json,
             disposition,
             open,
+            query,
         } => {
             let filter = CallbackFilter {
                 disposition,
-                text: None,
                 open,
+                ..CallbackFilter::default()
+            };
+            let filter = match query {
+                Some(query) => filter.with_query(&query, now).map_err(|e| {
+                    let message = format!("--where {query:?}: {e}");
+                    anyhow::anyhow!(crate::inert::inert(&message).into_owned())
+                })?,
+                None => filter,
             };
             report::write_callbacks(&mut out, &open_existing(&path)?, &filter, json)?;
         }
@@ -201,6 +209,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Rejected { json } => {
             let rows = open_existing(&path)?.rejected_lines(usize::MAX)?;
             report::write(&mut out, rows.as_slice(), json)?;
+        }
+        Command::Views { json } => {
+            let views = open_existing(&path)?.saved_views()?;
+            report::write(&mut out, views.as_slice(), json)?;
         }
         Command::Demo { .. } => unreachable!("handled above"),
     }

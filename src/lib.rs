@@ -16,6 +16,7 @@ pub mod decision;
 pub mod demo;
 pub mod escalation;
 pub mod event;
+pub mod filter;
 pub mod inert;
 pub mod ingest;
 pub mod outbox;

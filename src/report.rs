@@ -12,6 +12,7 @@ mod outbox;
 mod reconciliation;
 mod summary;
 pub mod table;
+mod views;
 mod writes;
 
 use std::io;

@@ -18,6 +18,7 @@ mod answers;
 mod callbacks;
 mod columns;
 mod counts;
+mod filter;
 mod findings;
 mod jobs;
 mod keyset;
@@ -30,6 +31,7 @@ mod query;
 mod rows;
 mod sql_values;
 mod timeline;
+mod views;
 mod write_behind;
 mod writer;
 
@@ -42,10 +44,11 @@ pub use callbacks::CallbackFilter;
 pub use counts::{MissingCounts, WindowStates};
 pub use findings::{Finding, FindingJob};
 pub use jobs::{HistoryEntry, JobDefaults, NewAttempt};
-pub use keyset::{JobKey, Keyset, PageRequest};
+pub use keyset::{CallbackKey, JobKey, Keyset, PageRequest, SortValue};
 pub use open::{BUSY_TIMEOUT, PAGE_SIZE, SCHEMA_VERSION};
 pub use rows::*;
 pub use timeline::{TimelineEntry, TimelineFact};
+pub use views::SavedView;
 pub use writer::Writer;
 
 /// Marks a SQLite file as a jobledger ledger (`PRAGMA application_id`, "JLDG").

@@ -19,6 +19,9 @@ fn the_speed_suite_runs_end_to_end_at_its_quick_size() {
         "console: peak RSS",
         "summary --json",
         "callbacks --json --disposition hold",
+        "filter: typing",
+        "sort: `s`/`S`",
+        "sort: page down sorted by gap",
     ] {
         assert!(table.contains(figure), "no {figure:?} in\n{table}");
     }

@@ -257,8 +257,8 @@ fn expect_refuses_a_wrong_count_with_nothing_written_and_writes_exactly_the_righ
     let mut t = demo();
     let filter = CallbackFilter {
         disposition: Some(Disposition::Quarantine),
-        text: None,
         open: true,
+        ..CallbackFilter::default()
     };
     let before = t.dump();
     for wrong in [0, 3, 5] {

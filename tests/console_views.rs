@@ -11,7 +11,8 @@ use jobledger::console::model::page::{CallbackItem, Page};
 use jobledger::console::{Model, Tab};
 use jobledger::decision::{Disposition, JobState, Outcome, ReasonCode, RequestKind, RequestStatus};
 use jobledger::store::{
-    CallbackRow, JobRow, OutboxRow, RejectedLine, Replacement, TimelineEntry, TimelineFact,
+    CallbackRow, JobRow, OutboxRow, RejectedLine, Replacement, SortValue, TimelineEntry,
+    TimelineFact,
 };
 use support::terminal::{HEIGHT, WIDTH, text_at};
 
@@ -76,6 +77,7 @@ fn held_rows() -> Vec<CallbackItem> {
     [first, second]
         .into_iter()
         .map(|row| CallbackItem {
+            sort_value: SortValue::Integer(row.seq),
             row,
             raw_head: None,
             earlier: None,

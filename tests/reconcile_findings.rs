@@ -5,9 +5,15 @@
 mod support;
 
 use fixture::TempLedger;
+use jobledger::filter::{Query, Scope};
 use jobledger::reconcile::account;
 use jobledger::store::{Finding, Keyset, Ledger, PageRequest};
 use support::fixture;
+
+/// A query that keeps every job of a finding.
+fn every_job() -> Query {
+    Query::all(Scope::FindingJobs)
+}
 
 /// Every job of `finding`, read a page of `size` at a time, forwards by key.
 fn every_page(ledger: &Ledger, finding: Finding, size: usize) -> Vec<String> {
@@ -15,7 +21,12 @@ fn every_page(ledger: &Ledger, finding: Finding, size: usize) -> Vec<String> {
     let mut keyset = Keyset::First;
     loop {
         let page = ledger
-            .finding_jobs_page(finding, None, &PageRequest::at(keyset, size))
+            .finding_jobs_page(
+                finding,
+                fixture::now(),
+                &every_job(),
+                &PageRequest::at(keyset, size),
+            )
             .unwrap();
         ids.extend(page.iter().map(|j| j.job_id.clone()));
         match page.last() {
@@ -38,7 +49,9 @@ fn findings_match_the_report(ledger: &Ledger) -> [i64; 3] {
     .into_iter()
     .enumerate()
     {
-        let count = ledger.finding_count_matching(finding, None).unwrap();
+        let count = ledger
+            .finding_count_matching(finding, fixture::now(), &every_job())
+            .unwrap();
         assert_eq!(count, reported.count, "{finding}: the count");
         let listed = every_page(ledger, finding, 7);
         assert_eq!(

@@ -11,6 +11,7 @@ mod console;
 mod data;
 mod ingest;
 mod measure;
+mod query;
 mod reconcile;
 mod reports;
 
@@ -47,7 +48,7 @@ pub struct Config {
     pub bulk_jobs: u64,
     /// Answers in the bulk answer (and in its baseline).
     pub bulk_rows: usize,
-    /// Only this part of the suite (`--only bulk`), when set.
+    /// Only this part of the suite (`--only bulk`, `--only query`), when set.
     pub only: Option<String>,
 }
 
@@ -135,6 +136,11 @@ pub fn run(config: &Config) -> Result<Vec<Figure>> {
         reconcile::run(config, &big, &mut figures)?;
         console::run(config, &small, &big, &mut figures)?;
         reports::run(config, &big, &mut figures)?;
+    }
+    if config.wants("query") {
+        let big = data::ledger(config, config.big_jobs)?;
+        let small = data::ledger(config, config.small_jobs)?;
+        query::run(config, &small, &big, &mut figures)?;
     }
     if config.wants("bulk") {
         bulk::run(config, &mut figures)?;

@@ -72,6 +72,10 @@ pub(super) enum Command {
         /// closes them (needs_remote_check leaves a question open)
         #[arg(long)]
         open: bool,
+        /// Only callbacks the query keeps, e.g. 'reason:possible_duplicate_effect gap>1h
+        /// -answered:yes' (the console's `/` language; the README lists the fields)
+        #[arg(long = "where", value_name = "QUERY", allow_hyphen_values = true)]
+        query: Option<String>,
     },
     /// Account for every accepted job: missing terminal records, outputs, notifications, aged jobs
     Reconcile {
@@ -86,10 +90,14 @@ pub(super) enum Command {
         review_capacity: i64,
     },
     /// Answer a held or quarantined callback (append-only), or many at once
-    #[command(after_help = verdict_help(), override_usage = ANSWER_USAGE)]
+    #[command(
+        after_help = verdict_help(),
+        override_usage = ANSWER_USAGE,
+        group(clap::ArgGroup::new("selection").multiple(true).args(BULK_SELECTION))
+    )]
     Answer {
         /// The callback's sequence number (see `callbacks`); without it, a selection
-        /// (--disposition) is answered in bulk
+        /// (the selection flags below) is answered in bulk
         #[arg(required_unless_present_any = BULK_SELECTION, conflicts_with_all = BULK_SELECTION)]
         seq: Option<i64>,
         /// The verdict, from the closed set for the callback's kind (below)
@@ -139,6 +147,12 @@ pub(super) enum Command {
     /// List rejected events (malformed, or for unknown jobs) with their reasons
     Rejected {
         /// Print JSON (the shapes of SPEC sec. 7) instead of a table
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the saved views (named tab and query; in the console, :save NAME and ')
+    Views {
+        /// Print JSON instead of a table
         #[arg(long)]
         json: bool,
     },
@@ -205,11 +219,11 @@ pub(super) struct ReviewArgs {
 
 /// `answer`'s two forms: one callback, or every open one a selection keeps.
 const ANSWER_USAGE: &str = "jobledger answer <SEQ> --verdict <VERDICT> [OPTIONS]
-       jobledger answer --disposition <DISPOSITION> --verdict <VERDICT> [--dry-run] [--expect <N>] [OPTIONS]";
+       jobledger answer [--disposition <DISPOSITION>] [--where <QUERY>] --verdict <VERDICT> [--dry-run] [--expect <N>] [OPTIONS]";
 
 /// The flags that select callbacks for a bulk answer instead of naming one: the
-/// selection flags of [`BulkArgs`] (a query, `--where`, would join them here).
-const BULK_SELECTION: [&str; 1] = ["disposition"];
+/// selection flags of [`BulkArgs`].
+const BULK_SELECTION: [&str; 2] = ["disposition", "query"];
 
 /// `answer` without a callback number: every open question the selection keeps
 /// (held or quarantined, no closing answer), answered in one transaction.
@@ -218,15 +232,19 @@ pub(super) struct BulkArgs {
     /// Answer every open callback with this disposition (hold or quarantine)
     #[arg(long, value_enum)]
     pub(super) disposition: Option<Disposition>,
+    /// Answer every open callback the query keeps, e.g. 'reason:possible_duplicate_effect
+    /// gap>1h' (the console's `/` language; the README lists the fields)
+    #[arg(long = "where", value_name = "QUERY", allow_hyphen_values = true)]
+    pub(super) query: Option<String>,
     /// Print how many would be answered, the first rows and those left out; write nothing
-    #[arg(long, requires = "disposition")]
+    #[arg(long, requires = "selection")]
     pub(super) dry_run: bool,
     /// Write only if exactly N callbacks take the verdict when written (as the dry
     /// run counted); otherwise write nothing
-    #[arg(long, value_name = "N", requires = "disposition")]
+    #[arg(long, value_name = "N", requires = "selection")]
     pub(super) expect: Option<usize>,
     /// Print JSON instead of text
-    #[arg(long, requires = "disposition")]
+    #[arg(long, requires = "selection")]
     pub(super) json: bool,
 }
 

@@ -27,13 +27,19 @@ pub(super) struct BulkAnswer<'a> {
 }
 
 /// The callbacks the selection flags keep: open questions only, so that `--expect`
-/// counts what is still to answer. The one place the flags become a filter: a query
-/// (`--where`) becomes one more part of it.
-fn selection(args: &BulkArgs) -> CallbackFilter {
-    CallbackFilter {
+/// counts what is still to answer. The one place the flags become a filter.
+fn selection(args: &BulkArgs, now: Timestamp) -> Result<CallbackFilter> {
+    let filter = CallbackFilter {
         disposition: args.disposition,
-        text: None,
         open: true,
+        ..CallbackFilter::default()
+    };
+    match &args.query {
+        None => Ok(filter),
+        Some(query) => filter.with_query(query, now).map_err(|e| {
+            let message = format!("--where {query:?}: {e}");
+            anyhow::anyhow!(crate::inert::inert(&message).into_owned())
+        }),
     }
 }
 
@@ -63,7 +69,7 @@ pub(super) fn run(
             known.join(", ")
         );
     };
-    let filter = selection(args);
+    let filter = selection(args, now)?;
     let mut ledger = open_existing(path)?;
     if args.dry_run {
         let plan = bulk::read_plan(&ledger, Selection::Filter(&filter), verdict)?;

@@ -49,6 +49,13 @@ pub enum Action {
     MarkAll,
     /// Clear the view's marks.
     ClearMarks,
+    /// Open the command prompt (`:save NAME`).
+    Command,
+    /// Open the list of saved views.
+    SavedViews,
+    /// Sort the list by its next column (`s`), or the other way (`S`).
+    SortNext,
+    SortReverse,
     /// A left click at this cell of the screen: selects the row or the tab there.
     Click {
         column: u16,

@@ -40,14 +40,20 @@ pub enum Context {
     Outcome,
     /// The help screen.
     Help,
+    /// Typing a command after `:`.
+    Command,
+    /// Choosing a saved view.
+    SavedViews,
 }
 
 impl Context {
     /// Contexts in the order the help screen lists them.
-    pub const ALL: [Context; 13] = [
+    pub const ALL: [Context; 15] = [
         Context::List,
         Context::Detail,
         Context::Filter,
+        Context::Command,
+        Context::SavedViews,
         Context::Form,
         Context::Confirm,
         Context::Refused,
@@ -76,6 +82,8 @@ impl Context {
             Context::Plan => "The plan of a bulk answer",
             Context::Outcome => "Reading what was written or refused",
             Context::Help => "In this help",
+            Context::Command => "Typing a command (after :)",
+            Context::SavedViews => "Choosing a saved view",
         }
     }
 }
@@ -282,8 +290,8 @@ impl Entry {
 const CLICK: Action = Action::Click { column: 0, row: 0 };
 
 use Context::{
-    Bulk, Compare, Confirm, Detail, Everywhere, Filter, Form, Help, List, Outcome, Plan, Refused,
-    Withdraw,
+    Bulk, Command, Compare, Confirm, Detail, Everywhere, Filter, Form, Help, List, Outcome, Plan,
+    Refused, SavedViews, Withdraw,
 };
 
 /// Every key of the console, as written.
@@ -296,7 +304,11 @@ const TABLE: &[Entry] = &[
     bind(List, &[key(KeyCode::BackTab), key(KeyCode::Left)], Action::PrevTab, "previous view", None),
     tab_keys(List, ""),
     bind(List, &[key(KeyCode::Enter)], Action::OpenDetail, "detail of the row (a finding: its jobs)", Some("detail")),
-    bind(List, &[ch('/')], Action::Filter, "filter by job id or reason", Some("filter")),
+    bind(List, &[ch('/')], Action::Filter, "filter with a query, terms joined by AND: job: delivery: reason: disposition: outcome: verdict: reviewer: owner: answered:yes|no by: (text fields match what contains the value; closed sets are checked); gap>1h age>2d arrived<2026-11-27T14:00 timeout>= escalates<= ; bare words match ids and reasons; -term negates; \"quotes\" hold spaces. A view refuses a field it lacks, naming its own", Some("filter")),
+    bind(List, &[ch('s')], Action::SortNext, "sort by the next column (gap, arrival, timeout, reason)", Some("sort")),
+    bind(List, &[ch('S')], Action::SortReverse, "reverse the sort", None),
+    bind(List, &[ch(':')], Action::Command, "command: :save NAME saves this view's tab and query in the ledger", None),
+    bind(List, &[ch('\'')], Action::SavedViews, "saved views: Enter shows one (its tab and query)", None),
     bind(List, &[ch('O')], Action::ToggleOpen, "held, quarantined: the open questions only, or all", None),
     Entry::RowActions(List),
     bind(List, &[ch('w')], Action::Withdraw, "withdraw the pending request (Outbox)", Some("withdraw")),
@@ -330,6 +342,14 @@ const TABLE: &[Entry] = &[
     bind(Filter, &[key(KeyCode::Backspace)], Action::Erase, "delete a character", None),
     bind(Filter, &[key(KeyCode::Enter)], Action::Submit, "keep the filter", Some("keep the filter")),
     bind(Filter, &[key(KeyCode::Esc)], Action::Back, "put the old filter back", Some("put the old one back")),
+    // A command, and the saved views.
+    bind(Command, &[Trigger::Typing], Action::Input(' '), "type the command (save NAME)", None),
+    bind(Command, &[key(KeyCode::Backspace)], Action::Erase, "delete a character", None),
+    bind(Command, &[key(KeyCode::Enter)], Action::Submit, "run the command", Some("run")),
+    bind(Command, &[key(KeyCode::Esc)], Action::Back, "close without running", Some("close")),
+    moves(SavedViews, ["next view", "previous view", "a page down", "a page up", "first view", "last view"], Some("move")),
+    bind(SavedViews, &[key(KeyCode::Enter)], Action::Submit, "show this view (its tab and query)", Some("show it")),
+    bind(SavedViews, &[key(KeyCode::Esc), ch('\'')], Action::Back, "close", Some("close")),
     // Forms.
     bind(Form, &[key(KeyCode::Down)], Action::Move(Move::Down), "next verdict (or field)", Some("next verdict")),
     bind(Form, &[key(KeyCode::Up)], Action::Move(Move::Up), "previous verdict (or field)", None),

@@ -15,8 +15,9 @@ pub mod withdraw;
 use std::any::Any;
 
 use crate::clock::{Clock, Timestamp};
+use crate::filter::{FilterError, Scope, Sort, SortColumn};
 use crate::review::CaseKind;
-use crate::store::{AgedJobRow, CallbackRow, StoreError};
+use crate::store::{AgedJobRow, CallbackRow, SavedView, StoreError};
 
 use super::action::{Action, Move};
 use super::keymap::Context;
@@ -76,14 +77,38 @@ pub enum Overlay {
         /// Lines scrolled off the top.
         scroll: usize,
     },
+    /// Typing a command after `:` (`save NAME`).
+    Command {
+        /// The command as typed so far.
+        text: String,
+    },
+    /// The saved views, to recall one.
+    SavedViews {
+        /// Each name's latest view, in order of name.
+        views: Vec<SavedView>,
+        /// The view Enter recalls.
+        selected: usize,
+    },
 }
 
 /// A view's page, whatever its rows: what the update step and the footer ask of it.
 pub trait List {
     /// The view's filter.
     fn filter(&self) -> Option<&str>;
-    /// Sets the view's filter (`None`: no filter).
-    fn set_filter(&mut self, filter: Option<String>);
+    /// Sets the view's filter (`None`: no filter); an error says why the text is no
+    /// query, and the rows stay those of the last one that was.
+    fn set_filter(&mut self, filter: Option<String>) -> Result<(), FilterError>;
+    /// Sets the filter's text alone: the rows stay those of the last query searched
+    /// (a large view searches when typing pauses).
+    fn set_filter_text(&mut self, filter: Option<String>);
+    /// The kind of list, which says the fields its query may name.
+    fn scope(&self) -> Scope;
+    /// The columns the list can be sorted by, its own order first.
+    fn sorts(&self) -> &'static [SortColumn];
+    /// The order of the rows.
+    fn sort(&self) -> Sort;
+    /// Orders the rows by `sort` (read again from the top on the next reload).
+    fn set_sort(&mut self, sort: Sort);
     /// Whether a row is selected (a list with no rows has none).
     fn has_selection(&self) -> bool;
     /// How many rows the page holds.
@@ -141,8 +166,28 @@ impl<T: PageRow + 'static> List for Page<T> {
         exists
     }
 
-    fn set_filter(&mut self, filter: Option<String>) {
+    fn set_filter(&mut self, filter: Option<String>) -> Result<(), FilterError> {
+        Page::set_filter(self, filter)
+    }
+
+    fn set_filter_text(&mut self, filter: Option<String>) {
         self.filter = filter;
+    }
+
+    fn scope(&self) -> Scope {
+        T::SCOPE
+    }
+
+    fn sorts(&self) -> &'static [SortColumn] {
+        T::sorts(self.source)
+    }
+
+    fn sort(&self) -> Sort {
+        self.sort
+    }
+
+    fn set_sort(&mut self, sort: Sort) {
+        Page::set_sort(self, sort);
     }
 
     fn has_selection(&self) -> bool {
@@ -320,6 +365,8 @@ impl Model {
             Overlay::Form(form) if matches!(**form, Form::Bulk(_)) => Context::Bulk,
             Overlay::Form(_) => Context::Form,
             Overlay::Filter { .. } => Context::Filter,
+            Overlay::Command { .. } => Context::Command,
+            Overlay::SavedViews { .. } => Context::SavedViews,
             Overlay::None if self.detail.is_some() => Context::Detail,
             Overlay::None => Context::List,
         }
@@ -423,6 +470,8 @@ impl Model {
             Action::ToggleOpen => self.list().is_some_and(|l| l.count().open.is_some()),
             Action::Withdraw => !self.read_only && self.withdrawable(),
             Action::Compare => self.held_selected(),
+            // Offered where there is more than one order to cycle through.
+            Action::SortNext => self.list().is_some_and(|l| l.sorts().len() > 1),
             _ => true,
         }
     }

@@ -4,8 +4,10 @@
 mod bulk;
 mod compare;
 mod findings;
+mod query;
 mod queue;
 mod reads;
+mod saved;
 mod withdraw;
 mod writes;
 
@@ -39,6 +41,8 @@ pub struct App {
     data_version: i64,
     counted_at: Timestamp,
     quit: bool,
+    /// When the filter of a large view was last typed into, not yet searched.
+    filter_typed_at: Option<std::time::Instant>,
 }
 
 impl App {
@@ -60,6 +64,7 @@ impl App {
             data_version,
             counted_at: now,
             quit: false,
+            filter_typed_at: None,
         };
         app.refresh()?;
         Ok(app)
@@ -168,6 +173,7 @@ impl App {
     }
 
     fn tick(&mut self) -> Result<(), StoreError> {
+        query::search_when_paused(self)?;
         self.take_glance();
         self.model.now = self.model.clock.now();
         let version = self.ledger.data_version()?;
@@ -230,10 +236,14 @@ impl App {
     }
 
     fn set_filter(&mut self, filter: Option<String>) -> Result<(), StoreError> {
-        if let Some(page) = self.model.list_mut() {
-            page.set_filter(filter.filter(|f| !f.is_empty()));
+        if let Some(page) = self.model.list_mut()
+            && let Err(e) = page.set_filter(filter.filter(|f| !f.is_empty()))
+        {
+            let view = self.model.tab.title();
+            self.model.flash = Flash::error(inert(&format!("{view} filter {e}")));
+            return Ok(());
         }
-        reads::recount(&self.ledger, &mut self.model)?;
+        query::recount_shown(self)?;
         self.reload_page()?;
         self.reload_detail()
     }
@@ -241,7 +251,7 @@ impl App {
     fn edit_filter(&mut self, edit: impl FnOnce(&mut String)) -> Result<(), StoreError> {
         let mut text = self.model.filter().unwrap_or_default().to_owned();
         edit(&mut text);
-        self.set_filter(Some(text))
+        query::type_filter(self, text)
     }
 
     /// Esc closes and clears, and never leaves: pressed once too often it used to
@@ -286,10 +296,13 @@ impl App {
             }),
             Action::Submit => {
                 self.model.overlay = Overlay::None;
-                Ok(())
+                query::search_now(self)
             }
             Action::Back => match std::mem::take(&mut self.model.overlay) {
-                Overlay::Filter { before } => self.set_filter(before),
+                Overlay::Filter { before } => {
+                    self.filter_typed_at = None;
+                    self.set_filter(before)
+                }
                 _ => Ok(()),
             },
             _ => Ok(()),
@@ -425,6 +438,8 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
             compare::action(app, action);
             Ok(())
         }
+        Context::Command => app.command_action(action),
+        Context::SavedViews => app.saved_views_action(action),
         Context::Detail => match action {
             Action::Back => app.close_detail(),
             Action::ShowTab(tab) => app.show_tab(tab),
@@ -484,6 +499,14 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
                 bulk::clear(app);
                 Ok(())
             }
+            Action::SortNext | Action::SortReverse => app.sort(action),
+            Action::Command => {
+                app.model.overlay = Overlay::Command {
+                    text: String::new(),
+                };
+                Ok(())
+            }
+            Action::SavedViews => app.open_saved_views(),
             _ => Ok(()),
         },
     }

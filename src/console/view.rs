@@ -39,7 +39,10 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
         Overlay::Form(form) => views::form::draw(frame, body, form, model),
         Overlay::Help { scroll } => views::help::draw(frame, body, *scroll),
         Overlay::Compare(comparison) => views::compare::draw(frame, body, comparison),
-        Overlay::Filter { .. } | Overlay::None => {}
+        Overlay::SavedViews { views, selected } => {
+            views::saved::draw(frame, body, views, *selected);
+        }
+        Overlay::Filter { .. } | Overlay::Command { .. } | Overlay::None => {}
     }
 }
 
@@ -65,10 +68,22 @@ fn draw_tabs(frame: &mut Frame<'_>, area: Rect, model: &Model) {
 
 fn draw_message(frame: &mut Frame<'_>, area: Rect, model: &Model) {
     let line = if matches!(model.overlay, Overlay::Filter { .. }) {
-        Line::from(vec![
+        let mut spans = vec![
             Span::raw("/ filter ").bold(),
             Span::raw(format!("{}: ", model.tab.title())).dark_gray(),
             outside(model.filter().unwrap_or_default()),
+            Span::raw("▏").cyan(),
+        ];
+        // While the text is no query, say why beside it (the rows are the last query's).
+        if let Some(flash) = model.flash.as_ref().filter(|f| f.error) {
+            spans.push(Span::raw("  "));
+            spans.push(outside(&flash.text).yellow().bold());
+        }
+        Line::from(spans)
+    } else if let Overlay::Command { text } = &model.overlay {
+        Line::from(vec![
+            Span::raw(":").bold(),
+            outside(text),
             Span::raw("▏").cyan(),
         ])
     } else if let Some(flash) = &model.flash {

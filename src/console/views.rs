@@ -12,6 +12,7 @@ pub(crate) mod jobs;
 pub(crate) mod outbox;
 pub(crate) mod preview;
 pub(crate) mod reconcile;
+pub(crate) mod saved;
 pub(crate) mod status;
 pub(crate) mod table;
 pub(crate) mod trend;
@@ -131,7 +132,13 @@ pub(crate) struct ListView<T: 'static> {
 
 /// The list's title: the view, how many rows it lists and of what, and whether it
 /// shows open questions only or all of them.
-pub(crate) fn list_title(model: &Model, what: &str, open_what: &str, count: Count) -> String {
+pub(crate) fn list_title(
+    model: &Model,
+    what: &str,
+    open_what: &str,
+    count: Count,
+    sort: crate::filter::Sort,
+) -> String {
     let view = model.tab.title();
     let filtered = if model.filter().is_some() {
         " (filtered)"
@@ -147,7 +154,10 @@ pub(crate) fn list_title(model: &Model, what: &str, open_what: &str, count: Coun
         Some(open) => format!("{listed} {what}{filtered}, {open} still open · O shows those only"),
         None => format!("{listed} {what}{filtered}"),
     };
-    format!(" {view} · {text}{} ", bulk::marked_in_title(model))
+    let sorted = sort
+        .short_label()
+        .map_or_else(String::new, |label| format!(" · {label}"));
+    format!(" {view} · {text}{sorted}{} ", bulk::marked_in_title(model))
 }
 
 /// The title of each tab, in the order of the tabs: what the tab bar draws, and what

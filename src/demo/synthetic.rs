@@ -11,6 +11,7 @@
 use std::io::{self, Write};
 
 use crate::clock::Timestamp;
+use crate::filter::{Query, Scope};
 use crate::store::{Ledger, PageRequest, StoreError};
 
 /// splitmix64: small, fast, and the same numbers on every machine.
@@ -270,7 +271,11 @@ impl<W: Write> Emitter<'_, W> {
 /// Deterministic (it follows the job ids); one transaction. Returns how many were set.
 pub fn escalate_owned(ledger: &mut Ledger, now: Timestamp) -> Result<usize, StoreError> {
     let owned: Vec<(String, String)> = ledger
-        .aged_jobs_page(now, None, &PageRequest::first(usize::MAX))?
+        .aged_jobs_page(
+            now,
+            &Query::all(Scope::AgedJobs),
+            &PageRequest::first(usize::MAX),
+        )?
         .into_iter()
         .filter_map(|job| Some((job.job_id, job.owner?.owner)))
         .collect();

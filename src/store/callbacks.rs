@@ -6,12 +6,14 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::answers::closing_verdicts;
 use super::columns::{callback_columns, callback_from};
-use super::keyset::PageRequest;
+use super::filter::{Column, Columns, Condition, condition, query_named};
+use super::keyset::{CallbackKey, Keyset, PageRequest, SortValue};
 use super::query::Select;
 use super::rows::{CallbackRow, ClaimHistory, NewCallback};
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
 use crate::decision::{Disposition, Outcome};
+use crate::filter::{Field, FilterError, Query, Scope, Sort, SortColumn};
 
 type Result<T> = std::result::Result<T, StoreError>;
 
@@ -28,6 +30,86 @@ pub struct CallbackFilter {
     /// any, does not close them ([`crate::decision::Verdict::closes`];
     /// `needs_remote_check` leaves one open).
     pub open: bool,
+    /// Only callbacks the query keeps (a view's `/`, `callbacks --where`).
+    pub query: Query,
+    /// The time the query's ages are counted at (an age term keeps no row without it).
+    pub now: Option<Timestamp>,
+}
+
+impl CallbackFilter {
+    /// This filter, narrowed by `query` in the filter language ([`crate::filter`]),
+    /// its ages counted at `now`: what `callbacks --where` (and a bulk answer over
+    /// the rows a query keeps) lists. An error says where the query is wrong.
+    pub fn with_query(self, query: &str, now: Timestamp) -> std::result::Result<Self, FilterError> {
+        Ok(CallbackFilter {
+            query: Query::parse(query, Scope::Callbacks)?,
+            now: Some(now),
+            ..self
+        })
+    }
+
+    fn condition(&self) -> Condition {
+        condition(&self.query, &CALLBACK_FIELDS, self.now)
+    }
+
+    /// Needs the standing answer joined: open questions, or a query on answers.
+    fn needs_answer(&self) -> bool {
+        self.open
+            || self
+                .query
+                .names(&[Field::Verdict, Field::Reviewer, Field::Answered])
+    }
+}
+
+/// Arrival minus the attempt's timeout, in seconds (to the millisecond).
+const GAP_SECONDS: &str = "round((julianday(c.arrived_at) - julianday(c.timeout_at)) * 86400.0, 3)";
+
+fn callback_field(field: Field) -> Option<Column> {
+    Some(match field {
+        Field::Job => Column::Text("c.job_id"),
+        Field::Delivery => Column::Text("c.delivery_id"),
+        Field::Reason => Column::Text("c.reason"),
+        Field::Disposition => Column::Equals("c.disposition"),
+        Field::Outcome => Column::Equals("c.outcome"),
+        Field::Verdict => Column::Equals("a.verdict"),
+        Field::Reviewer => Column::Text("a.reviewer"),
+        Field::Answered => Column::Flag("a.id IS NOT NULL"),
+        Field::Owner => Column::Text(
+            "coalesce((SELECT owner FROM owner_assignments
+                        WHERE job_id = c.job_id ORDER BY id DESC LIMIT 1), 'unowned')",
+        ),
+        Field::By => Column::Text("c.replacement_created_by"),
+        Field::Gap => Column::Seconds(GAP_SECONDS),
+        Field::Age => Column::AgeOf("c.arrived_at"),
+        Field::Arrived => Column::Time("c.arrived_at"),
+        Field::Timeout => Column::Time("c.timeout_at"),
+        Field::Escalates => return None,
+    })
+}
+
+/// The fields of a callback list (`c`, with its standing answer `a`).
+const CALLBACK_FIELDS: Columns = Columns {
+    field: callback_field,
+    words: &["c.job_id", "c.delivery_id", "c.reason"],
+};
+
+/// The value a sorted callback list is ordered by (never NULL, so the key compares),
+/// and the review lists' index that holds it in order. The expressions are those of
+/// the indexes in migration 007, letter for letter in meaning.
+fn sort_column(column: SortColumn) -> (&'static str, &'static str) {
+    match column {
+        SortColumn::Ledger => ("c.seq", "callbacks_review_list"),
+        SortColumn::Gap => (
+            "coalesce(round((julianday(c.arrived_at) - julianday(c.timeout_at)) * 86400.0, 3), -1e15)",
+            "callbacks_review_by_gap",
+        ),
+        SortColumn::Arrival => (
+            "coalesce(c.arrived_at, '')",
+            "callbacks_review_by_arrival_time",
+        ),
+        SortColumn::Timeout => ("coalesce(c.timeout_at, '')", "callbacks_review_by_timeout"),
+        SortColumn::Reason => ("c.reason", "callbacks_review_by_reason"),
+    }
 }
 
 /// Kept when the callback (`c`, with its standing answer `a`) is a question still open:
@@ -40,18 +122,75 @@ fn open_question() -> String {
     )
 }
 
-/// Kept when the job id or the reason code contains the text bound as `?N`.
-fn text_match(n: u8) -> String {
-    format!("(instr(lower(c.job_id), lower(?{n})) > 0 OR instr(c.reason, lower(?{n})) > 0)")
+/// A statement of `columns` over every callback `filter` keeps, with the condition
+/// whose values it binds ([`filtered_values`]): the one statement behind a filter's
+/// count and behind the rows a bulk answer is given, so what is counted is what is
+/// marked.
+pub(super) fn filtered(filter: &CallbackFilter, columns: &'static str) -> (Select, Condition) {
+    let review = matches!(
+        filter.disposition,
+        Some(Disposition::Hold | Disposition::Quarantine)
+    );
+    let condition = filter.condition();
+    let select = Select::new(columns, "callbacks c");
+    // A review list reads only its partial index and the rows it names.
+    let select = if review {
+        select.indexed_by("callbacks_review_list")
+    } else {
+        select
+    };
+    let select = if filter.needs_answer() {
+        select.join(STANDING_ANSWER)
+    } else {
+        select
+    };
+    let select = select
+        .filter_if(filter.text.is_some(), TEXT_MATCH)
+        .filter_if(filter.disposition.is_some(), "c.disposition = :disposition")
+        .filter_if(
+            review,
+            "(c.disposition = 'hold' OR c.disposition = 'quarantine')",
+        )
+        .filter_if(filter.open, open_question())
+        .filter_if(
+            condition.sql.is_some(),
+            condition.sql.clone().unwrap_or_default(),
+        );
+    (select, condition)
 }
 
+/// The values a [`filtered`] statement binds.
+pub(super) fn filtered_values<'a>(
+    filter: &'a CallbackFilter,
+    condition: &'a Condition,
+) -> Vec<(&'a str, &'a dyn rusqlite::ToSql)> {
+    let mut named: Vec<(&str, &dyn rusqlite::ToSql)> = vec![
+        (":disposition", &filter.disposition),
+        (":text", &filter.text),
+    ];
+    named.extend(condition.named());
+    named
+}
+
+/// Kept when the job id or the reason code contains the text bound as `:text`.
+const TEXT_MATCH: &str =
+    "(instr(lower(c.job_id), lower(:text)) > 0 OR instr(c.reason, lower(:text)) > 0)";
+
+/// The standing answer of each callback.
+const STANDING_ANSWER: &str =
+    "LEFT JOIN answers a ON a.id = (SELECT max(id) FROM answers WHERE callback_seq = c.seq)";
+
 /// The columns of [`CallbackRow`] (with its replacement attempt and standing answer)
-/// and the tables they come from. The replacement attempt's live state is read only
-/// when `attempt_state` is asked for: the console shows it, reports do not, and looking
-/// it up in the attempts table was a third of the time of a long report.
-fn callback_select(attempt_state: bool) -> Select {
+/// and the tables they come from, then `sort` (the value the list is ordered by). The
+/// replacement attempt's live state is read only when `attempt_state` is asked for:
+/// the console shows it, reports do not, and looking it up in the attempts table was a
+/// third of the time of a long report.
+fn callback_select(attempt_state: bool, sort: &str) -> Select {
     let state = if attempt_state { "r.state" } else { "NULL" };
-    let select = Select::new(callback_columns(state), "callbacks c");
+    let select = Select::new(
+        format!("{}, {sort}", callback_columns(state)),
+        "callbacks c",
+    );
     let select = if attempt_state {
         select.join(
             "LEFT JOIN attempts r ON r.job_id = c.job_id AND r.attempt = c.replacement_attempt",
@@ -59,15 +198,39 @@ fn callback_select(attempt_state: bool) -> Select {
     } else {
         select
     };
-    select.join(
-        "LEFT JOIN answers a ON a.id = (SELECT max(id) FROM answers WHERE callback_seq = c.seq)",
-    )
+    select.join(STANDING_ANSWER)
 }
 
 fn read_callback(conn: &Connection, seq: i64) -> rusqlite::Result<Option<CallbackRow>> {
-    conn.prepare_cached(&callback_select(true).filter("c.seq = ?1").sql())?
+    conn.prepare_cached(&callback_select(true, "NULL").filter("c.seq = ?1").sql())?
         .query_row([seq], callback_from)
         .optional()
+}
+
+/// A page in ledger order, as a page of the general, sorted kind.
+fn by_seq(page: PageRequest<i64>) -> PageRequest<CallbackKey> {
+    let key = |seq| CallbackKey {
+        value: SortValue::Integer(seq),
+        seq,
+    };
+    let keyset = match page.keyset {
+        Keyset::First => Keyset::First,
+        Keyset::Last => Keyset::Last,
+        Keyset::From(seq) => Keyset::From(key(seq)),
+        Keyset::After(seq) => Keyset::After(key(seq)),
+        Keyset::Before(seq) => Keyset::Before(key(seq)),
+    };
+    PageRequest::at(keyset, page.limit)
+}
+
+/// The same comparison, for a list read largest first.
+fn descending(op: &'static str) -> &'static str {
+    match op {
+        ">=" => "<=",
+        ">" => "<",
+        "<" => ">",
+        _ => ">=",
+    }
 }
 
 impl Ledger {
@@ -79,7 +242,7 @@ impl Ledger {
     /// The first `limit` callbacks of a job, in ingest order: a held report's
     /// neighbours, as the comparison pane sets them side by side.
     pub fn callbacks_of_job(&self, job_id: &str, limit: usize) -> Rows {
-        let sql = callback_select(true)
+        let sql = callback_select(true, "c.seq")
             .filter("c.job_id = ?1")
             .order_by(&["c.seq"], "ASC")
             .limit(limit)
@@ -89,68 +252,117 @@ impl Ledger {
 
     /// One page of callbacks in ingest order.
     pub fn callbacks_page(&self, filter: &CallbackFilter, page: PageRequest<i64>) -> Rows {
-        self.callbacks_page_of(callback_select(true), filter, page)
+        self.unsorted(true, filter, page)
     }
 
     /// [`Ledger::callbacks_page`] for a report: the same rows, but a replacement
     /// attempt comes without its state (`Replacement::state` is `None`).
     pub fn callbacks_report_page(&self, filter: &CallbackFilter, page: PageRequest<i64>) -> Rows {
-        self.callbacks_page_of(callback_select(false), filter, page)
+        self.unsorted(false, filter, page)
     }
 
-    fn callbacks_page_of(
+    fn unsorted(&self, state: bool, filter: &CallbackFilter, page: PageRequest<i64>) -> Rows {
+        let rows = self.callbacks_sorted(state, filter, Sort::default(), &by_seq(page))?;
+        Ok(rows.into_iter().map(|(row, _)| row).collect())
+    }
+
+    /// One page of callbacks in the order `sort` asks, each with the value it is
+    /// sorted by (its key, with its sequence number).
+    pub fn callbacks_sorted_page(
         &self,
-        select: Select,
         filter: &CallbackFilter,
-        page: PageRequest<i64>,
-    ) -> Rows {
+        sort: Sort,
+        page: &PageRequest<CallbackKey>,
+    ) -> Result<Vec<(CallbackRow, SortValue)>> {
+        self.callbacks_sorted(true, filter, sort, page)
+    }
+
+    fn callbacks_sorted(
+        &self,
+        attempt_state: bool,
+        filter: &CallbackFilter,
+        sort: Sort,
+        page: &PageRequest<CallbackKey>,
+    ) -> Result<Vec<(CallbackRow, SortValue)>> {
         let review = filter.open
             || matches!(
                 filter.disposition,
                 Some(Disposition::Hold | Disposition::Quarantine)
             );
-        let keyset = page.keyset;
-        let backwards = keyset.backwards();
-        // The first and last pages still name a bound: the plan stays a range read.
+        let keyset = &page.keyset;
+        let (sort_value, index) = sort_column(sort.column);
+        let ledger_order = sort.column == SortColumn::Ledger;
+        // Read towards the start of the list (paging up), or of a list largest first.
+        let backwards = keyset.backwards() != sort.descending;
+        let direction = if backwards { "DESC" } else { "ASC" };
         let comparison = keyset
             .comparison()
-            .unwrap_or(if backwards { "<" } else { ">" });
-        let key = keyset
-            .key()
-            .copied()
-            .unwrap_or(if backwards { i64::MAX } else { 0 });
-        // A review list reads its own partial index, which holds every column shown.
+            .map(|op| if sort.descending { descending(op) } else { op });
+        let (value, seq) = keyset.key().map(|k| (k.value.clone(), k.seq)).unzip();
+        let bound = match comparison {
+            Some(op) if ledger_order => Some(format!("c.seq {op} :seq")),
+            // `(value, seq) > (:value, :seq)` written so that its first half is a range
+            // on the sort index: a page deep in the list reads no row before it.
+            Some(op) => {
+                let strict = &op[..1];
+                Some(format!(
+                    "{sort_value} {strict}= :value AND ({sort_value} {strict} :value OR c.seq {op} :seq)"
+                ))
+            }
+            // The first and last pages still name a bound: the plan stays a range read.
+            None if ledger_order => Some(format!(
+                "c.seq {} {}",
+                if backwards { "<" } else { ">" },
+                if backwards { i64::MAX } else { 0 }
+            )),
+            None => None,
+        };
+        let condition = filter.condition();
+        // A review list reads its own partial index: in ledger order one that holds
+        // every column shown, sorted one that holds the list's order.
+        let select = callback_select(attempt_state, sort_value);
         let select = if review {
-            select.indexed_by("callbacks_review_list")
+            select.indexed_by(index)
         } else {
             select
         };
+        let select = match bound {
+            Some(bound) => select.filter(bound),
+            None => select,
+        };
+        let mut order = vec![sort_value, "c.seq"];
+        if ledger_order {
+            order.truncate(1);
+        }
         let sql = select
-            .filter(format!("c.seq {comparison} ?1"))
-            .filter_if(filter.disposition.is_some(), "c.disposition = ?2")
+            .filter_if(filter.disposition.is_some(), "c.disposition = :disposition")
             .filter_if(
                 review,
                 "(c.disposition = 'hold' OR c.disposition = 'quarantine')",
             )
-            .filter_if(filter.text.is_some(), text_match(3))
+            .filter_if(filter.text.is_some(), TEXT_MATCH)
             .filter_if(filter.open, open_question())
-            .order_by(&["c.seq"], keyset.direction())
+            .filter_if(
+                condition.sql.is_some(),
+                condition.sql.clone().unwrap_or_default(),
+            )
+            .order_by(&order, direction)
             .limit(page.limit)
             .sql();
-        let mut rows: Vec<CallbackRow> = self.run(|c| {
+        let mut rows = self.run(|c| {
             let mut st = c.prepare_cached(&sql)?;
-            let disposition = filter.disposition;
-            let text = filter.text.as_deref();
-            let mut params: Vec<(&str, &dyn rusqlite::ToSql)> = vec![("?1", &key)];
-            if filter.disposition.is_some() {
-                params.push(("?2", &disposition));
-            }
-            if filter.text.is_some() {
-                params.push(("?3", &text));
-            }
-            st.query_map(params.as_slice(), callback_from)?.collect()
+            let mut named: Vec<(&str, &dyn rusqlite::ToSql)> = vec![
+                (":seq", &seq),
+                (":value", &value),
+                (":disposition", &filter.disposition),
+                (":text", &filter.text),
+            ];
+            named.extend(condition.named());
+            query_named(&mut st, &named, |row| {
+                Ok((callback_from(row)?, row.get::<_, SortValue>(24)?))
+            })
         })?;
-        if backwards {
+        if keyset.backwards() {
             rows.reverse();
         }
         Ok(rows)
@@ -158,35 +370,17 @@ impl Ledger {
 
     /// Callbacks that pass `filter` (for tab counts under a filter, and open questions).
     pub fn count_callbacks(&self, filter: &CallbackFilter) -> Result<i64> {
-        if filter.text.is_none() && !filter.open {
+        if filter.text.is_none() && !filter.open && filter.query.is_empty() {
             let counts = self.disposition_counts()?;
             return Ok(filter.disposition.map_or(counts.total(), |d| counts.get(d)));
         }
-        let select = Select::new("count(*)", "callbacks c");
-        let select = if filter.open {
-            select.join(
-                "LEFT JOIN answers a ON a.id = (SELECT max(id) FROM answers WHERE callback_seq = c.seq)",
-            )
-        } else {
-            select
-        };
-        let sql = select
-            .filter_if(filter.text.is_some(), text_match(1))
-            .filter_if(filter.disposition.is_some(), "c.disposition = ?2")
-            .filter_if(filter.open, open_question())
-            .sql();
+        let (select, condition) = filtered(filter, "count(*)");
+        let sql = select.sql();
         self.run(|c| {
             let mut st = c.prepare_cached(&sql)?;
-            let text = filter.text.as_deref();
-            let disposition = filter.disposition;
-            let mut params: Vec<(&str, &dyn rusqlite::ToSql)> = Vec::new();
-            if filter.text.is_some() {
-                params.push(("?1", &text));
-            }
-            if filter.disposition.is_some() {
-                params.push(("?2", &disposition));
-            }
-            st.query_row(params.as_slice(), |row| row.get(0))
+            let named = filtered_values(filter, &condition);
+            let counts = query_named(&mut st, &named, |row| row.get(0))?;
+            Ok(counts.first().copied().unwrap_or(0))
         })
     }
 

@@ -10,12 +10,14 @@
 use rusqlite::Row;
 
 use super::accounts::JobAccount;
+use super::filter::{Column, Columns, condition};
 use super::keyset::PageRequest;
 use super::query::Select;
 use super::{Ledger, StoreError};
 use crate::clock::Timestamp;
 use crate::closed_set::closed_set;
 use crate::decision::JobState;
+use crate::filter::{Field, Query};
 
 closed_set! {
     /// A reconciliation finding that names jobs, in the order the report lists them.
@@ -53,8 +55,20 @@ const NOTIFIED: &str = "EXISTS (SELECT 1 FROM notifications n WHERE n.job_id = j
 const COLUMNS: &str = "j.job_id, j.state, j.accepted_at, j.state_changed_at, j.latest_attempt";
 
 /// Kept when the job id or its state contains `?1` (every job when it is NULL).
-const TEXT: &str =
-    "(?1 IS NULL OR instr(lower(j.job_id), lower(?1)) > 0 OR instr(j.state, lower(?1)) > 0)";
+/// The query fields of a finding's jobs: a bare word is looked for in the job id and
+/// its state.
+const FINDING_FIELDS: Columns = Columns {
+    field: finding_field,
+    words: &["j.job_id", "j.state"],
+};
+
+fn finding_field(field: Field) -> Option<Column> {
+    match field {
+        Field::Job => Some(Column::Text("j.job_id")),
+        Field::Age => Some(Column::AgeOf("j.accepted_at")),
+        _ => None,
+    }
+}
 
 impl Finding {
     /// Does the finding name `job`, as the reconciliation walk sees it?
@@ -82,9 +96,7 @@ impl Finding {
 
     /// The jobs of the finding kept by the text bound as `?1`.
     fn select(self, columns: &'static str) -> Select {
-        Select::new(columns, "jobs j")
-            .filter(self.condition())
-            .filter(TEXT)
+        Select::new(columns, "jobs j").filter(self.condition())
     }
 }
 
@@ -110,28 +122,32 @@ fn finding_job_from(row: &Row<'_>) -> rusqlite::Result<FindingJob> {
 
 impl Ledger {
     /// One page of the jobs `finding` names, in job id order (as the report lists
-    /// them), kept when the job id or state contains `text`.
+    /// them), kept when `query` keeps them (ages at `now`).
     pub fn finding_jobs_page(
         &self,
         finding: Finding,
-        text: Option<&str>,
+        now: Timestamp,
+        query: &Query,
         page: &PageRequest<String>,
     ) -> Result<Vec<FindingJob>, StoreError> {
+        let query = condition(query, &FINDING_FIELDS, Some(now));
         self.seq_page(
             finding.select(COLUMNS),
             "j.job_id",
-            text,
+            &query,
             page,
             finding_job_from,
         )
     }
 
-    /// How many jobs `finding` names that match `text` (all of them when `None`).
+    /// How many jobs `finding` names that `query` keeps (ages at `now`).
     pub fn finding_count_matching(
         &self,
         finding: Finding,
-        text: Option<&str>,
+        now: Timestamp,
+        query: &Query,
     ) -> Result<i64, StoreError> {
-        self.count_matching(&finding.select("count(*)"), text)
+        let query = condition(query, &FINDING_FIELDS, Some(now));
+        self.count_matching(finding.select("count(*)"), &query)
     }
 }

@@ -77,3 +77,42 @@ impl<K> PageRequest<K> {
         PageRequest { keyset, limit }
     }
 }
+
+/// The value a sorted list is ordered by, as the ledger computed it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SortValue {
+    Integer(i64),
+    Real(f64),
+    Text(String),
+}
+
+/// The key of a sorted callback list: the sort value, then the sequence number.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallbackKey {
+    /// The value of the column sorted by (the sequence number in ledger order).
+    pub value: SortValue,
+    /// The callback's sequence number: ties keep ledger order.
+    pub seq: i64,
+}
+
+impl rusqlite::ToSql for SortValue {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        Ok(match self {
+            SortValue::Integer(n) => (*n).into(),
+            SortValue::Real(x) => (*x).into(),
+            SortValue::Text(s) => s.as_str().into(),
+        })
+    }
+}
+
+impl rusqlite::types::FromSql for SortValue {
+    fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        use rusqlite::types::{FromSqlError, ValueRef};
+        match value {
+            ValueRef::Integer(n) => Ok(SortValue::Integer(n)),
+            ValueRef::Real(x) => Ok(SortValue::Real(x)),
+            ValueRef::Text(t) => Ok(SortValue::Text(String::from_utf8_lossy(t).into_owned())),
+            ValueRef::Null | ValueRef::Blob(_) => Err(FromSqlError::InvalidType),
+        }
+    }
+}

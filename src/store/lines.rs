@@ -5,28 +5,40 @@ use std::collections::HashSet;
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
+use super::filter::{Column, Columns, condition};
 use super::keyset::PageRequest;
 use super::query::Select;
 use super::rows::{NewLine, RejectedLine};
 use super::{Ledger, StoreError, Writer};
+
+use crate::clock::Timestamp;
+use crate::filter::{Field, Query};
 
 type Result<T> = std::result::Result<T, StoreError>;
 
 /// The columns of [`RejectedLine`].
 const REJECTED_COLUMNS: &str = "seq, event, reason, ingested_at";
 
-/// Kept when the reason, the event kind or the line itself (where the job id is)
-/// contains the text bound as `?1` (every rejected line when it is NULL).
-const REJECTED_TEXT: &str = "(?1 IS NULL OR instr(lower(coalesce(reason, '')), lower(?1)) > 0
-    OR instr(lower(coalesce(event, '')), lower(?1)) > 0
-    OR instr(lower(CAST(raw AS TEXT)), lower(?1)) > 0)";
+/// The query fields of the rejected lines: a bare word is looked for in the reason,
+/// the event kind and the line itself (where the job id is).
+const REJECTED_FIELDS: Columns = Columns {
+    field: rejected_field,
+    words: &["reason", "event", "CAST(raw AS TEXT)"],
+};
+
+fn rejected_field(field: Field) -> Option<Column> {
+    match field {
+        Field::Reason => Some(Column::Text("reason")),
+        Field::Age => Some(Column::AgeOf("ingested_at")),
+        _ => None,
+    }
+}
 
 /// The rejected lines, read along their own partial index.
 fn rejected(columns: &'static str) -> Select {
     Select::new(columns, "input_lines")
         .indexed_by("input_lines_rejected")
         .filter("status = 'rejected'")
-        .filter(REJECTED_TEXT)
 }
 
 fn rejected_from(row: &Row<'_>) -> rusqlite::Result<RejectedLine> {
@@ -82,19 +94,28 @@ impl Ledger {
         })
     }
 
-    /// One page of the rejected lines in ledger order, kept when the reason, the event
-    /// kind or the line contains `text`.
+    /// One page of the rejected lines in ledger order, kept when `query` keeps them
+    /// (ages at `now`).
     pub fn rejected_page(
         &self,
-        text: Option<&str>,
+        now: Timestamp,
+        query: &Query,
         page: &PageRequest<i64>,
     ) -> Result<Vec<RejectedLine>> {
-        self.seq_page(rejected(REJECTED_COLUMNS), "seq", text, page, rejected_from)
+        let query = condition(query, &REJECTED_FIELDS, Some(now));
+        self.seq_page(
+            rejected(REJECTED_COLUMNS),
+            "seq",
+            &query,
+            page,
+            rejected_from,
+        )
     }
 
-    /// Rejected lines that match `text` (all of them when `None`).
-    pub fn rejected_count_matching(&self, text: Option<&str>) -> Result<i64> {
-        self.count_matching(&rejected("count(*)"), text)
+    /// Rejected lines that `query` keeps (ages at `now`).
+    pub fn rejected_count_matching(&self, now: Timestamp, query: &Query) -> Result<i64> {
+        let query = condition(query, &REJECTED_FIELDS, Some(now));
+        self.count_matching(rejected("count(*)"), &query)
     }
 
     /// Input lines kept so far.

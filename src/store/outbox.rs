@@ -8,21 +8,37 @@
 use rusqlite::{Connection, OptionalExtension as _, params};
 
 use super::columns::{OUTBOX_COLUMNS, OUTBOX_TABLE, outbox_from};
+use super::filter::{Column, Columns, condition};
 use super::keyset::PageRequest;
 use super::query::Select;
 use super::rows::{JobRow, OutboxRow, PendingRequests};
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
 use crate::decision::RequestKind;
+use crate::filter::{Field, Query};
 
 type Result<T> = std::result::Result<T, StoreError>;
 
-/// Kept when the job id, the request, its status or who asked contains the text bound
-/// as `?1` (every request when it is NULL); reads [`OUTBOX_TABLE`].
-const REQUEST_TEXT: &str = "(?1 IS NULL OR instr(lower(o.job_id), lower(?1)) > 0
-    OR instr(o.request, lower(?1)) > 0
-    OR instr(iif(w.id IS NULL, o.status, 'withdrawn'), lower(?1)) > 0
-    OR instr(lower(o.requested_by), lower(?1)) > 0)";
+/// The query fields of the outbox, on [`OUTBOX_TABLE`]: a bare word is looked for in
+/// the job id, the request, its status (withdrawn when it was) and who asked.
+const REQUEST_FIELDS: Columns = Columns {
+    field: request_field,
+    words: &[
+        "o.job_id",
+        "o.request",
+        "iif(w.id IS NULL, o.status, 'withdrawn')",
+        "o.requested_by",
+    ],
+};
+
+fn request_field(field: Field) -> Option<Column> {
+    match field {
+        Field::Job => Some(Column::Text("o.job_id")),
+        Field::By => Some(Column::Text("o.requested_by")),
+        Field::Age => Some(Column::AgeOf("o.requested_at")),
+        _ => None,
+    }
+}
 
 /// The one definition of a pending request, on `outbox o`: pending as asked, and not
 /// withdrawn since.
@@ -74,23 +90,23 @@ impl Ledger {
         self.run(|c| outbox_request(c, id))
     }
 
-    /// One page of the outbox in the order the requests were made, kept when the job
-    /// id, request, status or who asked contains `text`.
+    /// One page of the outbox in the order the requests were made, kept when `query`
+    /// keeps them (ages at `now`).
     pub fn outbox_page(
         &self,
-        text: Option<&str>,
+        now: Timestamp,
+        query: &Query,
         page: &PageRequest<i64>,
     ) -> Result<Vec<OutboxRow>> {
-        let select = Select::new(OUTBOX_COLUMNS, OUTBOX_TABLE).filter(REQUEST_TEXT);
-        self.seq_page(select, "o.id", text, page, outbox_from)
+        let select = Select::new(OUTBOX_COLUMNS, OUTBOX_TABLE);
+        let query = condition(query, &REQUEST_FIELDS, Some(now));
+        self.seq_page(select, "o.id", &query, page, outbox_from)
     }
 
-    /// Requests in the outbox that match `text` (all of them when `None`).
-    pub fn outbox_count_matching(&self, text: Option<&str>) -> Result<i64> {
-        self.count_matching(
-            &Select::new("count(*)", OUTBOX_TABLE).filter(REQUEST_TEXT),
-            text,
-        )
+    /// Requests in the outbox that `query` keeps (ages at `now`).
+    pub fn outbox_count_matching(&self, now: Timestamp, query: &Query) -> Result<i64> {
+        let query = condition(query, &REQUEST_FIELDS, Some(now));
+        self.count_matching(Select::new("count(*)", OUTBOX_TABLE), &query)
     }
 
     /// Requests still pending in the outbox for a job, by kind.

@@ -10,6 +10,7 @@ use std::fmt::Write as _;
 
 use rusqlite::Row;
 
+use super::filter::{Condition, query_named};
 use super::keyset::PageRequest;
 use super::{Ledger, StoreError};
 
@@ -105,19 +106,23 @@ impl Select {
 
 impl Ledger {
     /// One page of a list ordered by the unique `key` column alone (a sequence
-    /// number, a row id, a job id): `select` names the list, with `?1` the filter text
-    /// (or NULL); the page's key is bound as `?2`.
+    /// number, a row id, a job id): `select` names the list, `query` (with its values)
+    /// the rows a filter keeps; the page's key is bound as `?2`.
     pub(super) fn seq_page<T, K: rusqlite::ToSql + Clone>(
         &self,
         select: Select,
         key: &str,
-        text: Option<&str>,
+        query: &Condition,
         page: &PageRequest<K>,
         from_row: fn(&Row<'_>) -> rusqlite::Result<T>,
     ) -> Result<Vec<T>, StoreError> {
         let keyset = &page.keyset;
         let select = match keyset.comparison() {
             Some(op) => select.filter(format!("{key} {op} ?2")),
+            None => select,
+        };
+        let select = match &query.sql {
+            Some(sql) => select.filter(sql.clone()),
             None => select,
         };
         let sql = select
@@ -127,10 +132,9 @@ impl Ledger {
         let bound = keyset.key().cloned();
         let mut rows: Vec<T> = self.run(|c| {
             let mut st = c.prepare_cached(&sql)?;
-            // Bind as many as the statement names (a first page names no key).
-            let all: [&dyn rusqlite::ToSql; 2] = [&text, &bound];
-            let named = &all[..st.parameter_count().min(all.len())];
-            st.query_map(named, from_row)?.collect()
+            let mut named: Vec<(&str, &dyn rusqlite::ToSql)> = vec![("?2", &bound)];
+            named.extend(query.named());
+            query_named(&mut st, &named, from_row)
         })?;
         if keyset.backwards() {
             rows.reverse();
@@ -138,14 +142,25 @@ impl Ledger {
         Ok(rows)
     }
 
-    /// How many rows `select` (a `count(*)`, `?1` the filter text or NULL) counts.
+    /// How many rows `select` (a `count(*)`) counts under `query`.
     pub(super) fn count_matching(
         &self,
-        select: &Select,
-        text: Option<&str>,
+        select: Select,
+        query: &Condition,
     ) -> Result<i64, StoreError> {
+        let select = match &query.sql {
+            Some(sql) => select.filter(sql.clone()),
+            None => select,
+        };
         let sql = select.sql();
-        self.run(|c| c.prepare_cached(&sql)?.query_row([text], |row| row.get(0)))
+        self.run(|c| {
+            let mut st = c.prepare_cached(&sql)?;
+            let named: Vec<(&str, &dyn rusqlite::ToSql)> = query.named().collect();
+            Ok(query_named(&mut st, &named, |row| row.get(0))?
+                .first()
+                .copied()
+                .unwrap_or(0))
+        })
     }
 }
 

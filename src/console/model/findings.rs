@@ -2,6 +2,7 @@
 //! once opened (Enter), the page of the jobs behind it, read by keyset like every
 //! other list (Enter on a job opens its timeline; Esc goes back to the findings).
 
+use crate::filter::Scope;
 use crate::store::{Finding, FindingJob, PageRequest, StoreError};
 
 use super::counts::Count;
@@ -67,6 +68,7 @@ impl Finding {
 impl PageRow for FindingJob {
     type Key = String;
     type Source = Finding;
+    const SCOPE: Scope = Scope::FindingJobs;
 
     fn key(&self) -> String {
         self.job_id.clone()

@@ -7,9 +7,10 @@
 
 use crate::clock::Timestamp;
 use crate::decision::Disposition;
+use crate::filter::{self, FilterError, Scope, Sort, SortColumn};
 use crate::store::{
-    AgedJobRow, AnswerRow, CallbackRow, FailedJobRow, JobKey, Keyset, OutboxRow, PageRequest,
-    RejectedLine, StoreError,
+    AgedJobRow, AnswerRow, CallbackKey, CallbackRow, FailedJobRow, JobKey, Keyset, OutboxRow,
+    PageRequest, RejectedLine, SortValue, StoreError,
 };
 use crate::store::{Finding, FindingJob};
 
@@ -20,13 +21,15 @@ use crate::console::action::Move;
 /// Rows read for a page, or why not.
 pub type Fetched<T> = Result<Vec<T>, StoreError>;
 
-/// Which rows of which list: the list and the view's filter.
+/// Which rows of which list, in which order: the list, the view's query and its sort.
 #[derive(Debug, Clone, Copy)]
 pub struct Query<'a, S> {
     /// The list (e.g. the disposition of a callback view).
     pub list: S,
-    /// Only rows matching this text (job id, reason).
-    pub filter: Option<&'a str>,
+    /// Only rows the view's query keeps (all of them when it is empty).
+    pub filter: &'a filter::Query,
+    /// The order of the rows.
+    pub sort: Sort,
 }
 
 /// Where pages read their rows: the update step implements it over the ledger, so a
@@ -36,7 +39,7 @@ pub trait RowSource {
     fn callbacks(
         &self,
         query: Query<'_, CallbackList>,
-        page: PageRequest<i64>,
+        page: PageRequest<CallbackKey>,
     ) -> Fetched<CallbackItem>;
     /// Open jobs past their expected age.
     fn aged_jobs(&self, query: Query<'_, ()>, page: PageRequest<JobKey>) -> Fetched<AgedJobRow>;
@@ -72,6 +75,14 @@ pub trait PageRow: Sized {
     type Key: Clone + PartialEq;
     /// Which list of this kind of row (e.g. the disposition of a callback view).
     type Source: Copy;
+    /// The kind of list, which says the fields its query may name.
+    const SCOPE: Scope;
+
+    /// The columns the list `source` can be sorted by, its own order first: those its
+    /// kind of list has ([`SortColumn::of`]) where an index keeps the order.
+    fn sorts(_source: Self::Source) -> &'static [SortColumn] {
+        SortColumn::of(Self::SCOPE)
+    }
 
     /// This row's place in its list.
     fn key(&self) -> Self::Key;
@@ -115,8 +126,12 @@ pub trait PageRow: Sized {
 pub struct Page<T: PageRow> {
     /// Which list the page reads.
     pub source: T::Source,
-    /// The view's filter, kept while other views are shown.
+    /// The view's filter as typed, kept while other views are shown.
     pub filter: Option<String>,
+    /// The last query typed that parsed: the rows shown are the rows it keeps.
+    pub query: filter::Query,
+    /// The order of the rows.
+    pub sort: Sort,
     /// The rows on screen, no more.
     pub rows: Vec<T>,
     /// The selected row's index in `rows`.
@@ -135,6 +150,8 @@ impl<T: PageRow> Page<T> {
         Page {
             source,
             filter: None,
+            query: filter::Query::all(T::SCOPE),
+            sort: Sort::default(),
             rows: Vec::new(),
             selected: 0,
             more_before: false,
@@ -152,8 +169,27 @@ impl<T: PageRow> Page<T> {
     pub fn query(&self) -> Query<'_, T::Source> {
         Query {
             list: self.source,
-            filter: self.filter.as_deref(),
+            filter: &self.query,
+            sort: self.sort,
         }
+    }
+
+    /// Sets the filter to `text`, and the query to what it says when it parses (an
+    /// empty text keeps every row). On an error the rows stay those of the last query
+    /// that parsed.
+    pub fn set_filter(&mut self, text: Option<String>) -> Result<(), FilterError> {
+        let parsed = filter::Query::parse(text.as_deref().unwrap_or(""), T::SCOPE);
+        self.filter = text;
+        self.query = parsed?;
+        Ok(())
+    }
+
+    /// Orders the rows by `sort`, from the top of the list.
+    pub fn set_sort(&mut self, sort: Sort) {
+        self.sort = sort;
+        // The keys of the rows held are keys of the old order.
+        self.rows.clear();
+        self.selected = 0;
     }
 
     fn fetch(&self, reader: &dyn RowSource, keyset: Keyset<T::Key>, limit: usize) -> Fetched<T> {
@@ -184,6 +220,14 @@ impl<T: PageRow> Page<T> {
 
     /// Are there rows beyond either edge of the page?
     fn probe(&mut self, reader: &dyn RowSource) -> Result<(), StoreError> {
+        // The page holds every row the count knows of: nothing beyond it to look for
+        // (under a query that keeps few of a million rows, each look read them all).
+        let known = self.count.matching.unwrap_or(self.count.all);
+        if usize::try_from(known).is_ok_and(|n| n <= self.rows.len()) {
+            self.more_before = false;
+            self.more_after = false;
+            return Ok(());
+        }
         self.more_before = !self.beyond(reader, false, 1)?.is_empty();
         self.more_after = !self.beyond(reader, true, 1)?.is_empty();
         Ok(())
@@ -211,6 +255,20 @@ impl<T: PageRow> Page<T> {
             let mut before = self.fetch(reader, above, height - rows.len())?;
             before.append(&mut rows);
             rows = before;
+        }
+        if let Some(key) = keep
+            .as_ref()
+            .filter(|k| !rows.iter().any(|r| r.key() == **k))
+        {
+            // Rows came back above the selected one (a filter widened): read the page
+            // around it, so the cursor stays on its row while it still matches.
+            let mut around = self.fetch(reader, Keyset::From(key.clone()), height)?;
+            if around.first().is_some_and(|r| r.key() == *key) {
+                let mut above = self.fetch(reader, Keyset::Before(key.clone()), self.selected)?;
+                above.append(&mut around);
+                above.truncate(height);
+                rows = above;
+            }
         }
         self.rows = rows;
         self.selected = keep
@@ -306,14 +364,30 @@ pub struct CallbackItem {
     /// The latest answer given on another callback of the same job: a new case on a
     /// job answered before (read for held and quarantined rows only).
     pub earlier: Option<AnswerRow>,
+    /// The value the list is sorted by (the sequence number in ledger order).
+    pub sort_value: SortValue,
 }
 
 impl PageRow for CallbackItem {
-    type Key = i64;
+    type Key = CallbackKey;
     type Source = CallbackList;
+    const SCOPE: Scope = Scope::Callbacks;
 
-    fn key(&self) -> i64 {
-        self.row.seq
+    /// The review lists (held, quarantined) sort by every column, along their partial
+    /// indexes; every callback (a million) stays in ledger order, either way: sorted
+    /// otherwise, each page would read the whole table.
+    fn sorts(source: CallbackList) -> &'static [SortColumn] {
+        match source.disposition {
+            Some(Disposition::Hold | Disposition::Quarantine) => SortColumn::of(Self::SCOPE),
+            _ => &[SortColumn::Ledger],
+        }
+    }
+
+    fn key(&self) -> CallbackKey {
+        CallbackKey {
+            value: self.sort_value.clone(),
+            seq: self.row.seq,
+        }
     }
 
     fn subject(&self) -> Option<Subject> {
@@ -342,7 +416,7 @@ impl PageRow for CallbackItem {
     fn fetch(
         rows: &dyn RowSource,
         query: Query<'_, CallbackList>,
-        page: PageRequest<i64>,
+        page: PageRequest<CallbackKey>,
     ) -> Fetched<Self> {
         rows.callbacks(query, page)
     }
@@ -351,6 +425,7 @@ impl PageRow for CallbackItem {
 impl PageRow for AgedJobRow {
     type Key = JobKey;
     type Source = ();
+    const SCOPE: Scope = Scope::AgedJobs;
 
     fn key(&self) -> JobKey {
         (self.aged_at, self.job_id.clone())
@@ -393,6 +468,7 @@ pub struct FailedItem {
 impl PageRow for FailedItem {
     type Key = JobKey;
     type Source = ();
+    const SCOPE: Scope = Scope::FailedJobs;
 
     fn key(&self) -> JobKey {
         (self.accepted_at, self.row.job_id.clone())
@@ -422,6 +498,7 @@ impl PageRow for FailedItem {
 impl PageRow for OutboxRow {
     type Key = i64;
     type Source = ();
+    const SCOPE: Scope = Scope::Requests;
 
     fn key(&self) -> i64 {
         self.id
@@ -444,6 +521,7 @@ impl PageRow for OutboxRow {
 impl PageRow for RejectedLine {
     type Key = i64;
     type Source = ();
+    const SCOPE: Scope = Scope::RejectedLines;
 
     fn key(&self) -> i64 {
         self.seq

@@ -36,15 +36,15 @@ pub(super) fn mark_all(app: &mut App) -> Result<(), StoreError> {
         app.model.flash = Flash::info("marks are for callbacks (Held, Quarantined, All callbacks)");
         return Ok(());
     };
-    let filter = reads::callback_filter(page.query());
+    let filter = reads::callback_filter(page.query(), app.model.now);
     let seqs = app.ledger.callback_seqs(&filter)?;
     let matched = seqs.len();
     let already = matched - app.model.marks.mark_all(tab, seqs);
     let marked = app.model.marks.count(tab);
-    let what = if filter.text.is_some() {
-        "the filter matches"
-    } else {
+    let what = if filter.query.is_empty() {
         "the view lists"
+    } else {
+        "the filter matches"
     };
     let already = if already > 0 {
         format!(", {already} of them marked before")

@@ -24,11 +24,12 @@ use crate::console::model::page::{
 use crate::console::model::{Flash, Model};
 use crate::console::tab::Tab;
 use crate::decision::{Disposition, JobState};
+use crate::filter::{self, Scope};
 use crate::reconcile::{self, Backlog, DEFAULT_REVIEW_CAPACITY};
 use crate::review::CaseKind;
 use crate::store::{
-    AgedJobRow, CallbackFilter, DispositionCounts, JobKey, Ledger, MissingCounts, OutboxRow,
-    PageRequest, RejectedLine, StoreError, WindowStates,
+    AgedJobRow, CallbackFilter, CallbackKey, DispositionCounts, JobKey, Ledger, MissingCounts,
+    OutboxRow, PageRequest, RejectedLine, StoreError, WindowStates,
 };
 use crate::store::{Finding, FindingJob};
 
@@ -69,15 +70,15 @@ impl<'a> LedgerRows<'a> {
     }
 }
 
-/// A count of `all` rows, and of those matching `filter` when there is one.
+/// A count of `all` rows, and of those `query` keeps when it names any term.
 fn count(
     all: i64,
-    filter: Option<&str>,
-    matching: impl FnOnce(&str) -> Result<i64, StoreError>,
+    query: &filter::Query,
+    matching: impl FnOnce(&filter::Query) -> Result<i64, StoreError>,
 ) -> Result<Count, StoreError> {
     Ok(Count {
         all,
-        matching: filter.map(matching).transpose()?,
+        matching: (!query.is_empty()).then(|| matching(query)).transpose()?,
         ..Count::default()
     })
 }
@@ -86,11 +87,14 @@ impl RowSource for LedgerRows<'_> {
     fn callbacks(
         &self,
         query: Query<'_, CallbackList>,
-        page: PageRequest<i64>,
+        page: PageRequest<CallbackKey>,
     ) -> Fetched<CallbackItem> {
-        let rows = self.ledger.callbacks_page(&callback_filter(query), page)?;
+        let filter = self.callback_filter(query);
+        let rows = self
+            .ledger
+            .callbacks_sorted_page(&filter, query.sort, &page)?;
         rows.into_iter()
-            .map(|row| {
+            .map(|(row, sort_value)| {
                 let raw_head = if query.list.raw_head {
                     self.ledger.raw_head(row.line_seq, RAW_HEAD_BYTES)?
                 } else {
@@ -106,6 +110,7 @@ impl RowSource for LedgerRows<'_> {
                     row,
                     raw_head,
                     earlier,
+                    sort_value,
                 })
             })
             .collect()
@@ -118,7 +123,7 @@ impl RowSource for LedgerRows<'_> {
     fn failed_jobs(&self, query: Query<'_, ()>, page: PageRequest<JobKey>) -> Fetched<FailedItem> {
         Ok(self
             .ledger
-            .failed_jobs_page(query.filter, &page)?
+            .failed_jobs_page(self.now, query.filter, &page)?
             .into_iter()
             .map(|(row, accepted_at)| FailedItem { row, accepted_at })
             .collect())
@@ -131,7 +136,7 @@ impl RowSource for LedgerRows<'_> {
             .disposition
             .map_or(dispositions.total(), |d| dispositions.get(d));
         let mut count = count(all, query.filter, |_| {
-            self.ledger.count_callbacks(&callback_filter(query))
+            self.ledger.count_callbacks(&self.callback_filter(query))
         })?;
         if let Some(d @ (Disposition::Hold | Disposition::Quarantine)) = query.list.disposition {
             count.open = Some(all - self.closed()?.get(d));
@@ -142,37 +147,41 @@ impl RowSource for LedgerRows<'_> {
 
     fn count_aged_jobs(&self, query: Query<'_, ()>) -> Result<Count, StoreError> {
         let all = self.ledger.aged_count(self.now)?;
-        count(all, query.filter, |text| {
-            self.ledger.aged_count_matching(self.now, Some(text))
+        count(all, query.filter, |q| {
+            self.ledger.aged_count_matching(self.now, q)
         })
     }
 
     fn count_failed_jobs(&self, query: Query<'_, ()>) -> Result<Count, StoreError> {
-        let all = self.ledger.failed_count_matching(None)?;
-        count(all, query.filter, |text| {
-            self.ledger.failed_count_matching(Some(text))
+        let all = self
+            .ledger
+            .failed_count_matching(self.now, &filter::Query::all(Scope::FailedJobs))?;
+        count(all, query.filter, |q| {
+            self.ledger.failed_count_matching(self.now, q)
         })
     }
 
     fn outbox(&self, query: Query<'_, ()>, page: PageRequest<i64>) -> Fetched<OutboxRow> {
-        self.ledger.outbox_page(query.filter, &page)
+        self.ledger.outbox_page(self.now, query.filter, &page)
     }
 
     fn count_outbox(&self, query: Query<'_, ()>) -> Result<Count, StoreError> {
-        let all = self.ledger.outbox_count_matching(None)?;
-        count(all, query.filter, |text| {
-            self.ledger.outbox_count_matching(Some(text))
+        let all = self
+            .ledger
+            .outbox_count_matching(self.now, &filter::Query::all(Scope::Requests))?;
+        count(all, query.filter, |q| {
+            self.ledger.outbox_count_matching(self.now, q)
         })
     }
 
     fn rejected(&self, query: Query<'_, ()>, page: PageRequest<i64>) -> Fetched<RejectedLine> {
-        self.ledger.rejected_page(query.filter, &page)
+        self.ledger.rejected_page(self.now, query.filter, &page)
     }
 
     fn count_rejected(&self, query: Query<'_, ()>) -> Result<Count, StoreError> {
         let all = self.ledger.rejected_count()?;
-        count(all, query.filter, |text| {
-            self.ledger.rejected_count_matching(Some(text))
+        count(all, query.filter, |q| {
+            self.ledger.rejected_count_matching(self.now, q)
         })
     }
 
@@ -182,23 +191,36 @@ impl RowSource for LedgerRows<'_> {
         page: PageRequest<String>,
     ) -> Fetched<FindingJob> {
         self.ledger
-            .finding_jobs_page(query.list, query.filter, &page)
+            .finding_jobs_page(query.list, self.now, query.filter, &page)
     }
 
     fn count_finding_jobs(&self, query: Query<'_, Finding>) -> Result<Count, StoreError> {
-        let all = self.ledger.finding_count_matching(query.list, None)?;
-        count(all, query.filter, |text| {
-            self.ledger.finding_count_matching(query.list, Some(text))
+        let all = self.ledger.finding_count_matching(
+            query.list,
+            self.now,
+            &filter::Query::all(Scope::FindingJobs),
+        )?;
+        count(all, query.filter, |q| {
+            self.ledger.finding_count_matching(query.list, self.now, q)
         })
     }
 }
 
-/// The store's filter for a callback view's query.
-pub(super) fn callback_filter(query: Query<'_, CallbackList>) -> CallbackFilter {
+impl LedgerRows<'_> {
+    /// The store's filter for a callback view's query.
+    fn callback_filter(&self, query: Query<'_, CallbackList>) -> CallbackFilter {
+        callback_filter(query, self.now)
+    }
+}
+
+/// The store's filter for a callback view's query, with ages counted at `now`.
+pub(super) fn callback_filter(query: Query<'_, CallbackList>, now: Timestamp) -> CallbackFilter {
     CallbackFilter {
         disposition: query.list.disposition,
-        text: query.filter.map(str::to_owned),
+        query: query.filter.clone(),
+        now: Some(now),
         open: query.list.open,
+        ..CallbackFilter::default()
     }
 }
 

@@ -17,10 +17,38 @@ pub(crate) fn lines() -> Vec<Line<'static>> {
         }
         lines.push(Line::from(Span::raw(context.heading()).bold().underlined()));
         for binding in keymap::bindings(context) {
-            lines.push(Line::from(vec![
-                Span::raw(format!("  {:<24}", keymap::keys_label(binding))).cyan(),
-                Span::raw(&*binding.help),
-            ]));
+            // A long help (the filter's) goes on under itself, broken at spaces.
+            for (i, part) in wrapped(&binding.help, HELP_WIDTH).into_iter().enumerate() {
+                let keys = if i == 0 {
+                    keymap::keys_label(binding)
+                } else {
+                    String::new()
+                };
+                lines.push(Line::from(vec![
+                    Span::raw(format!("  {keys:<24}")).cyan(),
+                    Span::raw(part),
+                ]));
+            }
+        }
+    }
+    lines
+}
+
+/// Columns of help text beside the keys in the 80-column popup.
+const HELP_WIDTH: usize = 52;
+
+/// `text` in lines of at most `width` characters, broken at spaces.
+fn wrapped(text: &str, width: usize) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    for word in text.split(' ') {
+        let line = lines.last_mut().expect("one line at least");
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(word.to_owned());
+        } else {
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
         }
     }
     lines

@@ -276,6 +276,7 @@ pub(crate) fn draw_list<'a, T: PageRow>(
                 view.what,
                 view.open_what,
                 page.count,
+                page.sort,
             ))
             .bold(),
         )

@@ -5,41 +5,19 @@
 use rusqlite::Connection;
 
 use super::super::columns::callback_from;
-use super::super::query::Select;
+use super::super::filter::query_named;
 use super::super::{CallbackRow, Ledger, StoreError, Writer};
-use super::{CallbackFilter, callback_select, open_question, text_match};
+use super::{CallbackFilter, callback_select, filtered, filtered_values};
 
-/// Joins each callback `c` to its standing answer `a`.
-const STANDING: &str =
-    "LEFT JOIN answers a ON a.id = (SELECT max(id) FROM answers WHERE callback_seq = c.seq)";
-
-/// Every callback `filter` keeps, in ingest order. The same conditions as a page of
-/// the list ([`Ledger::callbacks_page`]), so what is marked is what was listed.
+/// Every callback `filter` keeps, in ingest order: the statement that counts the
+/// list ([`Ledger::count_callbacks`]), so what is marked is what was listed.
 fn matching_seqs(conn: &Connection, filter: &CallbackFilter) -> rusqlite::Result<Vec<i64>> {
-    let select = Select::new("c.seq", "callbacks c");
-    // The standing answer is looked up only to tell open questions from closed ones.
-    let select = if filter.open {
-        select.join(STANDING)
-    } else {
-        select
-    };
-    let sql = select
-        .filter_if(filter.disposition.is_some(), "c.disposition = ?2")
-        .filter_if(filter.text.is_some(), text_match(3))
-        .filter_if(filter.open, open_question())
-        .order_by(&["c.seq"], "ASC")
-        .sql();
-    let disposition = filter.disposition;
-    let text = filter.text.as_deref();
-    let mut params: Vec<(&str, &dyn rusqlite::ToSql)> = Vec::new();
-    if filter.disposition.is_some() {
-        params.push(("?2", &disposition));
-    }
-    if filter.text.is_some() {
-        params.push(("?3", &text));
-    }
+    let (select, condition) = filtered(filter, "c.seq");
+    let sql = select.order_by(&["c.seq"], "ASC").sql();
     let mut st = conn.prepare_cached(&sql)?;
-    st.query_map(params.as_slice(), |row| row.get(0))?.collect()
+    query_named(&mut st, &filtered_values(filter, &condition), |row| {
+        row.get(0)
+    })
 }
 
 /// The callbacks numbered `seqs` (those that exist), in ingest order, read by one
@@ -47,7 +25,7 @@ fn matching_seqs(conn: &Connection, filter: &CallbackFilter) -> rusqlite::Result
 /// planned against the table's partial indexes with the number bound), and ten
 /// thousand rows took seconds.
 fn callbacks_numbered(conn: &Connection, seqs: &[i64]) -> rusqlite::Result<Vec<CallbackRow>> {
-    let sql = callback_select(true)
+    let sql = callback_select(true, "c.seq")
         .filter("c.seq IN (SELECT value FROM json_each(?1))")
         .order_by(&["c.seq"], "ASC")
         .sql();

@@ -5,14 +5,16 @@
 //! key; the conditions that decide which jobs are aged or failed are the same as in
 //! the counts.
 
-use rusqlite::{Row, params};
+use rusqlite::Row;
 
 use super::super::columns::{aged_from, failed_from};
+use super::super::filter::{Column, Columns, condition, query_named};
 use super::super::keyset::{JobKey, PageRequest};
 use super::super::query::Select;
 use super::super::rows::{AgedJobRow, FailedJobRow};
 use super::super::{Ledger, StoreError};
 use crate::clock::Timestamp;
+use crate::filter::{Field, Query};
 
 type Result<T> = std::result::Result<T, StoreError>;
 
@@ -22,8 +24,10 @@ struct JobList {
     columns: &'static str,
     /// The joins the columns or the filter need.
     joins: &'static [&'static str],
-    /// Which jobs are on the list, `?1` the filter text (or NULL), `?2` now.
+    /// Which jobs are on the list, `?2` now.
     filter: &'static str,
+    /// How the list's query fields read.
+    fields: Columns,
     /// The column the list is ordered by, before the job id.
     order: &'static str,
 }
@@ -36,42 +40,69 @@ const AGED: JobList = JobList {
     columns: "j.job_id, j.state, j.accepted_at, j.aged_at, j.expected_age_s,
         o.owner, o.escalate_at, o.set_by, o.set_at",
     joins: &[LATEST_OWNER],
-    filter:
-        "(j.state = 'accepted' OR j.state = 'running' OR j.state = 'timed_out') AND j.aged_at <= ?2
-        AND (?1 IS NULL OR instr(lower(j.job_id), lower(?1)) > 0 OR instr(j.state, lower(?1)) > 0
-             OR instr(lower(coalesce(o.owner, 'unowned')), lower(?1)) > 0)",
+    filter: "(j.state = 'accepted' OR j.state = 'running' OR j.state = 'timed_out') AND j.aged_at <= ?2",
+    fields: Columns {
+        field: aged_field,
+        words: &["j.job_id", "j.state", "coalesce(o.owner, 'unowned')"],
+    },
     order: "j.aged_at",
 };
+
+fn aged_field(field: Field) -> Option<Column> {
+    match field {
+        Field::Job => Some(Column::Text("j.job_id")),
+        Field::Owner => Some(Column::Text("coalesce(o.owner, 'unowned')")),
+        Field::Age => Some(Column::AgeOf("j.accepted_at")),
+        Field::Escalates => Some(Column::Time("o.escalate_at")),
+        _ => None,
+    }
+}
+
+fn failed_field(field: Field) -> Option<Column> {
+    match field {
+        Field::Job => Some(Column::Text("j.job_id")),
+        Field::Reason => Some(Column::Text("j.failure_cause")),
+        Field::Age => Some(Column::AgeOf("j.accepted_at")),
+        _ => None,
+    }
+}
 
 const FAILED: JobList = JobList {
     columns: "j.job_id, j.state_changed_at, j.failure_cause,
         j.failure_permanent, j.latest_attempt, j.attempt_budget, j.accepted_at",
     joins: &[],
-    filter: "j.state = 'failed'
-        AND (?1 IS NULL OR instr(lower(j.job_id), lower(?1)) > 0
-             OR instr(lower(coalesce(j.failure_cause, '')), lower(?1)) > 0)",
+    filter: "j.state = 'failed'",
+    fields: Columns {
+        field: failed_field,
+        words: &["j.job_id", "j.failure_cause"],
+    },
     order: "j.accepted_at",
 };
 
 impl JobList {
-    /// The jobs on the list, with `columns`.
-    fn select(&self, columns: &'static str) -> Select {
-        self.joins
+    /// The jobs on the list that `query` keeps (`sql`, its condition), with `columns`.
+    fn select(&self, columns: &'static str, query: Option<String>) -> Select {
+        let select = self
+            .joins
             .iter()
             .fold(Select::new(columns, "jobs j"), |select, join| {
                 select.join(join)
             })
-            .filter(self.filter)
+            .filter(self.filter);
+        match query {
+            Some(sql) => select.filter(sql),
+            None => select,
+        }
     }
 
     /// One page, `?3`/`?4` its key.
-    fn page(&self, page: &PageRequest<JobKey>) -> Select {
+    fn page(&self, page: &PageRequest<JobKey>, query: Option<String>) -> Select {
         let keyset = &page.keyset;
         let select = match keyset.comparison() {
             Some(op) => self
-                .select(self.columns)
+                .select(self.columns, query)
                 .filter(format!("({}, j.job_id) {op} (?3, ?4)", self.order)),
-            None => self.select(self.columns),
+            None => self.select(self.columns, query),
         };
         select
             .order_by(&[self.order, "j.job_id"], keyset.direction())
@@ -81,42 +112,44 @@ impl JobList {
 
 impl Ledger {
     /// One page of open jobs past their expected age at `now`, ordered by when they aged,
-    /// kept when the job id, state or owner contains `text`.
+    /// kept when `query` keeps them.
     pub fn aged_jobs_page(
         &self,
         now: Timestamp,
-        text: Option<&str>,
+        query: &Query,
         page: &PageRequest<JobKey>,
     ) -> Result<Vec<AgedJobRow>> {
-        self.job_page(&AGED, Some(now), text, page, aged_from)
+        self.job_page(&AGED, now, query, page, aged_from)
     }
 
     /// One page of failed jobs in order of acceptance (the key's time is `accepted_at`),
-    /// kept when the job id or cause contains `text`; each row comes with its key time.
+    /// kept when `query` keeps them (ages at `now`); each row comes with its key time.
     pub fn failed_jobs_page(
         &self,
-        text: Option<&str>,
+        now: Timestamp,
+        query: &Query,
         page: &PageRequest<JobKey>,
     ) -> Result<Vec<(FailedJobRow, Timestamp)>> {
-        self.job_page(&FAILED, None, text, page, failed_from)
+        self.job_page(&FAILED, now, query, page, failed_from)
     }
 
     fn job_page<T>(
         &self,
         list: &JobList,
-        now: Option<Timestamp>,
-        text: Option<&str>,
+        now: Timestamp,
+        query: &Query,
         page: &PageRequest<JobKey>,
         from_row: fn(&Row<'_>) -> rusqlite::Result<T>,
     ) -> Result<Vec<T>> {
-        let sql = list.page(page).sql();
+        let condition = condition(query, &list.fields, Some(now));
+        let sql = list.page(page, condition.sql.clone()).sql();
         let (key_at, key_id) = page.keyset.key().map(|(at, id)| (*at, id.as_str())).unzip();
         let mut rows: Vec<T> = self.run(|c| {
             let mut st = c.prepare_cached(&sql)?;
-            // Bind as many as the statement names (a first page names no key).
-            let all: [&dyn rusqlite::ToSql; 4] = [&text, &now, &key_at, &key_id];
-            let bound = &all[..st.parameter_count().min(all.len())];
-            st.query_map(bound, from_row)?.collect()
+            let mut named: Vec<(&str, &dyn rusqlite::ToSql)> =
+                vec![("?2", &now), ("?3", &key_at), ("?4", &key_id)];
+            named.extend(condition.named());
+            query_named(&mut st, &named, from_row)
         })?;
         if page.keyset.backwards() {
             rows.reverse();
@@ -124,18 +157,27 @@ impl Ledger {
         Ok(rows)
     }
 
-    /// Aged jobs at `now` that match `text` (all of them when `None`).
-    pub fn aged_count_matching(&self, now: Timestamp, text: Option<&str>) -> Result<i64> {
-        let sql = AGED.select("count(*)").sql();
+    fn job_list_count(&self, list: &JobList, now: Timestamp, query: &Query) -> Result<i64> {
+        let condition = condition(query, &list.fields, Some(now));
+        let sql = list.select("count(*)", condition.sql.clone()).sql();
         self.run(|c| {
-            c.prepare_cached(&sql)?
-                .query_row(params![text, now], |row| row.get(0))
+            let mut st = c.prepare_cached(&sql)?;
+            let mut named: Vec<(&str, &dyn rusqlite::ToSql)> = vec![("?2", &now)];
+            named.extend(condition.named());
+            Ok(query_named(&mut st, &named, |row| row.get(0))?
+                .first()
+                .copied()
+                .unwrap_or(0))
         })
     }
 
-    /// Failed jobs that match `text` (all of them when `None`).
-    pub fn failed_count_matching(&self, text: Option<&str>) -> Result<i64> {
-        let sql = FAILED.select("count(*)").sql();
-        self.run(|c| c.prepare_cached(&sql)?.query_row([text], |row| row.get(0)))
+    /// Aged jobs at `now` that `query` keeps.
+    pub fn aged_count_matching(&self, now: Timestamp, query: &Query) -> Result<i64> {
+        self.job_list_count(&AGED, now, query)
+    }
+
+    /// Failed jobs that `query` keeps (ages at `now`).
+    pub fn failed_count_matching(&self, now: Timestamp, query: &Query) -> Result<i64> {
+        self.job_list_count(&FAILED, now, query)
     }
 }

@@ -25,3 +25,19 @@ CREATE TABLE saved_views (
     saved_at  TEXT    NOT NULL
 ) STRICT;
 CREATE INDEX saved_views_by_name ON saved_views (name, id);
+
+-- Sorting the review lists (held and quarantined) by a column other than ledger
+-- order reads one of these, in that order, by key: a page costs the same at the first
+-- row and the millionth. Each expression is the one the store sorts by, NULLs made a
+-- value so that the key compares.
+CREATE INDEX callbacks_review_by_gap ON callbacks (
+    disposition,
+    coalesce(round((julianday(arrived_at) - julianday(timeout_at)) * 86400.0, 3), -1e15),
+    seq
+) WHERE (disposition = 'hold' OR disposition = 'quarantine');
+CREATE INDEX callbacks_review_by_arrival_time ON callbacks (disposition, coalesce(arrived_at, ''), seq)
+    WHERE (disposition = 'hold' OR disposition = 'quarantine');
+CREATE INDEX callbacks_review_by_timeout ON callbacks (disposition, coalesce(timeout_at, ''), seq)
+    WHERE (disposition = 'hold' OR disposition = 'quarantine');
+CREATE INDEX callbacks_review_by_reason ON callbacks (disposition, reason, seq)
+    WHERE (disposition = 'hold' OR disposition = 'quarantine');

@@ -1,0 +1,169 @@
+//! The query language and sorting on a million callbacks, beside the same on a
+//! thousand: each keystroke of a query typed into a view's `/` (the view's count and
+//! page read again under the query as typed so far), and sorting a view by each of its
+//! columns then paging down by key (the review lists: every callback stays in ledger
+//! order).
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use anyhow::{Result, bail};
+use jobledger::clock::Clock;
+use jobledger::console::{Action, App, Move, Tab, update};
+use jobledger::demo;
+use jobledger::store::Ledger;
+
+use super::measure::{median, ratio, show};
+use super::{Config, Figure};
+
+/// The queries typed, and where.
+const QUERIES: [(Tab, &str); 3] = [
+    (
+        Tab::Held,
+        "reason:possible_duplicate_effect -answered:yes gap>1m",
+    ),
+    (Tab::Callbacks, "job:job-00123 outcome:success"),
+    (Tab::Callbacks, "-disposition:apply age>2h"),
+];
+
+/// The console on `ledger`, 160x48, showing `tab`.
+fn open(ledger: &Path, tab: Tab) -> Result<App> {
+    let mut app = App::new(
+        Ledger::open(ledger)?,
+        Clock::Fixed(demo::demo_now()),
+        "bench".to_owned(),
+        false,
+    )?;
+    update(
+        &mut app,
+        Action::Resize {
+            width: 160,
+            height: 48,
+        },
+    );
+    update(&mut app, Action::ShowTab(tab));
+    Ok(app)
+}
+
+/// Typing `query` into `tab`'s filter: the time of each keystroke, and of the search
+/// of the query typed so far when typing pauses there (Enter searches at once; a view
+/// this large searches on a pause, not at every key).
+fn keystrokes(ledger: &Path, tab: Tab, query: &str) -> Result<(Vec<Duration>, Vec<Duration>)> {
+    let mut app = open(ledger, tab)?;
+    let mut keys = Vec::new();
+    let mut searches = Vec::new();
+    for c in query.chars() {
+        update(&mut app, Action::Filter);
+        let started = Instant::now();
+        update(&mut app, Action::Input(c));
+        keys.push(started.elapsed());
+        let started = Instant::now();
+        update(&mut app, Action::Submit);
+        searches.push(started.elapsed());
+    }
+    if let Some(flash) = app.flash().filter(|f| f.error) {
+        bail!("typing {query:?} said: {}", flash.text);
+    }
+    Ok((keys, searches))
+}
+
+/// The time of each `s` (the first page in the next order), then of each page down
+/// of `pages` in the last order but one (reason is the last; gap the first).
+fn sorting(ledger: &Path, tab: Tab, pages: usize) -> Result<(Vec<Duration>, Vec<Duration>)> {
+    let mut app = open(ledger, tab)?;
+    let mut sorts = Vec::new();
+    let started = Instant::now();
+    update(&mut app, Action::SortNext); // gap
+    sorts.push(started.elapsed());
+    let mut paging = Vec::new();
+    for _ in 0..pages {
+        let started = Instant::now();
+        update(&mut app, Action::Move(Move::PageDown));
+        paging.push(started.elapsed());
+    }
+    for _ in 0..3 {
+        let started = Instant::now();
+        update(&mut app, Action::SortNext); // arrival, timeout, reason
+        sorts.push(started.elapsed());
+    }
+    let started = Instant::now();
+    update(&mut app, Action::SortReverse);
+    sorts.push(started.elapsed());
+    if let Some(flash) = app.flash().filter(|f| f.error) {
+        bail!("sorting said: {}", flash.text);
+    }
+    Ok((sorts, paging))
+}
+
+fn slowest(times: &[Duration]) -> Duration {
+    times.iter().max().copied().unwrap_or_default()
+}
+
+/// Adds the filter and sort figures.
+pub fn run(config: &Config, small: &Path, big: &Path, figures: &mut Vec<Figure>) -> Result<()> {
+    super::data::warm(small)?;
+    super::data::warm(big)?;
+    let under_100_ms = |t: Duration| Some(t < Duration::from_millis(100));
+    for (tab, query) in QUERIES {
+        eprintln!("query: typing {query:?} into {}", tab.title());
+        let (base_keys, base) = keystrokes(small, tab, query)?;
+        let (keys, ours) = keystrokes(big, tab, query)?;
+        let worst = slowest(&ours);
+        figures.push(Figure {
+            what: format!(
+                "filter: typing `{query}` in {}, 1M callbacks: a keystroke (slowest) / the search at a pause (median / slowest)",
+                tab.title()
+            ),
+            ours: format!(
+                "{} / {} / {}",
+                show(slowest(&keys)),
+                show(median(ours)),
+                show(worst)
+            ),
+            baseline: format!(
+                "{} / {} / {} (1k callbacks, searched at every key)",
+                show(slowest(&base_keys)),
+                show(median(base.clone())),
+                show(slowest(&base))
+            ),
+            // The search of a million rows beside the same key searched at once on a
+            // thousand: what a pause costs against what a small list costs a key.
+            ratio: Some(ratio(worst, slowest(&base_keys))),
+            target: "< 100 ms a keystroke".to_owned(),
+            met: under_100_ms(slowest(&keys)),
+        });
+    }
+    let pages = if config.quick { 3 } else { 200 };
+    for tab in [Tab::Held, Tab::Quarantined] {
+        eprintln!("query: sorting {}", tab.title());
+        let (base_sorts, base_pages) = sorting(small, tab, pages.min(5))?;
+        let (sorts, paging) = sorting(big, tab, pages)?;
+        figures.push(Figure {
+            what: format!(
+                "sort: `s`/`S` in {} (first page in the new order), 1M callbacks: slowest of 5",
+                tab.title()
+            ),
+            ours: show(slowest(&sorts)),
+            baseline: format!("{} (1k callbacks)", show(slowest(&base_sorts))),
+            ratio: Some(ratio(slowest(&sorts), slowest(&base_sorts))),
+            target: "< 100 ms".to_owned(),
+            met: under_100_ms(slowest(&sorts)),
+        });
+        figures.push(Figure {
+            what: format!(
+                "sort: page down sorted by gap in {} ({pages} pages), 1M callbacks: median / slowest",
+                tab.title()
+            ),
+            ours: format!("{} / {}", show(median(paging.clone())), show(slowest(&paging))),
+            baseline: format!(
+                "{} / {} (1k callbacks)",
+                show(median(base_pages.clone())),
+                show(slowest(&base_pages))
+            ),
+            ratio: Some(ratio(slowest(&paging), slowest(&base_pages))),
+            target: "< 100 ms a page".to_owned(),
+            met: under_100_ms(slowest(&paging)),
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,130 @@
+//! Saved views: `:save NAME` writes the current view's tab and query into the ledger
+//! (one transaction, as the reviewer the answers name), `'` lists them and Enter
+//! shows one, so a team shares its views.
+
+use super::App;
+use crate::console::action::{Action, Move};
+use crate::console::model::{Flash, Overlay};
+use crate::console::tab::Tab;
+use crate::inert::inert;
+use crate::store::{SavedView, StoreError};
+
+impl App {
+    pub(super) fn command_action(&mut self, action: Action) -> Result<(), StoreError> {
+        let Overlay::Command { text } = &mut self.model.overlay else {
+            return Ok(());
+        };
+        match action {
+            Action::Input(c) => text.push(c),
+            Action::Erase => {
+                text.pop();
+            }
+            Action::Back => self.model.overlay = Overlay::None,
+            Action::Submit => {
+                let command = std::mem::take(text);
+                self.model.overlay = Overlay::None;
+                return self.run_command(command.trim());
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn run_command(&mut self, command: &str) -> Result<(), StoreError> {
+        let name = match command.split_once(char::is_whitespace) {
+            Some(("save", name)) => name.trim(),
+            None if command == "save" => "",
+            _ => {
+                self.model.flash = Flash::error(format!(
+                    "no command {:?}; :save NAME saves this view",
+                    inert(command)
+                ));
+                return Ok(());
+            }
+        };
+        if name.is_empty() {
+            self.model.flash = Flash::error(":save needs a name: :save NAME");
+            return Ok(());
+        }
+        if self.model.read_only {
+            self.model.flash =
+                Flash::error("read-only: the console was opened with --read-only, nothing saved");
+            return Ok(());
+        }
+        let view = SavedView {
+            name: name.to_owned(),
+            tab: self.model.tab.title().to_owned(),
+            query: self.model.filter().unwrap_or_default().to_owned(),
+            saved_by: self.model.reviewer.clone(),
+            saved_at: self.model.now,
+        };
+        let mut writer = self.ledger.writer()?;
+        writer.save_view(&view)?;
+        writer.commit()?;
+        self.model.flash = Flash::info(format!(
+            "saved view {}: {} {}",
+            inert(&view.name),
+            view.tab,
+            inert(&view.query)
+        ));
+        Ok(())
+    }
+
+    pub(super) fn open_saved_views(&mut self) -> Result<(), StoreError> {
+        let views = self.ledger.saved_views()?;
+        // Open on the view shown now, when it is one of them.
+        let tab = self.model.tab.title();
+        let query = self.model.filter().unwrap_or_default();
+        let selected = views
+            .iter()
+            .position(|v| v.tab == tab && v.query == query)
+            .unwrap_or(0);
+        self.model.overlay = Overlay::SavedViews { views, selected };
+        Ok(())
+    }
+
+    pub(super) fn saved_views_action(&mut self, action: Action) -> Result<(), StoreError> {
+        let Overlay::SavedViews { views, selected } = &mut self.model.overlay else {
+            return Ok(());
+        };
+        let last = views.len().saturating_sub(1);
+        match action {
+            Action::Move(Move::Down) => *selected = (*selected + 1).min(last),
+            Action::Move(Move::Up) => *selected = selected.saturating_sub(1),
+            Action::Move(Move::PageDown) => *selected = (*selected + 10).min(last),
+            Action::Move(Move::PageUp) => *selected = selected.saturating_sub(10),
+            Action::Move(Move::Home) => *selected = 0,
+            Action::Move(Move::End) => *selected = last,
+            Action::Back => self.model.overlay = Overlay::None,
+            Action::Submit => {
+                let view = views.get(*selected).cloned();
+                self.model.overlay = Overlay::None;
+                if let Some(view) = view {
+                    return self.recall(&view);
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Shows `view`: its tab, under its query.
+    fn recall(&mut self, view: &SavedView) -> Result<(), StoreError> {
+        let Some(&tab) = Tab::ALL.iter().find(|t| t.title() == view.tab) else {
+            self.model.flash = Flash::error(format!(
+                "the view {} names no tab of this console ({})",
+                inert(&view.name),
+                inert(&view.tab)
+            ));
+            return Ok(());
+        };
+        self.show_tab(tab)?;
+        if self.model.list().is_some() {
+            self.set_filter(Some(view.query.clone()))?;
+        }
+        if self.model.flash.is_none() {
+            self.model.flash = Flash::info(format!("view {}", inert(&view.name)));
+        }
+        Ok(())
+    }
+}

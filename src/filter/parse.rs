@@ -1,0 +1,284 @@
+//! Reading a query's text into terms, checking each value against its field.
+
+use chrono::{NaiveDate, NaiveDateTime};
+
+use super::{Bound, Comparison, Field, FilterError, Kind, Scope, Term, Test, Value};
+use crate::clock::Timestamp;
+use crate::closed_set::ClosedSet;
+use crate::decision::{Disposition, Outcome, Verdict};
+
+type Parsed<T> = Result<T, FilterError>;
+
+/// The query's characters and where the reader is.
+struct Reader {
+    chars: Vec<char>,
+    at: usize,
+}
+
+fn error(at: usize, message: impl Into<String>) -> FilterError {
+    FilterError {
+        column: at + 1,
+        message: message.into(),
+    }
+}
+
+impl Reader {
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.at).copied()
+    }
+
+    fn skip_spaces(&mut self) {
+        while self.peek().is_some_and(char::is_whitespace) {
+            self.at += 1;
+        }
+    }
+
+    fn at_gap(&self) -> bool {
+        self.peek().is_none_or(char::is_whitespace)
+    }
+
+    /// Text up to the next space (`"quoted"`: up to the closing quote, spaces and all).
+    fn value(&mut self) -> Parsed<String> {
+        if self.peek() == Some('"') {
+            let open = self.at;
+            self.at += 1;
+            let start = self.at;
+            while self.peek().is_some_and(|c| c != '"') {
+                self.at += 1;
+            }
+            if self.peek().is_none() {
+                return Err(error(open, "this quote is never closed"));
+            }
+            let text: String = self.chars[start..self.at].iter().collect();
+            self.at += 1;
+            if !self.at_gap() {
+                return Err(error(self.at, "a space must follow a closing quote"));
+            }
+            return Ok(text);
+        }
+        let start = self.at;
+        while !self.at_gap() {
+            self.at += 1;
+        }
+        Ok(self.chars[start..self.at].iter().collect())
+    }
+
+    /// A run of lowercase letters and underscores: a field's name, if one follows.
+    fn name(&mut self) -> String {
+        let start = self.at;
+        while self
+            .peek()
+            .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
+        {
+            self.at += 1;
+        }
+        self.chars[start..self.at].iter().collect()
+    }
+
+    fn comparison(&mut self) -> Option<Comparison> {
+        let op = match self.peek()? {
+            '<' => Comparison::Less,
+            '>' => Comparison::Greater,
+            _ => return None,
+        };
+        self.at += 1;
+        if self.peek() == Some('=') {
+            self.at += 1;
+            return Some(match op {
+                Comparison::Less => Comparison::LessOrEqual,
+                _ => Comparison::GreaterOrEqual,
+            });
+        }
+        Some(op)
+    }
+}
+
+/// Every term of `text`, each checked against the fields of `scope`.
+pub(super) fn terms(text: &str, scope: Scope) -> Parsed<Vec<Term>> {
+    let mut reader = Reader {
+        chars: text.chars().collect(),
+        at: 0,
+    };
+    let mut terms = Vec::new();
+    loop {
+        reader.skip_spaces();
+        if reader.peek().is_none() {
+            return Ok(terms);
+        }
+        terms.push(term(&mut reader, scope)?);
+    }
+}
+
+fn term(reader: &mut Reader, scope: Scope) -> Parsed<Term> {
+    let negated = reader.peek() == Some('-');
+    if negated {
+        reader.at += 1;
+        if reader.at_gap() {
+            return Err(error(reader.at - 1, "`-` needs a term right after it"));
+        }
+    }
+    let start = reader.at;
+    let name = reader.name();
+    let field_at = || -> Parsed<Field> {
+        let field = Field::named(&name).ok_or_else(|| {
+            error(
+                start,
+                format!(
+                    "no field `{name}`; this view's fields: {} (to look for the text itself, put it in \"quotes\")",
+                    scope.field_list()
+                ),
+            )
+        })?;
+        if !scope.fields().contains(&field) {
+            return Err(error(
+                start,
+                format!(
+                    "`{name}` does not apply to this view; its fields: {}",
+                    scope.field_list()
+                ),
+            ));
+        }
+        Ok(field)
+    };
+    let test = if !name.is_empty() && reader.peek() == Some(':') {
+        let field = field_at()?;
+        reader.at += 1;
+        let value_at = reader.at;
+        let value = reader.value()?;
+        Test::Is(field, is_value(field, &value, value_at)?)
+    } else if let Some(op) = (!name.is_empty()).then(|| reader.comparison()).flatten() {
+        let field = field_at()?;
+        let value_at = reader.at;
+        let value = reader.value()?;
+        Test::Compare(field, op, bound(field, &value, value_at)?)
+    } else {
+        reader.at = start;
+        let value = reader.value()?;
+        if value.is_empty() {
+            return Err(error(
+                start,
+                "an empty word matches everything: write some text",
+            ));
+        }
+        Test::Words(value)
+    };
+    Ok(Term { negated, test })
+}
+
+fn is_value(field: Field, value: &str, at: usize) -> Parsed<Value> {
+    if value.is_empty() {
+        return Err(error(
+            at,
+            format!("`{field}:` needs a value: {}", field.usage()),
+        ));
+    }
+    match field.kind() {
+        Kind::Text => Ok(Value::Text(value.to_owned())),
+        Kind::YesNo => match value {
+            "yes" => Ok(Value::Yes(true)),
+            "no" => Ok(Value::Yes(false)),
+            _ => Err(error(
+                at,
+                format!("`{field}:` takes yes or no, not `{value}`"),
+            )),
+        },
+        Kind::Closed => match field {
+            Field::Disposition => closed::<Disposition>(value, at).map(Value::Disposition),
+            Field::Outcome => closed::<Outcome>(value, at).map(Value::Outcome),
+            _ => closed::<Verdict>(value, at).map(Value::Verdict),
+        },
+        Kind::Duration | Kind::Time => Err(error(
+            at - 1,
+            format!("`{field}` is compared, not matched: {}", field.usage()),
+        )),
+    }
+}
+
+/// A name of the closed set `S`, or an error listing them all.
+fn closed<S: ClosedSet>(value: &str, at: usize) -> Parsed<S> {
+    S::parse(value).ok_or_else(|| {
+        let names: Vec<&str> = S::ALL.iter().map(|s| s.as_str()).collect();
+        error(
+            at,
+            format!(
+                "`{value}` is not a {}; one of: {}",
+                S::WHAT,
+                names.join(", ")
+            ),
+        )
+    })
+}
+
+fn bound(field: Field, value: &str, at: usize) -> Parsed<Bound> {
+    let parsed = match field.kind() {
+        Kind::Duration => seconds(value).map(Bound::Seconds),
+        Kind::Time => time(value).map(Bound::At),
+        Kind::Text | Kind::Closed | Kind::YesNo => {
+            return Err(error(
+                at,
+                format!("`{field}` is matched, not compared: {}", field.usage()),
+            ));
+        }
+    };
+    parsed.ok_or_else(|| {
+        let what = if value.is_empty() {
+            "nothing to compare with".to_owned()
+        } else {
+            format!("cannot read {value:?}")
+        };
+        error(at, format!("{what} here: {}", field.usage()))
+    })
+}
+
+/// A signed duration such as `90s`, `1h`, `1h30m`, `2d`, `-5m`, `0`, in seconds.
+fn seconds(text: &str) -> Option<i64> {
+    let (sign, mut rest) = match text.strip_prefix('-') {
+        Some(rest) => (-1, rest),
+        None => (1, text),
+    };
+    if rest.is_empty() {
+        return None;
+    }
+    let mut total: i64 = 0;
+    while !rest.is_empty() {
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        let n: i64 = rest[..digits].parse().ok()?;
+        // A plain number is seconds (`gap<=0`).
+        let unit = rest[digits..].chars().next().unwrap_or('s');
+        let scale = match unit {
+            's' => 1,
+            'm' => 60,
+            'h' => 3600,
+            'd' => 86_400,
+            'w' => 604_800,
+            _ => return None,
+        };
+        total = total.checked_add(n.checked_mul(scale)?)?;
+        rest = rest.get(digits + 1..).unwrap_or("");
+    }
+    Some(sign * total)
+}
+
+/// A UTC time: RFC 3339, or `2026-11-27`, `2026-11-27T14:00`, `2026-11-27T14:00:05`
+/// (a trailing `Z` allowed).
+fn time(text: &str) -> Option<Timestamp> {
+    if let Some(at) = Timestamp::parse(text) {
+        return Some(at);
+    }
+    let text = text.strip_suffix('Z').unwrap_or(text);
+    let naive = ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%dT%H:%M"]
+        .iter()
+        .find_map(|format| NaiveDateTime::parse_from_str(text, format).ok())
+        .or_else(|| {
+            NaiveDate::parse_from_str(text, "%Y-%m-%d")
+                .ok()
+                .map(|d| d.and_time(chrono::NaiveTime::MIN))
+        })?;
+    Timestamp::parse(&naive.and_utc().to_rfc3339())
+}
+
+#[cfg(test)]
+#[path = "parse_tests.rs"]
+mod tests;

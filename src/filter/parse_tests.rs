@@ -1,0 +1,163 @@
+use super::super::{Bound, Comparison, Field, Query, Scope, Test, Value};
+use crate::clock::Timestamp;
+use crate::decision::{Disposition, Outcome, Verdict};
+
+fn tests(text: &str) -> Vec<(bool, Test)> {
+    Query::parse(text, Scope::Callbacks)
+        .unwrap_or_else(|e| panic!("{text:?}: {e}"))
+        .terms()
+        .iter()
+        .map(|t| (t.negated, t.test.clone()))
+        .collect()
+}
+
+fn refused(text: &str, scope: Scope) -> (usize, String) {
+    let e = Query::parse(text, scope).expect_err(text);
+    (e.column, e.message)
+}
+
+#[test]
+fn fields_words_and_negation() {
+    assert_eq!(
+        tests(r#"job:j-1 -reason:possible_duplicate_effect staff "two words""#),
+        vec![
+            (false, Test::Is(Field::Job, Value::Text("j-1".into()))),
+            (
+                true,
+                Test::Is(
+                    Field::Reason,
+                    Value::Text("possible_duplicate_effect".into())
+                )
+            ),
+            (false, Test::Words("staff".into())),
+            (false, Test::Words("two words".into())),
+        ]
+    );
+    assert_eq!(
+        tests(r#"by:"staff:maria" delivery:d-9 reviewer:ana owner:ops"#)[0],
+        (
+            false,
+            Test::Is(Field::By, Value::Text("staff:maria".into()))
+        )
+    );
+    assert!(Query::parse("", Scope::Callbacks).is_ok_and(|q| q.is_empty()));
+    assert!(Query::parse("   ", Scope::Callbacks).is_ok_and(|q| q.is_empty()));
+}
+
+#[test]
+fn closed_sets_are_checked() {
+    assert_eq!(
+        tests("disposition:hold outcome:success verdict:needs_remote_check answered:no"),
+        vec![
+            (
+                false,
+                Test::Is(Field::Disposition, Value::Disposition(Disposition::Hold))
+            ),
+            (
+                false,
+                Test::Is(Field::Outcome, Value::Outcome(Outcome::Success))
+            ),
+            (
+                false,
+                Test::Is(Field::Verdict, Value::Verdict(Verdict::NeedsRemoteCheck))
+            ),
+            (false, Test::Is(Field::Answered, Value::Yes(false))),
+        ]
+    );
+    let (column, message) = refused("job:x disposition:held", Scope::Callbacks);
+    assert_eq!(column, 19);
+    assert_eq!(
+        message,
+        "`held` is not a disposition; one of: apply, hold, record, quarantine"
+    );
+    let (_, message) = refused("verdict:single", Scope::Callbacks);
+    assert!(
+        message.contains("single_effect, duplicate_effect"),
+        "{message}"
+    );
+    let (_, message) = refused("answered:maybe", Scope::Callbacks);
+    assert!(message.contains("yes or no"), "{message}");
+}
+
+#[test]
+fn comparisons_on_durations_and_times() {
+    let at = |s| Bound::At(Timestamp::parse(s).expect("a time"));
+    assert_eq!(
+        tests("gap>1h age<=2d gap>=-5m arrived<2026-11-27T14:00 timeout>2026-11-27"),
+        vec![
+            (
+                false,
+                Test::Compare(Field::Gap, Comparison::Greater, Bound::Seconds(3600))
+            ),
+            (
+                false,
+                Test::Compare(Field::Age, Comparison::LessOrEqual, Bound::Seconds(172_800))
+            ),
+            (
+                false,
+                Test::Compare(Field::Gap, Comparison::GreaterOrEqual, Bound::Seconds(-300))
+            ),
+            (
+                false,
+                Test::Compare(Field::Arrived, Comparison::Less, at("2026-11-27T14:00:00Z"))
+            ),
+            (
+                false,
+                Test::Compare(
+                    Field::Timeout,
+                    Comparison::Greater,
+                    at("2026-11-27T00:00:00Z")
+                )
+            ),
+        ]
+    );
+    assert_eq!(
+        tests("-gap>1h30m")[0],
+        (
+            true,
+            Test::Compare(Field::Gap, Comparison::Greater, Bound::Seconds(5400))
+        )
+    );
+    assert_eq!(
+        tests("arrived>=2026-11-27T14:00:05.250Z")[0].1,
+        Test::Compare(
+            Field::Arrived,
+            Comparison::GreaterOrEqual,
+            at("2026-11-27T14:00:05.250Z")
+        )
+    );
+}
+
+#[test]
+fn errors_say_where_and_what() {
+    let cases: &[(&str, usize, &str)] = &[
+        ("gap>soon", 5, "cannot read \"soon\" here: gap>1h"),
+        ("gap>", 5, "nothing to compare with here"),
+        ("gap:1h", 4, "`gap` is compared, not matched"),
+        ("job>3", 5, "`job` is matched, not compared"),
+        ("job:", 5, "`job:` needs a value"),
+        ("ok - x", 4, "`-` needs a term"),
+        ("job:\"open", 5, "never closed"),
+        ("\"a\"b", 4, "a space must follow"),
+        ("staff:maria", 1, "no field `staff`"),
+        ("arrived<yesterday", 9, "cannot read \"yesterday\""),
+    ];
+    for &(text, column, start) in cases {
+        let (at, message) = refused(text, Scope::Callbacks);
+        assert!(message.contains(start), "{text:?}: {message}");
+        assert_eq!(at, column, "{text:?}: {message}");
+    }
+}
+
+#[test]
+fn a_field_outside_the_view_names_the_views_fields() {
+    let (column, message) = refused("job:a verdict:noise", Scope::AgedJobs);
+    assert_eq!(column, 7);
+    assert_eq!(
+        message,
+        "`verdict` does not apply to this view; its fields: job, owner, age, escalates"
+    );
+    assert!(Query::parse("escalates<2026-12-01 owner:ops -age>1d", Scope::AgedJobs).is_ok());
+    assert!(Query::parse("escalates<2026-12-01", Scope::Callbacks).is_err());
+    assert!(Query::parse("reason:timeout age>1h", Scope::RejectedLines).is_ok());
+}

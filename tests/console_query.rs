@@ -1,0 +1,180 @@
+//! The query language and sorting in the console (issue 10 items 3 and 4): `/` takes
+//! the same fields in every view and refuses those a view lacks, the cursor stays on
+//! its row while it still matches, and `s`/`S` order a list that pages by key.
+
+mod support;
+
+use jobledger::console::App;
+use jobledger::decision::Disposition;
+use jobledger::store::{CallbackFilter, CallbackRow, PageRequest};
+use ratatui::crossterm::event::KeyCode;
+use support::binary::Workdir;
+use support::terminal::{
+    ch, demo_app, key, open_app, render, resize, selected_callback, shows, type_text,
+};
+
+#[test]
+fn a_field_query_filters_two_views_and_a_foreign_field_is_refused_by_name() {
+    let (_ledger, mut app) = demo_app("ana");
+    type_text(&mut app, "5/reason:late -outcome:failure");
+    key(&mut app, KeyCode::Enter);
+    let text = shows(&app, "5 All callbacks 2/15");
+    assert!(
+        text.contains("booking-1059") && !text.contains("booking-1043"),
+        "{text}"
+    );
+    // Held: the same language, the same meaning.
+    type_text(&mut app, "1/by:staff");
+    let text = shows(&app, "1 Held 1/2");
+    assert!(
+        text.contains("booking-1042") && !text.contains("booking-1054"),
+        "{text}"
+    );
+    // Aged has no verdicts: refused, naming its fields (the rows are those of the
+    // last text that was a query: the bare word `verdict`); Esc puts all back.
+    key(&mut app, KeyCode::Enter);
+    type_text(&mut app, "3/verdict:noise");
+    let text = render(&app);
+    assert!(
+        text.contains("`verdict` does not apply to this view; its fields: job, owner"),
+        "{text}"
+    );
+    key(&mut app, KeyCode::Esc);
+    shows(&app, "3 Aged 4 ");
+}
+
+#[test]
+fn the_cursor_stays_on_its_row_while_it_still_matches() {
+    let (_ledger, mut app) = demo_app("ana");
+    resize(&mut app, 100, 18); // a page of a few rows
+    type_text(&mut app, "5/booking-10");
+    key(&mut app, KeyCode::Enter);
+    for _ in 0..8 {
+        ch(&mut app, 'j');
+    }
+    assert_eq!(selected_callback(&app).seq, 10);
+    // Narrowing keeps it.
+    type_text(&mut app, "/5");
+    assert_eq!(selected_callback(&app).seq, 10);
+    key(&mut app, KeyCode::Esc); // the old filter back
+    key(&mut app, KeyCode::Esc); // and cleared
+    // Rows come back between the page's top and the selected row, more than a page of
+    // them, as the query widens: the cursor keeps its row.
+    type_text(&mut app, "/late");
+    key(&mut app, KeyCode::Enter);
+    ch(&mut app, 'G');
+    assert_eq!(selected_callback(&app).seq, 12);
+    ch(&mut app, '/');
+    for _ in 0.."late".len() {
+        key(&mut app, KeyCode::Backspace);
+    }
+    shows(&app, "5 All callbacks 15 ");
+    assert_eq!(selected_callback(&app).seq, 12, "{}", render(&app));
+}
+
+#[test]
+fn s_sorts_held_by_gap_across_page_edges_and_capital_s_reverses() {
+    let w = Workdir::new();
+    let stream = w.ok(&["demo", "--jobs", "1500", "--stream-only"]);
+    let file = w.file("stream.ndjson", stream.as_bytes());
+    w.ok(&["ingest", file.to_str().unwrap()]);
+    let mut app = open_app(&w.db, "ana");
+    resize(&mut app, 100, 14); // a page of a few rows: walking the list crosses edges
+    ch(&mut app, 's');
+    let text = shows(&app, "sorted by gap ▲"); // the flash
+    assert!(text.contains("held still open · O shows all · by gap ▲"), "{text}"); // the title
+    // The ledger's held rows, ordered by gap (none first), then sequence number.
+    let filter = CallbackFilter {
+        disposition: Some(Disposition::Hold),
+        ..CallbackFilter::default()
+    };
+    let mut rows = w
+        .ledger()
+        .callbacks_page(&filter, PageRequest::first(100_000))
+        .unwrap();
+    let gap = |r: &CallbackRow| match (r.arrived_at, r.timeout_at) {
+        (Some(a), Some(t)) => a.millis() - t.millis(),
+        _ => i64::MIN,
+    };
+    rows.sort_by_key(|r| (gap(r), r.seq));
+    let want: Vec<i64> = rows.iter().map(|r| r.seq).collect();
+    assert!(
+        want.len() > 20,
+        "too few held rows to cross pages: {}",
+        want.len()
+    );
+    let walk = |app: &mut App, down: char| {
+        let mut seen = vec![selected_callback(app).seq];
+        for _ in 0..want.len() + 3 {
+            ch(app, down);
+            let seq = selected_callback(app).seq;
+            if seen.last() != Some(&seq) {
+                seen.push(seq);
+            }
+        }
+        seen
+    };
+    assert_eq!(walk(&mut app, 'j'), want);
+    // Back up across the page edges, by key.
+    let mut up = walk(&mut app, 'k');
+    up.reverse();
+    assert_eq!(up, want);
+    ch(&mut app, 'S');
+    shows(&app, "sorted by gap ▼");
+    let reversed: Vec<i64> = want.iter().rev().copied().collect();
+    assert_eq!(walk(&mut app, 'j'), reversed);
+    // Every callback (a million, on a real ledger) stays in ledger order, either way.
+    ch(&mut app, '5');
+    ch(&mut app, 's');
+    shows(&app, "sorts only in ledger order");
+    ch(&mut app, 'S');
+    shows(&app, "sorted by ledger order ▼");
+}
+
+#[test]
+fn a_view_saved_with_colon_save_is_recalled_from_the_list_and_the_latest_wins() {
+    let (ledger, mut app) = demo_app("ana");
+    type_text(&mut app, "5/reason:late");
+    key(&mut app, KeyCode::Enter);
+    type_text(&mut app, ":save late ones");
+    key(&mut app, KeyCode::Enter);
+    shows(&app, "saved view late ones: All callbacks reason:late");
+    // Saved again under the same name: the latest row is the view.
+    type_text(&mut app, "/ -outcome:failure");
+    key(&mut app, KeyCode::Enter);
+    type_text(&mut app, ":save late ones");
+    key(&mut app, KeyCode::Enter);
+    let views = jobledger::store::Ledger::open_read_only(&ledger.path)
+        .unwrap()
+        .saved_views()
+        .unwrap();
+    assert_eq!(views.len(), 1, "{views:?}");
+    assert_eq!(views[0].query, "reason:late -outcome:failure");
+    assert_eq!(
+        (views[0].tab.as_str(), views[0].saved_by.as_str()),
+        ("All callbacks", "ana")
+    );
+    // The command line lists it too.
+    let args = ["views"];
+    let text = support::binary::succeeded(
+        &support::binary::run_at(&ledger.path, "2026-11-27T17:00:00Z", &args),
+        &args,
+    );
+    assert!(
+        text.contains("late ones") && text.contains("reason:late -outcome:failure"),
+        "{text}"
+    );
+
+    key(&mut app, KeyCode::Esc); // clear the filter
+    ch(&mut app, '1');
+    ch(&mut app, '\'');
+    shows(&app, "Saved views");
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.model().tab, jobledger::console::Tab::Callbacks);
+    assert_eq!(app.model().filter(), Some("reason:late -outcome:failure"));
+    shows(&app, "5 All callbacks 2/15");
+    // A command it does not know is said so, and nothing is written.
+    type_text(&mut app, ":drop late");
+    key(&mut app, KeyCode::Enter);
+    shows(&app, "no command \"drop late\"");
+}

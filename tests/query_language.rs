@@ -1,0 +1,224 @@
+//! The query language (issue 10 item 3) as `callbacks --where` runs it: each field,
+//! negation and comparison keeps exactly the rows a plain reading of the JSON says,
+//! and a query and its negation add up to the whole list.
+
+mod support;
+
+use serde_json::Value;
+use support::binary::Workdir;
+
+/// A ledger of a generated stream (holds of both reasons, quarantines, answers, owners).
+/// Whether a row is one a query should keep.
+type Keep = Box<dyn Fn(&Value) -> bool>;
+
+fn generated() -> Workdir {
+    let w = Workdir::new();
+    let stream = w.ok(&["demo", "--jobs", "1500", "--stream-only"]);
+    let file = w.file("stream.ndjson", stream.as_bytes());
+    w.ok(&["ingest", file.to_str().unwrap()]);
+    w
+}
+
+fn rows(w: &Workdir, args: &[&str]) -> Vec<Value> {
+    let mut all = vec!["callbacks"];
+    all.extend_from_slice(args);
+    all.push("--json");
+    match w.json(&all) {
+        Value::Array(rows) => rows,
+        other => panic!("not a list: {other}"),
+    }
+}
+
+fn seqs(rows: &[Value]) -> Vec<i64> {
+    rows.iter().map(|r| r["seq"].as_i64().unwrap()).collect()
+}
+
+fn text<'a>(row: &'a Value, path: &[&str]) -> &'a str {
+    path.iter()
+        .fold(row, |v, key| &v[*key])
+        .as_str()
+        .unwrap_or("")
+}
+
+#[test]
+fn a_query_and_its_negation_add_up_to_all_holds() {
+    let w = generated();
+    let holds = seqs(&rows(&w, &["--disposition", "hold"]));
+    let duplicate = seqs(&rows(
+        &w,
+        &[
+            "--where",
+            "reason:possible_duplicate_effect",
+            "--disposition",
+            "hold",
+        ],
+    ));
+    let other = seqs(&rows(
+        &w,
+        &[
+            "--where",
+            "-reason:possible_duplicate_effect",
+            "--disposition",
+            "hold",
+        ],
+    ));
+    assert!(
+        !duplicate.is_empty() && !other.is_empty(),
+        "{duplicate:?} {other:?}"
+    );
+    let mut both: Vec<i64> = duplicate.iter().chain(&other).copied().collect();
+    both.sort_unstable();
+    assert_eq!(both, holds);
+}
+
+#[test]
+fn each_field_keeps_what_the_rows_say() {
+    let w = generated();
+    let all = rows(&w, &[]);
+    let held = seqs(&rows(&w, &["--disposition", "hold"]));
+    // Answer two holds, one of them closing, and give a job an owner.
+    w.ok(&[
+        "answer",
+        &held[0].to_string(),
+        "--verdict",
+        "single_effect",
+        "--reviewer",
+        "ana",
+    ]);
+    w.ok(&[
+        "answer",
+        &held[1].to_string(),
+        "--verdict",
+        "needs_remote_check",
+        "--reviewer",
+        "bo",
+    ]);
+    let all_after = rows(&w, &[]);
+    assert_eq!(all.len(), all_after.len());
+    let job = text(&all[3], &["job_id"]).to_owned();
+    w.ok(&["owner", &job, "--owner", "ops:lee"]);
+
+    let gap = |r: &Value| r["gap_s"].as_i64();
+    // Times in the middle of the stream, to the minute as a reviewer types them.
+    let mut arrivals: Vec<&str> = all_after
+        .iter()
+        .filter_map(|r| r["arrived_at"].as_str())
+        .collect();
+    arrivals.sort_unstable();
+    let mid = arrivals[arrivals.len() / 2][..16].to_owned();
+    let (arrived, timeout) = (format!("arrived<{mid}"), format!("timeout>={mid}:00Z"));
+    let mid_at = format!("{mid}:00.000Z");
+    let mid_to = mid_at.clone();
+    let cases: Vec<(&str, Keep)> = vec![
+        (
+            "disposition:quarantine",
+            Box::new(|r| text(r, &["disposition"]) == "quarantine"),
+        ),
+        (
+            "-disposition:apply",
+            Box::new(|r| text(r, &["disposition"]) != "apply"),
+        ),
+        (
+            "outcome:failure",
+            Box::new(|r| text(r, &["outcome"]) == "failure"),
+        ),
+        (
+            "reason:late",
+            Box::new(|r| text(r, &["reason"]).contains("late")),
+        ),
+        (
+            "verdict:single_effect",
+            Box::new(|r| text(r, &["answer", "verdict"]) == "single_effect"),
+        ),
+        (
+            "-verdict:single_effect disposition:hold",
+            Box::new(|r| {
+                text(r, &["disposition"]) == "hold"
+                    && text(r, &["answer", "verdict"]) != "single_effect"
+            }),
+        ),
+        ("answered:yes", Box::new(|r| !r["answer"].is_null())),
+        (
+            "answered:no disposition:hold",
+            Box::new(|r| r["answer"].is_null() && text(r, &["disposition"]) == "hold"),
+        ),
+        (
+            "reviewer:BO",
+            Box::new(|r| text(r, &["answer", "reviewer"]) == "bo"),
+        ),
+        (
+            "by:staff",
+            Box::new(|r| text(r, &["replacement", "created_by"]).contains("staff")),
+        ),
+        (
+            "-by:staff",
+            Box::new(|r| !text(r, &["replacement", "created_by"]).contains("staff")),
+        ),
+        (
+            "gap>1h",
+            Box::new(move |r| gap(r).is_some_and(|g| g > 3600)),
+        ),
+        ("gap<=0", Box::new(move |r| gap(r).is_some_and(|g| g <= 0))),
+        (
+            "-gap>=5m",
+            Box::new(move |r| gap(r).is_none_or(|g| g < 300)),
+        ),
+        (
+            &arrived,
+            Box::new(move |r| {
+                r["arrived_at"]
+                    .as_str()
+                    .is_some_and(|a| a < mid_at.as_str())
+            }),
+        ),
+        (
+            &timeout,
+            Box::new(move |r| {
+                r["timeout_at"]
+                    .as_str()
+                    .is_some_and(|t| t >= mid_to.as_str())
+            }),
+        ),
+    ];
+    for (query, keep) in cases {
+        let want: Vec<i64> = all_after
+            .iter()
+            .filter(|r| keep(r))
+            .map(|r| r["seq"].as_i64().unwrap())
+            .collect();
+        let got = seqs(&rows(&w, &["--where", query]));
+        assert_eq!(got, want, "--where {query:?}");
+        assert!(
+            !got.is_empty() || query.starts_with("gap>1h"),
+            "{query:?} keeps nothing: a weak case"
+        );
+    }
+    // A job id, as a field and as a bare word (a word also matches delivery ids).
+    let of_job: Vec<i64> = all_after
+        .iter()
+        .filter(|r| text(r, &["job_id"]).contains(&job))
+        .map(|r| r["seq"].as_i64().unwrap())
+        .collect();
+    assert_eq!(seqs(&rows(&w, &["--where", &format!("job:{job}")])), of_job);
+    assert_eq!(seqs(&rows(&w, &["--where", "owner:ops:lee"])), of_job);
+    assert_eq!(seqs(&rows(&w, &["--where", &job.to_uppercase()])), of_job);
+}
+
+#[test]
+fn a_bad_query_says_where_and_what_and_lists_nothing() {
+    let w = generated();
+    let err = w.fails(&["callbacks", "--where", "job:x disposition:held"]);
+    assert!(err.contains("at column 19"), "{err}");
+    assert!(
+        err.contains("one of: apply, hold, record, quarantine"),
+        "{err}"
+    );
+    let err = w.fails(&["callbacks", "--where", "escalates<2026-11-27"]);
+    assert!(
+        err.contains("does not apply to this view; its fields: job, delivery"),
+        "{err}"
+    );
+    // Control characters in the query come back inert.
+    let err = w.fails(&["callbacks", "--where", "verdict:\u{1b}[31m"]);
+    assert!(!err.contains('\u{1b}'), "{err:?}");
+}
