@@ -82,7 +82,10 @@ fn s_sorts_held_by_gap_across_page_edges_and_capital_s_reverses() {
     resize(&mut app, 100, 14); // a page of a few rows: walking the list crosses edges
     ch(&mut app, 's');
     let text = shows(&app, "sorted by gap ▲"); // the flash
-    assert!(text.contains("held still open · O shows all · by gap ▲"), "{text}"); // the title
+    assert!(
+        text.contains("held still open · O shows all · by gap ▲"),
+        "{text}"
+    ); // the title
     // The ledger's held rows, ordered by gap (none first), then sequence number.
     let filter = CallbackFilter {
         disposition: Some(Disposition::Hold),
