@@ -129,3 +129,61 @@ fn the_single_answer_keeps_its_form_and_a_bulk_answer_needs_a_selection() {
     );
     assert_eq!(answers(&w), 1);
 }
+
+#[test]
+fn answer_where_selects_by_query_and_expect_guards_the_count_of_the_moment() {
+    let (w, _) = Workdir::with_demo();
+    let open = |w: &Workdir| {
+        w.json(&["callbacks", "--open", "--json"])
+            .as_array()
+            .map_or(0, Vec::len)
+    };
+    let open_before = open(&w);
+    let before = fixture::dump(&w.db);
+    let duplicate = [
+        "answer",
+        "--where",
+        "reason:possible_duplicate_effect",
+        "--verdict",
+        "single_effect",
+    ];
+    let with_duplicate = |extra: &[&'static str]| {
+        let mut args = duplicate.to_vec();
+        args.extend_from_slice(extra);
+        args
+    };
+    let planned = w.ok(&with_duplicate(&["--dry-run"]));
+    assert!(
+        planned.contains("dry run: 1 of 1 open callbacks would be answered single_effect"),
+        "{planned}"
+    );
+    let refused = w.fails(&with_duplicate(&["--expect", "2"]));
+    assert!(refused.contains("nothing was written"), "{refused}");
+    // A query the language refuses: said where, made inert, nothing written.
+    let bad = w.fails(&[
+        "answer",
+        "--where",
+        "verdict:single\u{1b}]0;x\u{7}",
+        "--verdict",
+        "noise",
+    ]);
+    assert!(bad.contains("--where"), "{bad}");
+    assert!(!bad.contains('\u{1b}'), "{bad:?}");
+    assert_eq!(
+        fixture::dump(&w.db),
+        before,
+        "a refused or planned bulk wrote"
+    );
+
+    let said = w.ok(&with_duplicate(&["--expect", "1", "--reviewer", "ana"]));
+    assert!(said.starts_with("1 answer"), "{said}");
+    assert_eq!(answers(&w), 1);
+    let on = fixture::query_i64(
+        &w.db,
+        "SELECT c.seq FROM answers a JOIN callbacks c ON c.seq = a.callback_seq",
+        [],
+    );
+    assert_eq!(on, 2, "the answer is on the held duplicate, #2");
+    // A closing verdict: the open queue shrinks by exactly one.
+    assert_eq!(open(&w), open_before - 1);
+}

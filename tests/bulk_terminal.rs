@@ -129,3 +129,26 @@ fn the_marks_the_plan_and_the_outcome_at_every_size() {
     resize(&mut app, 80, 24);
     insta::assert_snapshot!("bulk_outcome_80x24", screen(&app, 80, 24));
 }
+
+#[test]
+fn capital_v_marks_what_the_query_keeps_and_nothing_else() {
+    let (_ledger, mut app) = demo_app("ana");
+    ch(&mut app, '5'); // All callbacks: 15 rows, two of them held
+    type_text(&mut app, "/disposition:hold");
+    key(&mut app, KeyCode::Enter);
+    ch(&mut app, 'V');
+    let marked = render(&app);
+    assert!(
+        marked.contains("marked all 2 callbacks the filter matches"),
+        "{marked}"
+    );
+    assert!(marked.contains("· 2 marked"), "{marked}");
+    // Widening the query shows more rows; only the two held ones carry a mark.
+    type_text(&mut app, "/");
+    for _ in 0.."disposition:hold".len() {
+        key(&mut app, KeyCode::Backspace);
+    }
+    key(&mut app, KeyCode::Enter);
+    let all = render(&app);
+    assert_eq!(all.matches('✓').count(), 2, "{all}");
+}
