@@ -53,14 +53,10 @@ pub(crate) fn text(fact: &TimelineFact) -> String {
             verdict,
             reviewer,
             note,
-        } => {
-            let note = if note.is_empty() {
-                String::new()
-            } else {
-                format!(" - {note}")
-            };
-            format!("answer on #{callback_seq}: {verdict} by {reviewer}{note}")
-        }
+        } => format!(
+            "answer on #{callback_seq}: {verdict} by {reviewer}{}",
+            dash_note(note)
+        ),
         TimelineFact::OutputStored {
             reference,
             retention_until,
@@ -93,14 +89,10 @@ pub(crate) fn text(fact: &TimelineFact) -> String {
             request,
             withdrawn_by,
             note,
-        } => {
-            let note = if note.is_empty() {
-                String::new()
-            } else {
-                format!(" - {note}")
-            };
-            format!("{request} request {request_id} withdrawn by {withdrawn_by}{note}")
-        }
+        } => format!(
+            "{request} request {request_id} withdrawn by {withdrawn_by}{}",
+            dash_note(note)
+        ),
     }
 }
 
@@ -154,6 +146,15 @@ fn together(moved: &TimelineFact, event: &TimelineFact) -> Option<String> {
         _ => false,
     };
     caused.then(|| format!("{}; state {from} -> {to}", text(event)))
+}
+
+/// A person's note after what they did (` - why`), or nothing.
+fn dash_note(note: &str) -> String {
+    if note.is_empty() {
+        String::new()
+    } else {
+        format!(" - {note}")
+    }
 }
 
 #[cfg(test)]
