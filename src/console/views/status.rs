@@ -1,5 +1,6 @@
 //! The status line: the ledger, the reviewer, the clock (the one place the screen
-//! says its times are UTC), READ-ONLY and the backlog alarm.
+//! says its times are UTC), READ-ONLY, the backlog alarm, and on a wide screen the
+//! day's arrivals for people as a line of bars.
 //!
 //! The line gives way by how much each part is needed: the ledger's path and the
 //! reviewer shorten and go first, the clock next; READ-ONLY and the backlog alarm only
@@ -20,6 +21,8 @@ struct Part<'a> {
     forms: Vec<Vec<Span<'a>>>,
     /// The part may go altogether once its shortest form does not fit.
     may_go: bool,
+    /// The part gives way before every other (a picture only a wide screen has room for).
+    goes_first: bool,
 }
 
 fn width(spans: &[Span<'_>]) -> usize {
@@ -58,6 +61,7 @@ fn parts(model: &Model) -> Vec<Part<'_>> {
                 ],
             ],
             may_go: true,
+            goes_first: false,
         },
         Part {
             forms: vec![
@@ -65,6 +69,7 @@ fn parts(model: &Model) -> Vec<Part<'_>> {
                 vec![outside(&model.reviewer)],
             ],
             may_go: true,
+            goes_first: false,
         },
         Part {
             forms: clock
@@ -72,6 +77,7 @@ fn parts(model: &Model) -> Vec<Part<'_>> {
                 .map(|text| vec![Span::raw(text)])
                 .collect(),
             may_go: true,
+            goes_first: false,
         },
     ];
     if model.read_only {
@@ -79,6 +85,7 @@ fn parts(model: &Model) -> Vec<Part<'_>> {
         parts.push(Part {
             forms: vec![flag("READ-ONLY: writes disabled"), flag("READ-ONLY")],
             may_go: false,
+            goes_first: false,
         });
     }
     let b = &model.glance.backlog;
@@ -104,6 +111,7 @@ fn parts(model: &Model) -> Vec<Part<'_>> {
                 alarm("BACKLOG ALARM".to_owned()),
             ],
             may_go: false,
+            goes_first: false,
         }
     } else {
         Part {
@@ -112,8 +120,19 @@ fn parts(model: &Model) -> Vec<Part<'_>> {
                 vec![Span::raw("quiet").dark_gray()],
             ],
             may_go: true,
+            goes_first: false,
         }
     });
+    // The day's arrivals for people, hour by hour, where the line has room to spare.
+    if !model.glance.trend.is_empty() {
+        let mut day = vec![Span::raw("24 h ").dark_gray()];
+        day.extend(super::trend::sparkline(&model.glance.trend, b.capacity));
+        parts.push(Part {
+            forms: vec![day],
+            may_go: true,
+            goes_first: true,
+        });
+    }
     parts
 }
 
@@ -135,10 +154,10 @@ pub(crate) fn line(model: &Model, room: usize) -> Line<'_> {
         shown.iter().sum::<usize>() + SEPARATOR.chars().count() * shown.len().saturating_sub(1)
     };
     // The flags shorten first only when the others have given all they can.
-    let order: Vec<usize> = GIVES_WAY
-        .iter()
-        .copied()
-        .chain((0..parts.len()).filter(|i| !GIVES_WAY.contains(i)))
+    let first = (0..parts.len()).filter(|&i| parts[i].goes_first);
+    let order: Vec<usize> = first
+        .chain(GIVES_WAY.iter().copied())
+        .chain((0..parts.len()).filter(|&i| !GIVES_WAY.contains(&i) && !parts[i].goes_first))
         .collect();
     for &i in &order {
         while total(&chosen) > room {
