@@ -181,3 +181,40 @@ fn a_view_saved_with_colon_save_is_recalled_from_the_list_and_the_latest_wins() 
     key(&mut app, KeyCode::Enter);
     shows(&app, "no command \"drop late\"");
 }
+
+#[test]
+fn a_large_view_is_searched_off_the_input_thread_and_its_page_put_back() {
+    let (_ledger, mut app) = demo_app("ana");
+    app.search_off_thread_from(1); // every view counts as large
+    ch(&mut app, '5'); // All callbacks: 15 rows
+    type_text(&mut app, "/disposition:hold");
+    key(&mut app, KeyCode::Enter);
+    assert!(app.searching(), "the search did not leave the input thread");
+    let searching = render(&app);
+    assert!(
+        searching.contains("searching 15 rows for disposition:hold"),
+        "{searching}"
+    );
+    // Keys are taken while it runs.
+    ch(&mut app, 'j');
+    let started = std::time::Instant::now();
+    while app.searching() {
+        assert!(started.elapsed().as_secs() < 10, "the search never ended");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        jobledger::console::update(&mut app, jobledger::console::Action::Tick);
+    }
+    let found = render(&app);
+    assert!(found.contains("2 of 15 rows match"), "{found}");
+    assert!(found.contains("5 All callbacks 2/15"), "{found}");
+    assert!(
+        !found.contains("booking-1041"),
+        "rows the query leaves out:\n{found}"
+    );
+    // Esc puts the old (empty) filter back the same way.
+    key(&mut app, KeyCode::Esc);
+    while app.searching() {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        jobledger::console::update(&mut app, jobledger::console::Action::Tick);
+    }
+    assert!(render(&app).contains("5 All callbacks 15 "));
+}

@@ -139,6 +139,8 @@ pub trait List {
     ) -> Result<(), StoreError>;
     /// Selects the `index`th row of the page, if there is one (a click on it).
     fn select(&mut self, index: usize) -> bool;
+    /// A copy of the page, to be searched on another thread and put back.
+    fn to_send(&self) -> Box<dyn List + Send>;
     /// The page itself, for the view that knows its rows.
     fn as_any(&self) -> &dyn Any;
     /// The page itself, to change.
@@ -146,6 +148,10 @@ pub trait List {
 }
 
 impl<T: PageRow + 'static> List for Page<T> {
+    fn to_send(&self) -> Box<dyn List + Send> {
+        Box::new(self.clone())
+    }
+
     fn as_any(&self) -> &dyn Any {
         self
     }
@@ -253,6 +259,13 @@ impl Lists {
     /// The page `tab` shows (`None`: the view lists no rows).
     pub fn of(&self, tab: Tab) -> Option<&dyn List> {
         self.0.get(tab.index())?.as_deref()
+    }
+
+    /// Puts `page` in place of the one `tab` shows (a search finished elsewhere).
+    pub fn put(&mut self, tab: Tab, page: Box<dyn List>) {
+        if let Some(slot) = self.0.get_mut(tab.index()) {
+            *slot = Some(page);
+        }
     }
 
     /// The page `tab` shows, to change.

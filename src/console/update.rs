@@ -43,6 +43,8 @@ pub struct App {
     quit: bool,
     /// When the filter of a large view was last typed into, not yet searched.
     filter_typed_at: Option<std::time::Instant>,
+    /// Searches a large view's filter off this thread.
+    search: query::Search,
 }
 
 impl App {
@@ -65,6 +67,7 @@ impl App {
             counted_at: now,
             quit: false,
             filter_typed_at: None,
+            search: query::Search::default(),
         };
         app.refresh()?;
         Ok(app)
@@ -110,6 +113,17 @@ impl App {
     /// writes it (see `terminal::write_clipboard`).
     pub fn take_clipboard(&mut self) -> Option<String> {
         self.model.clipboard.take()
+    }
+
+    /// Views of at least `rows` rows search their filter on another thread (10,000 by
+    /// default; a test sets it low to watch a search run).
+    pub fn search_off_thread_from(&mut self, rows: i64) {
+        self.search.off_thread_rows = rows;
+    }
+
+    /// Is a search of a view's filter running on another thread?
+    pub fn searching(&self) -> bool {
+        self.search.busy()
     }
 
     /// The ledger the console reviews (for tests and the caller).
@@ -174,6 +188,7 @@ impl App {
 
     fn tick(&mut self) -> Result<(), StoreError> {
         query::search_when_paused(self)?;
+        query::take_search(self)?;
         self.take_glance();
         self.model.now = self.model.clock.now();
         let version = self.ledger.data_version()?;
@@ -301,7 +316,7 @@ impl App {
             Action::Back => match std::mem::take(&mut self.model.overlay) {
                 Overlay::Filter { before } => {
                     self.filter_typed_at = None;
-                    self.set_filter(before)
+                    query::apply_filter(self, before)
                 }
                 _ => Ok(()),
             },

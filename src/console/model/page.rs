@@ -70,11 +70,11 @@ pub trait RowSource {
 }
 
 /// A row that can be read by keyset.
-pub trait PageRow: Sized {
+pub trait PageRow: Sized + Clone + Send {
     /// What orders the rows, and finds a row again after a refresh.
-    type Key: Clone + PartialEq;
+    type Key: Clone + PartialEq + Send;
     /// Which list of this kind of row (e.g. the disposition of a callback view).
-    type Source: Copy;
+    type Source: Copy + Send;
     /// The kind of list, which says the fields its query may name.
     const SCOPE: Scope;
 
@@ -123,6 +123,7 @@ pub trait PageRow: Sized {
 }
 
 /// The page a view holds, its filter and its selection.
+#[derive(Clone)]
 pub struct Page<T: PageRow> {
     /// Which list the page reads.
     pub source: T::Source,

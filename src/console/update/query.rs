@@ -1,14 +1,18 @@
 //! The query and the order of the current view: sorting, and counting only the view a
 //! filter changed.
 
+use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::time::{Duration, Instant};
 
 use super::App;
 use super::reads::LedgerRows;
 use crate::console::action::Action;
-use crate::console::model::Flash;
+use crate::console::layout;
+use crate::console::model::{Flash, List};
+use crate::console::tab::Tab;
 use crate::filter::Scope;
-use crate::store::StoreError;
+use crate::inert::inert;
+use crate::store::{Ledger, StoreError};
 
 /// Counts the current view again under its filter: only its query changed, and every
 /// other view's count still stands (a keystroke costs one count, not eight).
@@ -30,10 +34,11 @@ const PAUSE: Duration = Duration::from_millis(250);
 /// Takes the filter text typed: searched at once in a small view; in a large one the
 /// text is kept and searched when typing pauses ([`search_when_paused`]) or on Enter.
 pub(super) fn type_filter(app: &mut App, text: String) -> Result<(), StoreError> {
+    let large = app.search.off_thread_rows;
     let Some(list) = app.model.lists.of_mut(app.model.tab) else {
         return Ok(());
     };
-    if list.count().all < SEARCH_ON_PAUSE_ROWS {
+    if list.count().all < large {
         return app.set_filter(Some(text));
     }
     list.set_filter_text(Some(text).filter(|t| !t.is_empty()));
@@ -55,7 +60,131 @@ pub(super) fn search_now(app: &mut App) -> Result<(), StoreError> {
         return Ok(());
     }
     let text = app.model.filter().map(str::to_owned);
-    app.set_filter(text)
+    apply_filter(app, text)
+}
+
+/// Sets the current view's filter to `text`: read at once in a small view; a large
+/// one is searched on another thread ([`Search`]), so no key waits for a million
+/// rows, and its page is put back when the search ends.
+pub(super) fn apply_filter(app: &mut App, text: Option<String>) -> Result<(), StoreError> {
+    let tab = app.model.tab;
+    let Some(list) = app.model.lists.of_mut(tab) else {
+        return app.set_filter(text);
+    };
+    if list.count().all < app.search.off_thread_rows {
+        return app.set_filter(text);
+    }
+    let text = text.filter(|t| !t.is_empty());
+    if let Err(e) = list.set_filter(text.clone()) {
+        let view = tab.title();
+        app.model.flash = Flash::error(inert(&format!("{view} filter {e}")));
+        return Ok(());
+    }
+    let page = list.to_send();
+    let rows = list.count().all;
+    let height = layout::list_capacity(&app.model);
+    app.search.start(
+        app.ledger.path(),
+        tab,
+        text.clone(),
+        page,
+        app.model.now,
+        height,
+    );
+    app.model.flash = Flash::info(match text {
+        Some(text) => format!("searching {rows} rows for {}…", inert(&text)),
+        None => format!("reading all {rows} rows…"),
+    });
+    Ok(())
+}
+
+/// A finished search: the page it read, or why it could not.
+type Searched = Result<Box<dyn List + Send>, StoreError>;
+
+/// The search of a large view's filter, off the console's thread: at most one runs;
+/// a newer one makes the older one's page unwanted.
+pub(super) struct Search {
+    /// The search running: the view, the filter text it searched, and its answer.
+    running: Option<(Tab, Option<String>, Receiver<Searched>)>,
+    /// Views of at least this many rows are searched here rather than in place.
+    pub off_thread_rows: i64,
+}
+
+impl Default for Search {
+    fn default() -> Self {
+        Search {
+            running: None,
+            off_thread_rows: SEARCH_ON_PAUSE_ROWS,
+        }
+    }
+}
+
+impl Search {
+    /// Starts reading `page` of `tab` under `text` on its own read-only connection.
+    fn start(
+        &mut self,
+        path: &std::path::Path,
+        tab: Tab,
+        text: Option<String>,
+        mut page: Box<dyn List + Send>,
+        now: crate::clock::Timestamp,
+        height: usize,
+    ) {
+        let (tx, rx) = mpsc::channel();
+        let path = path.to_path_buf();
+        std::thread::spawn(move || {
+            let searched = Ledger::open_read_only(&path).and_then(|ledger| {
+                let rows = LedgerRows::new(&ledger, now);
+                page.recount(&rows)?;
+                page.reload(&rows, height)?;
+                Ok(page)
+            });
+            // The console may have left meanwhile; then nobody needs the answer.
+            let _ = tx.send(searched);
+        });
+        self.running = Some((tab, text, rx));
+    }
+
+    /// Is a search running?
+    pub fn busy(&self) -> bool {
+        self.running.is_some()
+    }
+}
+
+/// On a tick: puts back the page a finished search read, if its view still wants it
+/// (the same filter text), and reads the detail pane again.
+pub(super) fn take_search(app: &mut App) -> Result<(), StoreError> {
+    let Some((tab, text, rx)) = &app.search.running else {
+        return Ok(());
+    };
+    let searched = match rx.try_recv() {
+        Ok(searched) => searched,
+        Err(TryRecvError::Empty) => return Ok(()),
+        Err(TryRecvError::Disconnected) => {
+            app.search.running = None;
+            return Ok(());
+        }
+    };
+    let (tab, text) = (*tab, text.clone());
+    app.search.running = None;
+    let page = searched?;
+    let wanted = app
+        .model
+        .lists
+        .of(tab)
+        .is_some_and(|list| list.filter() == text.as_deref());
+    if wanted {
+        let found = page.count();
+        app.model.lists.put(tab, page);
+        if app.model.tab == tab {
+            app.model.flash = Flash::info(match found.matching {
+                Some(n) => format!("{n} of {} rows match", found.all),
+                None => format!("all {} rows", found.all),
+            });
+            app.reload_detail()?;
+        }
+    }
+    Ok(())
 }
 
 impl App {
