@@ -49,7 +49,10 @@ fn ledger_path(flag: Option<PathBuf>) -> PathBuf {
 
 /// Runs the command line; errors are printed, and the exit code says whether it worked.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match parse_plain() {
+        Ok(cli) => cli,
+        Err(error) => return argument_error(&error),
+    };
     match run(cli) {
         Ok(code) => code,
         // A reader that stopped early (`jobledger callbacks | head`) is no failure of ours.
@@ -62,6 +65,40 @@ pub fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Parses the command line with a parser that adds no styles of its own, so the only
+/// escape sequences in an error are those of the argument typed, which
+/// [`argument_error`] makes inert.
+fn parse_plain() -> Result<Cli, clap::Error> {
+    use clap::{CommandFactory as _, FromArgMatches as _};
+    let matches = Cli::command()
+        .styles(clap::builder::Styles::plain())
+        .try_get_matches()?;
+    Cli::from_arg_matches(&matches)
+}
+
+/// Prints what the argument parser said: help and version as clap prints them (our own
+/// text, styled), an error made inert like every other message, since it quotes the
+/// argument typed and a value pasted from a stream can carry escape sequences.
+fn argument_error(error: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if !error.use_stderr() {
+        // Help or version: the styled parser says it again, in colour where wanted.
+        let styled = Cli::try_parse().err();
+        let _ = styled.as_ref().unwrap_or(error).print();
+        return ExitCode::SUCCESS;
+    }
+    if error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        let _ = error.print();
+        return ExitCode::from(2);
+    }
+    let text = error.render().ansi().to_string();
+    let mut err = io::stderr().lock();
+    for line in text.lines() {
+        let _ = writeln!(err, "{}", crate::inert::inert(line));
+    }
+    ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2))
 }
 
 fn is_broken_pipe(error: &anyhow::Error) -> bool {

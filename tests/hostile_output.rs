@@ -246,3 +246,41 @@ fn reports_of_the_command_line_print_no_control_character() {
         "{stderr}"
     );
 }
+
+#[test]
+fn argument_errors_quote_the_argument_typed_inert() {
+    let (w, _) = support::binary::Workdir::with_demo();
+    let osc = "\u{1b}]0;PWNED\u{7}";
+    let csi = "h\u{1b}[31m";
+    for args in [
+        vec!["answer", osc, "--verdict", "noise"],
+        vec!["callbacks", "--disposition", csi],
+        vec!["reconcile", "--window", osc],
+        vec![
+            "owner",
+            "booking-1042",
+            "--owner",
+            "x",
+            "--escalate-at",
+            osc,
+        ],
+    ] {
+        let output = w.run(&args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let said = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            !said.chars().any(|c| c.is_control() && c != '\n'),
+            "{args:?} printed a control character: {said:?}"
+        );
+        // The value is shown, made visible, not dropped.
+        assert!(said.contains("^["), "{args:?}: {said}");
+    }
+    // A top-level option with a bad time: the same.
+    let output = w.run(&["--now", osc, "summary"]);
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(!said.contains('\u{1b}'), "{said:?}");
+    // Help keeps its own form and says it on standard output.
+    let help = w.run(&["summary", "--help"]);
+    assert_eq!(help.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&help.stdout).contains("Usage: jobledger summary"));
+}
