@@ -73,6 +73,11 @@ pub enum StoreError {
     },
     #[error("the ledger {path} does not exist")]
     Missing { path: PathBuf },
+    #[error(
+        "{shown} is not a file name: {why}; give the path of a file, e.g. ./jobledger.db",
+        shown = if path.as_os_str().is_empty() { "an empty --db".to_owned() } else { format!("`{}`", path.display()) }
+    )]
+    NotAFileName { path: PathBuf, why: &'static str },
     #[error("the ledger {path} is read-only here: {detail}")]
     ReadOnly { path: PathBuf, detail: String },
     #[error(

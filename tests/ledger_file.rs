@@ -311,3 +311,29 @@ fn a_writer_that_lets_go_within_the_timeout_is_waited_for() {
     letting_go.join().unwrap();
     succeeded(&out, &["ingest"]);
 }
+
+#[test]
+fn memory_and_uri_names_are_refused_with_a_sentence_and_nothing_is_made() {
+    let w = support::binary::Workdir::new();
+    let stream = w.file("s.ndjson", fixture::booking_afternoon().as_bytes());
+    let stream = stream.to_str().unwrap();
+    for name in [":memory:", "file:ledger.db?mode=memory", "file:ledger.db"] {
+        let output = w
+            .command()
+            .args(["--db", name, "ingest", stream])
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{name}: {said}");
+        assert!(said.contains("is not a file name"), "{name}: {said}");
+        assert!(said.contains("give the path of a file"), "{name}: {said}");
+    }
+    let made: Vec<_> = std::fs::read_dir(w.dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| {
+            n.to_string_lossy().contains("memory") || n.to_string_lossy().starts_with("file:")
+        })
+        .collect();
+    assert!(made.is_empty(), "files made: {made:?}");
+}

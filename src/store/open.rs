@@ -30,6 +30,12 @@ pub(super) fn open(
     mode: OpenMode,
     busy_timeout: Duration,
 ) -> Result<Ledger, StoreError> {
+    if let Some(why) = not_a_file_name(path) {
+        return Err(StoreError::NotAFileName {
+            path: path.to_path_buf(),
+            why,
+        });
+    }
     let exists = path.exists();
     if !exists && mode == OpenMode::ReadOnly {
         return Err(StoreError::Missing {
@@ -42,8 +48,7 @@ pub(super) fn open(
     let flags = match mode {
         OpenMode::ReadWrite => OpenFlags::SQLITE_OPEN_READ_WRITE,
         OpenMode::ReadOnly => OpenFlags::SQLITE_OPEN_READ_ONLY,
-    } | OpenFlags::SQLITE_OPEN_NO_MUTEX
-        | OpenFlags::SQLITE_OPEN_URI;
+    } | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let mut conn = Connection::open_with_flags(path, flags).map_err(|e| classify(path, e))?;
     conn.busy_handler(Some(move |tries| wait_for_writer(tries, busy_timeout)))
         .map_err(|e| classify(path, e))?;
@@ -75,6 +80,23 @@ pub(super) fn open(
         conn,
         path: path.to_path_buf(),
     })
+}
+
+/// Why `path` names no file SQLite would keep, if it does not: SQLite takes `:memory:`
+/// and an empty name for databases that vanish when the command ends (a run reported
+/// "5,086 lines" and kept none), and `file:` names for URIs with options of their own.
+/// The ledger is the file at its path, nothing else.
+fn not_a_file_name(path: &Path) -> Option<&'static str> {
+    let name = path.to_str()?;
+    if name.is_empty() {
+        Some("SQLite would keep the ledger in a temporary file and lose it when the command ends")
+    } else if name == ":memory:" {
+        Some("SQLite would keep the ledger in memory and lose everything when the command ends")
+    } else if name.starts_with("file:") {
+        Some("it reads as a SQLite URI, whose options could open something other than the file")
+    } else {
+        None
+    }
 }
 
 /// The schema version of an existing ledger that the next read-write open will
