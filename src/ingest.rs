@@ -208,7 +208,12 @@ fn ingest_line(
     defaults: JobDefaults,
     report: &mut IngestReport,
 ) -> Result<(), StoreError> {
-    let Some(reader::Content { sha256, parsed }) = &line.content else {
+    let Some(reader::Content {
+        sha256,
+        sha256_with_cr,
+        parsed,
+    }) = &line.content
+    else {
         report.blank += 1;
         return Ok(());
     };
@@ -230,6 +235,7 @@ fn ingest_line(
     };
     let kept = writer.insert_line_once(&NewLine {
         sha256,
+        sha256_with_cr: sha256_with_cr.as_ref(),
         raw: &line.raw,
         event: kind,
         status,

@@ -37,12 +37,26 @@ fn config(default_cases: u32) -> ProptestConfig {
 }
 
 /// The lines of a stream as ingest reads them (split on LF).
+/// The lines of a stream: each without its terminator, LF or CRLF (SPEC sec. 3); a
+/// last line with no LF keeps a CR it ends with.
 fn lines_of(stream: &[u8]) -> Vec<&[u8]> {
     let body = stream.strip_suffix(b"\n").unwrap_or(stream);
     if stream.is_empty() {
         return Vec::new();
     }
-    body.split(|b| *b == b'\n').collect()
+    let parts: Vec<&[u8]> = body.split(|b| *b == b'\n').collect();
+    let unterminated = (!stream.ends_with(b"\n")).then(|| parts.len() - 1);
+    parts
+        .into_iter()
+        .enumerate()
+        .map(|(i, line)| {
+            if Some(i) == unterminated {
+                line
+            } else {
+                line.strip_suffix(b"\r").unwrap_or(line)
+            }
+        })
+        .collect()
 }
 
 fn blank(line: &[u8]) -> bool {
@@ -167,8 +181,17 @@ fn check_stream(stream: &[u8], split: usize) -> Result<(), TestCaseError> {
 
     // Two parts give the ledger one gives.
     let cut = lines.len().min(split);
-    let head: usize = lines[..cut].iter().map(|l| l.len() + 1).sum();
-    let head = head.min(stream.len());
+    // In bytes: just after the cut-th LF (lines no longer hold their CRs).
+    let head = match cut {
+        0 => 0,
+        n => stream
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| **b == b'\n')
+            .map(|(i, _)| i + 1)
+            .nth(n - 1)
+            .unwrap_or(stream.len()),
+    };
     let mut parts = TempLedger::new();
     parts.ingest_bytes(&stream[..head]);
     parts.ingest_bytes(&stream[head..]);

@@ -22,6 +22,9 @@ pub(crate) struct ReadLine {
 /// What the line alone tells: its identity and what it says.
 pub(crate) struct Content {
     pub sha256: [u8; 32],
+    /// For a line that ended in CRLF, the identity an earlier jobledger gave it, when the
+    /// CR was kept as part of the line: a ledger may hold it under that one.
+    pub sha256_with_cr: Option<[u8; 32]>,
     pub parsed: Parsed,
 }
 
@@ -101,10 +104,16 @@ fn read_all(mut input: impl BufRead, sender: &SyncSender<Chunk>) {
                     return;
                 }
             }
+            // A line is its bytes without its terminator, LF or CRLF (SPEC sec. 3): the
+            // same events written with CRLF endings are the same lines.
+            let crlf = raw.ends_with(b"\r\n");
             if raw.last() == Some(&b'\n') {
                 raw.pop();
             }
-            chunk.push(prepare(raw));
+            if crlf {
+                raw.pop();
+            }
+            chunk.push(prepare(raw, crlf));
         }
         lines_read += chunk.len() as u64;
         if !chunk.is_empty() && sender.send(Ok(chunk)).is_err() {
@@ -116,9 +125,16 @@ fn read_all(mut input: impl BufRead, sender: &SyncSender<Chunk>) {
     }
 }
 
-fn prepare(raw: Vec<u8>) -> ReadLine {
+fn prepare(raw: Vec<u8>, crlf: bool) -> ReadLine {
     let content = (!raw.iter().all(u8::is_ascii_whitespace)).then(|| Content {
         sha256: Sha256::digest(&raw).into(),
+        sha256_with_cr: crlf.then(|| {
+            Sha256::new()
+                .chain_update(&raw)
+                .chain_update(b"\r")
+                .finalize()
+                .into()
+        }),
         parsed: event::parse_line(&raw),
     });
     ReadLine { raw, content }

@@ -160,6 +160,23 @@ impl Writer<'_> {
     /// migration 005).
     /// Returns its sequence number, or `None` when it was there before.
     pub fn insert_line_once(&mut self, line: &NewLine<'_>) -> Result<Option<i64>> {
+        if let Some(with_cr) = line.sha256_with_cr {
+            // Found by the identity it had with its CR (the same time key: the CR is
+            // the last byte, past the 16 after "at":", but for a line shorter than that).
+            let mut raw_with_cr = line.raw.to_vec();
+            raw_with_cr.push(b'\r');
+            let kept_before: bool = self.run(|c| {
+                c.prepare_cached(
+                    "SELECT EXISTS (SELECT 1 FROM input_lines
+                      WHERE time_key = substr(?1, instr(?1, X'226174223A22') + 6, 16)
+                        AND line_sha256 = ?2)",
+                )?
+                .query_row(params![raw_with_cr, &with_cr[..]], |row| row.get(0))
+            })?;
+            if kept_before {
+                return Ok(None);
+            }
+        }
         let inserted = self.execute(
             "INSERT INTO input_lines (line_sha256, raw, event, status, reason, ingested_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (time_key, line_sha256) DO NOTHING",

@@ -54,6 +54,9 @@ pub struct AttemptRow {
 #[derive(Debug, Clone, Copy)]
 pub struct NewLine<'a> {
     pub sha256: &'a [u8; 32],
+    /// The identity the line had when a CR before its LF was kept as part of it (lines
+    /// that ended in CRLF): kept under that one by an earlier jobledger, it is no new line.
+    pub sha256_with_cr: Option<&'a [u8; 32]>,
     pub raw: &'a [u8],
     pub event: Option<&'a str>,
     pub status: LineStatus,

@@ -92,7 +92,11 @@ pub fn corpus() -> Vec<Case> {
     let expected =
         std::fs::read_to_string(hostile_dir().join("expected.tsv")).expect("expected.tsv");
     let body = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
-    let lines: Vec<&[u8]> = body.split(|b| *b == b'\n').collect();
+    // A line is its bytes without its terminator, LF or CRLF (SPEC sec. 3).
+    let lines: Vec<&[u8]> = body
+        .split(|b| *b == b'\n')
+        .map(|line| line.strip_suffix(b"\r").unwrap_or(line))
+        .collect();
     let rows: Vec<Vec<&str>> = expected
         .lines()
         .filter(|l| !l.starts_with('#'))

@@ -1,0 +1,90 @@
+//! A line is its bytes without its terminator, LF or CRLF (SPEC sec. 3): the same events
+//! written with CRLF endings are the same lines (issue 11, finding 3: re-ingesting them
+//! doubled every callback, output and notification).
+
+mod support;
+
+use sha2::{Digest, Sha256};
+use support::fixture::{self, TempLedger};
+
+fn crlf(text: &str) -> Vec<u8> {
+    text.lines()
+        .flat_map(|line| line.bytes().chain(*b"\r\n"))
+        .collect()
+}
+
+#[test]
+fn the_same_events_with_crlf_endings_are_the_same_lines_either_way_round() {
+    let stream = fixture::booking_afternoon();
+    for crlf_first in [false, true] {
+        let mut t = TempLedger::new();
+        let (first, second) = if crlf_first {
+            (crlf(&stream), stream.as_bytes().to_vec())
+        } else {
+            (stream.as_bytes().to_vec(), crlf(&stream))
+        };
+        let report = t.ingest_bytes(&first);
+        let before = t.dump();
+        let again = t.ingest_bytes(&second);
+        assert_eq!(
+            again.already_ingested,
+            report.lines_read - report.blank,
+            "crlf first: {crlf_first}: {again}"
+        );
+        assert_eq!(
+            t.dump(),
+            before,
+            "crlf first: {crlf_first}: the ledger changed"
+        );
+        // No line keeps a CR as its last byte: it was part of the terminator.
+        let with_cr = fixture::query_i64(
+            &t.path,
+            "SELECT count(*) FROM input_lines WHERE substr(raw, -1) = X'0D'",
+            [],
+        );
+        assert_eq!(with_cr, 0, "crlf first: {crlf_first}");
+    }
+}
+
+#[test]
+fn a_line_an_earlier_jobledger_kept_with_its_cr_is_found_again() {
+    let stream = fixture::booking_afternoon();
+    let line = fixture::line_with(&stream, "d-1042-a");
+    let t = TempLedger::new();
+    {
+        // What a jobledger before this rule kept for the line read from a CRLF file:
+        // the CR as its last byte, and the SHA-256 of that.
+        let mut raw = line.as_bytes().to_vec();
+        raw.push(b'\r');
+        let conn = rusqlite::Connection::open(&t.path).unwrap();
+        conn.execute(
+            "INSERT INTO input_lines (line_sha256, raw, event, status, reason, ingested_at)
+             VALUES (?1, ?2, 'callback', 'rejected', 'kept by an earlier version', ?3)",
+            rusqlite::params![
+                Sha256::digest(&raw).as_slice(),
+                raw,
+                "2026-11-27T13:16:45.000Z"
+            ],
+        )
+        .unwrap();
+    }
+    let mut t = t;
+    let report = t.ingest_bytes(&crlf(line));
+    assert_eq!(report.already_ingested, 1, "{report}");
+    let lines = fixture::query_i64(&t.path, "SELECT count(*) FROM input_lines", []);
+    assert_eq!(lines, 1);
+}
+
+#[test]
+fn a_cr_inside_a_line_or_before_no_lf_is_part_of_the_line() {
+    let mut t = TempLedger::new();
+    // A CR that ends no line (the last line has no LF) is one of its bytes.
+    let report = t.ingest_bytes(b"{\"event\":\"bogus\"}\r");
+    assert_eq!(report.lines_read, 1);
+    let last = fixture::query_i64(
+        &t.path,
+        "SELECT count(*) FROM input_lines WHERE substr(raw, -1) = X'0D'",
+        [],
+    );
+    assert_eq!(last, 1, "the CR of an unterminated line was dropped");
+}
