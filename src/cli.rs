@@ -134,7 +134,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
     let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
     match command {
         Command::Review(args) => review_console(&path, clock, args)?,
-        Command::Ingest { file } => run_ingest(&path, file.as_deref(), now)?,
+        Command::Ingest { file, complete } => run_ingest(&path, file.as_deref(), complete, now)?,
         Command::Summary {
             json,
             review_capacity,
@@ -297,7 +297,7 @@ fn note_upgrade(path: &Path) {
     }
 }
 
-fn run_ingest(path: &Path, file: Option<&Path>, now: Timestamp) -> Result<()> {
+fn run_ingest(path: &Path, file: Option<&Path>, complete: bool, now: Timestamp) -> Result<()> {
     // Read on ingest's reader thread: `Stdin` (not its lock) may move there.
     let input: Box<dyn io::BufRead + Send> = match file {
         None => Box::new(BufReader::with_capacity(1 << 16, io::stdin())),
@@ -308,13 +308,17 @@ fn run_ingest(path: &Path, file: Option<&Path>, now: Timestamp) -> Result<()> {
         )),
     };
     let mut ledger = open_upgrading(path)?;
-    let report =
-        ingest::ingest(&mut ledger, input, now, progress_printer()).with_context(|| {
-            format!(
-                "ingest into {} stopped; committed batches are kept, re-run to finish",
-                path.display()
-            )
-        })?;
+    let batching = ingest::Batching {
+        complete,
+        ..ingest::Batching::default()
+    };
+    let report = ingest::ingest_in_batches(&mut ledger, input, now, batching, progress_printer())
+        .with_context(|| {
+        format!(
+            "ingest into {} stopped; committed batches are kept, re-run to finish",
+            path.display()
+        )
+    })?;
     finish_progress();
     // `println!` would panic on a closed standard output.
     writeln!(io::stdout(), "{report}")?;

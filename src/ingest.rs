@@ -47,9 +47,13 @@ pub enum IngestError {
 }
 
 /// What an ingest did. The counts add up: `lines_read = blank + already_ingested +
-/// events_applied + events_rejected + callbacks.total()`.
+/// events_applied + events_rejected + callbacks.total()`; a last line left unread
+/// (`unfinished_bytes`) is not among the lines read.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct IngestReport {
+    /// The size of a last line left unread: it had no end yet and was no whole JSON
+    /// value, so it may still be being written (0: none).
+    pub unfinished_bytes: u64,
     pub lines_read: u64,
     pub blank: u64,
     pub already_ingested: u64,
@@ -87,7 +91,15 @@ impl std::fmt::Display for IngestReport {
             c.held,
             c.recorded,
             c.quarantined
-        )
+        )?;
+        if self.unfinished_bytes > 0 {
+            write!(
+                f,
+                "; the last line ({} bytes) has no end yet and was left unread: the next ingest reads it whole (ingest --complete keeps it as it is)",
+                self.unfinished_bytes
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -107,6 +119,9 @@ pub struct Batching {
     pub max_hold: Duration,
     /// The pause between two transactions.
     pub pause: Duration,
+    /// The input is the whole stream: a last line with no end is kept as it is, not
+    /// left for the next run (`ingest --complete`).
+    pub complete: bool,
 }
 
 impl Default for Batching {
@@ -115,6 +130,7 @@ impl Default for Batching {
             lines: BATCH_LINES,
             max_hold: BATCH_MAX_HOLD,
             pause: BATCH_PAUSE,
+            complete: false,
         }
     }
 }
@@ -170,6 +186,10 @@ fn write_all(
                 done = true;
                 break;
             };
+            if line.unfinished && !batching.complete {
+                batch.unfinished_bytes += line.raw.len() as u64;
+                continue;
+            }
             batch.lines_read += 1;
             ingest_line(&mut writer, &line, now, defaults, &mut batch)?;
             if n % 64 == 63 && held_since.elapsed() >= batching.max_hold {
@@ -189,6 +209,7 @@ fn write_all(
 impl IngestReport {
     /// Adds the counts of another run.
     pub fn merge(&mut self, other: &IngestReport) {
+        self.unfinished_bytes += other.unfinished_bytes;
         self.lines_read += other.lines_read;
         self.blank += other.blank;
         self.already_ingested += other.already_ingested;

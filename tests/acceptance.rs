@@ -251,7 +251,8 @@ fn callback_without_job_id_is_quarantined_with_its_raw_bytes() {
         stream.push(b'\n');
     }
     stream.extend_from_slice(not_utf8);
-    let report = t.ingest_bytes(&stream);
+    // The input is whole: its last line, with no end, is kept as it is.
+    let report = t.ingest_complete(&stream);
     assert_eq!(report.lines_read, 3, "{report}");
     assert_eq!(report.callbacks.quarantined, 3, "{report}");
 
@@ -294,7 +295,7 @@ fn callback_without_job_id_is_quarantined_with_its_raw_bytes() {
     );
 
     // The raw bytes are the line's identity: the same bytes again are a no-op.
-    let again = t.ingest_bytes(&stream);
+    let again = t.ingest_complete(&stream);
     assert_eq!(again.already_ingested, 3, "{again}");
     assert_eq!(t.callbacks(Some(Disposition::Quarantine)).len(), rows.len());
 }

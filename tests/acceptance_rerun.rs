@@ -10,7 +10,6 @@ use support::fixture;
 use fixture::{TempLedger, booking_afternoon, demo_queue, line_with, now};
 use jobledger::decision::{Disposition, ReasonCode};
 use jobledger::ingest::{BATCH_LINES, IngestError, ingest};
-use jobledger::store::DispositionCounts;
 
 // ---------------------------------------------------------------------------------------
 // 7. Ingest is idempotent and survives a crash.
@@ -195,49 +194,52 @@ fn a_file_truncated_mid_batch_at_a_line_end_then_the_whole_file_equals_one_clean
 }
 
 #[test]
-fn a_file_truncated_inside_a_line_keeps_that_fragment_and_nothing_else_differs() {
+fn a_file_read_while_it_is_written_leaves_its_unfinished_line_for_the_next_run() {
     let stream = booking_afternoon() + &demo_queue();
     let mut clean = TempLedger::new();
     clean.ingest(&stream);
 
-    // Cut C2's callback line in half, as a copy interrupted mid-write would.
+    // Cut C2's callback line in half, as a file read while it is written would be.
     let c2 = line_with(&stream, "d-1042-a");
     let cut = stream.find(c2).unwrap() + c2.len() / 2;
     let fragment = &stream[..cut];
-    let fragment_line = fragment.lines().last().unwrap().as_bytes().to_vec();
+    let fragment_line = fragment.lines().last().unwrap();
 
     let mut truncated = TempLedger::new();
-    truncated.ingest(fragment);
-    truncated.ingest(&stream);
-
-    // The fragment is a line of input: kept, quarantined, raw bytes intact.
-    let clean_counts = clean.ledger.disposition_counts().unwrap();
+    let report = truncated.ingest(fragment);
+    // The half line is left unread, and said so: it is read whole next time.
     assert_eq!(
-        truncated.ledger.disposition_counts().unwrap(),
-        DispositionCounts {
-            quarantined: clean_counts.quarantined + 1,
-            ..clean_counts
-        }
+        report.unfinished_bytes,
+        fragment_line.len() as u64,
+        "{report}"
     );
-    let fragments: Vec<_> = truncated
+    assert!(report.to_string().contains("left unread"), "{report}");
+    assert_eq!(
+        report.lines_read,
+        fragment.matches('\n').count() as u64,
+        "{report}"
+    );
+    let again = truncated.ingest(&stream);
+    assert_eq!(again.unfinished_bytes, 0);
+    // Nothing of the fragment is kept: the ledger is the clean one, line for line.
+    assert_eq!(truncated.dump(), clean.dump());
+}
+
+#[test]
+fn told_the_input_is_complete_ingest_keeps_an_unfinished_last_line_quarantined() {
+    let stream = booking_afternoon();
+    let c2 = line_with(&stream, "d-1042-a");
+    let cut = stream.find(c2).unwrap() + c2.len() / 2;
+    let fragment = &stream[..cut];
+    let mut t = TempLedger::new();
+    let report = t.ingest_complete(fragment.as_bytes());
+    assert_eq!(report.unfinished_bytes, 0);
+    let fragment_line = fragment.lines().last().unwrap().as_bytes().to_vec();
+    let kept: Vec<_> = t
         .callbacks(Some(Disposition::Quarantine))
         .into_iter()
-        .filter(|c| truncated.ledger.raw_line(c.line_seq).unwrap() == Some(fragment_line.clone()))
+        .filter(|c| t.ledger.raw_line(c.line_seq).unwrap() == Some(fragment_line.clone()))
         .collect();
-    assert_eq!(fragments.len(), 1);
-    assert_eq!(fragments[0].reason, ReasonCode::Unparseable);
-    // Every job ends as in the clean ingest.
-    assert_eq!(
-        truncated.ledger.job_state_counts().unwrap(),
-        clean.ledger.job_state_counts().unwrap()
-    );
-    for row in clean.callbacks(None) {
-        let Some(job) = row.job_id.as_deref() else {
-            continue;
-        };
-        assert_eq!(
-            truncated.ledger.job(job).unwrap(),
-            clean.ledger.job(job).unwrap()
-        );
-    }
+    assert_eq!(kept.len(), 1);
+    assert_eq!(kept[0].reason, ReasonCode::Unparseable);
 }

@@ -88,7 +88,8 @@ fn rows(t: &TempLedger, sql: &str) -> Vec<Vec<String>> {
 fn check_stream(stream: &[u8], split: usize) -> Result<(), TestCaseError> {
     let lines = lines_of(stream);
     let mut t = TempLedger::new();
-    let report = t.ingest_bytes(stream); // panics (fails) if ingest errs or does not add up
+    // Read as the whole stream (`--complete`): an unterminated last line is kept too.
+    let report = t.ingest_complete(stream); // panics (fails) if ingest errs or does not add up
     prop_assert_eq!(report.lines_read, lines.len() as u64);
     let blanks = lines.iter().filter(|l| blank(l)).count() as u64;
     prop_assert_eq!(report.blank, blanks);
@@ -175,7 +176,7 @@ fn check_stream(stream: &[u8], split: usize) -> Result<(), TestCaseError> {
 
     // The same stream again changes nothing.
     let once = t.dump();
-    let again = t.ingest_bytes(stream);
+    let again = t.ingest_complete(stream);
     prop_assert_eq!(again.already_ingested, lines.len() as u64 - blanks);
     prop_assert_eq!(t.dump(), once.clone());
 
@@ -193,8 +194,8 @@ fn check_stream(stream: &[u8], split: usize) -> Result<(), TestCaseError> {
             .unwrap_or(stream.len()),
     };
     let mut parts = TempLedger::new();
-    parts.ingest_bytes(&stream[..head]);
-    parts.ingest_bytes(&stream[head..]);
+    parts.ingest_complete(&stream[..head]);
+    parts.ingest_complete(&stream[head..]);
     prop_assert_eq!(parts.dump(), once);
     Ok(())
 }

@@ -333,12 +333,14 @@ fn a_batch_larger_than_the_writers_memory_gives_the_ledger_of_many_small_batches
         lines: usize::MAX,
         max_hold: std::time::Duration::MAX,
         pause: std::time::Duration::ZERO,
+        complete: false,
     });
     assert_eq!(batches, 1);
     let (pieces, batches) = ingest_with(ingest::Batching {
         lines: 200,
         max_hold: std::time::Duration::MAX,
         pause: std::time::Duration::ZERO,
+        complete: false,
     });
     assert!(batches > 60, "{batches}");
     assert_eq!(whole.dump(), pieces.dump());

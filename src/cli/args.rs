@@ -50,6 +50,10 @@ pub(super) enum Command {
     Ingest {
         /// The stream to read; `-` or nothing reads standard input
         file: Option<PathBuf>,
+        /// The input is the whole stream: keep a last line with no end as it is
+        /// (quarantined when it is no JSON), instead of leaving it for the next ingest
+        #[arg(long)]
+        complete: bool,
     },
     /// Totals: callbacks by disposition, jobs by state, outbox, backlog alarm
     Summary {

@@ -15,6 +15,9 @@ use crate::event::{self, Parsed};
 /// One line of the stream, newline removed, ready for the writer.
 pub(crate) struct ReadLine {
     pub raw: Vec<u8>,
+    /// The last line, with no terminator and not a whole JSON value: it may still be
+    /// being written, so it is left unread (SPEC sec. 3) unless the input is complete.
+    pub unfinished: bool,
     /// `None` for a blank line (nothing is kept for it).
     pub content: Option<Content>,
 }
@@ -104,6 +107,10 @@ fn read_all(mut input: impl BufRead, sender: &SyncSender<Chunk>) {
                     return;
                 }
             }
+            // Read to the end with no LF: the last line, perhaps still being written.
+            let unfinished = raw.last() != Some(&b'\n')
+                && !raw.iter().all(u8::is_ascii_whitespace)
+                && serde_json::from_slice::<serde::de::IgnoredAny>(&raw).is_err();
             // A line is its bytes without its terminator, LF or CRLF (SPEC sec. 3): the
             // same events written with CRLF endings are the same lines.
             let crlf = raw.ends_with(b"\r\n");
@@ -113,7 +120,7 @@ fn read_all(mut input: impl BufRead, sender: &SyncSender<Chunk>) {
             if crlf {
                 raw.pop();
             }
-            chunk.push(prepare(raw, crlf));
+            chunk.push(prepare(raw, crlf, unfinished));
         }
         lines_read += chunk.len() as u64;
         if !chunk.is_empty() && sender.send(Ok(chunk)).is_err() {
@@ -125,7 +132,7 @@ fn read_all(mut input: impl BufRead, sender: &SyncSender<Chunk>) {
     }
 }
 
-fn prepare(raw: Vec<u8>, crlf: bool) -> ReadLine {
+fn prepare(raw: Vec<u8>, crlf: bool, unfinished: bool) -> ReadLine {
     let content = (!raw.iter().all(u8::is_ascii_whitespace)).then(|| Content {
         sha256: Sha256::digest(&raw).into(),
         sha256_with_cr: crlf.then(|| {
@@ -137,5 +144,9 @@ fn prepare(raw: Vec<u8>, crlf: bool) -> ReadLine {
         }),
         parsed: event::parse_line(&raw),
     });
-    ReadLine { raw, content }
+    ReadLine {
+        raw,
+        unfinished,
+        content,
+    }
 }

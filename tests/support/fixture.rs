@@ -95,6 +95,23 @@ impl TempLedger {
     }
 
     /// Ingests raw bytes at the demo's clock.
+    /// Ingests `bytes` as the whole stream (`ingest --complete`): a last line with no
+    /// end is kept as it is.
+    pub fn ingest_complete(&mut self, bytes: &[u8]) -> IngestReport {
+        let batching = jobledger::ingest::Batching {
+            complete: true,
+            ..jobledger::ingest::Batching::default()
+        };
+        let report =
+            jobledger::ingest::ingest_in_batches(&mut self.ledger, bytes, now(), batching, |_| {})
+                .expect("ingest runs");
+        assert!(
+            report.adds_up(),
+            "ingest report does not add up: {report:?}"
+        );
+        report
+    }
+
     pub fn ingest_bytes(&mut self, bytes: &[u8]) -> IngestReport {
         let report = ingest(&mut self.ledger, bytes, now(), |_| {}).expect("ingest runs");
         assert!(
