@@ -340,7 +340,15 @@ fn run_demo(
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
     }
+    let dropped = demo::work_on_replaced_demo(&path).ok().flatten();
     let built = demo::build(&path, now, data, progress_printer())?;
+    if let Some((answers, owners, requests)) = dropped.filter(|&work| work != (0, 0, 0)) {
+        let _ = writeln!(
+            io::stderr(),
+            "replaced the demo ledger {}: dropped {answers} answers, {owners} owner assignments and {requests} requests given on its rows",
+            crate::inert::inert(&path.display().to_string())
+        );
+    }
     finish_progress();
     if print {
         let ledger = Ledger::open(&path)?;

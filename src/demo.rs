@@ -34,10 +34,8 @@ pub fn demo_now() -> Timestamp {
 /// Why no demo ledger was built.
 #[derive(Debug, thiserror::Error)]
 pub enum DemoError {
-    #[error(
-        "{0} holds lines that are not the demo's; it is left untouched. Pick another --db for the demo"
-    )]
-    NotADemoLedger(String),
+    #[error("{0} holds {1}; it is left untouched. Pick another --db for the demo")]
+    NotADemoLedger(String, String),
     #[error(transparent)]
     Store(#[from] crate::store::StoreError),
     #[error(transparent)]
@@ -66,6 +64,8 @@ pub enum DemoData {
 }
 
 const BUILT_BY: (&str, &str) = ("built_by", "jobledger demo");
+/// The number of input lines the demo wrote: a ledger holding more took lines by hand.
+const DEMO_LINES: &str = "demo_lines";
 
 /// When a synthetic stream of `jobs` jobs starts, so that it ends an hour before `now`.
 pub fn synthetic_start(jobs: u64, now: Timestamp) -> Timestamp {
@@ -83,11 +83,25 @@ pub fn build(
 ) -> Result<IngestReport, DemoError> {
     if path.exists() {
         let ledger = Ledger::open_read_only(path)?;
-        let ours = ledger.note(BUILT_BY.0)?.as_deref() == Some(BUILT_BY.1)
-            || ledger.all_lines_among(&demo_line_hashes())?;
+        // The demo's own ledger holds the lines the demo wrote and no other: the note
+        // that a demo built it is not enough, since events may be ingested into it since.
+        let built_by_demo = ledger.note(BUILT_BY.0)?.as_deref() == Some(BUILT_BY.1);
+        let demo_lines = ledger.note(DEMO_LINES)?.and_then(|n| n.parse::<i64>().ok());
+        let lines = ledger.line_count()?;
+        let ours = match demo_lines {
+            Some(written) => built_by_demo && lines == written,
+            None => ledger.all_lines_among(&demo_line_hashes())?,
+        };
         drop(ledger);
         if !ours {
-            return Err(DemoError::NotADemoLedger(path.display().to_string()));
+            let found = match demo_lines {
+                Some(written) if built_by_demo && lines > written => format!(
+                    "{} input lines the demo did not write (ingested since)",
+                    lines - written
+                ),
+                _ => "input lines that are not the demo's".to_owned(),
+            };
+            return Err(DemoError::NotADemoLedger(path.display().to_string(), found));
         }
         for suffix in ["", "-wal", "-shm"] {
             let mut file = path.as_os_str().to_owned();
@@ -102,15 +116,39 @@ pub fn build(
     let mut writer = ledger.writer()?;
     writer.set_note(BUILT_BY.0, BUILT_BY.1)?;
     writer.commit()?;
+    let report = fill(&mut ledger, path, now, data, progress)?;
+    let lines = ledger.line_count()?;
+    let mut writer = ledger.writer()?;
+    writer.set_note(DEMO_LINES, &lines.to_string())?;
+    writer.commit()?;
+    Ok(report)
+}
+
+/// What replacing the demo ledger at `path` drops of a person's work on its rows:
+/// answers, owner assignments and requests (`None`: no ledger there to replace).
+pub fn work_on_replaced_demo(path: &Path) -> Result<Option<(i64, i64, i64)>, DemoError> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    let ledger = Ledger::open_read_only(path)?;
+    Ok(Some(ledger.work_counts()?))
+}
+
+fn fill(
+    ledger: &mut Ledger,
+    path: &Path,
+    now: Timestamp,
+    data: DemoData,
+    progress: impl FnMut(&IngestReport),
+) -> Result<IngestReport, DemoError> {
     match data {
         DemoData::Booking => {
-            let mut report =
-                ingest::ingest(&mut ledger, BOOKING_AFTERNOON.as_bytes(), now, |_| {})?;
-            let queue = ingest::ingest(&mut ledger, DEMO_QUEUE.as_bytes(), now, |_| {})?;
+            let mut report = ingest::ingest(ledger, BOOKING_AFTERNOON.as_bytes(), now, |_| {})?;
+            let queue = ingest::ingest(ledger, DEMO_QUEUE.as_bytes(), now, |_| {})?;
             report.merge(&queue);
             let at = |text: &str| Timestamp::parse(text);
             escalation::set_owner(
-                &mut ledger,
+                ledger,
                 "booking-1042",
                 "ops:maria",
                 at("2026-11-27T16:30:00Z"),
@@ -118,7 +156,7 @@ pub fn build(
                 now,
             )?;
             escalation::set_owner(
-                &mut ledger,
+                ledger,
                 "booking-1055",
                 "ops:lee",
                 at("2026-11-27T17:30:00Z"),
@@ -141,8 +179,8 @@ pub fn build(
             }
             let input =
                 std::io::BufReader::with_capacity(1 << 16, std::fs::File::open(&stream_path)?);
-            let report = ingest::ingest(&mut ledger, input, now, progress)?;
-            synthetic::escalate_owned(&mut ledger, now)?;
+            let report = ingest::ingest(ledger, input, now, progress)?;
+            synthetic::escalate_owned(ledger, now)?;
             Ok(report)
         }
     }

@@ -376,6 +376,50 @@ fn demo_is_rebuilt_on_its_own_ledger_but_never_over_a_real_one() {
     assert!(real.ledger().job("mine-1").unwrap().is_some());
 }
 
+#[test]
+fn demo_never_replaces_its_ledger_once_events_were_ingested_into_it_and_says_what_it_drops() {
+    let (w, _) = Workdir::with_demo();
+    // A walkthrough's answer on the demo's own row is the demo's to replace, said.
+    w.ok(&[
+        "answer",
+        "2",
+        "--verdict",
+        "single_effect",
+        "--reviewer",
+        "ana",
+    ]);
+    let output = w.run(&["demo", "--print"]);
+    assert!(output.status.success());
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(said.contains("dropped 1 answers"), "{said}");
+    // Events of one's own ingested into the demo's ledger make it a real one.
+    w.ok(&[
+        "ingest",
+        w.file(
+            "mine.ndjson",
+            b"{\"event\":\"job_accepted\",\"job_id\":\"mine-1\",\"at\":\"2026-11-27T16:00:00Z\"}\n",
+        )
+        .to_str()
+        .unwrap(),
+    ]);
+    w.ok(&[
+        "answer",
+        "2",
+        "--verdict",
+        "single_effect",
+        "--reviewer",
+        "ana",
+    ]);
+    let before = fixture::dump(&w.db);
+    let refused = w.fails(&["demo", "--print"]);
+    assert!(
+        refused.contains("holds 1 input lines the demo did not write"),
+        "{refused}"
+    );
+    assert_eq!(fixture::dump(&w.db), before, "the ledger changed");
+    assert!(w.ledger().job("mine-1").unwrap().is_some());
+}
+
 // ---------------------------------------------------------------------------------------
 // Ingest through the binary.
 // ---------------------------------------------------------------------------------------

@@ -24,6 +24,20 @@ pub(super) fn closing_verdicts() -> String {
 }
 
 impl Ledger {
+    /// A person's work kept in the ledger: answers, owner assignments (not those the
+    /// demo made itself, `demo`, nor those a stream's `job_accepted` named) and
+    /// requests: what replacing a demo ledger would drop.
+    pub fn work_counts(&self) -> Result<(i64, i64, i64)> {
+        self.run(|c| {
+            c.prepare_cached(
+                "SELECT (SELECT count(*) FROM answers), (SELECT count(*) FROM owner_assignments
+                          WHERE set_by NOT IN ('demo', 'job_accepted')),
+                        (SELECT count(*) FROM outbox)",
+            )?
+            .query_row([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
+        })
+    }
+
     /// Answers written in `(since, until]`.
     pub fn answers_between(&self, since: Timestamp, until: Timestamp) -> Result<i64> {
         self.run(|c| {
