@@ -199,13 +199,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 link_job: job.as_deref(),
                 seen_answer: seen,
             };
-            let written =
-                review::answer(&mut open_existing(&path)?, &request, now).map_err(|e| match e {
+            let written = review::answer(&mut open_for_a_person(&path)?, &request, now).map_err(
+                |e| match e {
                     review::AnswerError::AnsweredMeanwhile(ref theirs) => {
                         anyhow::anyhow!("{e}\n(to answer over it, add --seen {})", theirs.id)
                     }
                     other => other.into(),
-                })?;
+                },
+            )?;
             let said = report::answer_written(seq, &verdict, &reviewer, job.as_deref(), &written);
             out.write_all(said.as_bytes())?;
         }
@@ -215,7 +216,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             escalate_at,
             by,
         } => {
-            let mut ledger = open_existing(&path)?;
+            let mut ledger = open_for_a_person(&path)?;
             let by = reviewer_name(by);
             escalation::set_owner(&mut ledger, &job, &owner, escalate_at, &by, now)?;
             out.write_all(report::owner_set(&job, &owner, escalate_at).as_bytes())?;
@@ -236,7 +237,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 },
         } => {
             let by = reviewer_name(reviewer);
-            let row = outbox::withdraw(&mut open_existing(&path)?, id, &by, &note, now)?;
+            let row = outbox::withdraw(&mut open_for_a_person(&path)?, id, &by, &note, now)?;
             report::write(&mut out, &report::Withdrawn(row), json)?;
         }
         Command::Outbox { json } => {
@@ -264,8 +265,22 @@ fn run_request(
     args: &RequestArgs,
     now: Timestamp,
 ) -> Result<String> {
-    let written = outbox::request(&mut open_existing(path)?, kind, &args.job, &args.by, now)?;
+    let written = outbox::request(
+        &mut open_for_a_person(path)?,
+        kind,
+        &args.job,
+        &args.by,
+        now,
+    )?;
     Ok(report::request_written(kind, &args.job, &written))
+}
+
+/// Opens the ledger for a person's write (an answer, an owner, a request): each commit
+/// is synced before the command says it is written ([`Ledger::keep_writes_durable`]).
+fn open_for_a_person(path: &Path) -> Result<Ledger> {
+    let ledger = open_existing(path)?;
+    ledger.keep_writes_durable()?;
+    Ok(ledger)
 }
 
 fn open_existing(path: &Path) -> Result<Ledger> {

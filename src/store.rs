@@ -160,6 +160,25 @@ impl Ledger {
             .map_err(|e| self.err(e))
     }
 
+    /// Makes every commit on this connection durable before it returns: the WAL is
+    /// synced at each commit (`synchronous = FULL`). Ingest can be re-run from its
+    /// source, so its `NORMAL` suits it; a person's answer, owner or request cannot,
+    /// and one told "written" must not lose it when the machine loses power.
+    pub fn keep_writes_durable(&self) -> Result<(), StoreError> {
+        self.conn
+            .execute_batch("PRAGMA synchronous = FULL")
+            .map_err(|e| self.err(e))
+    }
+
+    /// Does each commit on this connection sync the WAL before it returns
+    /// ([`Ledger::keep_writes_durable`])?
+    pub fn writes_are_durable(&self) -> Result<bool, StoreError> {
+        self.conn
+            .query_row("PRAGMA synchronous", [], |row| row.get::<_, i64>(0))
+            .map(|level| level >= 2)
+            .map_err(|e| self.err(e))
+    }
+
     /// A number that changes whenever another connection commits to the file.
     pub fn data_version(&self) -> Result<i64, StoreError> {
         self.conn

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::{Result, bail};
 
 use super::args::BulkArgs;
-use super::open_existing;
+use super::open_for_a_person;
 use crate::clock::Timestamp;
 use crate::report::{self, BulkReport};
 use crate::review::Verdict;
@@ -70,7 +70,7 @@ pub(super) fn run(
         );
     };
     let filter = selection(args, now)?;
-    let mut ledger = open_existing(path)?;
+    let mut ledger = open_for_a_person(path)?;
     if args.dry_run {
         let plan = bulk::read_plan(&ledger, Selection::Filter(&filter), verdict)?;
         report::write(

@@ -56,6 +56,11 @@ impl App {
         read_only: bool,
     ) -> Result<App, StoreError> {
         let now = clock.now();
+        // A reviewer's answers, owners and requests are synced before they are said
+        // to be written: nobody can re-run them from a source.
+        if !read_only {
+            ledger.keep_writes_durable()?;
+        }
         let data_version = ledger.data_version()?;
         let glance_worker = GlanceWorker::new(ledger.path().to_path_buf());
         let path = ledger.path().to_string_lossy().into_owned();
