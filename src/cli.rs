@@ -284,10 +284,20 @@ fn open_for_a_person(path: &Path) -> Result<Ledger> {
 }
 
 fn open_existing(path: &Path) -> Result<Ledger> {
+    let shown = crate::inert::inert(&path.display().to_string()).into_owned();
     if !path.exists() {
         bail!(
-            "no ledger at {} (create one with `jobledger ingest FILE`, or try `jobledger demo`)",
-            path.display()
+            "no ledger at {shown} (create one with `jobledger ingest FILE`, or try `jobledger demo`)"
+        );
+    }
+    if path.is_dir() {
+        bail!("{shown} is a directory, not a ledger file; give the path of the ledger file");
+    }
+    // An empty file is no ledger yet: a command that only reads or answers must not
+    // write a schema into it (ingest makes one).
+    if std::fs::metadata(path).is_ok_and(|m| m.len() == 0) {
+        bail!(
+            "{shown} is an empty file, not a ledger yet (create one with `jobledger ingest FILE`); it was left untouched"
         );
     }
     Ok(open_upgrading(path)?)

@@ -337,3 +337,25 @@ fn memory_and_uri_names_are_refused_with_a_sentence_and_nothing_is_made() {
         .collect();
     assert!(made.is_empty(), "files made: {made:?}");
 }
+
+#[test]
+fn read_commands_on_an_empty_file_or_a_directory_say_so_and_write_nothing() {
+    let w = support::binary::Workdir::new();
+    let empty = w.file("empty.db", b"");
+    let dir = w.dir.path().join("a-directory");
+    std::fs::create_dir(&dir).unwrap();
+    for (db, words) in [(&empty, "is an empty file"), (&dir, "is a directory")] {
+        for args in [
+            &["summary"][..],
+            &["callbacks", "--json"][..],
+            &["answer", "1", "--verdict", "noise"][..],
+        ] {
+            let output = w.command().arg("--db").arg(db).args(args).output().unwrap();
+            let said = String::from_utf8_lossy(&output.stderr);
+            assert!(!output.status.success(), "{args:?}: {said}");
+            assert!(said.contains(words), "{args:?}: {said}");
+        }
+    }
+    // The empty file is still empty: no schema was written into it.
+    assert_eq!(std::fs::metadata(&empty).unwrap().len(), 0);
+}
