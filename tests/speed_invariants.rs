@@ -43,7 +43,6 @@ fn grouped(path: &Path, sql: &str) -> BTreeMap<String, i64> {
 fn first_callbacks(ledger: &Ledger, disposition: Disposition, n: usize) -> Vec<CallbackRow> {
     let filter = CallbackFilter {
         disposition: Some(disposition),
-        text: None,
         ..CallbackFilter::default()
     };
     ledger
@@ -352,7 +351,6 @@ fn a_report_lists_the_same_callbacks_as_the_console_without_the_attempts_state()
     for disposition in [None, Some(Disposition::Hold), Some(Disposition::Record)] {
         let filter = CallbackFilter {
             disposition,
-            text: None,
             ..CallbackFilter::default()
         };
         let page = PageRequest::first(10_000);

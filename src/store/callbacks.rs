@@ -24,8 +24,6 @@ type Rows = Result<Vec<CallbackRow>>;
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CallbackFilter {
     pub disposition: Option<Disposition>,
-    /// Kept when the job id or the reason code contains this text.
-    pub text: Option<String>,
     /// Only open questions: held or quarantined callbacks whose standing answer, if
     /// any, does not close them ([`crate::decision::Verdict::closes`];
     /// `needs_remote_check` leaves one open).
@@ -50,6 +48,14 @@ impl CallbackFilter {
 
     fn condition(&self) -> Condition {
         condition(&self.query, &CALLBACK_FIELDS, self.now)
+    }
+
+    /// Lists held or quarantined callbacks only: a review list, with its own indexes.
+    fn is_review(&self) -> bool {
+        matches!(
+            self.disposition,
+            Some(Disposition::Hold | Disposition::Quarantine)
+        )
     }
 
     /// Needs the standing answer joined: open questions, or a query on answers.
@@ -127,14 +133,10 @@ fn open_question() -> String {
 /// count and behind the rows a bulk answer is given, so what is counted is what is
 /// marked.
 pub(super) fn filtered(filter: &CallbackFilter, columns: &'static str) -> (Select, Condition) {
-    let review = matches!(
-        filter.disposition,
-        Some(Disposition::Hold | Disposition::Quarantine)
-    );
     let condition = filter.condition();
     let select = Select::new(columns, "callbacks c");
     // A review list reads only its partial index and the rows it names.
-    let select = if review {
+    let select = if filter.is_review() {
         select.indexed_by("callbacks_review_list")
     } else {
         select
@@ -144,8 +146,15 @@ pub(super) fn filtered(filter: &CallbackFilter, columns: &'static str) -> (Selec
     } else {
         select
     };
-    let select = select
-        .filter_if(filter.text.is_some(), TEXT_MATCH)
+    let select = kept_by(select, filter, &condition, filter.is_review());
+    (select, condition)
+}
+
+/// `select` narrowed to the callbacks `filter` keeps (its `condition` compiled from the
+/// query): the conditions of every callback list, its pages, counts and selections.
+/// `review` names the review lists' rows outright, so their partial indexes serve.
+fn kept_by(select: Select, filter: &CallbackFilter, condition: &Condition, review: bool) -> Select {
+    select
         .filter_if(filter.disposition.is_some(), "c.disposition = :disposition")
         .filter_if(
             review,
@@ -155,8 +164,7 @@ pub(super) fn filtered(filter: &CallbackFilter, columns: &'static str) -> (Selec
         .filter_if(
             condition.sql.is_some(),
             condition.sql.clone().unwrap_or_default(),
-        );
-    (select, condition)
+        )
 }
 
 /// The values a [`filtered`] statement binds.
@@ -164,17 +172,10 @@ pub(super) fn filtered_values<'a>(
     filter: &'a CallbackFilter,
     condition: &'a Condition,
 ) -> Vec<(&'a str, &'a dyn rusqlite::ToSql)> {
-    let mut named: Vec<(&str, &dyn rusqlite::ToSql)> = vec![
-        (":disposition", &filter.disposition),
-        (":text", &filter.text),
-    ];
+    let mut named: Vec<(&str, &dyn rusqlite::ToSql)> = vec![(":disposition", &filter.disposition)];
     named.extend(condition.named());
     named
 }
-
-/// Kept when the job id or the reason code contains the text bound as `:text`.
-const TEXT_MATCH: &str =
-    "(instr(lower(c.job_id), lower(:text)) > 0 OR instr(c.reason, lower(:text)) > 0)";
 
 /// The standing answer of each callback.
 const STANDING_ANSWER: &str =
@@ -334,18 +335,7 @@ impl Ledger {
         if ledger_order {
             order.truncate(1);
         }
-        let sql = select
-            .filter_if(filter.disposition.is_some(), "c.disposition = :disposition")
-            .filter_if(
-                review,
-                "(c.disposition = 'hold' OR c.disposition = 'quarantine')",
-            )
-            .filter_if(filter.text.is_some(), TEXT_MATCH)
-            .filter_if(filter.open, open_question())
-            .filter_if(
-                condition.sql.is_some(),
-                condition.sql.clone().unwrap_or_default(),
-            )
+        let sql = kept_by(select, filter, &condition, review)
             .order_by(&order, direction)
             .limit(page.limit)
             .sql();
@@ -355,7 +345,6 @@ impl Ledger {
                 (":seq", &seq),
                 (":value", &value),
                 (":disposition", &filter.disposition),
-                (":text", &filter.text),
             ];
             named.extend(condition.named());
             query_named(&mut st, &named, |row| {
@@ -370,7 +359,7 @@ impl Ledger {
 
     /// Callbacks that pass `filter` (for tab counts under a filter, and open questions).
     pub fn count_callbacks(&self, filter: &CallbackFilter) -> Result<i64> {
-        if filter.text.is_none() && !filter.open && filter.query.is_empty() {
+        if !filter.open && filter.query.is_empty() {
             let counts = self.disposition_counts()?;
             return Ok(filter.disposition.map_or(counts.total(), |d| counts.get(d)));
         }

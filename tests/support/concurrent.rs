@@ -46,7 +46,6 @@ pub fn questions(db: &Path) -> Vec<(i64, &'static str)> {
             .callbacks_page(
                 &CallbackFilter {
                     disposition: Some(disposition),
-                    text: None,
                     ..CallbackFilter::default()
                 },
                 PageRequest::first(10_000),

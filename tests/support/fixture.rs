@@ -125,7 +125,6 @@ impl TempLedger {
     pub fn callbacks(&self, disposition: Option<Disposition>) -> Vec<CallbackRow> {
         let filter = CallbackFilter {
             disposition,
-            text: None,
             ..CallbackFilter::default()
         };
         self.ledger
