@@ -220,7 +220,6 @@ pub(super) fn callback_filter(query: Query<'_, CallbackList>, now: Timestamp) ->
         query: query.filter.clone(),
         now: Some(now),
         open: query.list.open,
-        ..CallbackFilter::default()
     }
 }
 
