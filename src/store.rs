@@ -20,6 +20,7 @@ mod columns;
 mod counts;
 mod filter;
 mod findings;
+mod identity;
 mod jobs;
 mod keyset;
 mod lines;
@@ -43,6 +44,7 @@ pub use accounts::{JobAccount, OpenJob};
 pub use callbacks::CallbackFilter;
 pub use counts::{MissingCounts, WindowStates};
 pub use findings::{Finding, FindingJob};
+pub use identity::FileAtPath;
 pub use jobs::{HistoryEntry, JobDefaults, NewAttempt};
 pub use keyset::{CallbackKey, JobKey, Keyset, PageRequest, SortValue};
 pub use open::{BUSY_TIMEOUT, PAGE_SIZE, SCHEMA_VERSION};
@@ -86,6 +88,15 @@ pub enum StoreError {
     DiskFull { path: PathBuf },
     #[error("the ledger {path} is busy (another writer held it too long); try again")]
     Busy { path: PathBuf },
+    // The file at the path is not the one opened (issue 11, item 5).
+    #[error(
+        "{path} was replaced by another file after it was opened: nothing was written (it would have gone into the old file, no longer at that path)"
+    )]
+    Replaced { path: PathBuf },
+    #[error(
+        "{path} was removed after it was opened: nothing was written (it would have gone into a file no longer at that path)"
+    )]
+    Removed { path: PathBuf },
     #[error("ledger {path}: {source}")]
     Sqlite {
         path: PathBuf,
@@ -107,6 +118,8 @@ pub enum OpenMode {
 pub struct Ledger {
     conn: Connection,
     path: PathBuf,
+    /// The file SQLite opened: every write checks the path still holds it.
+    opened: identity::FileIdentity,
 }
 
 impl Ledger {
@@ -141,14 +154,34 @@ impl Ledger {
         &self.path
     }
 
-    /// Starts a write transaction (`BEGIN IMMEDIATE`); nothing is kept unless it is committed.
+    /// Is the file at the ledger's path still the one it opened?
+    pub fn file_at_path(&self) -> FileAtPath {
+        self.opened.at_path(&self.path)
+    }
+
+    /// Before a ledger whose file was replaced is let go: moves what the write-ahead
+    /// log holds into the old file and empties the log. The log is found by the path,
+    /// so when another ledger was renamed over this one the next connection there
+    /// would read this file's pages as its own. Best effort: a read-only connection
+    /// cannot, and the next open reads whatever is left.
+    pub fn leave_the_log_empty(&self) {
+        let _ = self
+            .conn
+            .execute_batch("PRAGMA wal_checkpoint(TRUNCATE)");
+    }
+
+    /// Starts a write transaction (`BEGIN IMMEDIATE`); nothing is kept unless it is
+    /// committed. Refused ([`StoreError::Replaced`], [`StoreError::Removed`]) once the
+    /// file at the path is not the one opened: checked with the write lock held, here
+    /// and again at commit.
     pub fn writer(&mut self) -> Result<Writer<'_>, StoreError> {
         let path = self.path.clone();
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| classify(&path, e))?;
-        Ok(Writer::new(tx, path))
+        self.opened.ensure_at(&path)?;
+        Ok(Writer::new(tx, path, self.opened))
     }
 
     /// Gives this connection a page cache large enough for bulk writes (64 MiB):
@@ -203,6 +236,17 @@ impl Ledger {
     /// Runs a read on the connection, its error made one a person can act on.
     fn run<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T, StoreError> {
         f(&self.conn).map_err(|e| self.err(e))
+    }
+}
+
+impl Drop for Ledger {
+    /// A ledger whose file is gone from its path leaves its write-ahead log empty
+    /// ([`Ledger::leave_the_log_empty`]): the next ledger opened at the path finds the
+    /// log by the path's name, and must not read this file's pages as its own.
+    fn drop(&mut self) {
+        if self.file_at_path() != FileAtPath::Same {
+            self.leave_the_log_empty();
+        }
     }
 }
 

@@ -328,6 +328,9 @@ pub struct Model {
     pub now: Timestamp,
     /// Writes are disabled.
     pub read_only: bool,
+    /// The ledger file is gone from its path (removed, or replaced by a file that
+    /// does not open): what was read stays, writes are off (`read_only`) until it is back.
+    pub ledger_gone: bool,
     /// The rows marked in each view, for a bulk answer.
     pub marks: Marks,
 }
@@ -357,6 +360,7 @@ impl Model {
             clock,
             now,
             read_only,
+            ledger_gone: false,
             marks: Marks::default(),
         }
     }

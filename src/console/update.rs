@@ -3,6 +3,7 @@
 
 mod bulk;
 mod compare;
+mod file_watch;
 mod findings;
 mod query;
 mod queue;
@@ -36,6 +37,8 @@ const RECOUNT_EVERY_S: i64 = 30;
 pub struct App {
     ledger: Ledger,
     model: Model,
+    /// Opened for writing: the way back once a file gone from the path is back.
+    writable: bool,
     /// Counts the glance of a large ledger off this thread.
     glance_worker: GlanceWorker,
     data_version: i64,
@@ -67,6 +70,7 @@ impl App {
         let mut app = App {
             ledger,
             model: Model::new(path, clock, now, reviewer, read_only),
+            writable: !read_only,
             glance_worker,
             data_version,
             counted_at: now,
@@ -192,6 +196,7 @@ impl App {
     }
 
     fn tick(&mut self) -> Result<(), StoreError> {
+        file_watch::check(self)?;
         query::search_when_paused(self)?;
         query::take_search(self)?;
         self.take_glance();

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags};
 
+use super::identity::FileIdentity;
 use super::{APPLICATION_ID, Ledger, OpenMode, StoreError, classify};
 
 /// The migrations, in order. Append only: never edit or reorder one that has shipped.
@@ -50,6 +51,7 @@ pub(super) fn open(
         OpenMode::ReadOnly => OpenFlags::SQLITE_OPEN_READ_ONLY,
     } | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let mut conn = Connection::open_with_flags(path, flags).map_err(|e| classify(path, e))?;
+    let opened = FileIdentity::opened(path)?;
     conn.busy_handler(Some(move |tries| wait_for_writer(tries, busy_timeout)))
         .map_err(|e| classify(path, e))?;
     check_identity(&conn, path)?;
@@ -79,6 +81,7 @@ pub(super) fn open(
     Ok(Ledger {
         conn,
         path: path.to_path_buf(),
+        opened,
     })
 }
 

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use rusqlite::{Connection, Transaction};
 
 use super::counts::CountDeltas;
+use super::identity::FileIdentity;
 use super::write_behind::WriteBehind;
 use super::{StoreError, classify};
 
@@ -18,6 +19,8 @@ type Result<T> = std::result::Result<T, StoreError>;
 pub struct Writer<'conn> {
     pub(super) tx: Transaction<'conn>,
     path: PathBuf,
+    /// The file the ledger opened, checked again just before the commit.
+    opened: FileIdentity,
     /// Jobs and attempts read or changed in this transaction, and history appended,
     /// written once (see [`WriteBehind`]). Any read of those tables by SQL goes through
     /// [`Writer::flushed`] first.
@@ -27,10 +30,11 @@ pub struct Writer<'conn> {
 }
 
 impl<'conn> Writer<'conn> {
-    pub(super) fn new(tx: Transaction<'conn>, path: PathBuf) -> Self {
+    pub(super) fn new(tx: Transaction<'conn>, path: PathBuf, opened: FileIdentity) -> Self {
         Writer {
             tx,
             path,
+            opened,
             behind: WriteBehind::default(),
             counts: CountDeltas::default(),
         }
@@ -62,10 +66,12 @@ impl<'conn> Writer<'conn> {
         Ok(&self.tx)
     }
 
-    /// Makes everything written through this writer durable, at once.
+    /// Makes everything written through this writer durable, at once; refused, with
+    /// nothing written, when the file at the path is no longer the one opened.
     pub fn commit(mut self) -> Result<()> {
         self.flushed()?;
         self.counts.flush(&self.tx).map_err(|e| self.err(e))?;
+        self.opened.ensure_at(&self.path)?;
         let path = self.path;
         self.tx.commit().map_err(|e| classify(&path, e))
     }

@@ -16,7 +16,7 @@ use super::App;
 pub(super) fn open(app: &mut App) {
     let model = &mut app.model;
     if model.read_only {
-        model.flash = Flash::error(super::writes::READ_ONLY);
+        model.flash = Flash::error(super::writes::why_read_only(model));
         return;
     }
     let Some(row) = model

@@ -17,11 +17,20 @@ use super::App;
 pub(super) const READ_ONLY: &str =
     "read-only: the console was opened with --read-only, nothing can be written";
 
+/// Why nothing can be written: opened read-only, or the file is gone from its path.
+pub(super) fn why_read_only(model: &super::super::model::Model) -> &'static str {
+    if model.ledger_gone {
+        super::file_watch::GONE
+    } else {
+        READ_ONLY
+    }
+}
+
 /// Opens the form for a write action on the selected row.
 pub(super) fn open_form(app: &mut App, action: Action) -> Result<(), StoreError> {
     let model = &mut app.model;
     if model.read_only {
-        model.flash = Flash::error(READ_ONLY);
+        model.flash = Flash::error(why_read_only(model));
         return Ok(());
     }
     if action == Action::Answer && model.marks.count(model.tab) > 0 {

@@ -83,7 +83,12 @@ fn parts(model: &Model) -> Vec<Part<'_>> {
     if model.read_only {
         let flag = |text: &'static str| vec![Span::raw(text).black().on_yellow()];
         parts.push(Part {
-            forms: vec![flag("READ-ONLY: writes disabled"), flag("READ-ONLY")],
+            // The file gone from its path turns writes off too, and says why.
+            forms: if model.ledger_gone {
+                vec![flag("FILE GONE: writes disabled"), flag("FILE GONE")]
+            } else {
+                vec![flag("READ-ONLY: writes disabled"), flag("READ-ONLY")]
+            },
             may_go: false,
             goes_first: false,
         });
