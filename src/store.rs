@@ -165,9 +165,7 @@ impl Ledger {
     /// would read this file's pages as its own. Best effort: a read-only connection
     /// cannot, and the next open reads whatever is left.
     pub fn leave_the_log_empty(&self) {
-        let _ = self
-            .conn
-            .execute_batch("PRAGMA wal_checkpoint(TRUNCATE)");
+        let _ = self.conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)");
     }
 
     /// Starts a write transaction (`BEGIN IMMEDIATE`); nothing is kept unless it is

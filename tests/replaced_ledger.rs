@@ -110,7 +110,11 @@ fn the_console_reopens_a_ledger_replaced_under_it_and_answers_into_the_new_file(
     type_text(&mut app, "relay spam");
     key(&mut app, KeyCode::Enter);
     shows(&app, "written on callback #5");
-    assert_eq!(answers(&demo.path), 1, "the answer is in the file at the path");
+    assert_eq!(
+        answers(&demo.path),
+        1,
+        "the answer is in the file at the path"
+    );
     assert_eq!(answers(&old), 0, "and not in the old file");
 }
 

@@ -18,11 +18,17 @@ use super::App;
 
 /// Why nothing can be written while the file is gone.
 pub(super) const GONE: &str =
-    "the ledger file is gone from its path: nothing can be written until a ledger is back there";
+    "the ledger file is gone from its path: nothing is written until it is back";
 
 /// Looks at the file at the ledger's path and acts on what changed.
 pub(super) fn check(app: &mut App) -> Result<(), StoreError> {
-    let name = inert(&app.model.ledger_path).into_owned();
+    // The file's name alone: the full path pushed the sentence off an 80-column line.
+    let path = std::path::Path::new(&app.model.ledger_path);
+    let name = path
+        .file_name()
+        .map_or_else(|| path.as_os_str(), |n| n)
+        .to_string_lossy();
+    let name = inert(&name).into_owned();
     match app.ledger.file_at_path() {
         FileAtPath::Same if app.model.ledger_gone => {
             set_gone(app, false);
@@ -34,7 +40,7 @@ pub(super) fn check(app: &mut App) -> Result<(), StoreError> {
         FileAtPath::Removed => {
             set_gone(app, true);
             app.model.flash = Flash::error(format!(
-                "{name} was removed: showing what was read; writes are off until a ledger is back there"
+                "{name} was removed; writes are off until it is back (the screen stays)"
             ));
             Ok(())
         }
@@ -78,7 +84,7 @@ fn reopen(app: &mut App, name: &str) -> Result<(), StoreError> {
     app.model.marks = Marks::default();
     app.refresh()?;
     let form = if closed {
-        " (the open form was closed: its row was read from the old file)"
+        " (and closed the form, read from the old file)"
     } else {
         ""
     };
