@@ -26,7 +26,7 @@ pub(super) fn check(app: &mut App) -> Result<(), StoreError> {
     let path = std::path::Path::new(&app.model.ledger_path);
     let name = path
         .file_name()
-        .unwrap_or_else(|| path.as_os_str())
+        .unwrap_or(path.as_os_str())
         .to_string_lossy();
     let name = inert(&name).into_owned();
     match app.ledger.file_at_path() {
