@@ -139,7 +139,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             json,
             review_capacity,
         } => {
-            let summary = Summary::gather(&open_existing(&path)?, now, review_capacity)?;
+            let summary = Summary::gather(&open_to_read(&path)?, now, review_capacity)?;
             report::write(&mut out, &summary, json)?;
         }
         Command::Callbacks {
@@ -160,14 +160,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 })?,
                 None => filter,
             };
-            report::write_callbacks(&mut out, &open_existing(&path)?, &filter, json)?;
+            report::write_callbacks(&mut out, &open_to_read(&path)?, &filter, json)?;
         }
         Command::Reconcile {
             json,
             window,
             review_capacity,
         } => {
-            let ledger = open_existing(&path)?;
+            let ledger = open_to_read(&path)?;
             let r = reconcile::reconcile(&ledger, now, window, review_capacity)?;
             report::write(&mut out, &r, json)?;
         }
@@ -241,15 +241,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             report::write(&mut out, &report::Withdrawn(row), json)?;
         }
         Command::Outbox { json } => {
-            let rows = open_existing(&path)?.outbox()?;
+            let rows = open_to_read(&path)?.outbox()?;
             report::write(&mut out, rows.as_slice(), json)?;
         }
         Command::Rejected { json } => {
-            let rows = open_existing(&path)?.rejected_lines(usize::MAX)?;
+            let rows = open_to_read(&path)?.rejected_lines(usize::MAX)?;
             report::write(&mut out, rows.as_slice(), json)?;
         }
         Command::Views { json } => {
-            let views = open_existing(&path)?.saved_views()?;
+            let views = open_to_read(&path)?.saved_views()?;
             report::write(&mut out, views.as_slice(), json)?;
         }
         Command::Demo { .. } => unreachable!("handled above"),
@@ -284,6 +284,7 @@ fn open_for_a_person(path: &Path) -> Result<Ledger> {
 }
 
 fn open_existing(path: &Path) -> Result<Ledger> {
+    Ledger::refuse_unopenable(path)?;
     let shown = crate::inert::inert(&path.display().to_string()).into_owned();
     if !path.exists() {
         bail!(
@@ -306,7 +307,39 @@ fn open_existing(path: &Path) -> Result<Ledger> {
 /// Opens the ledger read-write, saying so first when that upgrades its schema.
 fn open_upgrading(path: &Path) -> Result<Ledger, StoreError> {
     note_upgrade(path);
-    Ledger::open(path)
+    Ledger::open(path).inspect(|_| warn_if_shared(path))
+}
+
+// Issue 11, item 9: reports in a directory that takes no new files, and a ledger
+// others may read.
+
+/// Opens the ledger for a report: as [`open_existing`] does, or, in a directory that
+/// takes no new files (where a write open cannot make its `-wal` and `-shm`), read-only.
+fn open_to_read(path: &Path) -> Result<Ledger> {
+    match open_existing(path) {
+        Err(e)
+            if matches!(
+                e.downcast_ref(),
+                Some(StoreError::DirectoryNotWritable { .. })
+            ) =>
+        {
+            let ledger = Ledger::open_read_only(path)?;
+            warn_if_shared(path);
+            Ok(ledger)
+        }
+        opened => opened,
+    }
+}
+
+/// Warns, on stderr, when others may read the ledger: it holds other people's payloads.
+fn warn_if_shared(path: &Path) {
+    if let Some(mode) = Ledger::shared_mode(path) {
+        let shown = crate::inert::inert(&path.display().to_string()).into_owned();
+        let _ = writeln!(
+            io::stderr(),
+            "warning: the ledger {shown} can be read by others (mode {mode:o}), and it holds other people's payloads; make it owner-only: chmod 600 {shown}"
+        );
+    }
 }
 
 /// Tells the person when opening `path` will upgrade it: on a ledger of millions of
@@ -392,6 +425,7 @@ fn run_demo(
 }
 
 fn review_console(path: &Path, clock: Clock, args: ReviewArgs) -> Result<()> {
+    Ledger::refuse_unopenable(path)?;
     if !path.exists() {
         bail!(
             "no ledger at {} (create one with `jobledger ingest FILE`, or try `jobledger demo`)",
@@ -406,6 +440,7 @@ fn review_console(path: &Path, clock: Clock, args: ReviewArgs) -> Result<()> {
     if !args.read_only {
         note_upgrade(path);
     }
+    warn_if_shared(path);
     crate::console::run(path, clock, reviewer_name(args.reviewer), args.read_only)
 }
 

@@ -18,6 +18,7 @@ mod answers;
 mod callbacks;
 mod columns;
 mod counts;
+mod file_checks;
 mod filter;
 mod findings;
 mod identity;
@@ -97,6 +98,21 @@ pub enum StoreError {
         "{path} was removed after it was opened: nothing was written (it would have gone into a file no longer at that path)"
     )]
     Removed { path: PathBuf },
+    // What is at the path, in words that say what to do (issue 11, item 9).
+    #[error(
+        "{path} is a symbolic link to {target}, which does not exist; point the link at the ledger file, or give the ledger's own path with --db"
+    )]
+    DanglingLink { path: PathBuf, target: PathBuf },
+    #[error("{path} is a directory, not a ledger file; give the path of the ledger file inside it")]
+    Directory { path: PathBuf },
+    #[error(
+        "the directory {directory} holding the ledger {path} is not writable, and a write needs to make the ledger's -wal and -shm files beside it; make the directory writable to write. To read, `jobledger review --read-only` and the report commands work as it is"
+    )]
+    DirectoryNotWritable { path: PathBuf, directory: PathBuf },
+    #[error(
+        "{path} is marked as a jobledger ledger (schema version {version}) but has none of its tables: the ledger is incomplete or damaged, and nothing was written. Run `jobledger --db {path} check` to see what it holds, then restore it from a backup (or move it aside and ingest the events again)"
+    )]
+    Incomplete { path: PathBuf, version: i64 },
     #[error("ledger {path}: {source}")]
     Sqlite {
         path: PathBuf,
@@ -147,6 +163,19 @@ impl Ledger {
     /// Opens an existing ledger without ever writing to it.
     pub fn open_read_only(path: &Path) -> Result<Ledger, StoreError> {
         open::open(path, OpenMode::ReadOnly, BUSY_TIMEOUT)
+    }
+
+    /// The mode of the ledger file at `path` when its group or others may read it (a
+    /// warning's worth: a ledger holds other people's payloads). New ledgers are
+    /// owner-only.
+    pub fn shared_mode(path: &Path) -> Option<u32> {
+        file_checks::shared_mode(path)
+    }
+
+    /// Refuses, with what to do, a path that names a symbolic link to nothing or a
+    /// directory: SQLite's own word for both is "unable to open database file".
+    pub fn refuse_unopenable(path: &Path) -> Result<(), StoreError> {
+        file_checks::refuse_unopenable(path)
     }
 
     /// The file this ledger lives in.

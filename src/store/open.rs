@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags};
 
+use super::file_checks;
 use super::identity::FileIdentity;
 use super::{APPLICATION_ID, Ledger, OpenMode, StoreError, classify};
 
@@ -37,7 +38,11 @@ pub(super) fn open(
             why,
         });
     }
+    file_checks::refuse_unopenable(path)?;
     let exists = path.exists();
+    if exists && mode == OpenMode::ReadWrite {
+        file_checks::refuse_unwritable_directory(path)?;
+    }
     if !exists && mode == OpenMode::ReadOnly {
         return Err(StoreError::Missing {
             path: path.to_path_buf(),
@@ -50,7 +55,15 @@ pub(super) fn open(
         OpenMode::ReadWrite => OpenFlags::SQLITE_OPEN_READ_WRITE,
         OpenMode::ReadOnly => OpenFlags::SQLITE_OPEN_READ_ONLY,
     } | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let mut conn = Connection::open_with_flags(path, flags).map_err(|e| classify(path, e))?;
+    let immutable = match mode {
+        OpenMode::ReadOnly => file_checks::immutable_uri(path),
+        OpenMode::ReadWrite => None,
+    };
+    let mut conn = match &immutable {
+        Some(uri) => Connection::open_with_flags(uri, flags | OpenFlags::SQLITE_OPEN_URI),
+        None => Connection::open_with_flags(path, flags),
+    }
+    .map_err(|e| classify(path, e))?;
     let opened = FileIdentity::opened(path)?;
     conn.busy_handler(Some(move |tries| wait_for_writer(tries, busy_timeout)))
         .map_err(|e| classify(path, e))?;
@@ -78,6 +91,7 @@ pub(super) fn open(
         }
     }
     conn.set_prepared_statement_cache_capacity(64);
+    file_checks::keep_sidecars_private(path);
     Ok(Ledger {
         conn,
         path: path.to_path_buf(),
@@ -180,6 +194,21 @@ fn check_identity(conn: &Connection, path: &Path) -> Result<(), StoreError> {
             path: path.to_path_buf(),
             found,
             known: SCHEMA_VERSION,
+        });
+    }
+    // Marked as a ledger of some version, yet without the tables every version has:
+    // a file cut short, or emptied by hand. Migrations would start from the mark.
+    let core: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('input_lines', 'jobs', 'callbacks')",
+            [],
+            |row| row.get(0),
+        )
+        .map_err(|e| classify(path, e))?;
+    if found > 0 && core < 3 {
+        return Err(StoreError::Incomplete {
+            path: path.to_path_buf(),
+            version: found,
         });
     }
     Ok(())

@@ -1,0 +1,120 @@
+//! What is at a ledger's path, looked at before SQLite opens it, so that each case
+//! gets a sentence that says what to do (issue 11, item 9): a symbolic link to nothing,
+//! a directory, a directory that takes no new files; and, after the open, the
+//! privacy of the files SQLite made beside the ledger.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use super::StoreError;
+
+/// Refuses a path SQLite could not open as a file, with the reason in words.
+pub(super) fn refuse_unopenable(path: &Path) -> Result<(), StoreError> {
+    let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    if link && !path.exists() {
+        return Err(StoreError::DanglingLink {
+            path: path.to_path_buf(),
+            target: std::fs::read_link(path).unwrap_or_default(),
+        });
+    }
+    if path.is_dir() {
+        return Err(StoreError::Directory {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok(())
+}
+
+/// The directory holding `path`.
+fn directory_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// The file SQLite keeps beside the ledger under `suffix` (`-wal`, `-shm`).
+fn beside(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+/// Does the directory holding `path` take new files? `access(2)` answers for root
+/// too (an immutable directory, a read-only mount), where the mode bits do not.
+fn directory_takes_files(path: &Path) -> bool {
+    rustix::fs::access(directory_of(path), rustix::fs::Access::WRITE_OK).is_ok()
+}
+
+/// Refuses a write open of the existing ledger at `path` when SQLite could not make
+/// its `-wal` and `-shm` beside it (they are made at open and removed at close).
+pub(super) fn refuse_unwritable_directory(path: &Path) -> Result<(), StoreError> {
+    let sidecars = beside(path, "-wal").exists() && beside(path, "-shm").exists();
+    if sidecars || directory_takes_files(path) {
+        return Ok(());
+    }
+    Err(StoreError::DirectoryNotWritable {
+        path: path.to_path_buf(),
+        directory: directory_of(path),
+    })
+}
+
+/// The URI that opens `path` read-only as `immutable`, when a read-only open needs it:
+/// the ledger is in WAL mode, whose readers share a `-shm` index beside the file, and a
+/// directory that takes no new files cannot hold one. Immutable reads the file alone,
+/// without locks, which is sound where nothing can write beside it. `None`: open as
+/// usual. Person-given names never become URIs (`file:` is refused); this one is
+/// built here, every byte outside a plain set percent-escaped (`?`, `#`, `%`, ...).
+pub(super) fn immutable_uri(path: &Path) -> Option<String> {
+    if beside(path, "-shm").exists() || directory_takes_files(path) {
+        return None;
+    }
+    let absolute = std::fs::canonicalize(path).ok()?;
+    let mut uri = String::from("file:");
+    for byte in absolute.as_os_str().as_encoded_bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'/' | b'.' | b'-' | b'_' | b'~' => {
+                uri.push(char::from(*byte));
+            }
+            other => {
+                let _ = write!(uri, "%{other:02X}");
+            }
+        }
+    }
+    uri.push_str("?immutable=1");
+    Some(uri)
+}
+
+/// Makes the `-wal` and `-shm` SQLite made beside the ledger owner-only: SQLite gives
+/// them the ledger's own mode, and a ledger that others may read should not spread
+/// its newest pages to them too. Best effort: a file of another owner stays as it is.
+pub(super) fn keep_sidecars_private(path: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        for suffix in ["-wal", "-shm"] {
+            let side = beside(path, suffix);
+            if let Ok(meta) = std::fs::metadata(&side)
+                && meta.permissions().mode() & 0o077 != 0
+            {
+                let private = std::fs::Permissions::from_mode(meta.permissions().mode() & 0o700);
+                let _ = std::fs::set_permissions(&side, private);
+            }
+        }
+    }
+}
+
+/// The mode of the ledger file at `path` when its group or others may read it.
+pub(super) fn shared_mode(path: &Path) -> Option<u32> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(path).ok()?.permissions().mode() & 0o777;
+        (mode & 0o077 != 0).then_some(mode)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
+    }
+}
