@@ -543,6 +543,12 @@ fn opening_an_older_ledger_says_it_upgrades_it_once() {
         ))
         .unwrap();
     }
+    // Owner-only, as jobledger makes ledgers: one others may read is warned about.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&w.db, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
     let first = w.run(&["summary"]);
     assert!(first.status.success());
     let said = String::from_utf8_lossy(&first.stderr);
