@@ -46,6 +46,10 @@ impl App {
             self.model.flash = Flash::error(":save needs a name: :save NAME");
             return Ok(());
         }
+        if self.model.read_only && self.model.ledger_gone {
+            self.model.flash = Flash::error(super::file_watch::GONE);
+            return Ok(());
+        }
         if self.model.read_only {
             self.model.flash =
                 Flash::error("read-only: the console was opened with --read-only, nothing saved");
