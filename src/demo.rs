@@ -103,6 +103,11 @@ pub fn build(
             };
             return Err(DemoError::NotADemoLedger(path.display().to_string(), found));
         }
+        // Removed under the old file's write lock: a console writing into it finishes
+        // first, and its next write finds the file gone from the path and is refused
+        // (`Ledger::writer`), rather than landing in a file nobody reads again.
+        let mut old = Ledger::open(path)?;
+        let lock = old.writer()?;
         for suffix in ["", "-wal", "-shm"] {
             let mut file = path.as_os_str().to_owned();
             file.push(suffix);
@@ -111,6 +116,7 @@ pub fn build(
                 _ => {}
             }
         }
+        drop(lock);
     }
     let mut ledger = Ledger::open(path)?;
     let mut writer = ledger.writer()?;

@@ -143,3 +143,40 @@ fn the_console_turns_writes_off_while_its_ledger_is_removed_and_on_when_it_is_ba
     ch(&mut app, 'a');
     assert!(!render(&app).contains("gone from its path"));
 }
+
+#[test]
+fn the_demo_replaces_its_ledger_only_after_a_write_under_way_is_done() {
+    use std::os::unix::fs::MetadataExt;
+    let demo = demo_ledger();
+    let inode = |p: &Path| std::fs::metadata(p).ok().map(|m| m.ino());
+    let before = inode(&demo.path);
+    let mut ledger = Ledger::open(&demo.path).unwrap();
+    let under_way = ledger.writer().unwrap();
+    let path = demo.path.clone();
+    let rebuild = std::thread::spawn(move || {
+        jobledger::demo::build(
+            &path,
+            jobledger::demo::demo_now(),
+            jobledger::demo::DemoData::Booking,
+            |_| {},
+        )
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+    });
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    assert_eq!(
+        inode(&demo.path),
+        before,
+        "the demo waits for the write lock"
+    );
+    under_way
+        .commit()
+        .expect("the write under way lands in the file at the path");
+    rebuild.join().unwrap().unwrap();
+    assert_ne!(inode(&demo.path), before, "then it replaces the file");
+    let refused = ledger.writer().map(|_| ()).unwrap_err();
+    assert!(
+        matches!(refused, StoreError::Replaced { .. }),
+        "{refused:?}"
+    );
+}
