@@ -180,3 +180,34 @@ fn the_demo_replaces_its_ledger_only_after_a_write_under_way_is_done() {
         "{refused:?}"
     );
 }
+
+/// Finding 5 as it was met: the console open in a real terminal, `demo --print` run in
+/// another shell on the same ledger. The console says it reopened the file, and the
+/// answer given then is in the file at the path.
+#[test]
+fn the_console_in_a_terminal_answers_into_the_demo_rebuilt_under_it() {
+    let (w, _) = support::binary::Workdir::with_demo();
+    let db = w.db.to_str().expect("a UTF-8 path");
+    let mut console = support::pty::PtySession::spawn(
+        &[
+            "--db",
+            db,
+            "--now",
+            fixture::NOW,
+            "review",
+            "--reviewer",
+            "pty",
+        ],
+        w.dir.path(),
+        (160, 48),
+        &[],
+    );
+    console.wait_for("held still open");
+    w.ok(&["demo", "--print"]);
+    console.wait_for("ledger.db was replaced by another file; reopened it");
+    console.answer_held_callback(0, "after the rebuild", "single_effect by pty");
+    console.quit();
+    let held = w.json(&["callbacks", "--json", "--disposition", "hold"]);
+    assert_eq!(held[0]["seq"], 2);
+    assert_eq!(held[0]["answer"]["verdict"], "single_effect", "{held}");
+}
