@@ -16,6 +16,7 @@
 mod accounts;
 mod answers;
 mod callbacks;
+mod check;
 mod columns;
 mod counts;
 mod filter;
@@ -41,6 +42,7 @@ use rusqlite::{Connection, TransactionBehavior};
 
 pub use accounts::{JobAccount, OpenJob};
 pub use callbacks::CallbackFilter;
+pub use check::{CHECKS, CheckFinding};
 pub use counts::{MissingCounts, WindowStates};
 pub use findings::{Finding, FindingJob};
 pub use jobs::{HistoryEntry, JobDefaults, NewAttempt};
@@ -86,6 +88,15 @@ pub enum StoreError {
     DiskFull { path: PathBuf },
     #[error("the ledger {path} is busy (another writer held it too long); try again")]
     Busy { path: PathBuf },
+    // Damaged files and a full disk under the shared-memory index (issue 11, finding 9).
+    #[error(
+        "the ledger {path} is damaged ({detail}); nothing more was written to it. Keep a copy of the file as it is, see what is wrong with `jobledger --db {path} check`, and save what can still be read with `jobledger --db {path} backup NEW.db`"
+    )]
+    Damaged { path: PathBuf, detail: String },
+    #[error(
+        "the ledger's shared-memory index {path}-shm could not grow: the disk holding {path} is full. Nothing of the interrupted write was kept; free some space there (or move the ledger to a disk with room), then run the command again"
+    )]
+    ShmFull { path: PathBuf },
     #[error("ledger {path}: {source}")]
     Sqlite {
         path: PathBuf,
@@ -219,7 +230,38 @@ pub(crate) fn classify(path: &Path, e: rusqlite::Error) -> StoreError {
             }
         }
         Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StoreError::Busy { path },
+        Some(ErrorCode::DatabaseCorrupt) => StoreError::Damaged {
+            path,
+            detail: "SQLite found a page it cannot read".to_owned(),
+        },
+        Some(ErrorCode::NotADatabase) if was_a_ledger(&path) => StoreError::Damaged {
+            path,
+            detail: "its header is intact but SQLite cannot read it as a database".to_owned(),
+        },
         Some(ErrorCode::NotADatabase) => StoreError::NotADatabase { path },
+        Some(ErrorCode::SystemIoFailure) if is_shm_growth(&e) => StoreError::ShmFull { path },
         _ => StoreError::Sqlite { path, source: e },
     }
+}
+
+/// Does the file at `path` begin as a SQLite file (or a jobledger ledger) does? Then a
+/// file SQLite refuses as no database is a ledger damaged, not someone else's file.
+fn was_a_ledger(path: &Path) -> bool {
+    use std::io::Read as _;
+    let mut header = [0_u8; 72];
+    let read = std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut header));
+    read.is_ok()
+        && (header.starts_with(b"SQLite format 3\0")
+            || header[68..72] == APPLICATION_ID.to_be_bytes())
+}
+
+/// Is `e` SQLite failing to grow or map the `-shm` file? On Linux that file is a
+/// sparse file beside the ledger, and a full disk shows only when a page of it is
+/// first touched: "disk I/O error" with `SQLITE_IOERR_SHMMAP` or `_SHMSIZE`.
+fn is_shm_growth(e: &rusqlite::Error) -> bool {
+    const SHM_CODES: [i32; 2] = [
+        rusqlite::ffi::SQLITE_IOERR_SHMSIZE,
+        rusqlite::ffi::SQLITE_IOERR_SHMMAP,
+    ];
+    matches!(e, rusqlite::Error::SqliteFailure(f, _) if SHM_CODES.contains(&f.extended_code))
 }
