@@ -11,7 +11,7 @@ use std::path::Path;
 
 use rusqlite::Connection;
 
-use super::{APPLICATION_ID, Ledger, SCHEMA_VERSION, StoreError, classify};
+use super::{APPLICATION_ID, CallbackFilter, Ledger, SCHEMA_VERSION, StoreError, classify};
 
 /// The checks, in the order they run (the names are the report's and JSON's).
 pub const CHECKS: [&str; 8] = [
@@ -100,6 +100,34 @@ impl Ledger {
                 ),
             }),
         }
+    }
+
+    /// How many callbacks a list of `filter` holds by the kept counts, when it lists a
+    /// whole count (every callback, or every one of a disposition): a listing can then
+    /// tell that it read a damaged table ([`Ledger::confirm_listed`]).
+    pub fn kept_for(&self, filter: &CallbackFilter) -> Result<Option<i64>, StoreError> {
+        let whole = CallbackFilter {
+            disposition: filter.disposition,
+            ..CallbackFilter::default()
+        };
+        if *filter != whole {
+            return Ok(None);
+        }
+        let counts = self.disposition_counts()?;
+        Ok(Some(filter.disposition.map_or(counts.total(), |d| counts.get(d))))
+    }
+
+    /// Confirms that a listing read between `before` and `after` rows (the kept counts
+    /// when it started and ended: ingest may add callbacks meanwhile, never take one);
+    /// fewer or more were read from a damaged table.
+    pub fn confirm_listed(&self, listed: i64, before: i64, after: i64) -> Result<(), StoreError> {
+        if (before..=after).contains(&listed) {
+            return Ok(());
+        }
+        Err(StoreError::Damaged {
+            path: self.path.clone(),
+            detail: format!("it counts {before} callbacks in this list, and {listed} were read"),
+        })
     }
 
     /// Copies the ledger into `dest`, an empty file, as one consistent snapshot
