@@ -352,15 +352,15 @@ fn run_ingest(path: &Path, file: Option<&Path>, complete: bool, now: Timestamp) 
     };
     let report = ingest::ingest_in_batches(&mut ledger, input, now, batching, progress_printer())
         .map_err(|e| match e {
-            // A damaged file or a full disk: running again cannot help, the message says what can.
-            ingest::IngestError::Store(
-                e @ (StoreError::Damaged { .. } | StoreError::ShmFull { .. }),
-            ) => anyhow::Error::from(e),
-            e => anyhow::Error::from(e).context(format!(
-                "ingest into {} stopped; committed batches are kept, re-run to finish",
-                path.display()
-            )),
-        })?;
+        // A damaged file or a full disk: running again cannot help, the message says what can.
+        ingest::IngestError::Store(
+            e @ (StoreError::Damaged { .. } | StoreError::ShmFull { .. }),
+        ) => anyhow::Error::from(e),
+        e => anyhow::Error::from(e).context(format!(
+            "ingest into {} stopped; committed batches are kept, re-run to finish",
+            path.display()
+        )),
+    })?;
     finish_progress();
     // `println!` would panic on a closed standard output.
     writeln!(io::stdout(), "{report}")?;

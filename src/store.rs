@@ -265,3 +265,63 @@ fn is_shm_growth(e: &rusqlite::Error) -> bool {
     ];
     matches!(e, rusqlite::Error::SqliteFailure(f, _) if SHM_CODES.contains(&f.extended_code))
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use rusqlite::ffi;
+
+    use super::{StoreError, classify};
+
+    fn sqlite(code: i32, message: &str) -> rusqlite::Error {
+        rusqlite::Error::SqliteFailure(ffi::Error::new(code), Some(message.to_owned()))
+    }
+
+    #[test]
+    fn a_shared_memory_index_that_cannot_grow_is_a_full_disk() {
+        for code in [ffi::SQLITE_IOERR_SHMMAP, ffi::SQLITE_IOERR_SHMSIZE] {
+            let e = classify(Path::new("l.db"), sqlite(code, "disk I/O error"));
+            assert!(matches!(e, StoreError::ShmFull { .. }), "{e}");
+            let said = e.to_string();
+            assert!(said.contains("l.db-shm") && said.contains("full"), "{said}");
+        }
+        let other = classify(
+            Path::new("l.db"),
+            sqlite(ffi::SQLITE_IOERR_READ, "disk I/O error"),
+        );
+        assert!(matches!(other, StoreError::Sqlite { .. }), "{other}");
+    }
+
+    #[test]
+    fn a_corrupt_page_is_a_damaged_ledger_that_names_check_and_backup() {
+        let e = classify(Path::new("l.db"), sqlite(ffi::SQLITE_CORRUPT, "malformed"));
+        let said = e.to_string();
+        assert!(matches!(e, StoreError::Damaged { .. }), "{said}");
+        for word in ["damaged", "jobledger --db l.db check", "backup NEW.db"] {
+            assert!(said.contains(word), "{said}");
+        }
+        assert!(
+            !said.contains("re-run") && !said.contains("malformed"),
+            "{said}"
+        );
+    }
+
+    #[test]
+    fn no_database_is_damage_only_in_a_file_that_began_as_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let notes = dir.path().join("notes.txt");
+        std::fs::write(&notes, vec![b'x'; 4096]).unwrap();
+        let e = classify(&notes, sqlite(ffi::SQLITE_NOTADB, "file is not a database"));
+        assert!(matches!(e, StoreError::NotADatabase { .. }), "{e}");
+        let ledger = dir.path().join("ledger.db");
+        let mut bytes = b"SQLite format 3\0".to_vec();
+        bytes.resize(4096, 0xff);
+        std::fs::write(&ledger, bytes).unwrap();
+        let e = classify(
+            &ledger,
+            sqlite(ffi::SQLITE_NOTADB, "file is not a database"),
+        );
+        assert!(matches!(e, StoreError::Damaged { .. }), "{e}");
+    }
+}

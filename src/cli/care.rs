@@ -145,9 +145,11 @@ fn create_private(path: &Path) -> Result<()> {
 /// appeared meanwhile (an empty `dest` given by the person is replaced).
 fn place(partial: &Path, dest: &Path) -> Result<()> {
     if std::fs::metadata(dest).is_ok_and(|m| m.is_file() && m.len() == 0) {
-        std::fs::remove_file(dest).with_context(|| format!("replacing the empty {}", shown(dest)))?;
+        std::fs::remove_file(dest)
+            .with_context(|| format!("replacing the empty {}", shown(dest)))?;
     }
-    std::fs::hard_link(partial, dest).with_context(|| format!("naming the copy {}", shown(dest)))?;
+    std::fs::hard_link(partial, dest)
+        .with_context(|| format!("naming the copy {}", shown(dest)))?;
     std::fs::remove_file(partial).with_context(|| format!("removing {}", shown(partial)))?;
     if let Some(dir) = dest.parent().filter(|d| !d.as_os_str().is_empty()) {
         let _ = std::fs::File::open(dir).and_then(|d| d.sync_all());

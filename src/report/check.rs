@@ -38,9 +38,10 @@ fn examined(check: &str, n: i64) -> String {
         "line_identity" => "lines",
         "callback_lines" => "callbacks",
         "latest_attempts" => "jobs",
-        _ => "answers",
+        "answers" => "answers",
+        _ => "the file",
     };
-    if check == "identity" {
+    if check == "identity" || check == "open" {
         what.to_owned()
     } else {
         format!("{n} {what}")
@@ -69,7 +70,7 @@ impl Report for CheckReport {
         } else {
             let _ = writeln!(
                 text,
-                "the ledger {ledger} failed {failed} of {} checks: keep a copy of the file as it is before anything else writes to it",
+                "the ledger {ledger} failed {failed} of {} checks. Keep a copy of the file as it is before anything else writes to it; `jobledger --db {ledger} backup NEW.db` saves what SQLite can still read",
                 self.checks.len()
             );
         }

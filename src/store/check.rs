@@ -114,7 +114,9 @@ impl Ledger {
             return Ok(None);
         }
         let counts = self.disposition_counts()?;
-        Ok(Some(filter.disposition.map_or(counts.total(), |d| counts.get(d))))
+        Ok(Some(
+            filter.disposition.map_or(counts.total(), |d| counts.get(d)),
+        ))
     }
 
     /// Confirms that a listing read between `before` and `after` rows (the kept counts
@@ -137,10 +139,19 @@ impl Ledger {
             path: dest.to_path_buf(),
             detail: "the copy's name is not UTF-8, which SQLite cannot take".to_owned(),
         })?;
-        self.conn
-            .execute("VACUUM INTO ?1", [name])
-            .map(drop)
-            .map_err(|e| self.err(e))
+        // `query_only` refuses VACUUM INTO too, though it writes only the copy: it is
+        // lifted for this one statement. A ledger opened read-only stays so, since
+        // SQLite opened its file without write access.
+        let query_only: bool = self
+            .conn
+            .query_row("PRAGMA query_only", [], |row| row.get(0))
+            .map_err(|e| self.err(e))?;
+        let copied = self
+            .conn
+            .execute_batch("PRAGMA query_only = OFF")
+            .and_then(|()| self.conn.execute("VACUUM INTO ?1", [name]).map(drop));
+        let restored = self.conn.pragma_update(None, "query_only", query_only);
+        copied.and(restored).map_err(|e| self.err(e))
     }
 
     /// The size of the ledger in bytes (pages × page size), without its WAL.
@@ -310,8 +321,9 @@ fn line_identity(conn: &Connection) -> Found {
 /// Every callback was read from a line marked as a callback, and every such line has
 /// its callback.
 fn callback_lines(conn: &Connection) -> Found {
-    let callbacks: i64 =
-        conn.query_row("SELECT count(*) FROM callbacks NOT INDEXED", [], |r| r.get(0))?;
+    let callbacks: i64 = conn.query_row("SELECT count(*) FROM callbacks NOT INDEXED", [], |r| {
+        r.get(0)
+    })?;
     let mut problems = listed(
         conn,
         "SELECT format('callback #%d names line %d, which is %s', c.seq, c.line_seq,
