@@ -254,3 +254,19 @@ fn a_backup_taken_while_ingest_runs_is_a_whole_prefix_of_the_stream() {
         "the backup holds {kept} of {all} lines"
     );
 }
+
+#[test]
+fn backup_and_check_work_on_a_ledger_nobody_may_write() {
+    let (w, _) = Workdir::with_demo();
+    let before = std::fs::read(&w.db).unwrap();
+    let dest = w.dir.path().join("copy.db");
+    {
+        // Immutable: as root, permission bits alone would not stop a write.
+        let _frozen = support::disk::Immutable::set(&w.db);
+        binary::succeeded(&backup(&w, &dest), &["backup"]);
+        assert_eq!(check(&w.db).0, Some(0));
+    }
+    assert!(std::fs::read(&w.db).unwrap() == before);
+    assert_eq!(check(&dest).0, Some(0));
+    assert_eq!(fixture::dump(&dest), fixture::dump(&w.db));
+}
