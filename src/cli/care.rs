@@ -50,6 +50,7 @@ pub(super) fn run_check(path: &Path, json: bool, out: &mut impl Write) -> Result
             check: "open",
             examined: 0,
             problems: vec![format!("the file is damaged ({detail})")],
+            seconds: started.elapsed().as_secs_f64(),
         }],
         Err(e) => return Err(e.into()),
     };

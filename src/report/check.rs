@@ -55,9 +55,10 @@ impl Report for CheckReport {
             let verdict = if c.ok() { "ok" } else { "WRONG" };
             let _ = writeln!(
                 text,
-                "{:<16} {verdict:<6} {}",
+                "{:<16} {verdict:<6} {} ({:.1} s)",
                 c.check,
-                examined(c.check, c.examined)
+                examined(c.check, c.examined),
+                c.seconds
             );
             for problem in &c.problems {
                 let _ = writeln!(text, "{:<23}{}", "", inert(problem));

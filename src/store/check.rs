@@ -27,11 +27,13 @@ pub const CHECKS: [&str; 8] = [
 
 /// What one check found: `examined` things looked at, and each problem in a sentence
 /// (none: the check passed).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct CheckFinding {
     pub check: &'static str,
     pub examined: i64,
     pub problems: Vec<String>,
+    /// How long the check took, in seconds (integrity is most of a check's time).
+    pub seconds: f64,
 }
 
 impl CheckFinding {
@@ -52,6 +54,7 @@ impl Ledger {
             .iter()
             .map(|&check| {
                 before(check);
+                let started = std::time::Instant::now();
                 let run = match check {
                     "identity" => identity,
                     "integrity" => integrity,
@@ -67,6 +70,7 @@ impl Ledger {
                         check,
                         examined,
                         problems,
+                        seconds: started.elapsed().as_secs_f64(),
                     },
                     Err(e) => CheckFinding {
                         check,
@@ -75,6 +79,7 @@ impl Ledger {
                             "could not be checked: {}",
                             sqlite_message(&self.path, e)
                         )],
+                        seconds: started.elapsed().as_secs_f64(),
                     },
                 }
             })
