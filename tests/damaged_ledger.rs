@@ -24,42 +24,38 @@ fn ledger() -> (Workdir, std::path::PathBuf) {
     (w, stream)
 }
 
-/// A page number (or size) read by `sql`.
-fn page_number(conn: &Connection, sql: &str) -> usize {
-    let n: i64 = conn.query_row(sql, [], |r| r.get(0)).unwrap();
-    usize::try_from(n).unwrap()
-}
-
-/// The page number of the first leaf of the callbacks table, found from its root
-/// (an interior page: its first cell begins with the left-most child's number).
-fn first_callbacks_leaf(db: &Path) -> (usize, usize) {
+/// The ledger's bytes, and the offset in them of the root page of table or index `name`.
+fn file_and_root(db: &Path, name: &str) -> (Vec<u8>, usize) {
     let conn = Connection::open(db).unwrap();
-    let root = page_number(
-        &conn,
-        "SELECT rootpage FROM sqlite_schema WHERE name = 'callbacks'",
-    );
-    let page_size = page_number(&conn, "PRAGMA page_size");
+    let root: i64 = conn
+        .query_row(
+            "SELECT rootpage FROM sqlite_schema WHERE name = ?1",
+            [name],
+            |r| r.get(0),
+        )
+        .unwrap();
     drop(conn);
-    let file = std::fs::read(db).unwrap();
-    let page = |n: usize| &file[(n - 1) * page_size..n * page_size];
-    let root_page = page(root);
-    assert_eq!(root_page[0], 0x05, "the callbacks root is an interior page");
-    let cell = usize::from(u16::from_be_bytes([root_page[12], root_page[13]]));
-    let leaf = u32::from_be_bytes(root_page[cell..cell + 4].try_into().unwrap()) as usize;
-    let leaf_page = page(leaf);
-    assert_eq!(leaf_page[0], 0x0D, "a leaf of the callbacks table");
-    let cells = u16::from_be_bytes([leaf_page[3], leaf_page[4]]);
-    assert!(cells > 40, "a full leaf ({cells} cells)");
-    (leaf, page_size)
+    assert_eq!(jobledger::store::PAGE_SIZE, 8192);
+    let offset = (usize::try_from(root).unwrap() - 1) * PAGE;
+    (std::fs::read(db).unwrap(), offset)
 }
 
-/// Changes two bytes of the first callbacks leaf: its count of cells says 6, so the
-/// rows after the sixth are no longer read, and no error says so.
+/// The size of a ledger's pages (a new ledger's; the tests make theirs new).
+const PAGE: usize = 8192;
+
+/// Changes two bytes of the first leaf of the callbacks table, found from its root
+/// (an interior page: its first cell begins with the left-most child's number): its
+/// count of cells says 6, so the rows after the sixth are no longer read, and no error
+/// says so.
 fn damage_a_callbacks_leaf(db: &Path) {
-    let (leaf, page_size) = first_callbacks_leaf(db);
-    let mut file = std::fs::read(db).unwrap();
-    let at = (leaf - 1) * page_size + 3;
-    file[at..at + 2].copy_from_slice(&[0x00, 0x06]);
+    let (mut file, root) = file_and_root(db, "callbacks");
+    assert_eq!(file[root], 0x05, "the callbacks root is an interior page");
+    let cell = root + usize::from(u16::from_be_bytes([file[root + 12], file[root + 13]]));
+    let leaf = (u32::from_be_bytes(file[cell..cell + 4].try_into().unwrap()) as usize - 1) * PAGE;
+    assert_eq!(file[leaf], 0x0D, "a leaf of the callbacks table");
+    let cells = u16::from_be_bytes([file[leaf + 3], file[leaf + 4]]);
+    assert!(cells > 40, "a full leaf ({cells} cells)");
+    file[leaf + 3..leaf + 5].copy_from_slice(&[0x00, 0x06]);
     std::fs::write(db, file).unwrap();
 }
 
@@ -166,21 +162,14 @@ fn two_bytes_changed_in_a_callbacks_leaf_are_noticed() {
 fn a_list_read_short_from_a_damaged_index_fails() {
     let (w, _) = ledger();
     // The held list reads its own index: lose cells of its first leaf.
-    let conn = Connection::open(&w.db).unwrap();
-    let root = page_number(
-        &conn,
-        "SELECT rootpage FROM sqlite_schema WHERE name = 'callbacks_review_list'",
-    );
-    drop(conn);
-    let mut file = std::fs::read(&w.db).unwrap();
-    let page = (root - 1) * 8192;
+    let (mut file, page) = file_and_root(&w.db, "callbacks_review_list");
     // A small index may fit its root alone (a leaf, 0x0A); a larger one has an
     // interior root (0x02) whose first cell names the first leaf.
     let leaf = if file[page] == 0x0A {
         page
     } else {
         let cell = page + usize::from(u16::from_be_bytes([file[page + 12], file[page + 13]]));
-        (u32::from_be_bytes(file[cell..cell + 4].try_into().unwrap()) as usize - 1) * 8192
+        (u32::from_be_bytes(file[cell..cell + 4].try_into().unwrap()) as usize - 1) * PAGE
     };
     assert_eq!(file[leaf], 0x0A, "a leaf of the index");
     file[leaf + 3..leaf + 5].copy_from_slice(&[0x00, 0x01]);
@@ -202,14 +191,7 @@ fn a_list_read_short_from_a_damaged_index_fails() {
 fn ingest_that_meets_a_damaged_page_midway_never_advises_a_re_run() {
     let (w, stream) = ledger();
     // The line identities' index: summary never reads it, ingest reads it for every line.
-    let conn = Connection::open(&w.db).unwrap();
-    let root = page_number(
-        &conn,
-        "SELECT rootpage FROM sqlite_schema WHERE name = 'sqlite_autoindex_input_lines_1'",
-    );
-    drop(conn);
-    let mut file = std::fs::read(&w.db).unwrap();
-    let at = (root - 1) * 8192;
+    let (mut file, at) = file_and_root(&w.db, "sqlite_autoindex_input_lines_1");
     file[at..at + 2].copy_from_slice(&[0, 0]);
     std::fs::write(&w.db, &file).unwrap();
     w.ok(&["summary"]);

@@ -79,7 +79,12 @@ pub(super) fn run_backup(path: &Path, dest: &Path, out: &mut impl Write) -> Resu
     }
     super::refuse_no_ledger(path)?;
     let started = Instant::now();
-    let ledger = Ledger::open_read_only(path)?;
+    let ledger = Ledger::open_read_only(path).map_err(|e| match e {
+        StoreError::Damaged { .. } => anyhow::Error::from(e).context(
+            "backup cannot copy a file SQLite cannot open: keep the file itself (cp), and restore an earlier backup",
+        ),
+        e => e.into(),
+    })?;
     let size = u64::try_from(ledger.size_bytes()?).unwrap_or(0);
     note(&format!(
         "copying {} of {} to {}…",
