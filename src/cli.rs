@@ -3,6 +3,7 @@
 
 mod args;
 mod bulk;
+mod care;
 
 use std::io::{self, BufReader, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -252,6 +253,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let views = open_to_read(&path)?.saved_views()?;
             report::write(&mut out, views.as_slice(), json)?;
         }
+        Command::Check { json } => return care::run_check(&path, json, &mut out),
+        Command::Backup { dest } => return care::run_backup(&path, &dest, &mut out),
         Command::Demo { .. } => unreachable!("handled above"),
     }
     out.flush()?;
@@ -284,6 +287,15 @@ fn open_for_a_person(path: &Path) -> Result<Ledger> {
 }
 
 fn open_existing(path: &Path) -> Result<Ledger> {
+refuse_no_ledger(path)?;
+    let ledger = open_upgrading(path)?;
+    ledger.damage_probe()?;
+    Ok(ledger)
+}
+
+/// Refuses, with a sentence, a path where no ledger can be: nothing, a dangling link,
+/// a directory, an empty file.
+fn refuse_no_ledger(path: &Path) -> Result<()> {
     Ledger::refuse_unopenable(path)?;
     let shown = crate::inert::inert(&path.display().to_string()).into_owned();
     if !path.exists() {
@@ -301,7 +313,7 @@ fn open_existing(path: &Path) -> Result<Ledger> {
             "{shown} is an empty file, not a ledger yet (create one with `jobledger ingest FILE`); it was left untouched"
         );
     }
-    Ok(open_upgrading(path)?)
+    Ok(())
 }
 
 /// Opens the ledger read-write, saying so first when that upgrades its schema.
@@ -325,6 +337,7 @@ fn open_to_read(path: &Path) -> Result<Ledger> {
         {
             let ledger = Ledger::open_read_only(path)?;
             warn_if_shared(path);
+            ledger.damage_probe()?;
             Ok(ledger)
         }
         opened => opened,
@@ -366,16 +379,21 @@ fn run_ingest(path: &Path, file: Option<&Path>, complete: bool, now: Timestamp) 
         )),
     };
     let mut ledger = open_upgrading(path)?;
+    ledger.damage_probe()?;
     let batching = ingest::Batching {
         complete,
         ..ingest::Batching::default()
     };
     let report = ingest::ingest_in_batches(&mut ledger, input, now, batching, progress_printer())
-        .with_context(|| {
-        format!(
+        .map_err(|e| match e {
+        // A damaged file or a full disk: running again cannot help, the message says what can.
+        ingest::IngestError::Store(
+            e @ (StoreError::Damaged { .. } | StoreError::ShmFull { .. }),
+        ) => anyhow::Error::from(e),
+        e => anyhow::Error::from(e).context(format!(
             "ingest into {} stopped; committed batches are kept, re-run to finish",
             path.display()
-        )
+        )),
     })?;
     finish_progress();
     // `println!` would panic on a closed standard output.

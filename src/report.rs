@@ -8,6 +8,7 @@
 
 mod bulk;
 mod callbacks;
+mod check;
 mod outbox;
 mod reconciliation;
 mod summary;
@@ -23,6 +24,7 @@ use crate::inert::is_dangerous;
 
 pub use bulk::BulkReport;
 pub use callbacks::write_callbacks;
+pub use check::{CheckReport, backup_written};
 pub use summary::{Summary, backlog_line};
 pub use writes::{Withdrawn, answer_written, owner_set, request_written, withdrawn_line};
 

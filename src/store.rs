@@ -16,6 +16,7 @@
 mod accounts;
 mod answers;
 mod callbacks;
+mod check;
 mod columns;
 mod counts;
 mod file_checks;
@@ -43,6 +44,7 @@ use rusqlite::{Connection, TransactionBehavior};
 
 pub use accounts::{JobAccount, OpenJob};
 pub use callbacks::CallbackFilter;
+pub use check::{CHECKS, CheckFinding};
 pub use counts::{MissingCounts, WindowStates};
 pub use findings::{Finding, FindingJob};
 pub use identity::FileAtPath;
@@ -113,6 +115,15 @@ pub enum StoreError {
         "{path} is marked as a jobledger ledger (schema version {version}) but has none of its tables: the ledger is incomplete or damaged, and nothing was written. Run `jobledger --db {path} check` to see what it holds, then restore it from a backup (or move it aside and ingest the events again)"
     )]
     Incomplete { path: PathBuf, version: i64 },
+    // Damaged files and a full disk under the shared-memory index (issue 11, finding 9).
+    #[error(
+        "the ledger {path} is damaged ({detail}); nothing more was written to it. Keep a copy of the file as it is, see what is wrong with `jobledger --db {path} check`, and save what can still be read with `jobledger --db {path} backup NEW.db`"
+    )]
+    Damaged { path: PathBuf, detail: String },
+    #[error(
+        "the ledger's shared-memory index {path}-shm could not grow: the disk holding {path} is full. Nothing of the interrupted write was kept; free some space there (or move the ledger to a disk with room), then run the command again"
+    )]
+    ShmFull { path: PathBuf },
     #[error("ledger {path}: {source}")]
     Sqlite {
         path: PathBuf,
@@ -290,7 +301,98 @@ pub(crate) fn classify(path: &Path, e: rusqlite::Error) -> StoreError {
             }
         }
         Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StoreError::Busy { path },
+        Some(ErrorCode::DatabaseCorrupt) => StoreError::Damaged {
+            path,
+            detail: "SQLite found a page it cannot read".to_owned(),
+        },
+        Some(ErrorCode::NotADatabase) if was_a_ledger(&path) => StoreError::Damaged {
+            path,
+            detail: "its header is intact but SQLite cannot read it as a database".to_owned(),
+        },
         Some(ErrorCode::NotADatabase) => StoreError::NotADatabase { path },
+        Some(ErrorCode::SystemIoFailure) if is_shm_growth(&e) => StoreError::ShmFull { path },
         _ => StoreError::Sqlite { path, source: e },
+    }
+}
+
+/// Does the file at `path` begin as a SQLite file (or a jobledger ledger) does? Then a
+/// file SQLite refuses as no database is a ledger damaged, not someone else's file.
+fn was_a_ledger(path: &Path) -> bool {
+    use std::io::Read as _;
+    let mut header = [0_u8; 72];
+    let read = std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut header));
+    read.is_ok()
+        && (header.starts_with(b"SQLite format 3\0")
+            || header[68..72] == APPLICATION_ID.to_be_bytes())
+}
+
+/// Is `e` SQLite failing to grow or map the `-shm` file? On Linux that file is a
+/// sparse file beside the ledger, and a full disk shows only when a page of it is
+/// first touched: "disk I/O error" with `SQLITE_IOERR_SHMMAP` or `_SHMSIZE`.
+fn is_shm_growth(e: &rusqlite::Error) -> bool {
+    const SHM_CODES: [i32; 2] = [
+        rusqlite::ffi::SQLITE_IOERR_SHMSIZE,
+        rusqlite::ffi::SQLITE_IOERR_SHMMAP,
+    ];
+    matches!(e, rusqlite::Error::SqliteFailure(f, _) if SHM_CODES.contains(&f.extended_code))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use rusqlite::ffi;
+
+    use super::{StoreError, classify};
+
+    fn sqlite(code: i32, message: &str) -> rusqlite::Error {
+        rusqlite::Error::SqliteFailure(ffi::Error::new(code), Some(message.to_owned()))
+    }
+
+    #[test]
+    fn a_shared_memory_index_that_cannot_grow_is_a_full_disk() {
+        for code in [ffi::SQLITE_IOERR_SHMMAP, ffi::SQLITE_IOERR_SHMSIZE] {
+            let e = classify(Path::new("l.db"), sqlite(code, "disk I/O error"));
+            assert!(matches!(e, StoreError::ShmFull { .. }), "{e}");
+            let said = e.to_string();
+            assert!(said.contains("l.db-shm") && said.contains("full"), "{said}");
+        }
+        let other = classify(
+            Path::new("l.db"),
+            sqlite(ffi::SQLITE_IOERR_READ, "disk I/O error"),
+        );
+        assert!(matches!(other, StoreError::Sqlite { .. }), "{other}");
+    }
+
+    #[test]
+    fn a_corrupt_page_is_a_damaged_ledger_that_names_check_and_backup() {
+        let e = classify(Path::new("l.db"), sqlite(ffi::SQLITE_CORRUPT, "malformed"));
+        let said = e.to_string();
+        assert!(matches!(e, StoreError::Damaged { .. }), "{said}");
+        for word in ["damaged", "jobledger --db l.db check", "backup NEW.db"] {
+            assert!(said.contains(word), "{said}");
+        }
+        assert!(
+            !said.contains("re-run") && !said.contains("malformed"),
+            "{said}"
+        );
+    }
+
+    #[test]
+    fn no_database_is_damage_only_in_a_file_that_began_as_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let notes = dir.path().join("notes.txt");
+        std::fs::write(&notes, vec![b'x'; 4096]).unwrap();
+        let e = classify(&notes, sqlite(ffi::SQLITE_NOTADB, "file is not a database"));
+        assert!(matches!(e, StoreError::NotADatabase { .. }), "{e}");
+        let ledger = dir.path().join("ledger.db");
+        let mut bytes = b"SQLite format 3\0".to_vec();
+        bytes.resize(4096, 0xff);
+        std::fs::write(&ledger, bytes).unwrap();
+        let e = classify(
+            &ledger,
+            sqlite(ffi::SQLITE_NOTADB, "file is not a database"),
+        );
+        assert!(matches!(e, StoreError::Damaged { .. }), "{e}");
     }
 }

@@ -160,6 +160,22 @@ pub(super) enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Check the ledger: SQLite's integrity and foreign keys, the kept counts against
+    /// recounts, one row per line identity (reads only)
+    #[command(
+        after_help = "Exit status: 0 when every check passes, 3 when any check finds something wrong, 1 when the check could not run."
+    )]
+    Check {
+        /// Print JSON instead of a report
+        #[arg(long)]
+        json: bool,
+    },
+    /// Copy the ledger to DEST while others go on writing (one consistent snapshot,
+    /// owner-only; DEST must not exist or be empty; the ledger is only read)
+    Backup {
+        /// The new file
+        dest: PathBuf,
+    },
     /// Build a fresh demo ledger (default ./jobledger-demo.db) and open the console on it
     Demo {
         /// Print the summary and reconciliation instead of opening the console

@@ -95,6 +95,8 @@ impl App {
             Ledger::open(path)
         }
         .with_context(|| format!("opening the ledger {} for review", path.display()))?;
+        // A damaged ledger is named before anything is shown or written (issue 11, item 7).
+        ledger.damage_probe()?;
         App::new(ledger, clock, reviewer, read_only).context("reading the ledger")
     }
 

@@ -29,6 +29,8 @@ pub fn write_callbacks(
     json: bool,
 ) -> anyhow::Result<()> {
     let mut page = PageRequest::first(PAGE);
+    let kept_before = ledger.kept_for(filter)?;
+    let mut listed = 0_i64;
     if json {
         out.write_all(b"[")?;
     } else {
@@ -48,10 +50,17 @@ pub fn write_callbacks(
             }
             first = false;
         }
+        listed += i64::try_from(rows.len()).unwrap_or(i64::MAX);
         match rows.last() {
             Some(last) if rows.len() == page.limit => page.keyset = Keyset::After(last.seq),
             _ => break,
         }
+    }
+    // A whole count listed short was read from a damaged table: no closing bracket,
+    // so that a script reading the JSON fails too.
+    if let (Some(before), Some(after)) = (kept_before, ledger.kept_for(filter)?) {
+        out.flush()?;
+        ledger.confirm_listed(listed, before, after)?;
     }
     if json {
         out.write_all(b"]\n")?;

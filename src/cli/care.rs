@@ -1,0 +1,178 @@
+//! `check` and `backup`: the two tools an operator reaches for when something went
+//! wrong. Both only read the ledger.
+
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+
+use crate::inert::inert;
+use crate::report::{self, CheckReport};
+use crate::store::{CHECKS, CheckFinding, Ledger, StoreError};
+
+/// The exit status of a check that found something wrong (1 is a check that could
+/// not run, as for every command; 2 a wrong argument).
+pub(super) const CHECK_FAILED: u8 = 3;
+
+/// Runs every check on the ledger at `path` (opened read-only), prints the report,
+/// and says by the exit status whether the ledger passed.
+pub(super) fn run_check(path: &Path, json: bool, out: &mut impl Write) -> Result<ExitCode> {
+    super::refuse_no_ledger(path)?;
+    let started = Instant::now();
+    let findings = match Ledger::open_read_only(path) {
+        Ok(ledger) => {
+            let size = ledger.size_bytes().unwrap_or(0);
+            note(&format!(
+                "checking {} ({})…",
+                shown(path),
+                megabytes(u64::try_from(size).unwrap_or(0))
+            ));
+            let show = io::stderr().is_terminal();
+            let findings = ledger.check(|check| {
+                if show {
+                    let step = CHECKS.iter().position(|c| *c == check).unwrap_or(0) + 1;
+                    eprint!(
+                        "\r\x1b[Kchecking {check} ({step}/{}, {:.0} s)…",
+                        CHECKS.len(),
+                        started.elapsed().as_secs_f64()
+                    );
+                }
+            });
+            if show {
+                eprint!("\r\x1b[K");
+            }
+            findings
+        }
+        // A file SQLite cannot even open as a ledger fails the first check.
+        Err(StoreError::Damaged { detail, .. }) => vec![CheckFinding {
+            check: "open",
+            examined: 0,
+            problems: vec![format!("the file is damaged ({detail})")],
+            seconds: started.elapsed().as_secs_f64(),
+        }],
+        Err(e) => return Err(e.into()),
+    };
+    let report = CheckReport::new(path, findings);
+    report::write(out, &report, json)?;
+    out.flush()?;
+    note(&format!(
+        "checked in {:.1} s",
+        started.elapsed().as_secs_f64()
+    ));
+    Ok(if report.ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(CHECK_FAILED)
+    })
+}
+
+/// Copies the ledger at `path` to `dest`: one consistent snapshot, taken while others
+/// write, into an owner-only file that appears under its name only when whole.
+pub(super) fn run_backup(path: &Path, dest: &Path, out: &mut impl Write) -> Result<ExitCode> {
+    if std::fs::symlink_metadata(dest).is_ok_and(|m| !m.is_file() || m.len() > 0) {
+        bail!(
+            "{} already exists; backup never writes over a file: give the name of a new one",
+            shown(dest)
+        );
+    }
+    super::refuse_no_ledger(path)?;
+    let started = Instant::now();
+    let ledger = Ledger::open_read_only(path).map_err(|e| match e {
+        StoreError::Damaged { .. } => anyhow::Error::from(e).context(
+            "backup cannot copy a file SQLite cannot open: keep the file itself (cp), and restore an earlier backup",
+        ),
+        e => e.into(),
+    })?;
+    let size = u64::try_from(ledger.size_bytes()?).unwrap_or(0);
+    note(&format!(
+        "copying {} of {} to {}…",
+        megabytes(size),
+        shown(path),
+        shown(dest)
+    ));
+    let partial = partial_name(dest);
+    create_private(&partial)?;
+    let copied = ledger
+        .copy_into(&partial)
+        .map_err(anyhow::Error::from)
+        .and_then(|()| {
+            std::fs::File::open(&partial)
+                .and_then(|f| f.sync_all())
+                .with_context(|| format!("syncing {}", shown(&partial)))
+        })
+        .and_then(|()| place(&partial, dest));
+    if let Err(e) = copied {
+        let _ = std::fs::remove_file(&partial);
+        return Err(e.context(format!(
+            "no backup was written ({} was left as it was)",
+            shown(dest)
+        )));
+    }
+    let bytes = std::fs::metadata(dest).map_or(0, |m| m.len());
+    out.write_all(report::backup_written(dest, bytes, started.elapsed()).as_bytes())?;
+    out.flush()?;
+    // A copy of a damaged ledger holds what SQLite could still read: say what it lacks.
+    Ledger::open_read_only(dest)?.damage_probe().map_err(|e| {
+        anyhow::anyhow!("{e}").context(format!(
+            "the copy at {} is kept, but it is short",
+            shown(dest)
+        ))
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The name the copy is written under until it is whole: beside `dest` (a rename
+/// within one directory), hidden, and this process's own.
+fn partial_name(dest: &Path) -> PathBuf {
+    let name = dest
+        .file_name()
+        .map_or_else(|| "backup".into(), |n| n.to_string_lossy().into_owned());
+    dest.with_file_name(format!(".{name}.partial-{}", std::process::id()))
+}
+
+/// An empty file only its owner reads: `VACUUM INTO` writes into it and keeps its mode.
+fn create_private(path: &Path) -> Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    options
+        .open(path)
+        .map(drop)
+        .with_context(|| format!("cannot create {}", shown(path)))
+}
+
+/// Puts the whole copy under its name: a hard link, which never replaces a file that
+/// appeared meanwhile (an empty `dest` given by the person is replaced).
+fn place(partial: &Path, dest: &Path) -> Result<()> {
+    if std::fs::metadata(dest).is_ok_and(|m| m.is_file() && m.len() == 0) {
+        std::fs::remove_file(dest)
+            .with_context(|| format!("replacing the empty {}", shown(dest)))?;
+    }
+    std::fs::hard_link(partial, dest)
+        .with_context(|| format!("naming the copy {}", shown(dest)))?;
+    std::fs::remove_file(partial).with_context(|| format!("removing {}", shown(partial)))?;
+    if let Some(dir) = dest.parent().filter(|d| !d.as_os_str().is_empty()) {
+        let _ = std::fs::File::open(dir).and_then(|d| d.sync_all());
+    }
+    Ok(())
+}
+
+fn note(line: &str) {
+    let _ = writeln!(io::stderr(), "{line}");
+}
+
+fn shown(path: &Path) -> String {
+    inert(&path.display().to_string()).into_owned()
+}
+
+fn megabytes(bytes: u64) -> String {
+    #[allow(clippy::cast_precision_loss)] // a size shown to a person
+    let mb = bytes as f64 / 1_048_576.0;
+    format!("{mb:.1} MB")
+}
