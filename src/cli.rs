@@ -3,6 +3,7 @@
 
 mod args;
 mod bulk;
+mod follow;
 
 use std::io::{self, BufReader, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -134,7 +135,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
     let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
     match command {
         Command::Review(args) => review_console(&path, clock, args)?,
-        Command::Ingest { file, complete } => run_ingest(&path, file.as_deref(), complete, now)?,
+        Command::Ingest {
+            file,
+            complete,
+            follow: true,
+        } => follow::run(&path, file.as_deref(), complete, clock)?,
+        Command::Ingest { file, complete, .. } => {
+            run_ingest(&path, file.as_deref(), complete, now)?;
+        }
         Command::Summary {
             json,
             review_capacity,
