@@ -40,8 +40,8 @@ pub enum Notice {
     Appeared,
     /// The file is shorter than what was read: it is read again from its start.
     Truncated,
-    /// The path names another file now: the old one was read to its end, the new one
-    /// is read from its start.
+    /// The path names another file now: the old one is read to its end, then the new
+    /// one from its start.
     Rotated,
     /// The file left behind by a rotation ended in a line with no end (its size): left
     /// unread, as a plain ingest leaves it.
@@ -59,7 +59,7 @@ impl std::fmt::Display for Notice {
             ),
             Notice::Rotated => write!(
                 f,
-                "the path names another file now (rotated); the old one was read to its end, reading the new one from its start"
+                "the path names another file now (rotated): reading the old one to its end, then the new one from its start"
             ),
             Notice::OldFileUnfinished(bytes) => write!(
                 f,
@@ -167,7 +167,6 @@ impl Follow {
                 Stage::LeavingOld => {
                     self.stage = Stage::Following;
                     self.opened = self.open()?;
-                    notice(Notice::Rotated);
                 }
                 Stage::Following => {}
             }
@@ -202,6 +201,7 @@ impl Follow {
                         && file_id(&meta) != opened.id
                     {
                         self.stage = Stage::LeavingOld;
+                        notice(Notice::Rotated);
                         if opened.has_rest() {
                             return Ok(true);
                         }

@@ -1,0 +1,400 @@
+//! `ingest --follow FILE` (issue 11 item 4), with the real binary on a real disk: a
+//! file read as it grows, as `tail -F` reads it.
+//!
+//! Lines written in pieces are committed once their end arrives and are seen by another
+//! reader while the follower goes on; a truncated file is read again, a rotated one to
+//! its end and then the new one; SIGTERM and SIGINT end it with exit 0, every whole line
+//! committed and an unfinished last line left unread; after a SIGKILL, a plain ingest
+//! of the whole file gives the ledger one clean ingest gives. Each ledger is compared,
+//! table by table, with a clean ingest of the same lines.
+//!
+//! Waits are bounded generously and assert nothing about speed.
+
+mod support;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use support::binary;
+use support::crash::{ingest_command, ingest_to_the_end};
+use support::disk::disk_dir;
+use support::fixture::{self, NOW};
+
+/// Long enough for a loaded 2-core machine running other tests; a pass takes far less.
+const PATIENCE: Duration = Duration::from_secs(30);
+
+/// The synthetic stream of `jobs` jobs, line by line, each with its LF.
+fn stream_lines(jobs: u32) -> Vec<Vec<u8>> {
+    fixture::synthetic_stream(jobs)
+        .split_inclusive(|b| *b == b'\n')
+        .map(<[u8]>::to_vec)
+        .collect()
+}
+
+/// A running `jobledger ingest --follow FILE`, killed if a test fails while it runs.
+struct Follower {
+    child: Option<Child>,
+    stderr: std::sync::mpsc::Receiver<String>,
+}
+
+impl Follower {
+    fn start(db: &Path, file: &Path) -> Follower {
+        let mut child = binary::command(db, NOW)
+            .arg("ingest")
+            .arg("--follow")
+            .arg(file)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts");
+        // Read as it comes, so that a test can wait for a message and a full pipe never
+        // stops the follower.
+        let (sender, stderr) = std::sync::mpsc::channel();
+        let pipe = child.stderr.take().expect("stderr piped");
+        std::thread::spawn(move || {
+            for line in BufReader::new(pipe).lines().map_while(Result::ok) {
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Follower {
+            child: Some(child),
+            stderr,
+        }
+    }
+
+    fn pid(&self) -> String {
+        self.child.as_ref().expect("running").id().to_string()
+    }
+
+    fn still_running(&mut self) -> bool {
+        let child = self.child.as_mut().expect("running");
+        child.try_wait().expect("the child can be asked").is_none()
+    }
+
+    /// Sends `signal` (`TERM`, `INT`, `KILL`) and waits for the end: exit status,
+    /// standard output and standard error.
+    fn signal(mut self, signal: &str) -> (Output, String) {
+        let status = Command::new("kill")
+            .arg(format!("-{signal}"))
+            .arg(self.pid())
+            .status()
+            .expect("kill runs");
+        assert!(status.success(), "kill -{signal} failed");
+        let mut child = self.child.take().expect("running");
+        let mut stdout = Vec::new();
+        let mut pipe = child.stdout.take().expect("stdout piped");
+        let reading = std::thread::spawn(move || pipe.read_to_end(&mut stdout).map(|_| stdout));
+        let started = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().expect("the child can be asked") {
+                break status;
+            }
+            if started.elapsed() > PATIENCE {
+                let _ = child.kill();
+                panic!("the follower did not end within {PATIENCE:?} of SIG{signal}");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let stdout = reading.join().expect("reader").expect("stdout read");
+        let stderr: Vec<String> = self.stderr.try_iter().collect();
+        let output = Output {
+            status,
+            stdout,
+            stderr: Vec::new(),
+        };
+        (output, stderr.join("\n"))
+    }
+
+    /// Waits until the follower has said something holding `words` on standard error.
+    fn wait_to_hear(&self, words: &str) -> String {
+        let deadline = Instant::now() + PATIENCE;
+        while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+            match self.stderr.recv_timeout(left) {
+                Ok(line) if line.contains(words) => return line,
+                Ok(_) => {}
+                Err(_) => break,
+            }
+        }
+        panic!("the follower never said {words:?}");
+    }
+}
+
+impl Drop for Follower {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// Lines the ledger keeps, read as another reader reads it (read-only, while the
+/// follower writes); 0 while there is no ledger yet.
+fn kept_lines(db: &Path) -> i64 {
+    let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY;
+    rusqlite::Connection::open_with_flags(db, flags)
+        .and_then(|conn| conn.query_row("SELECT count(*) FROM input_lines", [], |r| r.get(0)))
+        .unwrap_or(0)
+}
+
+/// Waits until the ledger keeps `want` lines, and fails if it ever keeps more.
+fn wait_for_lines(db: &Path, want: usize) {
+    let want = i64::try_from(want).unwrap();
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let kept = kept_lines(db);
+        assert!(
+            kept <= want,
+            "{kept} lines kept, more than the {want} whole ones"
+        );
+        if kept == want {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{kept} of {want} lines kept after {PATIENCE:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn append(path: &Path, bytes: &[u8]) {
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .unwrap();
+    file.write_all(bytes).unwrap();
+}
+
+/// The ledger one clean, plain ingest of `lines` gives, dumped (at the same clock).
+fn clean_ingest(
+    dir: &Path,
+    name: &str,
+    lines: &[Vec<u8>],
+) -> std::collections::BTreeMap<String, Vec<String>> {
+    let file = dir.join(format!("{name}.ndjson"));
+    std::fs::write(&file, lines.concat()).unwrap();
+    let db = dir.join(format!("{name}.db"));
+    ingest_to_the_end(&db, &file);
+    fixture::dump(&db)
+}
+
+fn assert_same_ledger(db: &Path, clean: &std::collections::BTreeMap<String, Vec<String>>) {
+    fixture::assert_sound(db);
+    let followed = fixture::dump(db);
+    for (table, rows) in clean {
+        assert_eq!(
+            followed.get(table),
+            Some(rows),
+            "table {table} differs from one clean ingest"
+        );
+    }
+    assert_eq!(followed.len(), clean.len());
+}
+
+fn report_of(output: &Output) -> String {
+    assert!(
+        output.status.success(),
+        "the follower should end with exit 0: {:?}",
+        output.status
+    );
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+#[test]
+fn lines_written_in_pieces_are_committed_once_whole_and_seen_while_it_follows() {
+    let dir = disk_dir("follow-");
+    let (db, file) = (dir.path().join("f.db"), dir.path().join("events.ndjson"));
+    let lines = stream_lines(10);
+    std::fs::write(&file, lines[..5].concat()).unwrap();
+    let mut follower = Follower::start(&db, &file);
+    wait_for_lines(&db, 5);
+    // One line in two writes: the first half is no line yet, however long it waits.
+    let (head, tail) = lines[5].split_at(lines[5].len() / 2);
+    append(&file, head);
+    std::thread::sleep(Duration::from_millis(1500));
+    wait_for_lines(&db, 5);
+    append(&file, tail);
+    wait_for_lines(&db, 6);
+    // Lines that trickle in, one at a time, each alone: each is committed and seen.
+    for (n, line) in lines.iter().enumerate().skip(6) {
+        append(&file, line);
+        wait_for_lines(&db, n + 1);
+    }
+    assert!(follower.still_running(), "the follower goes on");
+    let (output, _) = follower.signal("TERM");
+    assert!(report_of(&output).starts_with(&format!("{} lines read", lines.len())));
+    assert_same_ledger(&db, &clean_ingest(dir.path(), "clean", &lines));
+}
+
+#[test]
+fn a_truncated_file_is_read_again_from_its_start() {
+    let dir = disk_dir("follow-");
+    let (db, file) = (dir.path().join("f.db"), dir.path().join("events.ndjson"));
+    let lines = stream_lines(10);
+    std::fs::write(&file, lines[..20].concat()).unwrap();
+    let follower = Follower::start(&db, &file);
+    wait_for_lines(&db, 20);
+    // Rewritten shorter, starting with a line the ledger holds already.
+    let again: Vec<Vec<u8>> = std::iter::once(lines[0].clone())
+        .chain(lines[20..24].iter().cloned())
+        .collect();
+    assert!(again.concat().len() < lines[..20].concat().len());
+    std::fs::write(&file, again.concat()).unwrap();
+    follower.wait_to_hear("truncated");
+    wait_for_lines(&db, 24);
+    let (output, _) = follower.signal("TERM");
+    assert!(report_of(&output).contains("1 already ingested"));
+    assert_same_ledger(&db, &clean_ingest(dir.path(), "clean", &lines[..24]));
+}
+
+#[test]
+fn a_rotated_file_is_read_to_its_end_and_then_the_new_one_from_its_start() {
+    let dir = disk_dir("follow-");
+    let (db, file) = (dir.path().join("f.db"), dir.path().join("events.ndjson"));
+    let rotated = dir.path().join("events.ndjson.1");
+    let lines = stream_lines(10);
+    std::fs::write(&file, lines[..10].concat()).unwrap();
+    let follower = Follower::start(&db, &file);
+    wait_for_lines(&db, 10);
+    // Renamed away; its writer still finishes two lines and starts a third there.
+    std::fs::rename(&file, &rotated).unwrap();
+    append(&rotated, &lines[10..12].concat());
+    append(&rotated, b"{\"event\":\"callb");
+    std::fs::write(&file, lines[12..20].concat()).unwrap();
+    follower.wait_to_hear("rotated");
+    let unfinished = follower.wait_to_hear("left unread");
+    assert!(unfinished.contains("(15 bytes)"), "{unfinished}");
+    wait_for_lines(&db, 20);
+    let (output, _) = follower.signal("TERM");
+    let report = report_of(&output);
+    assert!(!report.contains("left unread"), "{report}");
+    assert_same_ledger(&db, &clean_ingest(dir.path(), "clean", &lines[..20]));
+}
+
+#[test]
+fn a_missing_file_is_waited_for() {
+    let dir = disk_dir("follow-");
+    let (db, file) = (dir.path().join("f.db"), dir.path().join("events.ndjson"));
+    let lines = stream_lines(10);
+    let follower = Follower::start(&db, &file);
+    follower.wait_to_hear("waiting for one to appear");
+    std::fs::write(&file, lines[..7].concat()).unwrap();
+    follower.wait_to_hear("appeared");
+    wait_for_lines(&db, 7);
+    let (output, _) = follower.signal("INT");
+    report_of(&output);
+}
+
+/// SIGTERM or SIGINT: lines written just before it are committed too, the unfinished
+/// last line is left unread and reported; the next ingest of the finished file reads it.
+fn stopped_by(signal: &str) {
+    let dir = disk_dir("follow-");
+    let (db, file) = (dir.path().join("f.db"), dir.path().join("events.ndjson"));
+    let lines = stream_lines(10);
+    std::fs::write(&file, lines[..5].concat()).unwrap();
+    let mut follower = Follower::start(&db, &file);
+    wait_for_lines(&db, 5);
+    let (head, tail) = lines[15].split_at(lines[15].len() / 2);
+    append(&file, &lines[5..15].concat());
+    append(&file, head);
+    assert!(follower.still_running());
+    let (output, stderr) = follower.signal(signal);
+    let report = report_of(&output);
+    assert!(report.starts_with("15 lines read"), "{report}");
+    assert!(
+        report.contains(&format!("the last line ({} bytes)", head.len())),
+        "{report}"
+    );
+    assert!(report.contains("left unread"), "{report}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(kept_lines(&db), 15);
+    append(&file, tail);
+    ingest_to_the_end(&db, &file);
+    assert_same_ledger(&db, &clean_ingest(dir.path(), "clean", &lines[..16]));
+}
+
+#[test]
+fn sigterm_ends_it_with_every_whole_line_committed() {
+    stopped_by("TERM");
+}
+
+#[test]
+fn ctrl_c_ends_it_with_every_whole_line_committed() {
+    stopped_by("INT");
+}
+
+#[test]
+fn killed_while_following_a_plain_ingest_finishes_to_the_clean_ledger() {
+    let dir = disk_dir("follow-");
+    let (db, file) = (dir.path().join("f.db"), dir.path().join("events.ndjson"));
+    let lines = stream_lines(300);
+    let third = lines.len() / 3;
+    std::fs::write(&file, lines[..third].concat()).unwrap();
+    let follower = Follower::start(&db, &file);
+    wait_for_lines(&db, third);
+    // Killed while lines pour in, in pieces that cut lines in two.
+    let rest = lines[third..].concat();
+    let writing = {
+        let file = file.clone();
+        std::thread::spawn(move || {
+            for piece in rest.chunks(1000) {
+                append(&file, piece);
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        })
+    };
+    // After a commit of the poured lines, most likely in the middle of the pouring.
+    let deadline = Instant::now() + PATIENCE;
+    while kept_lines(&db) <= i64::try_from(third).unwrap() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let (output, _) = follower.signal("KILL");
+    assert!(!output.status.success(), "it was killed");
+    writing.join().unwrap();
+    // What the kill left: a sound file holding a prefix of the stream, whole batches.
+    let mut seen = std::collections::BTreeSet::new();
+    let order: Vec<&[u8]> = lines
+        .iter()
+        .map(|l| l.strip_suffix(b"\n").unwrap_or(l))
+        .filter(|l| seen.insert(*l))
+        .collect();
+    let kept = fixture::kept_prefix(&db, &order);
+    assert!(kept >= i64::try_from(third).unwrap());
+    eprintln!("killed with {kept} of {} lines kept", order.len());
+    let status = ingest_command(&db, &file).status().unwrap();
+    assert!(status.success());
+    assert_same_ledger(&db, &clean_ingest(dir.path(), "clean", &lines));
+}
+
+#[test]
+fn following_standard_input_or_a_complete_input_is_refused_with_a_sentence() {
+    let w = binary::Workdir::new();
+    let file = w.file("events.ndjson", b"");
+    let file = file.to_str().unwrap();
+    binary::refused(
+        &w.run(&["ingest", "--follow", "-"]),
+        &["standard input cannot be followed"],
+    );
+    binary::refused(
+        &w.run(&["ingest", "--follow"]),
+        &["standard input cannot be followed"],
+    );
+    binary::refused(
+        &w.run(&["ingest", "--follow", "--complete", file]),
+        &["--complete", "never complete"],
+    );
+    binary::refused(
+        &w.run(&["ingest", "--follow", w.dir.path().to_str().unwrap()]),
+        &["cannot follow", "regular file"],
+    );
+    assert!(!w.db.exists(), "a refusal writes nothing");
+    let help = w.ok(&["ingest", "--help"]);
+    assert!(help.contains("--follow"), "{help}");
+    assert!(help.contains("tail -F"), "{help}");
+}
