@@ -227,8 +227,11 @@ fn lines_written_in_pieces_are_committed_once_whole_and_seen_while_it_follows() 
         wait_for_lines(&db, n + 1);
     }
     assert!(follower.still_running(), "the follower goes on");
-    let (output, _) = follower.signal("TERM");
+    let (output, stderr) = follower.signal("TERM");
     assert!(report_of(&output).starts_with(&format!("{} lines read", lines.len())));
+    // Not a terminal: one line at the start, nothing per commit.
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with("following "), "{stderr}");
     assert_same_ledger(&db, &clean_ingest(dir.path(), "clean", &lines));
 }
 

@@ -68,6 +68,7 @@ fn stop_on_signals() -> io::Result<Arc<AtomicBool>> {
 struct Shown {
     terminal: bool,
     file: String,
+    so_far: IngestReport,
 }
 
 impl Shown {
@@ -75,36 +76,38 @@ impl Shown {
         let shown = Shown {
             terminal: io::stderr().is_terminal(),
             file: inert(file).into_owned(),
+            so_far: IngestReport::default(),
         };
         let _ = writeln!(
             io::stderr(),
-            "following {}: each whole line is committed as it arrives; Ctrl-C or SIGTERM stops",
+            "following {}: whole lines are committed as they arrive; Ctrl-C stops",
             shown.file
         );
-        shown.status(&IngestReport::default());
+        shown.status();
         shown
     }
 
     fn tell(&mut self, event: Following<'_>) {
         match event {
-            Following::Committed(so_far) => self.status(so_far),
+            Following::Committed(so_far) => self.so_far = *so_far,
             Following::Notice(notice) => {
                 let clear = if self.terminal { "\r\x1b[K" } else { "" };
                 let _ = writeln!(io::stderr(), "{clear}following {}: {notice}", self.file);
             }
         }
+        self.status();
     }
 
-    fn status(&self, so_far: &IngestReport) {
+    fn status(&self) {
         if self.terminal {
-            let c = &so_far.callbacks;
+            let so_far = &self.so_far;
+            // Short enough for one line of 80 columns, or `\r` would not redraw it.
             let _ = write!(
                 io::stderr(),
-                "\r\x1b[K{} lines, {} callbacks ({} held, {} quarantined); waiting for more",
+                "\r\x1b[K{} lines read, {} held, {} quarantined; waiting for more",
                 so_far.lines_read,
-                c.total(),
-                c.held,
-                c.quarantined
+                so_far.callbacks.held,
+                so_far.callbacks.quarantined
             );
         }
     }

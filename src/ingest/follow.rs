@@ -280,6 +280,7 @@ pub fn ingest_following(
 ) -> Result<IngestReport, IngestError> {
     let mut report = IngestReport::default();
     let mut last_unfinished = 0;
+    let mut last_stretch: Option<Instant> = None;
     while follow
         .wait_for_more(|notice| tell(Following::Notice(notice)))
         .map_err(|source| IngestError::Read {
@@ -287,6 +288,11 @@ pub fn ingest_following(
             source,
         })?
     {
+        // Lines that trickle in are taken a poll's worth at a time, not one commit each.
+        if let Some(started) = last_stretch {
+            std::thread::sleep(POLL.saturating_sub(started.elapsed()));
+        }
+        last_stretch = Some(Instant::now());
         let leaving_old = follow.stage == Stage::LeavingOld;
         let before = report;
         let input = BufReader::with_capacity(1 << 16, &mut *follow);
