@@ -13,7 +13,7 @@
 mod support;
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -206,78 +206,91 @@ fn report_of(output: &Output) -> String {
     String::from_utf8(output.stdout.clone()).unwrap()
 }
 
+/// A directory on disk with a stream file and a ledger path, and the stream's lines.
+struct Scene {
+    dir: tempfile::TempDir,
+    db: PathBuf,
+    file: PathBuf,
+    lines: Vec<Vec<u8>>,
+}
+
+impl Scene {
+    /// The synthetic stream of `jobs` jobs, its first `first` lines in the file, and a
+    /// follower of the file that has committed them.
+    fn following(jobs: u32, first: usize) -> (Scene, Follower) {
+        let dir = disk_dir("follow-");
+        let (db, file) = (dir.path().join("f.db"), dir.path().join("events.ndjson"));
+        let lines = stream_lines(jobs);
+        std::fs::write(&file, lines[..first].concat()).unwrap();
+        let follower = Follower::start(&db, &file);
+        wait_for_lines(&db, first);
+        let scene = Scene {
+            dir,
+            db,
+            file,
+            lines,
+        };
+        (scene, follower)
+    }
+}
+
 #[test]
 fn lines_written_in_pieces_are_committed_once_whole_and_seen_while_it_follows() {
-    let dir = disk_dir("follow-");
-    let (db, file) = (dir.path().join("f.db"), dir.path().join("events.ndjson"));
-    let lines = stream_lines(10);
-    std::fs::write(&file, lines[..5].concat()).unwrap();
-    let mut follower = Follower::start(&db, &file);
-    wait_for_lines(&db, 5);
+    let (s, mut follower) = Scene::following(10, 5);
     // One line in two writes: the first half is no line yet, however long it waits.
-    let (head, tail) = lines[5].split_at(lines[5].len() / 2);
-    append(&file, head);
+    let (head, tail) = s.lines[5].split_at(s.lines[5].len() / 2);
+    append(&s.file, head);
     std::thread::sleep(Duration::from_millis(1500));
-    wait_for_lines(&db, 5);
-    append(&file, tail);
-    wait_for_lines(&db, 6);
+    wait_for_lines(&s.db, 5);
+    append(&s.file, tail);
+    wait_for_lines(&s.db, 6);
     // Lines that trickle in, one at a time, each alone: each is committed and seen.
-    for (n, line) in lines.iter().enumerate().skip(6) {
-        append(&file, line);
-        wait_for_lines(&db, n + 1);
+    for (n, line) in s.lines.iter().enumerate().skip(6) {
+        append(&s.file, line);
+        wait_for_lines(&s.db, n + 1);
     }
     assert!(follower.still_running(), "the follower goes on");
     let (output, stderr) = follower.signal("TERM");
-    assert!(report_of(&output).starts_with(&format!("{} lines read", lines.len())));
+    assert!(report_of(&output).starts_with(&format!("{} lines read", s.lines.len())));
     // Not a terminal: one line at the start, nothing per commit.
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.starts_with("following "), "{stderr}");
-    assert_same_ledger(&db, &clean_ingest(dir.path(), "clean", &lines));
+    assert_same_ledger(&s.db, &clean_ingest(s.dir.path(), "clean", &s.lines));
 }
 
 #[test]
 fn a_truncated_file_is_read_again_from_its_start() {
-    let dir = disk_dir("follow-");
-    let (db, file) = (dir.path().join("f.db"), dir.path().join("events.ndjson"));
-    let lines = stream_lines(10);
-    std::fs::write(&file, lines[..20].concat()).unwrap();
-    let follower = Follower::start(&db, &file);
-    wait_for_lines(&db, 20);
+    let (s, follower) = Scene::following(10, 20);
     // Rewritten shorter, starting with a line the ledger holds already.
-    let again: Vec<Vec<u8>> = std::iter::once(lines[0].clone())
-        .chain(lines[20..24].iter().cloned())
+    let again: Vec<Vec<u8>> = std::iter::once(s.lines[0].clone())
+        .chain(s.lines[20..24].iter().cloned())
         .collect();
-    assert!(again.concat().len() < lines[..20].concat().len());
-    std::fs::write(&file, again.concat()).unwrap();
+    assert!(again.concat().len() < s.lines[..20].concat().len());
+    std::fs::write(&s.file, again.concat()).unwrap();
     follower.wait_to_hear("truncated");
-    wait_for_lines(&db, 24);
+    wait_for_lines(&s.db, 24);
     let (output, _) = follower.signal("TERM");
     assert!(report_of(&output).contains("1 already ingested"));
-    assert_same_ledger(&db, &clean_ingest(dir.path(), "clean", &lines[..24]));
+    assert_same_ledger(&s.db, &clean_ingest(s.dir.path(), "clean", &s.lines[..24]));
 }
 
 #[test]
 fn a_rotated_file_is_read_to_its_end_and_then_the_new_one_from_its_start() {
-    let dir = disk_dir("follow-");
-    let (db, file) = (dir.path().join("f.db"), dir.path().join("events.ndjson"));
-    let rotated = dir.path().join("events.ndjson.1");
-    let lines = stream_lines(10);
-    std::fs::write(&file, lines[..10].concat()).unwrap();
-    let follower = Follower::start(&db, &file);
-    wait_for_lines(&db, 10);
+    let (s, follower) = Scene::following(10, 10);
+    let rotated = s.dir.path().join("events.ndjson.1");
     // Renamed away; its writer still finishes two lines and starts a third there.
-    std::fs::rename(&file, &rotated).unwrap();
-    append(&rotated, &lines[10..12].concat());
+    std::fs::rename(&s.file, &rotated).unwrap();
+    append(&rotated, &s.lines[10..12].concat());
     append(&rotated, b"{\"event\":\"callb");
-    std::fs::write(&file, lines[12..20].concat()).unwrap();
+    std::fs::write(&s.file, s.lines[12..20].concat()).unwrap();
     follower.wait_to_hear("rotated");
     let unfinished = follower.wait_to_hear("left unread");
     assert!(unfinished.contains("(15 bytes)"), "{unfinished}");
-    wait_for_lines(&db, 20);
+    wait_for_lines(&s.db, 20);
     let (output, _) = follower.signal("TERM");
     let report = report_of(&output);
     assert!(!report.contains("left unread"), "{report}");
-    assert_same_ledger(&db, &clean_ingest(dir.path(), "clean", &lines[..20]));
+    assert_same_ledger(&s.db, &clean_ingest(s.dir.path(), "clean", &s.lines[..20]));
 }
 
 #[test]
@@ -297,15 +310,10 @@ fn a_missing_file_is_waited_for() {
 /// SIGTERM or SIGINT: lines written just before it are committed too, the unfinished
 /// last line is left unread and reported; the next ingest of the finished file reads it.
 fn stopped_by(signal: &str) {
-    let dir = disk_dir("follow-");
-    let (db, file) = (dir.path().join("f.db"), dir.path().join("events.ndjson"));
-    let lines = stream_lines(10);
-    std::fs::write(&file, lines[..5].concat()).unwrap();
-    let mut follower = Follower::start(&db, &file);
-    wait_for_lines(&db, 5);
-    let (head, tail) = lines[15].split_at(lines[15].len() / 2);
-    append(&file, &lines[5..15].concat());
-    append(&file, head);
+    let (s, mut follower) = Scene::following(10, 5);
+    let (head, tail) = s.lines[15].split_at(s.lines[15].len() / 2);
+    append(&s.file, &s.lines[5..15].concat());
+    append(&s.file, head);
     assert!(follower.still_running());
     let (output, stderr) = follower.signal(signal);
     let report = report_of(&output);
@@ -316,10 +324,10 @@ fn stopped_by(signal: &str) {
     );
     assert!(report.contains("left unread"), "{report}");
     assert!(!stderr.contains("panicked"), "{stderr}");
-    assert_eq!(kept_lines(&db), 15);
-    append(&file, tail);
-    ingest_to_the_end(&db, &file);
-    assert_same_ledger(&db, &clean_ingest(dir.path(), "clean", &lines[..16]));
+    assert_eq!(kept_lines(&s.db), 15);
+    append(&s.file, tail);
+    ingest_to_the_end(&s.db, &s.file);
+    assert_same_ledger(&s.db, &clean_ingest(s.dir.path(), "clean", &s.lines[..16]));
 }
 
 #[test]
@@ -334,17 +342,12 @@ fn ctrl_c_ends_it_with_every_whole_line_committed() {
 
 #[test]
 fn killed_while_following_a_plain_ingest_finishes_to_the_clean_ledger() {
-    let dir = disk_dir("follow-");
-    let (db, file) = (dir.path().join("f.db"), dir.path().join("events.ndjson"));
-    let lines = stream_lines(300);
-    let third = lines.len() / 3;
-    std::fs::write(&file, lines[..third].concat()).unwrap();
-    let follower = Follower::start(&db, &file);
-    wait_for_lines(&db, third);
+    let third = stream_lines(300).len() / 3;
+    let (s, follower) = Scene::following(300, third);
     // Killed while lines pour in, in pieces that cut lines in two.
-    let rest = lines[third..].concat();
+    let rest = s.lines[third..].concat();
     let writing = {
-        let file = file.clone();
+        let file = s.file.clone();
         std::thread::spawn(move || {
             for piece in rest.chunks(1000) {
                 append(&file, piece);
@@ -354,7 +357,7 @@ fn killed_while_following_a_plain_ingest_finishes_to_the_clean_ledger() {
     };
     // After a commit of the poured lines, most likely in the middle of the pouring.
     let deadline = Instant::now() + PATIENCE;
-    while kept_lines(&db) <= i64::try_from(third).unwrap() && Instant::now() < deadline {
+    while kept_lines(&s.db) <= i64::try_from(third).unwrap() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(10));
     }
     let (output, _) = follower.signal("KILL");
@@ -362,17 +365,18 @@ fn killed_while_following_a_plain_ingest_finishes_to_the_clean_ledger() {
     writing.join().unwrap();
     // What the kill left: a sound file holding a prefix of the stream, whole batches.
     let mut seen = std::collections::BTreeSet::new();
-    let order: Vec<&[u8]> = lines
+    let order: Vec<&[u8]> = s
+        .lines
         .iter()
         .map(|l| l.strip_suffix(b"\n").unwrap_or(l))
         .filter(|l| seen.insert(*l))
         .collect();
-    let kept = fixture::kept_prefix(&db, &order);
+    let kept = fixture::kept_prefix(&s.db, &order);
     assert!(kept >= i64::try_from(third).unwrap());
     eprintln!("killed with {kept} of {} lines kept", order.len());
-    let status = ingest_command(&db, &file).status().unwrap();
+    let status = ingest_command(&s.db, &s.file).status().unwrap();
     assert!(status.success());
-    assert_same_ledger(&db, &clean_ingest(dir.path(), "clean", &lines));
+    assert_same_ledger(&s.db, &clean_ingest(s.dir.path(), "clean", &s.lines));
 }
 
 #[test]
