@@ -341,6 +341,35 @@ fn ctrl_c_ends_it_with_every_whole_line_committed() {
 }
 
 #[test]
+fn stopped_while_lines_pour_in_faster_than_it_reads_it_still_ends() {
+    let (s, mut follower) = Scene::following(300, 100);
+    let stream = s.lines.concat();
+    let pouring = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let writing = {
+        let (file, pouring) = (s.file.clone(), std::sync::Arc::clone(&pouring));
+        std::thread::spawn(move || {
+            // The same lines again and again (already ingested, still read), bounded.
+            let mut poured = 0;
+            while pouring.load(std::sync::atomic::Ordering::Relaxed) && poured < 128 << 20 {
+                for piece in stream.chunks(32 << 10) {
+                    append(&file, piece);
+                    poured += piece.len();
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+            }
+        })
+    };
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(follower.still_running());
+    let (output, _) = follower.signal("TERM");
+    pouring.store(false, std::sync::atomic::Ordering::Relaxed);
+    writing.join().unwrap();
+    let report = report_of(&output);
+    assert!(report.contains("already ingested"), "{report}");
+    fixture::assert_sound(&s.db);
+}
+
+#[test]
 fn killed_while_following_a_plain_ingest_finishes_to_the_clean_ledger() {
     let third = stream_lines(300).len() / 3;
     let (s, follower) = Scene::following(300, third);

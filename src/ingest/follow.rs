@@ -101,6 +101,9 @@ struct Opened {
     whole_end: u64,
     /// How far the file has been looked at for LFs.
     scanned: u64,
+    /// Where a file being left or stopped at ends: its size then. A writer that goes on
+    /// writing cannot keep the follower from ending.
+    last_end: u64,
 }
 
 /// A file at a path, read as it grows: see the module documentation.
@@ -151,6 +154,7 @@ impl Follow {
             pos: 0,
             whole_end: 0,
             scanned: 0,
+            last_end: 0,
         }))
     }
 
@@ -173,7 +177,10 @@ impl Follow {
             if self.stop.load(Ordering::Relaxed) {
                 // One last stretch: the whole lines not read yet and an unfinished line.
                 self.stage = Stage::Stopping;
-                return Ok(self.opened.as_ref().is_some_and(Opened::has_rest));
+                return match &mut self.opened {
+                    Some(opened) => opened.end_here(),
+                    None => Ok(false),
+                };
             }
             if self.opened.is_none() {
                 self.opened = self.open()?;
@@ -197,12 +204,12 @@ impl Follow {
             match std::fs::metadata(&self.path) {
                 Ok(meta) => {
                     self.missing_since = None;
-                    if let Some(opened) = &self.opened
+                    if let Some(opened) = &mut self.opened
                         && file_id(&meta) != opened.id
                     {
                         self.stage = Stage::LeavingOld;
                         notice(Notice::Rotated);
-                        if opened.has_rest() {
+                        if opened.end_here()? {
                             return Ok(true);
                         }
                         continue;
@@ -224,9 +231,10 @@ impl Follow {
 }
 
 impl Opened {
-    /// Bytes after the ones handed out: whole lines or the start of one.
-    fn has_rest(&self) -> bool {
-        self.file.metadata().is_ok_and(|meta| meta.len() > self.pos)
+    /// Ends the file where it ends now; true when there is something left to read.
+    fn end_here(&mut self) -> io::Result<bool> {
+        self.last_end = self.file.metadata()?.len();
+        Ok(self.last_end > self.pos)
     }
 
     /// Looks for the end of a line past what was handed out; true when there is one.
@@ -251,13 +259,16 @@ impl Read for Follow {
             return Ok(0);
         };
         let end = match self.stage {
+            // Stopped: the stretch ends at the last LF known, where a line ends, even if
+            // lines pour in faster than they are read; the last stretch reads the rest.
+            Stage::Following if self.stop.load(Ordering::Relaxed) => opened.whole_end,
             Stage::Following => {
                 opened.find_whole_lines(&mut self.piece)?;
                 opened.whole_end
             }
-            // To the very end: an unfinished last line is handed out too, so that the
+            // To the end: an unfinished last line is handed out too, so that the
             // reader's rule for it applies (left unread and reported).
-            Stage::LeavingOld | Stage::Stopping => u64::MAX,
+            Stage::LeavingOld | Stage::Stopping => opened.last_end,
             Stage::Finished => return Ok(0),
         };
         let room = usize::try_from(end.saturating_sub(opened.pos)).unwrap_or(usize::MAX);
