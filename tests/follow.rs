@@ -5,8 +5,9 @@
 //! reader while the follower goes on; a truncated file is read again, a rotated one to
 //! its end and then the new one; SIGTERM and SIGINT end it with exit 0, every whole line
 //! committed and an unfinished last line left unread; after a SIGKILL, a plain ingest
-//! of the whole file gives the ledger one clean ingest gives. Each ledger is compared,
-//! table by table, with a clean ingest of the same lines.
+//! of the whole file gives the ledger one clean ingest gives; a console open on the
+//! ledger shows new callbacks as they arrive. Each ledger is compared, table by table,
+//! with a clean ingest of the same lines.
 //!
 //! Waits are bounded generously and assert nothing about speed.
 
@@ -21,6 +22,7 @@ use support::binary;
 use support::crash::{ingest_command, ingest_to_the_end};
 use support::disk::disk_dir;
 use support::fixture::{self, NOW};
+use support::pty::PtySession;
 
 /// Long enough for a loaded 2-core machine running other tests; a pass takes far less.
 const PATIENCE: Duration = Duration::from_secs(30);
@@ -132,13 +134,19 @@ impl Drop for Follower {
     }
 }
 
-/// Lines the ledger keeps, read as another reader reads it (read-only, while the
+/// Rows of `table`, read as another reader reads the ledger (read-only, while the
 /// follower writes); 0 while there is no ledger yet.
-fn kept_lines(db: &Path) -> i64 {
+fn kept(db: &Path, table: &str) -> i64 {
     let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY;
+    let sql = format!("SELECT count(*) FROM {table}");
     rusqlite::Connection::open_with_flags(db, flags)
-        .and_then(|conn| conn.query_row("SELECT count(*) FROM input_lines", [], |r| r.get(0)))
+        .and_then(|conn| conn.query_row(&sql, [], |r| r.get(0)))
         .unwrap_or(0)
+}
+
+/// Lines the ledger keeps.
+fn kept_lines(db: &Path) -> i64 {
+    kept(db, "input_lines")
 }
 
 /// Waits until the ledger keeps `want` lines, and fails if it ever keeps more.
@@ -367,6 +375,32 @@ fn stopped_while_lines_pour_in_faster_than_it_reads_it_still_ends() {
     let report = report_of(&output);
     assert!(report.contains("already ingested"), "{report}");
     fixture::assert_sound(&s.db);
+}
+
+#[test]
+fn the_console_open_on_the_ledger_shows_new_callbacks_as_they_arrive() {
+    let (s, follower) = Scene::following(100, 100);
+    let db = s.db.to_str().expect("a UTF-8 path");
+    let console = PtySession::spawn(
+        &["--db", db, "--now", NOW, "review"],
+        s.dir.path(),
+        (160, 48),
+        &[],
+    );
+    console.wait_for(&format!("All callbacks {}", kept(&s.db, "callbacks")));
+    let mut from = 100;
+    for end in [250, s.lines.len()] {
+        let before = kept(&s.db, "callbacks");
+        append(&s.file, &s.lines[from..end].concat());
+        wait_for_lines(&s.db, end);
+        let now = kept(&s.db, "callbacks");
+        assert!(now > before, "the new lines hold callbacks");
+        console.wait_for(&format!("All callbacks {now}"));
+        from = end;
+    }
+    console.quit();
+    let (output, _) = follower.signal("TERM");
+    report_of(&output);
 }
 
 #[test]
