@@ -204,6 +204,7 @@ impl Follow {
             match std::fs::metadata(&self.path) {
                 Ok(meta) => {
                     self.missing_since = None;
+                    self.missing_told = false;
                     if let Some(opened) = &mut self.opened
                         && file_id(&meta) != opened.id
                     {
@@ -217,8 +218,9 @@ impl Follow {
                 }
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {
                     let since = *self.missing_since.get_or_insert_with(Instant::now);
-                    let at_start = self.opened.is_none() && !self.missing_told;
-                    if !self.missing_told && (at_start || since.elapsed() >= MISSING_GRACE) {
+                    // With no file at all there is nothing to read meanwhile: say so now.
+                    let nothing = self.opened.is_none();
+                    if !self.missing_told && (nothing || since.elapsed() >= MISSING_GRACE) {
                         self.missing_told = true;
                         notice(Notice::Missing);
                     }
