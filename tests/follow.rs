@@ -260,9 +260,10 @@ fn lines_written_in_pieces_are_committed_once_whole_and_seen_while_it_follows() 
     assert!(follower.still_running(), "the follower goes on");
     let (output, stderr) = follower.signal("TERM");
     assert!(report_of(&output).starts_with(&format!("{} lines read", s.lines.len())));
-    // Not a terminal: one line at the start, nothing per commit.
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    // Not a terminal: a line at the start and one at the stop, nothing per commit.
+    assert_eq!(stderr.lines().count(), 2, "{stderr}");
     assert!(stderr.starts_with("following "), "{stderr}");
+    assert!(stderr.ends_with("stopping"), "{stderr}");
     assert_same_ledger(&s.db, &clean_ingest(s.dir.path(), "clean", &s.lines));
 }
 
@@ -332,6 +333,8 @@ fn stopped_by(signal: &str) {
     );
     assert!(report.contains("left unread"), "{report}");
     assert!(!stderr.contains("panicked"), "{stderr}");
+    // At least the start of the last line was not read yet.
+    assert!(stderr.contains("stopping once the "), "{stderr}");
     assert_eq!(kept_lines(&s.db), 15);
     append(&s.file, tail);
     ingest_to_the_end(&s.db, &s.file);

@@ -43,6 +43,9 @@ pub enum Notice {
     /// The path names another file now: the old one is read to its end, then the new
     /// one from its start.
     Rotated,
+    /// Stopped: the bytes not read yet (whole lines and perhaps the start of one) are
+    /// read now, and then no more.
+    Stopping(u64),
     /// The file left behind by a rotation ended in a line with no end (its size): left
     /// unread, as a plain ingest leaves it.
     OldFileUnfinished(u64),
@@ -60,6 +63,11 @@ impl std::fmt::Display for Notice {
             Notice::Rotated => write!(
                 f,
                 "the path names another file now (rotated): reading the old one to its end, then the new one from its start"
+            ),
+            Notice::Stopping(0) => write!(f, "stopping"),
+            Notice::Stopping(bytes) => write!(
+                f,
+                "stopping once the {bytes} bytes not read yet are in (a second Ctrl-C stops at once; committed batches are kept)"
             ),
             Notice::OldFileUnfinished(bytes) => write!(
                 f,
@@ -177,10 +185,12 @@ impl Follow {
             if self.stop.load(Ordering::Relaxed) {
                 // One last stretch: the whole lines not read yet and an unfinished line.
                 self.stage = Stage::Stopping;
-                return match &mut self.opened {
-                    Some(opened) => opened.end_here(),
-                    None => Ok(false),
+                let rest = match &mut self.opened {
+                    Some(opened) => opened.end_here()?,
+                    None => 0,
                 };
+                notice(Notice::Stopping(rest));
+                return Ok(rest > 0);
             }
             if self.opened.is_none() {
                 self.opened = self.open()?;
@@ -210,7 +220,7 @@ impl Follow {
                     {
                         self.stage = Stage::LeavingOld;
                         notice(Notice::Rotated);
-                        if opened.end_here()? {
+                        if opened.end_here()? > 0 {
                             return Ok(true);
                         }
                         continue;
@@ -233,10 +243,10 @@ impl Follow {
 }
 
 impl Opened {
-    /// Ends the file where it ends now; true when there is something left to read.
-    fn end_here(&mut self) -> io::Result<bool> {
+    /// Ends the file where it ends now; the bytes left to read.
+    fn end_here(&mut self) -> io::Result<u64> {
         self.last_end = self.file.metadata()?.len();
-        Ok(self.last_end > self.pos)
+        Ok(self.last_end.saturating_sub(self.pos))
     }
 
     /// Looks for the end of a line past what was handed out; true when there is one.
