@@ -4,6 +4,7 @@
 mod args;
 mod bulk;
 mod care;
+mod follow;
 
 use std::io::{self, BufReader, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -135,7 +136,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
     let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
     match command {
         Command::Review(args) => review_console(&path, clock, args)?,
-        Command::Ingest { file, complete } => run_ingest(&path, file.as_deref(), complete, now)?,
+        Command::Ingest {
+            file,
+            complete,
+            follow: true,
+        } => follow::run(&path, file.as_deref(), complete, clock)?,
+        Command::Ingest { file, complete, .. } => {
+            run_ingest(&path, file.as_deref(), complete, now)?;
+        }
         Command::Summary {
             json,
             review_capacity,
@@ -287,7 +295,7 @@ fn open_for_a_person(path: &Path) -> Result<Ledger> {
 }
 
 fn open_existing(path: &Path) -> Result<Ledger> {
-refuse_no_ledger(path)?;
+    refuse_no_ledger(path)?;
     let ledger = open_upgrading(path)?;
     ledger.damage_probe()?;
     Ok(ledger)
@@ -368,6 +376,27 @@ fn note_upgrade(path: &Path) {
     }
 }
 
+/// Opens the ledger an ingest writes into: upgraded if need be, and refused when damaged.
+fn open_to_ingest(path: &Path) -> Result<Ledger> {
+    let ledger = open_upgrading(path)?;
+    ledger.damage_probe()?;
+    Ok(ledger)
+}
+
+/// Why an ingest stopped, with what to do: a re-run finishes it, except on a damaged
+/// file or a full disk, where running again cannot help and the message says what can.
+fn ingest_stopped(path: &Path, e: ingest::IngestError) -> anyhow::Error {
+    match e {
+        ingest::IngestError::Store(
+            e @ (StoreError::Damaged { .. } | StoreError::ShmFull { .. }),
+        ) => anyhow::Error::from(e),
+        e => anyhow::Error::from(e).context(format!(
+            "ingest into {} stopped; committed batches are kept, re-run to finish",
+            path.display()
+        )),
+    }
+}
+
 fn run_ingest(path: &Path, file: Option<&Path>, complete: bool, now: Timestamp) -> Result<()> {
     // Read on ingest's reader thread: `Stdin` (not its lock) may move there.
     let input: Box<dyn io::BufRead + Send> = match file {
@@ -378,23 +407,13 @@ fn run_ingest(path: &Path, file: Option<&Path>, complete: bool, now: Timestamp) 
             std::fs::File::open(p).with_context(|| format!("cannot read {}", p.display()))?,
         )),
     };
-    let mut ledger = open_upgrading(path)?;
-    ledger.damage_probe()?;
+    let mut ledger = open_to_ingest(path)?;
     let batching = ingest::Batching {
         complete,
         ..ingest::Batching::default()
     };
     let report = ingest::ingest_in_batches(&mut ledger, input, now, batching, progress_printer())
-        .map_err(|e| match e {
-        // A damaged file or a full disk: running again cannot help, the message says what can.
-        ingest::IngestError::Store(
-            e @ (StoreError::Damaged { .. } | StoreError::ShmFull { .. }),
-        ) => anyhow::Error::from(e),
-        e => anyhow::Error::from(e).context(format!(
-            "ingest into {} stopped; committed batches are kept, re-run to finish",
-            path.display()
-        )),
-    })?;
+        .map_err(|e| ingest_stopped(path, e))?;
     finish_progress();
     // `println!` would panic on a closed standard output.
     writeln!(io::stdout(), "{report}")?;

@@ -6,6 +6,7 @@
 
 mod apply;
 mod callback;
+pub mod follow;
 mod reader;
 
 use std::io::BufRead;

@@ -54,6 +54,12 @@ pub(super) enum Command {
         /// (quarantined when it is no JSON), instead of leaving it for the next ingest
         #[arg(long)]
         complete: bool,
+        /// Keep reading FILE as it grows, as `tail -F` does: each line is taken once its
+        /// end has arrived and committed within about a second; a truncated file is read
+        /// again, a rotated one to its end and then the new one. Ctrl-C or SIGTERM stops
+        /// it with every whole line committed
+        #[arg(long)]
+        follow: bool,
     },
     /// Totals: callbacks by disposition, jobs by state, outbox, backlog alarm
     Summary {
