@@ -134,7 +134,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
     let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
     match command {
         Command::Review(args) => review_console(&path, clock, args)?,
-        Command::Ingest { file, complete } => run_ingest(&path, file.as_deref(), complete, now)?,
+        Command::Ingest {
+            file,
+            complete,
+            max_line_bytes,
+        } => run_ingest(&path, file.as_deref(), complete, max_line_bytes, now)?,
         Command::Summary {
             json,
             review_capacity,
@@ -322,7 +326,13 @@ fn note_upgrade(path: &Path) {
     }
 }
 
-fn run_ingest(path: &Path, file: Option<&Path>, complete: bool, now: Timestamp) -> Result<()> {
+fn run_ingest(
+    path: &Path,
+    file: Option<&Path>,
+    complete: bool,
+    max_line_bytes: usize,
+    now: Timestamp,
+) -> Result<()> {
     // Read on ingest's reader thread: `Stdin` (not its lock) may move there.
     let input: Box<dyn io::BufRead + Send> = match file {
         None => Box::new(BufReader::with_capacity(1 << 16, io::stdin())),
@@ -335,6 +345,7 @@ fn run_ingest(path: &Path, file: Option<&Path>, complete: bool, now: Timestamp) 
     let mut ledger = open_upgrading(path)?;
     let batching = ingest::Batching {
         complete,
+        max_line_bytes,
         ..ingest::Batching::default()
     };
     let report = ingest::ingest_in_batches(&mut ledger, input, now, batching, progress_printer())
