@@ -215,7 +215,7 @@ mod tests {
             for (ending, crlf) in [(&b"\n"[..], false), (b"\r\n", true)] {
                 let mut input = line.clone();
                 input.extend_from_slice(ending);
-                input.extend_from_slice(b"next\n");
+                input.extend_from_slice(b"ok\n");
                 let read = lines(&input, 3);
                 let whole = read[0].oversized.as_ref().expect("oversized");
                 assert_eq!(read[0].bytes, line[..3], "{len}");
@@ -227,7 +227,7 @@ mod tests {
                     whole.sha256_with_cr,
                     crlf.then(|| <[u8; 32]>::from(Sha256::digest(&with_cr)))
                 );
-                assert_eq!(read[1].bytes, b"next");
+                assert_eq!(read[1].bytes, b"ok");
             }
         }
     }
