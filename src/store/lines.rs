@@ -179,6 +179,9 @@ impl Writer<'_> {
                 return Ok(None);
             }
         }
+        if line.whole_length.is_none() && self.kept_as_first_bytes(line.sha256)? {
+            return Ok(None);
+        }
         let inserted = self.execute(
             "INSERT INTO input_lines (line_sha256, raw, event, status, reason, ingested_at, whole_length)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (time_key, line_sha256) DO NOTHING",
@@ -192,7 +195,40 @@ impl Writer<'_> {
                 line.whole_length.map(|n| i64::try_from(n).unwrap_or(i64::MAX))
             ],
         )?;
+        if inserted == 1 && line.whole_length.is_some() {
+            self.keeps_oversized = Some(true);
+        }
         Ok((inserted == 1).then(|| self.last_insert_rowid()))
+    }
+
+    /// Is this line, read whole, kept already as its first bytes (it was over the limit
+    /// of an earlier ingest)? Its time key was taken from those bytes, which may not
+    /// reach its `"at"`, so the unique index may not find it. Lines kept so are few and
+    /// indexed apart (migration 008); a ledger with none is asked once a transaction.
+    fn kept_as_first_bytes(&mut self, sha256: &[u8; 32]) -> Result<bool> {
+        let keeps = match self.keeps_oversized {
+            Some(keeps) => keeps,
+            None => {
+                let keeps = self.run(|c| {
+                    c.prepare_cached(
+                        "SELECT EXISTS (SELECT 1 FROM input_lines WHERE whole_length IS NOT NULL)",
+                    )?
+                    .query_row([], |row| row.get(0))
+                })?;
+                self.keeps_oversized = Some(keeps);
+                keeps
+            }
+        };
+        if !keeps {
+            return Ok(false);
+        }
+        self.run(|c| {
+            c.prepare_cached(
+                "SELECT EXISTS (SELECT 1 FROM input_lines
+                  WHERE whole_length IS NOT NULL AND line_sha256 = ?1)",
+            )?
+            .query_row([&sha256[..]], |row| row.get(0))
+        })
     }
 
     /// Marks a kept line as a rejected event, with the reason.

@@ -12,6 +12,10 @@
 ALTER TABLE input_lines ADD COLUMN whole_length INTEGER
     CHECK (whole_length IS NULL OR whole_length > length(raw));
 
+-- Such a line's time key comes from its first bytes, which may end before its "at":
+-- read whole later (under a larger limit), it is found again by its SHA-256 here.
+CREATE INDEX input_lines_oversized ON input_lines (line_sha256) WHERE whole_length IS NOT NULL;
+
 DROP TRIGGER input_lines_keep_raw;
 CREATE TRIGGER input_lines_keep_raw BEFORE UPDATE OF raw, line_sha256, whole_length ON input_lines
 BEGIN SELECT RAISE(ABORT, 'input lines are evidence and never change'); END;
