@@ -290,9 +290,10 @@ fn assert_ingested_in(line_bytes: usize, args: &[&str], most_rss: u64) {
 }
 
 #[test]
-fn a_line_of_20_mib_over_a_limit_of_1_mib_is_read_in_bounded_memory() {
-    // Read whole, the line alone would take 20 MiB (40 MiB with its copies).
-    assert_ingested_in(20 << 20, &["--max-line-bytes", "1048576"], 40_000_000);
+fn a_line_of_32_mib_over_a_limit_of_1_mib_is_read_in_bounded_memory() {
+    // About 13 MB: the binary, SQLite's cache, the read-ahead. Read whole, the line
+    // alone would take 33 MB more.
+    assert_ingested_in(32 << 20, &["--max-line-bytes", "1048576"], 30_000_000);
 }
 
 #[test]
