@@ -100,8 +100,14 @@ fn a_line_over_the_limit_is_kept_as_its_first_bytes_and_every_line_around_it_goe
             assert_eq!(kept_status, status);
             let reason = reason.unwrap();
             assert!(reason.contains(&hex(&sha)), "{reason}");
-            assert!(reason.contains(&format!("the line is {} bytes", line.len())), "{reason}");
-            assert!(reason.contains(&format!("only its first {LIMIT} bytes")), "{reason}");
+            assert!(
+                reason.contains(&format!("the line is {} bytes", line.len())),
+                "{reason}"
+            );
+            assert!(
+                reason.contains(&format!("only its first {LIMIT} bytes")),
+                "{reason}"
+            );
             if status == "rejected" {
                 assert!(reason.starts_with("oversized: "), "{reason}");
             }
@@ -158,7 +164,11 @@ fn an_oversized_last_line_with_no_end_waits_unless_the_input_is_complete() {
         ..Batching::default()
     };
     let report = ingest_in_batches(&mut t.ledger, &stream[..], now(), batching, |_| {}).unwrap();
-    assert_eq!((report.oversized, report.unfinished_bytes), (1, 0), "{report}");
+    assert_eq!(
+        (report.oversized, report.unfinished_bytes),
+        (1, 0),
+        "{report}"
+    );
     let (_, length, ..) = kept_line(&t.path, &Sha256::digest(&line));
     assert_eq!(length, Some(i64::try_from(line.len()).unwrap()));
 }
@@ -174,7 +184,10 @@ fn a_blank_line_over_the_limit_is_a_blank_line() {
 #[test]
 fn the_command_line_shows_an_oversized_line_inertly_and_refuses_a_limit_of_nothing() {
     let w = Workdir::new();
-    let stream = stream_with(&[&long_callback(10_000), &long_output_stored(10_000)], b"\n");
+    let stream = stream_with(
+        &[&long_callback(10_000), &long_output_stored(10_000)],
+        b"\n",
+    );
     let file = w.file("long.ndjson", &stream);
     let file = file.to_str().unwrap();
     let out = w.ok(&["ingest", "--max-line-bytes", "4096", file]);
@@ -188,10 +201,17 @@ fn the_command_line_shows_an_oversized_line_inertly_and_refuses_a_limit_of_nothi
     ] {
         let out = w.ok(args);
         assert!(out.contains("oversized"), "{args:?}: {out}");
-        assert!(!out.contains('\x1b') && !out.contains('\x07'), "{args:?}: {out:?}");
+        assert!(
+            !out.contains('\x1b') && !out.contains('\x07'),
+            "{args:?}: {out:?}"
+        );
     }
     let quarantined = w.json(&["callbacks", "--json", "--where", "reason:oversized"]);
-    assert_eq!(quarantined.as_array().map(Vec::len), Some(1), "{quarantined}");
+    assert_eq!(
+        quarantined.as_array().map(Vec::len),
+        Some(1),
+        "{quarantined}"
+    );
 
     for (limit, words) in [
         ("0", "keep no line whole"),

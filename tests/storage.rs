@@ -442,7 +442,10 @@ fn a_full_ledger_of_schema_7_migrates_row_for_row_and_keeps_oversized_lines_apar
     assert_eq!(fixture::dump(&path), built.dump());
     let conn = rusqlite::Connection::open(&path).unwrap();
     let error = conn
-        .execute("UPDATE input_lines SET whole_length = 1 WHERE whole_length IS NOT NULL", [])
+        .execute(
+            "UPDATE input_lines SET whole_length = 1 WHERE whole_length IS NOT NULL",
+            [],
+        )
         .expect_err("the whole length is evidence too");
     assert!(error.to_string().contains("never change"), "{error}");
 }

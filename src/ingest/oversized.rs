@@ -92,8 +92,14 @@ mod tests {
 
     #[test]
     fn the_event_name_is_read_from_the_first_bytes() {
-        assert_eq!(event_name(br#"{"event" : "job_accepted","job_id":"#), Some("job_accepted"));
-        assert_eq!(event_name(br#"{"payload":"x","event":"callback","#), Some("callback"));
+        assert_eq!(
+            event_name(br#"{"event" : "job_accepted","job_id":"#),
+            Some("job_accepted")
+        );
+        assert_eq!(
+            event_name(br#"{"payload":"x","event":"callback","#),
+            Some("callback")
+        );
         assert_eq!(event_name(br#"{"event":"callb"#), None, "cut off");
         assert_eq!(event_name(br#"{"event":"call\"back"}"#), None);
         assert_eq!(event_name(br#"{"event":1,"x":"#), None);
@@ -109,9 +115,16 @@ mod tests {
             panic!("a known event is rejected");
         };
         assert_eq!(kind, EventKind::JobAccepted);
-        assert!(reason.starts_with("oversized: the line is 100 bytes"), "{reason}");
+        assert!(
+            reason.starts_with("oversized: the line is 100 bytes"),
+            "{reason}"
+        );
         assert!(reason.contains(&"ab".repeat(32)), "{reason}");
-        for prefix in [&br#"{"event":"callback","job"#[..], br#"{"event":"nonsense"#, b"[1,2,"] {
+        for prefix in [
+            &br#"{"event":"callback","job"#[..],
+            br#"{"event":"nonsense"#,
+            b"[1,2,",
+        ] {
             let Parsed::Callback(report) = parsed(prefix, 100, &sha, 50) else {
                 panic!("quarantined");
             };

@@ -195,3 +195,56 @@ fn prepare(line: RawLine, limit: usize, ahead: &Arc<ReadAhead>) -> ReadLine {
         _read_ahead: read_ahead,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{BufReader, Read};
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    /// An input that counts the bytes taken from it.
+    struct Counted<'a> {
+        inner: &'a [u8],
+        taken: &'a AtomicU64,
+    }
+
+    impl Read for Counted<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.inner.read(buf)?;
+            self.taken.fetch_add(n as u64, Ordering::SeqCst);
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn the_reader_keeps_a_bounded_number_of_bytes_ahead_of_a_writer_that_waits() {
+        // 30 lines of 3 MiB. In chunks of 256 lines, all of them were read ahead at
+        // once; in 16 chunks of a line each, 16 of them.
+        const LINES: usize = 30;
+        const LINE: usize = 3 << 20;
+        let limit = 4 << 20;
+        let input = [vec![b' '; LINE], vec![b'\n']].concat().repeat(LINES);
+        let taken = AtomicU64::new(0);
+        std::thread::scope(|scope| {
+            let counted = Counted {
+                inner: &input,
+                taken: &taken,
+            };
+            let mut lines = spawn(scope, BufReader::new(counted), limit);
+            let mut seen = u64::MAX;
+            while taken.load(Ordering::SeqCst) != seen {
+                seen = taken.load(Ordering::SeqCst);
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            // The budget, the chunk being gathered and a line beyond it (a line's
+            // buffer is at most the limit).
+            let most = READ_AHEAD_BYTES + (CHUNK_BYTES + LINE + limit) as u64;
+            assert!(seen <= most, "{seen} bytes read ahead, {most} at most");
+            let mut read = 0;
+            while let Ok(Some(_)) = lines.next_line() {
+                read += 1;
+            }
+            assert_eq!(read, LINES, "and then every line");
+        });
+    }
+}

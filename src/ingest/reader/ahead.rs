@@ -47,7 +47,10 @@ impl ReadAhead {
         let mut state = self.lock();
         while state.bytes > self.budget && state.bytes > own {
             state.reader_waits = true;
-            state = self.room.wait(state).unwrap_or_else(PoisonError::into_inner);
+            state = self
+                .room
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
         }
         state.reader_waits = false;
     }

@@ -157,7 +157,8 @@ impl Streamed {
         self.length += bytes.len() as u64;
         self.blank = self.blank && bytes.iter().all(u8::is_ascii_whitespace);
         let room = self.keep - self.prefix.len();
-        self.prefix.extend_from_slice(&bytes[..room.min(bytes.len())]);
+        self.prefix
+            .extend_from_slice(&bytes[..room.min(bytes.len())]);
     }
 
     fn finish(mut self, terminated: bool) -> RawLine {
@@ -165,7 +166,8 @@ impl Streamed {
         if self.held_cr && !terminated {
             self.add(b"\r");
         }
-        let sha256_with_cr = crlf.then(|| self.hasher.clone().chain_update(b"\r").finalize().into());
+        let sha256_with_cr =
+            crlf.then(|| self.hasher.clone().chain_update(b"\r").finalize().into());
         RawLine {
             bytes: self.prefix,
             crlf,
@@ -194,7 +196,14 @@ mod tests {
         let read = lines(b"abc\r\nde\nfg\r", 3);
         let got: Vec<_> = read
             .iter()
-            .map(|l| (l.bytes.as_slice(), l.crlf, l.terminated, l.oversized.is_some()))
+            .map(|l| {
+                (
+                    l.bytes.as_slice(),
+                    l.crlf,
+                    l.terminated,
+                    l.oversized.is_some(),
+                )
+            })
             .collect();
         assert_eq!(
             got,
@@ -211,7 +220,9 @@ mod tests {
     fn a_line_over_the_limit_keeps_its_first_bytes_its_length_and_its_sha256() {
         // Every split of the CR and LF across buffer refills (capacity 7).
         for len in 4_u64..40 {
-            let line: Vec<u8> = (0..len).map(|i| b'a' + u8::try_from(i % 26).unwrap()).collect();
+            let line: Vec<u8> = (0..len)
+                .map(|i| b'a' + u8::try_from(i % 26).unwrap())
+                .collect();
             for (ending, crlf) in [(&b"\n"[..], false), (b"\r\n", true)] {
                 let mut input = line.clone();
                 input.extend_from_slice(ending);
@@ -238,7 +249,10 @@ mod tests {
         let whole = read[0].oversized.as_ref().unwrap();
         assert_eq!(whole.length, 9);
         assert!(!read[0].terminated && !read[0].crlf);
-        assert_eq!(whole.sha256, <[u8; 32]>::from(Sha256::digest(b"ab\rcd\r\rx\r")));
+        assert_eq!(
+            whole.sha256,
+            <[u8; 32]>::from(Sha256::digest(b"ab\rcd\r\rx\r"))
+        );
     }
 
     #[test]
