@@ -60,7 +60,11 @@ fn ingest_limited(t: &mut TempLedger, bytes: &[u8], limit: usize) -> IngestRepor
 }
 
 fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    use std::fmt::Write;
+    bytes.iter().fold(String::new(), |mut hex, b| {
+        let _ = write!(hex, "{b:02x}");
+        hex
+    })
 }
 
 /// What the ledger keeps of the line whose SHA-256 is `sha`: (raw, whole length, status, reason).

@@ -206,18 +206,17 @@ impl Writer<'_> {
     /// reach its `"at"`, so the unique index may not find it. Lines kept so are few and
     /// indexed apart (migration 008); a ledger with none is asked once a transaction.
     fn kept_as_first_bytes(&mut self, sha256: &[u8; 32]) -> Result<bool> {
-        let keeps = match self.keeps_oversized {
-            Some(keeps) => keeps,
-            None => {
-                let keeps = self.run(|c| {
-                    c.prepare_cached(
-                        "SELECT EXISTS (SELECT 1 FROM input_lines WHERE whole_length IS NOT NULL)",
-                    )?
-                    .query_row([], |row| row.get(0))
-                })?;
-                self.keeps_oversized = Some(keeps);
-                keeps
-            }
+        let keeps = if let Some(keeps) = self.keeps_oversized {
+            keeps
+        } else {
+            let keeps = self.run(|c| {
+                c.prepare_cached(
+                    "SELECT EXISTS (SELECT 1 FROM input_lines WHERE whole_length IS NOT NULL)",
+                )?
+                .query_row([], |row| row.get(0))
+            })?;
+            self.keeps_oversized = Some(keeps);
+            keeps
         };
         if !keeps {
             return Ok(false);
