@@ -139,11 +139,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Ingest {
             file,
             complete,
+            max_line_bytes,
             follow: true,
-        } => follow::run(&path, file.as_deref(), complete, clock)?,
-        Command::Ingest { file, complete, .. } => {
-            run_ingest(&path, file.as_deref(), complete, now)?;
-        }
+        } => follow::run(&path, file.as_deref(), complete, max_line_bytes, clock)?,
+        Command::Ingest {
+            file,
+            complete,
+            max_line_bytes,
+            ..
+        } => run_ingest(&path, file.as_deref(), complete, max_line_bytes, now)?,
         Command::Summary {
             json,
             review_capacity,
@@ -397,7 +401,13 @@ fn ingest_stopped(path: &Path, e: ingest::IngestError) -> anyhow::Error {
     }
 }
 
-fn run_ingest(path: &Path, file: Option<&Path>, complete: bool, now: Timestamp) -> Result<()> {
+fn run_ingest(
+    path: &Path,
+    file: Option<&Path>,
+    complete: bool,
+    max_line_bytes: usize,
+    now: Timestamp,
+) -> Result<()> {
     // Read on ingest's reader thread: `Stdin` (not its lock) may move there.
     let input: Box<dyn io::BufRead + Send> = match file {
         None => Box::new(BufReader::with_capacity(1 << 16, io::stdin())),
@@ -410,6 +420,7 @@ fn run_ingest(path: &Path, file: Option<&Path>, complete: bool, now: Timestamp) 
     let mut ledger = open_to_ingest(path)?;
     let batching = ingest::Batching {
         complete,
+        max_line_bytes,
         ..ingest::Batching::default()
     };
     let report = ingest::ingest_in_batches(&mut ledger, input, now, batching, progress_printer())

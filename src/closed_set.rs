@@ -124,7 +124,7 @@ mod tests {
         assert_eq!(names::<JobState>(), "accepted running succeeded completed_late failed timed_out expired cancelled");
         assert_eq!(names::<Outcome>(), "success failure");
         assert_eq!(names::<Disposition>(), "apply hold record quarantine");
-        assert_eq!(names::<ReasonCode>(), "unparseable missing_job_id invalid_outcome no_matching_job unknown_attempt repeat_report possible_duplicate_effect conflicting_outcomes after_cancel on_time_success on_time_failure late_success late_failure");
+        assert_eq!(names::<ReasonCode>(), "unparseable missing_job_id invalid_outcome no_matching_job unknown_attempt repeat_report possible_duplicate_effect conflicting_outcomes after_cancel on_time_success on_time_failure late_success late_failure oversized");
         assert_eq!(names::<AttemptState>(), "running timed_out succeeded failed");
         assert_eq!(names::<LineStatus>(), "applied rejected callback");
         assert_eq!(names::<EventKind>(), "job_accepted attempt_started attempt_timed_out job_cancelled job_succeeded job_failed job_expired output_stored output_checked notification_sent decision");

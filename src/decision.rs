@@ -64,16 +64,20 @@ pub enum Unusable {
     InvalidOutcome,
     NoMatchingJob,
     UnknownAttempt,
+    /// The line was over the limit (`ingest --max-line-bytes`): only its first bytes
+    /// are kept, so nothing in it can be read.
+    Oversized,
 }
 
 impl Unusable {
     /// Every way a callback can be unusable.
-    pub const ALL: [Unusable; 5] = [
+    pub const ALL: [Unusable; 6] = [
         Unusable::Unparseable,
         Unusable::MissingJobId,
         Unusable::InvalidOutcome,
         Unusable::NoMatchingJob,
         Unusable::UnknownAttempt,
+        Unusable::Oversized,
     ];
 }
 
@@ -132,6 +136,9 @@ closed_set! {
         OnTimeFailure,
         LateSuccess,
         LateFailure,
+        /// A line over the limit, kept as its first bytes (row 1). Listed last, so
+        /// the reasons that came before it keep their places.
+        Oversized,
     }
 }
 
@@ -143,6 +150,7 @@ impl From<Unusable> for ReasonCode {
             Unusable::InvalidOutcome => ReasonCode::InvalidOutcome,
             Unusable::NoMatchingJob => ReasonCode::NoMatchingJob,
             Unusable::UnknownAttempt => ReasonCode::UnknownAttempt,
+            Unusable::Oversized => ReasonCode::Oversized,
         }
     }
 }

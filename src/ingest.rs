@@ -7,6 +7,7 @@
 mod apply;
 mod callback;
 pub mod follow;
+mod oversized;
 mod reader;
 
 use std::io::BufRead;
@@ -20,6 +21,7 @@ use crate::store::{
 };
 
 pub(crate) use callback::judge;
+pub use oversized::{MAX_LINE_BYTES, MAX_LINE_BYTES_CEILING, parse_max_line_bytes};
 
 /// Lines per transaction: large enough to amortise the commit, small enough to lose little.
 pub const BATCH_LINES: usize = 50_000;
@@ -55,6 +57,9 @@ pub struct IngestReport {
     /// The size of a last line left unread: it had no end yet and was no whole JSON
     /// value, so it may still be being written (0: none).
     pub unfinished_bytes: u64,
+    /// Lines kept as their first bytes, their length and the SHA-256 of the whole:
+    /// they were over the limit. Counted again among the rejected or the callbacks.
+    pub oversized: u64,
     pub lines_read: u64,
     pub blank: u64,
     pub already_ingested: u64,
@@ -93,6 +98,13 @@ impl std::fmt::Display for IngestReport {
             c.recorded,
             c.quarantined
         )?;
+        if self.oversized > 0 {
+            write!(
+                f,
+                "; {} over the line limit (ingest --max-line-bytes), kept as their first bytes, length and SHA-256 (reason oversized)",
+                self.oversized
+            )?;
+        }
         if self.unfinished_bytes > 0 {
             write!(
                 f,
@@ -123,6 +135,10 @@ pub struct Batching {
     /// The input is the whole stream: a last line with no end is kept as it is, not
     /// left for the next run (`ingest --complete`).
     pub complete: bool,
+    /// A line longer than this (in bytes, its terminator not counted) is kept as its
+    /// first bytes, its length and its SHA-256 (`ingest --max-line-bytes`); at most
+    /// [`MAX_LINE_BYTES_CEILING`].
+    pub max_line_bytes: usize,
 }
 
 impl Default for Batching {
@@ -132,6 +148,7 @@ impl Default for Batching {
             max_hold: BATCH_MAX_HOLD,
             pause: BATCH_PAUSE,
             complete: false,
+            max_line_bytes: MAX_LINE_BYTES,
         }
     }
 }
@@ -159,7 +176,8 @@ pub fn ingest_in_batches(
 ) -> Result<IngestReport, IngestError> {
     ledger.use_bulk_cache()?;
     std::thread::scope(|scope| {
-        let lines = reader::spawn(scope, input);
+        let limit = batching.max_line_bytes.min(MAX_LINE_BYTES_CEILING);
+        let lines = reader::spawn(scope, input, limit);
         write_all(ledger, lines, now, batching, progress)
     })
 }
@@ -188,7 +206,7 @@ fn write_all(
                 break;
             };
             if line.unfinished && !batching.complete {
-                batch.unfinished_bytes += line.raw.len() as u64;
+                batch.unfinished_bytes += line.length;
                 continue;
             }
             batch.lines_read += 1;
@@ -211,6 +229,7 @@ impl IngestReport {
     /// Adds the counts of another run.
     pub fn merge(&mut self, other: &IngestReport) {
         self.unfinished_bytes += other.unfinished_bytes;
+        self.oversized += other.oversized;
         self.lines_read += other.lines_read;
         self.blank += other.blank;
         self.already_ingested += other.already_ingested;
@@ -234,6 +253,7 @@ fn ingest_line(
         sha256,
         sha256_with_cr,
         parsed,
+        whole_length,
     }) = &line.content
     else {
         report.blank += 1;
@@ -259,6 +279,7 @@ fn ingest_line(
         sha256,
         sha256_with_cr: sha256_with_cr.as_ref(),
         raw: &line.raw,
+        whole_length: *whole_length,
         event: kind,
         status,
         reason,
@@ -268,6 +289,7 @@ fn ingest_line(
         report.already_ingested += 1;
         return Ok(());
     };
+    report.oversized += u64::from(whole_length.is_some());
     let fate = match parsed {
         Parsed::Event(event) => apply::event(writer, seq, event, defaults)?,
         Parsed::Rejected { .. } => LineFate::Rejected,

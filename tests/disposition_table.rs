@@ -74,6 +74,7 @@ mod worked_example {
 #[case::row1_invalid_outcome(Facts::Unusable(Unusable::InvalidOutcome), 1, Quarantine, ReasonCode::InvalidOutcome, Effect::None)]
 #[case::row1_no_matching_job(Facts::Unusable(Unusable::NoMatchingJob), 1, Quarantine, ReasonCode::NoMatchingJob, Effect::None)]
 #[case::row1_unknown_attempt(Facts::Unusable(Unusable::UnknownAttempt), 1, Quarantine, ReasonCode::UnknownAttempt, Effect::None)]
+#[case::row1_oversized(Facts::Unusable(Unusable::Oversized), 1, Quarantine, ReasonCode::Oversized, Effect::None)]
 // Row 2: the same claim is already in the ledger, whatever else holds.
 #[case::row2_repeat_on_running(claim(Running, Success, false, SAME), 2, Record, ReasonCode::RepeatReport, Effect::None)]
 #[case::row2_repeat_beats_replacement(claim(TimedOut, Success, true, SAME), 2, Record, ReasonCode::RepeatReport, Effect::None)]
@@ -165,6 +166,7 @@ impl Said {
                     Unusable::InvalidOutcome => "invalid_outcome",
                     Unusable::NoMatchingJob => "no_matching_job",
                     Unusable::UnknownAttempt => "unknown_attempt",
+                    Unusable::Oversized => "oversized",
                 }),
                 job: None,
                 success: false,
@@ -218,7 +220,7 @@ struct Row {
 const TABLE: [Row; 10] = [
     Row {
         number: 1,
-        // line not parseable, no job id, outcome not success/failure, no such job, or no such attempt
+        // line not parseable or over the size limit, no job id, outcome not success/failure, no such job, or no such attempt
         condition: |s| s.unusable.is_some(),
         disposition: "quarantine",
         reason: None,
@@ -334,8 +336,8 @@ fn every_input() -> Vec<Facts> {
 #[test]
 fn every_input_gets_the_first_matching_row_of_the_spec() {
     let inputs = every_input();
-    assert_eq!(inputs.len(), 8 * 2 * 2 * 4 + 5);
-    assert_eq!(inputs.len(), 133);
+    assert_eq!(inputs.len(), 8 * 2 * 2 * 4 + 6);
+    assert_eq!(inputs.len(), 134);
 
     let mut rows_used = [0_usize; 10];
     for facts in inputs {

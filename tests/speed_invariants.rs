@@ -333,6 +333,7 @@ fn a_batch_larger_than_the_writers_memory_gives_the_ledger_of_many_small_batches
         max_hold: std::time::Duration::MAX,
         pause: std::time::Duration::ZERO,
         complete: false,
+        max_line_bytes: ingest::MAX_LINE_BYTES,
     });
     assert_eq!(batches, 1);
     let (pieces, batches) = ingest_with(ingest::Batching {
@@ -340,6 +341,7 @@ fn a_batch_larger_than_the_writers_memory_gives_the_ledger_of_many_small_batches
         max_hold: std::time::Duration::MAX,
         pause: std::time::Duration::ZERO,
         complete: false,
+        max_line_bytes: ingest::MAX_LINE_BYTES,
     });
     assert!(batches > 60, "{batches}");
     assert_eq!(whole.dump(), pieces.dump());

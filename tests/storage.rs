@@ -375,6 +375,81 @@ fn a_ledger_of_every_earlier_version_migrates_to_the_current_schema_keeping_its_
     }
 }
 
+/// A ledger file at schema `version` holding the rows of `built` (the columns that
+/// version had), as a jobledger of that version would have left it.
+fn ledger_of_schema(built: &Path, version: usize, path: &Path) {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    // Tables are copied one by one, in any order.
+    conn.execute_batch("PRAGMA foreign_keys = OFF").unwrap();
+    for (_, sql) in &migration_files()[..version] {
+        conn.execute_batch(sql).unwrap();
+    }
+    conn.execute("ATTACH DATABASE ?1 AS built", [built.to_str().unwrap()])
+        .unwrap();
+    let tables: Vec<String> = conn
+        .prepare("SELECT name FROM main.sqlite_schema WHERE type = 'table'")
+        .and_then(|mut st| st.query_map([], |row| row.get(0))?.collect())
+        .unwrap();
+    for table in tables {
+        // The columns that version had; later migrations fill in the rest.
+        let columns: Vec<String> = conn
+            .prepare(&format!("PRAGMA main.table_info(\"{table}\")"))
+            .and_then(|mut st| st.query_map([], |row| row.get(1))?.collect())
+            .unwrap();
+        let columns = columns.join(", ");
+        conn.execute_batch(&format!(
+            "INSERT OR REPLACE INTO main.\"{table}\" ({columns}) SELECT {columns} FROM built.\"{table}\""
+        ))
+        .unwrap();
+    }
+    conn.execute_batch(&format!(
+        "DETACH DATABASE built; PRAGMA user_version = {version}; PRAGMA application_id = {APPLICATION_ID};"
+    ))
+    .unwrap();
+}
+
+#[test]
+fn a_full_ledger_of_schema_7_migrates_row_for_row_and_keeps_oversized_lines_apart() {
+    // Migration 8 adds the whole length of a line kept as its first bytes.
+    let mut built = TempLedger::with_demo_streams();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v7.db");
+    ledger_of_schema(&built.path, 7, &path);
+    let mut ledger = Ledger::open(&path).unwrap();
+    assert_eq!(fixture::dump(&path), built.dump());
+    let kept_whole = fixture::query_i64(
+        &path,
+        "SELECT count(*) FROM input_lines WHERE whole_length IS NULL",
+        [],
+    );
+    assert_eq!(kept_whole, ledger.line_count().unwrap());
+    // A line over the limit goes into both alike, and is kept as evidence.
+    let long = format!(
+        "{{\"event\":\"callback\",\"at\":\"2026-11-27T13:30:00Z\",\"payload\":\"{}\"}}\n",
+        "x".repeat(5000)
+    );
+    let batching = jobledger::ingest::Batching {
+        max_line_bytes: 4096,
+        ..jobledger::ingest::Batching::default()
+    };
+    for target in [&mut ledger, &mut built.ledger] {
+        let report =
+            jobledger::ingest::ingest_in_batches(target, long.as_bytes(), now(), batching, |_| {})
+                .unwrap();
+        assert_eq!(report.oversized, 1, "{report}");
+    }
+    drop(ledger);
+    assert_eq!(fixture::dump(&path), built.dump());
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let error = conn
+        .execute(
+            "UPDATE input_lines SET whole_length = 1 WHERE whole_length IS NOT NULL",
+            [],
+        )
+        .expect_err("the whole length is evidence too");
+    assert!(error.to_string().contains("never change"), "{error}");
+}
+
 #[test]
 fn a_full_ledger_of_schema_4_migrates_row_for_row_and_still_finds_its_lines() {
     // Migration 5 rebuilds input_lines, which every other table refers to; migration 6
@@ -382,39 +457,7 @@ fn a_full_ledger_of_schema_4_migrates_row_for_row_and_still_finds_its_lines() {
     let mut built = TempLedger::with_demo_streams();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("v4.db");
-    {
-        let conn = rusqlite::Connection::open(&path).unwrap();
-        // Tables are copied one by one, in any order.
-        conn.execute_batch("PRAGMA foreign_keys = OFF").unwrap();
-        for (_, sql) in &migration_files()[..4] {
-            conn.execute_batch(sql).unwrap();
-        }
-        conn.execute(
-            "ATTACH DATABASE ?1 AS built",
-            [built.path.to_str().unwrap()],
-        )
-        .unwrap();
-        let tables: Vec<String> = conn
-            .prepare("SELECT name FROM main.sqlite_schema WHERE type = 'table'")
-            .and_then(|mut st| st.query_map([], |row| row.get(0))?.collect())
-            .unwrap();
-        for table in tables {
-            // The columns schema 4 had; later migrations fill in the rest.
-            let columns: Vec<String> = conn
-                .prepare(&format!("PRAGMA main.table_info(\"{table}\")"))
-                .and_then(|mut st| st.query_map([], |row| row.get(1))?.collect())
-                .unwrap();
-            let columns = columns.join(", ");
-            conn.execute_batch(&format!(
-                "INSERT OR REPLACE INTO main.\"{table}\" ({columns}) SELECT {columns} FROM built.\"{table}\""
-            ))
-            .unwrap();
-        }
-        conn.execute_batch(&format!(
-            "DETACH DATABASE built; PRAGMA user_version = 4; PRAGMA application_id = {APPLICATION_ID};"
-        ))
-        .unwrap();
-    }
+    ledger_of_schema(&built.path, 4, &path);
     let mut ledger = Ledger::open(&path).unwrap();
     assert_eq!(fixture::dump(&path), built.dump());
     let conn = rusqlite::Connection::open(&path).unwrap();

@@ -60,6 +60,11 @@ pub(super) enum Command {
         /// it with every whole line committed
         #[arg(long)]
         follow: bool,
+        /// A line longer than this many bytes is kept as its first bytes, its length and
+        /// the SHA-256 of the whole (quarantined or rejected as `oversized`)
+        #[arg(long, value_name = "N", default_value_t = crate::ingest::MAX_LINE_BYTES,
+              value_parser = crate::ingest::parse_max_line_bytes)]
+        max_line_bytes: usize,
     },
     /// Totals: callbacks by disposition, jobs by state, outbox, backlog alarm
     Summary {

@@ -15,7 +15,13 @@ use crate::ingest::{Batching, IngestReport};
 
 /// Follows `file` into the ledger at `path` until SIGINT or SIGTERM, then prints the
 /// report as a plain ingest does.
-pub(super) fn run(path: &Path, file: Option<&Path>, complete: bool, clock: Clock) -> Result<()> {
+pub(super) fn run(
+    path: &Path,
+    file: Option<&Path>,
+    complete: bool,
+    max_line_bytes: usize,
+    clock: Clock,
+) -> Result<()> {
     let Some(file) = file.filter(|f| *f != Path::new("-")) else {
         bail!(
             "ingest --follow reads a file as it grows; standard input cannot be followed (pipe it into `jobledger ingest -` instead)"
@@ -35,7 +41,10 @@ pub(super) fn run(path: &Path, file: Option<&Path>, complete: bool, clock: Clock
         &mut ledger,
         &mut follow,
         || clock.now(),
-        Batching::default(),
+        Batching {
+            max_line_bytes,
+            ..Batching::default()
+        },
         |event| shown.tell(event),
     )
     .map_err(|e| super::ingest_stopped(path, e))?;

@@ -5,21 +5,32 @@
 //! core it runs while the writer writes. The channel is bounded, so a writer that falls
 //! behind stops the reader instead of letting read lines pile up in memory.
 
+mod ahead;
+mod line;
+
 use std::io::BufRead;
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 use sha2::{Digest, Sha256};
 
 use crate::event::{self, Parsed};
+use ahead::{Held, ReadAhead};
+use line::RawLine;
 
 /// One line of the stream, newline removed, ready for the writer.
 pub(crate) struct ReadLine {
+    /// The line's bytes; for a line over the limit, only its first ones.
     pub raw: Vec<u8>,
+    /// The whole line's length in bytes.
+    pub length: u64,
     /// The last line, with no terminator and not a whole JSON value: it may still be
     /// being written, so it is left unread (SPEC sec. 3) unless the input is complete.
     pub unfinished: bool,
     /// `None` for a blank line (nothing is kept for it).
     pub content: Option<Content>,
+    /// Its share of the read-ahead, given back when the writer drops it.
+    _read_ahead: Held,
 }
 
 /// What the line alone tells: its identity and what it says.
@@ -29,6 +40,9 @@ pub(crate) struct Content {
     /// CR was kept as part of the line: a ledger may hold it under that one.
     pub sha256_with_cr: Option<[u8; 32]>,
     pub parsed: Parsed,
+    /// The whole line's length, when `raw` holds only its first bytes (it was over
+    /// the limit).
+    pub whole_length: Option<u64>,
 }
 
 /// Reading stopped: the error, and how many lines of the whole input had been read
@@ -40,8 +54,14 @@ pub(crate) struct ReadFailure {
 
 /// Lines travel in chunks: one channel message per line cost more than the parsing.
 const CHUNK_LINES: usize = 256;
+/// A chunk also ends once it holds this many bytes: a chunk of 256 long lines would
+/// hold hundreds of megabytes.
+const CHUNK_BYTES: usize = 1 << 20;
 /// Chunks read ahead of the writer at most.
 const CHUNKS_AHEAD: usize = 16;
+/// Bytes of lines read ahead of the writer at most: memory stays within this and a
+/// line up to the limit, whatever the lines' sizes ([`ahead`]).
+const READ_AHEAD_BYTES: u64 = (CHUNKS_AHEAD * CHUNK_BYTES) as u64;
 
 type Chunk = Result<Vec<ReadLine>, ReadFailure>;
 
@@ -67,33 +87,36 @@ impl Lines {
     }
 }
 
-/// Starts reading `input` on a thread of `scope`; the returned [`Lines`] yields what it reads.
+/// Starts reading `input` on a thread of `scope`; the returned [`Lines`] yields what it
+/// reads. A line longer than `max_line_bytes` is kept as its first bytes (oversized).
 /// Dropping the `Lines` stops the reader at its next chunk.
 pub(crate) fn spawn<'scope>(
     scope: &'scope std::thread::Scope<'scope, '_>,
     input: impl BufRead + Send + 'scope,
+    max_line_bytes: usize,
 ) -> Lines {
     let (sender, chunks) = sync_channel(CHUNKS_AHEAD);
-    scope.spawn(move || read_all(input, &sender));
+    scope.spawn(move || read_all(input, max_line_bytes, &sender));
     Lines {
         chunks,
         current: Vec::new().into_iter(),
     }
 }
 
-fn read_all(mut input: impl BufRead, sender: &SyncSender<Chunk>) {
+fn read_all(mut input: impl BufRead, limit: usize, sender: &SyncSender<Chunk>) {
+    let ahead = ReadAhead::new(READ_AHEAD_BYTES);
     let mut lines_read = 0_u64;
     loop {
         let mut chunk = Vec::with_capacity(CHUNK_LINES);
+        let mut chunk_bytes = 0;
         let mut ended = false;
-        while chunk.len() < CHUNK_LINES {
-            let mut raw = Vec::new();
-            match input.read_until(b'\n', &mut raw) {
-                Ok(0) => {
+        while chunk.len() < CHUNK_LINES && chunk_bytes < CHUNK_BYTES {
+            let raw = match line::read_line(&mut input, limit) {
+                Ok(Some(raw)) => raw,
+                Ok(None) => {
                     ended = true;
                     break;
                 }
-                Ok(_) => {}
                 Err(error) => {
                     // The lines read whole before the failure go first, then the failure.
                     let lines_before = lines_read + chunk.len() as u64;
@@ -106,23 +129,12 @@ fn read_all(mut input: impl BufRead, sender: &SyncSender<Chunk>) {
                     }));
                     return;
                 }
-            }
-            // Read to the end with no LF: the last line, perhaps still being written.
-            let unfinished = raw.last() != Some(&b'\n')
-                && !raw.iter().all(u8::is_ascii_whitespace)
-                && serde_json::from_slice::<serde::de::IgnoredAny>(&raw).is_err();
-            // A line is its bytes without its terminator, LF or CRLF (SPEC sec. 3): the
-            // same events written with CRLF endings are the same lines.
-            let crlf = raw.ends_with(b"\r\n");
-            if raw.last() == Some(&b'\n') {
-                raw.pop();
-            }
-            if crlf {
-                raw.pop();
-            }
-            chunk.push(prepare(raw, crlf, unfinished));
+            };
+            chunk_bytes += raw.bytes.capacity();
+            chunk.push(prepare(raw, limit, &ahead));
         }
         lines_read += chunk.len() as u64;
+        ahead.wait_for_room(chunk_bytes as u64);
         if !chunk.is_empty() && sender.send(Ok(chunk)).is_err() {
             return; // the writer stopped
         }
@@ -132,21 +144,107 @@ fn read_all(mut input: impl BufRead, sender: &SyncSender<Chunk>) {
     }
 }
 
-fn prepare(raw: Vec<u8>, crlf: bool, unfinished: bool) -> ReadLine {
-    let content = (!raw.iter().all(u8::is_ascii_whitespace)).then(|| Content {
-        sha256: Sha256::digest(&raw).into(),
-        sha256_with_cr: crlf.then(|| {
-            Sha256::new()
-                .chain_update(&raw)
-                .chain_update(b"\r")
-                .finalize()
-                .into()
-        }),
-        parsed: event::parse_line(&raw),
-    });
+fn prepare(line: RawLine, limit: usize, ahead: &Arc<ReadAhead>) -> ReadLine {
+    let RawLine {
+        bytes,
+        crlf,
+        terminated,
+        oversized,
+    } = line;
+    let read_ahead = ahead.hold(bytes.capacity());
+    let (content, length, unfinished) = match oversized {
+        None => {
+            let blank = bytes.iter().all(u8::is_ascii_whitespace);
+            // Read to the end with no LF: the last line, perhaps still being written.
+            let unfinished = !terminated
+                && !blank
+                && serde_json::from_slice::<serde::de::IgnoredAny>(&bytes).is_err();
+            let content = (!blank).then(|| Content {
+                sha256: Sha256::digest(&bytes).into(),
+                sha256_with_cr: crlf.then(|| {
+                    Sha256::new()
+                        .chain_update(&bytes)
+                        .chain_update(b"\r")
+                        .finalize()
+                        .into()
+                }),
+                parsed: event::parse_line(&bytes),
+                whole_length: None,
+            });
+            (content, bytes.len() as u64, unfinished)
+        }
+        Some(whole) => {
+            // Cut off by the end of the input, a line over the limit cannot be checked
+            // for a whole JSON value (it was never held whole): it is taken for one
+            // still being written, left for the next run unless the input is complete.
+            let unfinished = !terminated && !whole.blank;
+            let content = (!whole.blank).then(|| Content {
+                sha256: whole.sha256,
+                sha256_with_cr: whole.sha256_with_cr,
+                parsed: super::oversized::parsed(&bytes, whole.length, &whole.sha256, limit),
+                whole_length: Some(whole.length),
+            });
+            (content, whole.length, unfinished)
+        }
+    };
     ReadLine {
-        raw,
+        raw: bytes,
+        length,
         unfinished,
         content,
+        _read_ahead: read_ahead,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{BufReader, Read};
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    /// An input that counts the bytes taken from it.
+    struct Counted<'a> {
+        inner: &'a [u8],
+        taken: &'a AtomicU64,
+    }
+
+    impl Read for Counted<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.inner.read(buf)?;
+            self.taken.fetch_add(n as u64, Ordering::SeqCst);
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn the_reader_keeps_a_bounded_number_of_bytes_ahead_of_a_writer_that_waits() {
+        // 30 lines of 3 MiB. In chunks of 256 lines, all of them were read ahead at
+        // once; in 16 chunks of a line each, 16 of them.
+        const LINES: usize = 30;
+        const LINE: usize = 3 << 20;
+        let limit = 4 << 20;
+        let input = [vec![b' '; LINE], vec![b'\n']].concat().repeat(LINES);
+        let taken = AtomicU64::new(0);
+        std::thread::scope(|scope| {
+            let counted = Counted {
+                inner: &input,
+                taken: &taken,
+            };
+            let mut lines = spawn(scope, BufReader::new(counted), limit);
+            let mut seen = u64::MAX;
+            while taken.load(Ordering::SeqCst) != seen {
+                seen = taken.load(Ordering::SeqCst);
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            // The budget, the chunk being gathered and a line beyond it (a line's
+            // buffer is at most the limit).
+            let most = READ_AHEAD_BYTES + (CHUNK_BYTES + LINE + limit) as u64;
+            assert!(seen <= most, "{seen} bytes read ahead, {most} at most");
+            let mut read = 0;
+            while let Ok(Some(_)) = lines.next_line() {
+                read += 1;
+            }
+            assert_eq!(read, LINES, "and then every line");
+        });
     }
 }

@@ -57,17 +57,19 @@ fn raw_line(conn: &Connection, line_seq: i64) -> rusqlite::Result<Option<Vec<u8>
 }
 
 impl Ledger {
-    /// The raw bytes of an input line, exactly as they arrived.
+    /// The raw bytes of an input line, exactly as they arrived (of a line over the
+    /// limit, its first bytes: see `whole_length` in migration 008).
     pub fn raw_line(&self, line_seq: i64) -> Result<Option<Vec<u8>>> {
         self.run(|c| raw_line(c, line_seq))
     }
 
-    /// The first `max_bytes` of an input line, and its whole length in bytes.
+    /// The first `max_bytes` of an input line, and its whole length in bytes (of the
+    /// line that came, even when only its first bytes are kept).
     pub fn raw_head(&self, line_seq: i64, max_bytes: usize) -> Result<Option<(Vec<u8>, i64)>> {
         let max = i64::try_from(max_bytes).unwrap_or(i64::MAX);
         self.run(|c| {
             c.prepare_cached(
-                "SELECT substr(raw, 1, ?2), length(raw) FROM input_lines WHERE seq = ?1",
+                "SELECT substr(raw, 1, ?2), coalesce(whole_length, length(raw)) FROM input_lines WHERE seq = ?1",
             )?
             .query_row(params![line_seq, max], |row| Ok((row.get(0)?, row.get(1)?)))
             .optional()
@@ -177,19 +179,55 @@ impl Writer<'_> {
                 return Ok(None);
             }
         }
+        if line.whole_length.is_none() && self.kept_as_first_bytes(line.sha256)? {
+            return Ok(None);
+        }
         let inserted = self.execute(
-            "INSERT INTO input_lines (line_sha256, raw, event, status, reason, ingested_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (time_key, line_sha256) DO NOTHING",
+            "INSERT INTO input_lines (line_sha256, raw, event, status, reason, ingested_at, whole_length)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (time_key, line_sha256) DO NOTHING",
             params![
                 &line.sha256[..],
                 line.raw,
                 line.event,
                 line.status,
                 line.reason,
-                line.ingested_at
+                line.ingested_at,
+                line.whole_length.map(|n| i64::try_from(n).unwrap_or(i64::MAX))
             ],
         )?;
+        if inserted == 1 && line.whole_length.is_some() {
+            self.keeps_oversized = Some(true);
+        }
         Ok((inserted == 1).then(|| self.last_insert_rowid()))
+    }
+
+    /// Is this line, read whole, kept already as its first bytes (it was over the limit
+    /// of an earlier ingest)? Its time key was taken from those bytes, which may not
+    /// reach its `"at"`, so the unique index may not find it. Lines kept so are few and
+    /// indexed apart (migration 008); a ledger with none is asked once a transaction.
+    fn kept_as_first_bytes(&mut self, sha256: &[u8; 32]) -> Result<bool> {
+        let keeps = if let Some(keeps) = self.keeps_oversized {
+            keeps
+        } else {
+            let keeps = self.run(|c| {
+                c.prepare_cached(
+                    "SELECT EXISTS (SELECT 1 FROM input_lines WHERE whole_length IS NOT NULL)",
+                )?
+                .query_row([], |row| row.get(0))
+            })?;
+            self.keeps_oversized = Some(keeps);
+            keeps
+        };
+        if !keeps {
+            return Ok(false);
+        }
+        self.run(|c| {
+            c.prepare_cached(
+                "SELECT EXISTS (SELECT 1 FROM input_lines
+                  WHERE whole_length IS NOT NULL AND line_sha256 = ?1)",
+            )?
+            .query_row([&sha256[..]], |row| row.get(0))
+        })
     }
 
     /// Marks a kept line as a rejected event, with the reason.

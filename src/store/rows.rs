@@ -57,7 +57,10 @@ pub struct NewLine<'a> {
     /// The identity the line had when a CR before its LF was kept as part of it (lines
     /// that ended in CRLF): kept under that one by an earlier jobledger, it is no new line.
     pub sha256_with_cr: Option<&'a [u8; 32]>,
+    /// The line's bytes; for a line over the limit, only its first ones.
     pub raw: &'a [u8],
+    /// The whole line's length, when `raw` holds only its first bytes.
+    pub whole_length: Option<u64>,
     pub event: Option<&'a str>,
     pub status: LineStatus,
     pub reason: Option<&'a str>,

@@ -27,6 +27,8 @@ pub struct Writer<'conn> {
     pub(super) behind: WriteBehind,
     /// What this transaction adds to the kept counts, written at commit.
     pub(super) counts: CountDeltas,
+    /// Whether the ledger keeps a line as its first bytes (over the limit), once asked.
+    pub(super) keeps_oversized: Option<bool>,
 }
 
 impl<'conn> Writer<'conn> {
@@ -37,6 +39,7 @@ impl<'conn> Writer<'conn> {
             opened,
             behind: WriteBehind::default(),
             counts: CountDeltas::default(),
+            keeps_oversized: None,
         }
     }
 
