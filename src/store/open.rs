@@ -16,6 +16,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/005_line_identity_in_time_order.sql"),
     include_str!("migrations/006_replacement_on_the_callback.sql"),
     include_str!("migrations/007_withdrawals_and_saved_views.sql"),
+    include_str!("migrations/008_decisions_route_and_submissions.sql"),
 ];
 
 /// The page size of a new ledger file, in bytes.
