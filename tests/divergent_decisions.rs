@@ -4,8 +4,10 @@
 
 mod support;
 
-use jobledger::store::{Ledger, TimelineFact};
-use support::fixture::TempLedger;
+use jobledger::filter::{Query, Scope};
+use jobledger::reconcile::account;
+use jobledger::store::{Finding, Keyset, Ledger, PageRequest, TimelineFact};
+use support::fixture::{TempLedger, now};
 
 /// The issue's own example: j1 submitted twice with different inputs, decided as
 /// d1 (pay), d2 (refund), then d1 again.
@@ -138,4 +140,156 @@ fn the_timeline_shows_every_decision_and_every_submission() {
         })
         .collect();
     assert_eq!(submissions, [None, Some(true), Some(false)]);
+}
+
+/// Job ids of the divergent-decision finding, as the detail list has them.
+fn divergent(ledger: &Ledger) -> Vec<(String, bool)> {
+    ledger
+        .divergent_decisions()
+        .unwrap()
+        .into_iter()
+        .map(|j| (j.job_id, j.actions_agree))
+        .collect()
+}
+
+#[test]
+fn two_decision_ids_for_one_job_diverge_whether_or_not_the_actions_agree() {
+    let mut t = TempLedger::new();
+    t.ingest(&stream(&[
+        accepted("same", "10:00:00", ""),
+        accepted("differ", "10:00:01", ""),
+        accepted("once", "10:00:02", ""),
+        decision("s1", "same", "pay", "10:05:00", None),
+        decision("s2", "same", "pay", "10:06:00", None),
+        decision("d1", "differ", "pay", "10:05:00", None),
+        decision("d2", "differ", "refund", "10:06:00", None),
+        decision("o1", "once", "pay", "10:05:00", None),
+    ]));
+    assert_eq!(
+        divergent(&t.ledger),
+        [("differ".to_owned(), false), ("same".to_owned(), true)]
+    );
+}
+
+#[test]
+fn a_repeated_decision_id_is_suppressed_not_divergent() {
+    let mut t = TempLedger::new();
+    t.ingest(&stream(&[
+        accepted("j1", "10:00:00", ""),
+        decision("d1", "j1", "pay", "10:05:00", None),
+        decision("d1", "j1", "pay", "10:07:00", None),
+        decision("d1", "j1", "pay", "10:09:00", Some("us-east")),
+    ]));
+    assert!(divergent(&t.ledger).is_empty());
+    assert_eq!(t.ledger.decisions_suppressed().unwrap(), 2);
+    let accounts = account(&t.ledger, 3600, usize::MAX, None).unwrap();
+    assert_eq!(accounts.divergent_decisions.count, 0);
+}
+
+#[test]
+fn decisions_across_a_retry_and_across_routes_diverge_with_their_routes_in_time_order() {
+    let mut t = TempLedger::new();
+    t.ingest(&stream(&[
+        accepted("b-7", "10:00:00", r#","timeout_s":120"#),
+        r#"{"event":"attempt_started","job_id":"b-7","attempt":1,"at":"2026-11-27T10:00:01Z"}"#
+            .to_owned(),
+        decision("b-7-eu", "b-7", "charge_deposit", "10:01:00", Some("eu-west")),
+        r#"{"event":"attempt_timed_out","job_id":"b-7","attempt":1,"at":"2026-11-27T10:02:01Z"}"#
+            .to_owned(),
+        r#"{"event":"attempt_started","job_id":"b-7","attempt":2,"at":"2026-11-27T10:03:00Z"}"#
+            .to_owned(),
+        decision("b-7-us", "b-7", "charge_deposit", "10:04:00", Some("us-east")),
+    ]));
+    let found = t.ledger.divergent_decisions().unwrap();
+    assert_eq!(found.len(), 1);
+    let job = &found[0];
+    assert!(job.actions_agree);
+    let seen: Vec<(&str, Option<&str>)> = job
+        .decisions
+        .iter()
+        .map(|d| (d.decision_id.as_str(), d.route.as_deref()))
+        .collect();
+    assert_eq!(
+        seen,
+        [("b-7-eu", Some("eu-west")), ("b-7-us", Some("us-east"))]
+    );
+}
+
+/// The jobs of a finding read a page at a time, as the console's drill-down reads them.
+fn drilled(ledger: &Ledger, finding: Finding) -> Vec<String> {
+    let query = Query::all(Scope::FindingJobs);
+    let mut ids: Vec<String> = Vec::new();
+    let mut keyset = Keyset::First;
+    loop {
+        let page = ledger
+            .finding_jobs_page(finding, now(), &query, &PageRequest::at(keyset, 3))
+            .unwrap();
+        ids.extend(page.iter().map(|j| j.job_id.clone()));
+        match page.last() {
+            Some(last) if page.len() == 3 => keyset = Keyset::After(last.job_id.clone()),
+            _ => return ids,
+        }
+    }
+}
+
+/// A stream with divergent and conflicting jobs spread over ids and windows, in an
+/// order that is not the id order.
+fn mixed() -> String {
+    let mut lines = Vec::new();
+    for (i, job) in ["k9", "a1", "m5", "b2", "z0", "c3", "y8"].iter().enumerate() {
+        let at = format!("1{i}:00:00");
+        lines.push(accepted(job, &at, r#","input_digest":"sha256:first""#));
+        if i % 2 == 0 {
+            lines.push(decision(&format!("{job}-1"), job, "pay", &format!("1{i}:01:00"), Some("eu-west")));
+            lines.push(decision(&format!("{job}-2"), job, "pay", &format!("1{i}:02:00"), Some("us-east")));
+        }
+        if i % 3 == 0 {
+            lines.push(accepted(job, &format!("1{i}:03:00"), r#","input_digest":"sha256:other""#));
+        }
+    }
+    stream(&lines)
+}
+
+#[test]
+fn the_walk_the_detail_lists_and_the_drill_down_name_the_same_jobs_in_id_order() {
+    let mut t = TempLedger::new();
+    t.ingest(&mixed());
+    let accounts = account(&t.ledger, 3600, usize::MAX, None).unwrap();
+    let details: Vec<String> = t
+        .ledger
+        .divergent_decisions()
+        .unwrap()
+        .into_iter()
+        .map(|j| j.job_id)
+        .collect();
+    assert_eq!(details, ["k9", "m5", "y8", "z0"]);
+    assert_eq!(accounts.divergent_decisions.first, details);
+    assert_eq!(drilled(&t.ledger, Finding::DivergentDecisions), details);
+    let conflicts: Vec<String> = t
+        .ledger
+        .conflicting_submissions()
+        .unwrap()
+        .into_iter()
+        .map(|c| c.job_id)
+        .collect();
+    assert_eq!(conflicts, ["b2", "k9", "y8"]);
+    assert_eq!(accounts.conflicting_submissions.first, conflicts);
+    assert_eq!(drilled(&t.ledger, Finding::ConflictingSubmissions), conflicts);
+    for finding in [Finding::DivergentDecisions, Finding::ConflictingSubmissions] {
+        let count = t
+            .ledger
+            .finding_count_matching(finding, now(), &Query::all(Scope::FindingJobs))
+            .unwrap();
+        assert_eq!(usize::try_from(count).unwrap(), drilled(&t.ledger, finding).len());
+    }
+    // Counted by submission window: each job in the window it was accepted in.
+    let by_window: Vec<(i64, i64)> = accounts
+        .windows
+        .iter()
+        .map(|w| (w.divergent_decisions, w.conflicting_submissions))
+        .collect();
+    assert_eq!(
+        by_window,
+        [(1, 1), (0, 0), (1, 0), (0, 1), (1, 0), (0, 0), (1, 1)]
+    );
 }

@@ -1,7 +1,8 @@
 //! Every accepted job once, in job id order, with what reconciliation asks of it.
 //!
-//! Four ordered reads walked side by side: the jobs, their notifications, their
-//! outputs and the checks of those outputs, each in job id order. Asking the same per
+//! Ordered reads walked side by side: the jobs, their notifications, their outputs
+//! and the checks of those outputs, their owners, their decisions acted on and their
+//! conflicting resubmissions, each in job id order. Asking the same per
 //! job (a lookup in each table for each of a million jobs) took seconds; this reads
 //! each index once, front to back, and the findings come out sorted by job id.
 
@@ -26,6 +27,10 @@ pub struct JobAccount<'a> {
     pub output_exists: bool,
     /// A notification was sent for it.
     pub notified: bool,
+    /// Decisions about it were acted on under more than one decision id.
+    pub divergent_decisions: bool,
+    /// Its id was submitted again with another identity.
+    pub conflicting_submission: bool,
     /// What an open job (no terminal record) adds: when it ages, and who owns it.
     pub open: Option<OpenJob>,
 }
@@ -125,6 +130,15 @@ impl Ledger {
                 "SELECT job_id, owner, escalate_at, set_by, set_at FROM owner_assignments
                  ORDER BY job_id, id",
             )?;
+            // Index-only (`decisions_acted_by_job`): only jobs decided at all have rows.
+            let mut acted = conn.prepare_cached(
+                "SELECT job_id FROM decisions WHERE suppressed = 0 ORDER BY job_id",
+            )?;
+            let mut conflicts = conn.prepare_cached(
+                "SELECT job_id FROM repeated_submissions WHERE conflicting = 1 ORDER BY job_id",
+            )?;
+            let mut decided = Side::start(&mut acted)?;
+            let mut resubmitted = Side::start(&mut conflicts)?;
             let mut owned = Side::start(&mut owners)?;
             let mut notified = Side::start(&mut notifications)?;
             let mut stored = Side::start(&mut outputs)?;
@@ -168,12 +182,21 @@ impl Ledger {
                 } else {
                     None
                 };
+                let mut decisions = 0;
+                if decided.reach(job_id)? {
+                    while decided.at_job(job_id)? {
+                        decisions += 1;
+                        decided.step()?;
+                    }
+                }
                 let account = JobAccount {
                     job_id,
                     state,
                     accepted_at: row.get(2)?,
                     output_exists: has_output && exists_by_check.unwrap_or(true),
                     notified: notified.reach(job_id)?,
+                    divergent_decisions: decisions > 1,
+                    conflicting_submission: resubmitted.reach(job_id)?,
                     open,
                 };
                 f(&account);

@@ -10,6 +10,8 @@
 use rusqlite::Row;
 
 use super::accounts::JobAccount;
+use super::decisions::DIVERGENT_JOB_IDS;
+use super::submissions::CONFLICTING_JOB_IDS;
 use super::filter::{Column, Columns, condition};
 use super::keyset::PageRequest;
 use super::query::Select;
@@ -28,6 +30,10 @@ closed_set! {
         MissingOutput,
         /// Terminal, but never notified (informational).
         MissingNotification,
+        /// Decided under more than one decision id: acting on each would act twice.
+        DivergentDecisions,
+        /// Its id submitted again with another identity (the first stands).
+        ConflictingSubmissions,
     }
 }
 
@@ -77,6 +83,8 @@ impl Finding {
             Finding::MissingTerminal => job.state.is_open(),
             Finding::MissingOutput => job.state.has_success() && !job.output_exists,
             Finding::MissingNotification => job.state.is_terminal() && !job.notified,
+            Finding::DivergentDecisions => job.divergent_decisions,
+            Finding::ConflictingSubmissions => job.conflicting_submission,
         }
     }
 
@@ -91,6 +99,9 @@ impl Finding {
             Finding::MissingNotification => {
                 format!("{} AND NOT {NOTIFIED}", states_where(JobState::is_terminal))
             }
+            // Few jobs: SQLite walks the short list and finds each job by its key.
+            Finding::DivergentDecisions => format!("j.job_id IN ({DIVERGENT_JOB_IDS})"),
+            Finding::ConflictingSubmissions => format!("j.job_id IN ({CONFLICTING_JOB_IDS})"),
         }
     }
 

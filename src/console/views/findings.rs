@@ -69,6 +69,15 @@ const MISSING_NOTIFICATION: ListView<FindingJob> = jobs(
     "Every terminal job was notified.",
 );
 
+const DIVERGENT_DECISIONS: ListView<FindingJob> = jobs(
+    "jobs decided under more than one decision id (Enter: its decisions; Esc: back)",
+    "No job was decided under more than one decision id.",
+);
+const CONFLICTING_SUBMISSIONS: ListView<FindingJob> = jobs(
+    "job ids submitted again with another identity (Enter: its submissions; Esc: back)",
+    "No job id was submitted again with another identity.",
+);
+
 /// Draws the jobs of the opened finding into `area`, and the selected job's preview.
 pub(crate) fn draw(
     frame: &mut Frame<'_>,
@@ -81,6 +90,8 @@ pub(crate) fn draw(
         Finding::MissingTerminal => &MISSING_TERMINAL,
         Finding::MissingOutput => &MISSING_OUTPUT,
         Finding::MissingNotification => &MISSING_NOTIFICATION,
+        Finding::DivergentDecisions => &DIVERGENT_DECISIONS,
+        Finding::ConflictingSubmissions => &CONFLICTING_SUBMISSIONS,
     };
     let fitted = table::draw_list(frame, area, model, view, page);
     if let Some(preview) = preview {
