@@ -9,9 +9,7 @@ use serde::Serialize;
 
 use crate::clock::Timestamp;
 use crate::decision::JobState;
-use crate::store::{
-    self, AgedJobRow, ConflictingSubmission, DivergentJob, Ledger, StoreError,
-};
+use crate::store::{self, AgedJobRow, ConflictingSubmission, DivergentJob, Ledger, StoreError};
 
 /// Held and quarantined arrivals are measured over this window.
 pub const BACKLOG_WINDOW_S: i64 = 3600;
@@ -214,14 +212,20 @@ struct WindowCounts {
 
 impl WindowCounts {
     fn note(&mut self, job: &store::JobAccount<'_>) {
-        let state = JobState::ALL.iter().position(|s| *s == job.state).unwrap_or(0);
+        let state = JobState::ALL
+            .iter()
+            .position(|s| *s == job.state)
+            .unwrap_or(0);
         self.states[state] += 1;
         self.divergent_decisions += i64::from(job.divergent_decisions);
         self.conflicting_submissions += i64::from(job.conflicting_submission);
     }
 
     fn add(&mut self, other: &WindowCounts) {
-        self.states.iter_mut().zip(other.states).for_each(|(t, n)| *t += n);
+        self.states
+            .iter_mut()
+            .zip(other.states)
+            .for_each(|(t, n)| *t += n);
         self.divergent_decisions += other.divergent_decisions;
         self.conflicting_submissions += other.conflicting_submissions;
     }
@@ -257,7 +261,10 @@ pub fn account(
         }
         // The drill-down's pages read the same findings in SQL (`store::Finding`).
         for (finding, found) in [
-            (store::Finding::MissingTerminal, &mut accounts.missing_terminal),
+            (
+                store::Finding::MissingTerminal,
+                &mut accounts.missing_terminal,
+            ),
             (store::Finding::MissingOutput, &mut accounts.missing_output),
             (
                 store::Finding::MissingNotification,

@@ -24,7 +24,9 @@ use crate::inert::is_dangerous;
 pub use bulk::BulkReport;
 pub use callbacks::write_callbacks;
 pub use summary::{Summary, backlog_line};
-pub use writes::{Withdrawn, answer_written, owner_set, request_written, withdrawn_line};
+pub use writes::{
+    Withdrawn, answer_written, decisions_answered, owner_set, request_written, withdrawn_line,
+};
 
 /// A report: JSON from its `Serialize`, or readable text.
 pub trait Report: Serialize {

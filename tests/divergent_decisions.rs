@@ -30,7 +30,9 @@ fn decision(id: &str, job: &str, action: &str, at: &str, route: Option<&str>) ->
 }
 
 fn stream(lines: &[String]) -> String {
-    lines.iter().map(|l| format!("{l}\n")).collect()
+    let mut text = lines.join("\n");
+    text.push('\n');
+    text
 }
 
 fn rejected_reasons(ledger: &Ledger) -> Vec<String> {
@@ -63,13 +65,26 @@ fn a_resubmission_with_the_same_identity_is_the_quiet_repeat_it_always_was() {
 fn a_resubmission_that_omits_a_field_does_not_conflict() {
     let mut t = TempLedger::new();
     t.ingest(&stream(&[
-        accepted("j1", "10:00:00", r#","input_digest":"sha256:a","model_digest":"m1""#),
-        accepted("j1", "10:00:09", r#","policy_revision":"r8","model_digest":"m1""#),
+        accepted(
+            "j1",
+            "10:00:00",
+            r#","input_digest":"sha256:a","model_digest":"m1""#,
+        ),
+        accepted(
+            "j1",
+            "10:00:09",
+            r#","policy_revision":"r8","model_digest":"m1""#,
+        ),
         accepted("j1", "10:00:19", ""),
     ]));
     let reasons = rejected_reasons(&t.ledger);
     assert_eq!(reasons.len(), 2, "{reasons:?}");
-    assert!(reasons.iter().all(|r| !r.starts_with("conflicting_submission")), "{reasons:?}");
+    assert!(
+        reasons
+            .iter()
+            .all(|r| !r.starts_with("conflicting_submission")),
+        "{reasons:?}"
+    );
     assert!(t.ledger.conflicting_submissions().unwrap().is_empty());
 }
 
@@ -79,7 +94,10 @@ fn a_resubmission_with_another_digest_is_kept_as_a_conflict_naming_both_values()
     t.ingest(ISSUE);
     let reasons = rejected_reasons(&t.ledger);
     assert_eq!(reasons.len(), 1, "{reasons:?}");
-    assert!(reasons[0].starts_with("conflicting_submission"), "{reasons:?}");
+    assert!(
+        reasons[0].starts_with("conflicting_submission"),
+        "{reasons:?}"
+    );
     assert!(
         reasons[0].contains(r#"input_digest "sha256:a" first, "sha256:b" now"#),
         "{reasons:?}"
@@ -193,12 +211,24 @@ fn decisions_across_a_retry_and_across_routes_diverge_with_their_routes_in_time_
         accepted("b-7", "10:00:00", r#","timeout_s":120"#),
         r#"{"event":"attempt_started","job_id":"b-7","attempt":1,"at":"2026-11-27T10:00:01Z"}"#
             .to_owned(),
-        decision("b-7-eu", "b-7", "charge_deposit", "10:01:00", Some("eu-west")),
+        decision(
+            "b-7-eu",
+            "b-7",
+            "charge_deposit",
+            "10:01:00",
+            Some("eu-west"),
+        ),
         r#"{"event":"attempt_timed_out","job_id":"b-7","attempt":1,"at":"2026-11-27T10:02:01Z"}"#
             .to_owned(),
         r#"{"event":"attempt_started","job_id":"b-7","attempt":2,"at":"2026-11-27T10:03:00Z"}"#
             .to_owned(),
-        decision("b-7-us", "b-7", "charge_deposit", "10:04:00", Some("us-east")),
+        decision(
+            "b-7-us",
+            "b-7",
+            "charge_deposit",
+            "10:04:00",
+            Some("us-east"),
+        ),
     ]));
     let found = t.ledger.divergent_decisions().unwrap();
     assert_eq!(found.len(), 1);
@@ -236,15 +266,34 @@ fn drilled(ledger: &Ledger, finding: Finding) -> Vec<String> {
 /// order that is not the id order.
 fn mixed() -> String {
     let mut lines = Vec::new();
-    for (i, job) in ["k9", "a1", "m5", "b2", "z0", "c3", "y8"].iter().enumerate() {
+    for (i, job) in ["k9", "a1", "m5", "b2", "z0", "c3", "y8"]
+        .iter()
+        .enumerate()
+    {
         let at = format!("1{i}:00:00");
         lines.push(accepted(job, &at, r#","input_digest":"sha256:first""#));
         if i % 2 == 0 {
-            lines.push(decision(&format!("{job}-1"), job, "pay", &format!("1{i}:01:00"), Some("eu-west")));
-            lines.push(decision(&format!("{job}-2"), job, "pay", &format!("1{i}:02:00"), Some("us-east")));
+            lines.push(decision(
+                &format!("{job}-1"),
+                job,
+                "pay",
+                &format!("1{i}:01:00"),
+                Some("eu-west"),
+            ));
+            lines.push(decision(
+                &format!("{job}-2"),
+                job,
+                "pay",
+                &format!("1{i}:02:00"),
+                Some("us-east"),
+            ));
         }
         if i % 3 == 0 {
-            lines.push(accepted(job, &format!("1{i}:03:00"), r#","input_digest":"sha256:other""#));
+            lines.push(accepted(
+                job,
+                &format!("1{i}:03:00"),
+                r#","input_digest":"sha256:other""#,
+            ));
         }
     }
     stream(&lines)
@@ -274,13 +323,19 @@ fn the_walk_the_detail_lists_and_the_drill_down_name_the_same_jobs_in_id_order()
         .collect();
     assert_eq!(conflicts, ["b2", "k9", "y8"]);
     assert_eq!(accounts.conflicting_submissions.first, conflicts);
-    assert_eq!(drilled(&t.ledger, Finding::ConflictingSubmissions), conflicts);
+    assert_eq!(
+        drilled(&t.ledger, Finding::ConflictingSubmissions),
+        conflicts
+    );
     for finding in [Finding::DivergentDecisions, Finding::ConflictingSubmissions] {
         let count = t
             .ledger
             .finding_count_matching(finding, now(), &Query::all(Scope::FindingJobs))
             .unwrap();
-        assert_eq!(usize::try_from(count).unwrap(), drilled(&t.ledger, finding).len());
+        assert_eq!(
+            usize::try_from(count).unwrap(),
+            drilled(&t.ledger, finding).len()
+        );
     }
     // Counted by submission window: each job in the window it was accepted in.
     let by_window: Vec<(i64, i64)> = accounts

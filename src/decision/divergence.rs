@@ -18,8 +18,12 @@ impl DecisionVerdict {
     /// What the verdict says, as help text and the answer form show it.
     pub fn description(self) -> &'static str {
         match self {
-            DecisionVerdict::FirstStands => "the first decision is the one acted on; undo the rest outside",
-            DecisionVerdict::SecondStands => "the later decision is the one acted on; undo the first outside",
+            DecisionVerdict::FirstStands => {
+                "the first decision is the one acted on; undo the rest outside"
+            }
+            DecisionVerdict::SecondStands => {
+                "the later decision is the one acted on; undo the first outside"
+            }
             DecisionVerdict::BothIntended => "every decision was meant to act",
             DecisionVerdict::NeedsRemoteCheck => {
                 "only the downstream system can tell what it acted on; the question stays open"
@@ -64,7 +68,11 @@ impl<'a> Identity<'a> {
         [
             ("input_digest", self.input_digest, again.input_digest),
             ("model_digest", self.model_digest, again.model_digest),
-            ("policy_revision", self.policy_revision, again.policy_revision),
+            (
+                "policy_revision",
+                self.policy_revision,
+                again.policy_revision,
+            ),
         ]
         .into_iter()
         .filter_map(|(field, first, again)| match (first, again) {
@@ -96,7 +104,11 @@ pub fn conflict_reason(job_id: &str, differences: &[Difference<'_>]) -> String {
 mod tests {
     use super::*;
 
-    fn id<'a>(input: Option<&'a str>, model: Option<&'a str>, policy: Option<&'a str>) -> Identity<'a> {
+    fn id<'a>(
+        input: Option<&'a str>,
+        model: Option<&'a str>,
+        policy: Option<&'a str>,
+    ) -> Identity<'a> {
         Identity {
             input_digest: input,
             model_digest: model,
@@ -125,14 +137,21 @@ mod tests {
         );
         let reason = conflict_reason("j1", &found);
         assert!(reason.starts_with("conflicting_submission"), "{reason}");
-        assert!(reason.contains(r#"input_digest "sha256:a" first, "sha256:b" now"#), "{reason}");
+        assert!(
+            reason.contains(r#"input_digest "sha256:a" first, "sha256:b" now"#),
+            "{reason}"
+        );
     }
 
     #[test]
     fn a_field_either_side_omits_is_not_compared() {
         let first = id(Some("sha256:a"), None, Some("r7"));
         assert!(first.conflicts(&id(None, Some("m"), Some("r7"))).is_empty());
-        assert!(id(None, None, None).conflicts(&id(Some("x"), Some("y"), Some("z"))).is_empty());
+        assert!(
+            id(None, None, None)
+                .conflicts(&id(Some("x"), Some("y"), Some("z")))
+                .is_empty()
+        );
     }
 
     #[test]
@@ -145,7 +164,10 @@ mod tests {
 
     #[test]
     fn only_needs_remote_check_leaves_the_finding_open() {
-        let open: Vec<_> = DecisionVerdict::ALL.into_iter().filter(|v| !v.closes()).collect();
+        let open: Vec<_> = DecisionVerdict::ALL
+            .into_iter()
+            .filter(|v| !v.closes())
+            .collect();
         assert_eq!(open, [DecisionVerdict::NeedsRemoteCheck]);
     }
 }

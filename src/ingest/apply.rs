@@ -5,8 +5,8 @@ use crate::clock::Timestamp;
 use crate::decision::{Identity, JobState, conflict_reason};
 use crate::event::{Event, JobAccepted};
 use crate::store::{
-    AttemptState, Downstream, HistoryEntry, JobDefaults, JobRow, NewAttempt, NewDecision, NewRepeat, StoreError,
-    TerminalRecord, Transition, Writer,
+    AttemptState, Downstream, HistoryEntry, JobDefaults, JobRow, NewAttempt, NewDecision,
+    NewRepeat, StoreError, TerminalRecord, Transition, Writer,
 };
 
 /// Applies one event kept as input line `seq`, or marks the line rejected when

@@ -18,6 +18,8 @@ use crate::clock::Timestamp;
 use crate::decision::JobState;
 
 /// One accepted job as reconciliation sees it.
+// Each flag is a separate fact from its own side read, judged apart by a finding.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Debug, Clone, PartialEq)]
 pub struct JobAccount<'a> {
     pub job_id: &'a str,

@@ -94,9 +94,12 @@ impl Ledger {
             ))?;
             let mut rows = st.query([])?;
             while let Some(row) = rows.next()? {
-                answers.insert(row.get(0)?, from_columns!(row, 1 => DecisionAnswerRow {
-                    answered_at, id, note, reviewer, verdict
-                }));
+                answers.insert(
+                    row.get(0)?,
+                    from_columns!(row, 1 => DecisionAnswerRow {
+                        answered_at, id, note, reviewer, verdict
+                    }),
+                );
             }
             let mut st = c.prepare_cached(&format!(
                 "SELECT job_id, action, at, decision_id, route FROM decisions
@@ -107,7 +110,8 @@ impl Ledger {
             let mut rows = st.query([])?;
             while let Some(row) = rows.next()? {
                 let job_id = row.get_ref(0)?.as_str()?;
-                let decision = from_columns!(row, 1 => DecisionRow { action, at, decision_id, route });
+                let decision =
+                    from_columns!(row, 1 => DecisionRow { action, at, decision_id, route });
                 match jobs.last_mut() {
                     Some(job) if job.job_id == job_id => {
                         job.actions_agree &= job.decisions[0].action == decision.action;

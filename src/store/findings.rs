@@ -11,10 +11,10 @@ use rusqlite::Row;
 
 use super::accounts::JobAccount;
 use super::decisions::DIVERGENT_JOB_IDS;
-use super::submissions::CONFLICTING_JOB_IDS;
 use super::filter::{Column, Columns, condition};
 use super::keyset::PageRequest;
 use super::query::Select;
+use super::submissions::CONFLICTING_JOB_IDS;
 use super::{Ledger, StoreError};
 use crate::clock::Timestamp;
 use crate::closed_set::closed_set;

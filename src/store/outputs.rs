@@ -97,11 +97,7 @@ impl Writer<'_> {
 
     /// Records a downstream decision (with the route that produced it, when told);
     /// returns `true` when its id was seen before (suppressed).
-    pub fn insert_decision(
-        &mut self,
-        decision: &NewDecision<'_>,
-        line_seq: i64,
-    ) -> Result<bool> {
+    pub fn insert_decision(&mut self, decision: &NewDecision<'_>, line_seq: i64) -> Result<bool> {
         let NewDecision {
             decision_id,
             job_id,

@@ -77,7 +77,10 @@ pub(super) fn conflicting_submissions(out: &mut String, jobs: &[ConflictingSubmi
 }
 
 fn identity_line(out: &mut String, which: &str, id: &SubmittedIdentity) {
-    let shown = |v: &Option<String>| v.as_deref().map_or_else(|| "-".to_owned(), |v| inert(v).into_owned());
+    let shown = |v: &Option<String>| {
+        v.as_deref()
+            .map_or_else(|| "-".to_owned(), |v| inert(v).into_owned())
+    };
     let _ = writeln!(
         out,
         "    {which}  {}  line {}  input {}  model {}  policy {}",
