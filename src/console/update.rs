@@ -3,6 +3,7 @@
 
 mod bulk;
 mod compare;
+mod decisions;
 mod findings;
 mod query;
 mod queue;

@@ -26,7 +26,7 @@ impl DecisionVerdict {
             }
             DecisionVerdict::BothIntended => "every decision was meant to act",
             DecisionVerdict::NeedsRemoteCheck => {
-                "only the downstream system can tell what it acted on; the question stays open"
+                "only the downstream system can tell what it acted on; it stays open"
             }
         }
     }

@@ -269,6 +269,10 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, form: &Form, model: &Model
             withdraw_lines(f),
         ),
         Form::Bulk(f) => (super::bulk::title(f), super::bulk::lines(f, model)),
+        Form::Decisions(f) => (
+            super::decisions_form::title(f),
+            super::decisions_form::lines(f, model),
+        ),
     };
     // Rows as wrapped inside the border, so a long refusal is not cut off at the end.
     let inner = usize::from(area.width.min(POPUP_WIDTH).saturating_sub(2).max(1));
