@@ -44,7 +44,7 @@ fn open_jobs(ledger: &Ledger) -> Vec<String> {
         .divergent_decisions()
         .unwrap()
         .into_iter()
-        .filter(|j| j.open())
+        .filter(jobledger::store::DivergentJob::open)
         .map(|j| j.job_id)
         .collect()
 }

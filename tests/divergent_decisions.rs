@@ -4,10 +4,14 @@
 
 mod support;
 
+use jobledger::console::{Action, App, Tab, update};
 use jobledger::filter::{Query, Scope};
 use jobledger::reconcile::account;
 use jobledger::store::{Finding, Keyset, Ledger, PageRequest, TimelineFact};
+use ratatui::crossterm::event::KeyCode;
+use support::binary::Workdir;
 use support::fixture::{TempLedger, now};
+use support::terminal::{key, open_app_at};
 
 /// The issue's own example: j1 submitted twice with different inputs, decided as
 /// d1 (pay), d2 (refund), then d1 again.
@@ -347,4 +351,90 @@ fn the_walk_the_detail_lists_and_the_drill_down_name_the_same_jobs_in_id_order()
         by_window,
         [(1, 1), (0, 0), (1, 0), (0, 1), (1, 0), (0, 0), (1, 1)]
     );
+}
+
+/// The job ids a text section lists: its lines indented by two, not four.
+fn text_section(text: &str, heading: &str) -> Vec<String> {
+    text.lines()
+        .skip_while(|l| !l.starts_with(heading))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter(|l| !l.starts_with("    "))
+        .map(|l| l.split_whitespace().next().unwrap_or_default().to_owned())
+        .collect()
+}
+
+fn json_ids(report: &serde_json::Value, key: &str) -> Vec<String> {
+    report[key]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j["job_id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Every job the console lists for `finding`, walked with ↓ from the first.
+fn console_ids(app: &mut App, finding: Finding) -> Vec<String> {
+    update(app, Action::ShowTab(Tab::Reconcile));
+    while app.model().findings.selected != finding {
+        key(app, KeyCode::Down);
+    }
+    key(app, KeyCode::Enter);
+    let selected = |app: &App| app.model().list().and_then(|l| l.job()).unwrap().to_owned();
+    let mut seen = vec![selected(app)];
+    loop {
+        key(app, KeyCode::Down);
+        let job = selected(app);
+        if seen.last() == Some(&job) {
+            key(app, KeyCode::Esc);
+            return seen;
+        }
+        seen.push(job);
+    }
+}
+
+#[test]
+fn the_text_report_the_json_and_the_console_list_the_same_jobs_in_id_order() {
+    let w = Workdir::new();
+    let stream = w.file("mixed.ndjson", mixed().as_bytes());
+    w.ok(&["ingest", stream.to_str().unwrap()]);
+    let text = w.ok(&["reconcile"]);
+    let json = w.json(&["reconcile", "--json"]);
+    let mut app = open_app_at(&w.db, "ana", now());
+    for (key_name, heading, finding) in [
+        (
+            "divergent_decisions",
+            "divergent_decisions (",
+            Finding::DivergentDecisions,
+        ),
+        (
+            "conflicting_submissions",
+            "conflicting_submissions (",
+            Finding::ConflictingSubmissions,
+        ),
+    ] {
+        let from_json = json_ids(&json, key_name);
+        assert!(
+            from_json.len() > 1 && from_json.is_sorted(),
+            "{key_name}: {from_json:?}"
+        );
+        assert_eq!(
+            text_section(&text, heading),
+            from_json,
+            "{key_name}: text\n{text}"
+        );
+        assert_eq!(
+            console_ids(&mut app, finding),
+            from_json,
+            "{key_name}: console"
+        );
+    }
+    // Counted by submission window, in the JSON as in the walk.
+    let by_window: i64 = json["windows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["divergent_decisions"].as_i64().unwrap())
+        .sum();
+    assert_eq!(by_window, 4);
 }

@@ -2,7 +2,14 @@
 -- id, and people's answers on jobs decided under more than one decision id.
 
 -- The region or path that produced a decision (a retry in another region decides again).
+-- A line that gave one before it was read is read again for it (a text value only).
 ALTER TABLE decisions ADD COLUMN route TEXT;
+UPDATE decisions
+   SET route = (SELECT json_extract(CAST(l.raw AS TEXT), '$.route') FROM input_lines l
+                 WHERE l.seq = decisions.line_seq AND json_valid(CAST(l.raw AS TEXT))
+                   AND json_type(CAST(l.raw AS TEXT), '$.route') = 'text')
+ WHERE (SELECT instr(l.raw, CAST('"route"' AS BLOB)) FROM input_lines l
+         WHERE l.seq = decisions.line_seq) > 0;
 
 -- Reconciliation lists the jobs with decisions acted on under more than one decision
 -- id. This index holds exactly the decisions acted on, in job order, so that list is
@@ -30,8 +37,8 @@ CREATE VIEW conflicting_submissions AS
     SELECT line_seq, job_id, submitted_at, input_digest, model_digest, policy_revision
       FROM repeated_submissions WHERE conflicting = 1;
 
--- The repeats a ledger already holds were rejected with one reason whatever their
--- identity; they are read back from their raw lines (valid JSON only).
+-- The repeats a ledger already holds are read back from their raw lines (valid JSON
+-- only), found by the reasons they were rejected with.
 INSERT INTO repeated_submissions
     (line_seq, job_id, submitted_at, input_digest, model_digest, policy_revision, conflicting)
 SELECT r.seq, r.job_id, r.submitted_at, r.input_digest, r.model_digest, r.policy_revision,
@@ -47,7 +54,8 @@ SELECT r.seq, r.job_id, r.submitted_at, r.input_digest, r.model_digest, r.policy
                json_extract(CAST(raw AS TEXT), '$.policy_revision') AS policy_revision
           FROM input_lines
          WHERE status = 'rejected' AND event = 'job_accepted'
-           AND reason LIKE '%a repeated submission keeps its first identity'
+           AND (reason LIKE '%a repeated submission keeps its first identity'
+                OR reason LIKE 'conflicting_submission:%')
            AND json_valid(CAST(raw AS TEXT))) r
   JOIN jobs j ON j.job_id = r.job_id
  WHERE r.submitted_at IS NOT NULL;
