@@ -1,10 +1,10 @@
 //! The answer form on a job's divergent decisions: the standing answer, the verdicts
 //! with what each says, a note, and what came of it.
 
-use ratatui::style::{Color, Style, Stylize};
+use ratatui::style::Stylize;
 use ratatui::text::{Line, Span};
 
-use super::form::{field, outcome_lines};
+use super::form::{field, outcome_lines, signature, verdict_choices};
 use super::outside;
 use crate::console::model::Model;
 use crate::console::model::decisions::DecisionsForm;
@@ -43,36 +43,22 @@ pub(crate) fn lines<'a>(form: &'a DecisionsForm, model: &'a Model) -> Vec<Line<'
         ),
     });
     lines.push(Line::default());
-    lines.push(
-        Line::from(Span::raw("Verdict").bold()).style(if form.on_note {
-            Style::new()
-        } else {
-            Style::new().fg(Color::Cyan)
-        }),
+    verdict_choices(
+        &mut lines,
+        !form.on_note,
+        form.verdict,
+        DecisionVerdict::ALL
+            .iter()
+            .map(|v| (v.as_str(), v.description())),
     );
-    for (i, v) in DecisionVerdict::ALL.iter().enumerate() {
-        let picked = i == form.verdict;
-        let name = Span::raw(format!("{:<20}", v.as_str()));
-        lines.push(Line::from(vec![
-            Span::raw(if picked { " ● " } else { " ○ " }),
-            if picked { name.bold().cyan() } else { name },
-            Span::raw(v.description()).dark_gray(),
-        ]));
-    }
     lines.push(Line::default());
     lines.push(field("Note", &form.note, form.on_note));
     lines.push(Line::default());
-    if let Some(error) = &form.error {
-        lines.push(Line::from(outside(error).yellow().bold()));
-    }
-    lines.push(Line::from(vec![
-        Span::raw("Written at once, append-only, as ").dark_gray(),
-        outside(&model.reviewer),
-        Span::raw(format!(
-            " at {}. An answer records what stands; it acts on nothing downstream.",
-            model.now.month_day_time()
-        ))
-        .dark_gray(),
-    ]));
+    signature(
+        &mut lines,
+        form.error.as_ref(),
+        model,
+        "An answer records what stands; it acts on nothing downstream.",
+    );
     lines
 }
