@@ -47,35 +47,46 @@ pub struct OpenJob {
 }
 
 /// One of the side reads, at its current row: the job id, then (for checks) the time
-/// and the flag. The job id is compared where SQLite holds it, never copied.
+/// and the flag. The current row's job id is copied once as it is reached, so the
+/// comparisons with every job (each side, each job) touch no SQLite column.
 struct Side<'s> {
     rows: Rows<'s>,
+    /// The current row's job id (bytes, as SQLite orders text); `None` once done.
+    key: Option<Vec<u8>>,
 }
 
 impl<'s> Side<'s> {
     fn start(statement: &'s mut Statement<'_>) -> rusqlite::Result<Self> {
-        let mut rows = statement.query([])?;
-        rows.advance()?;
-        Ok(Side { rows })
+        let mut side = Side {
+            rows: statement.query([])?,
+            key: Some(Vec::new()),
+        };
+        side.step()?;
+        Ok(side)
     }
 
     fn step(&mut self) -> rusqlite::Result<()> {
-        self.rows.advance()
+        self.rows.advance()?;
+        match (self.rows.get(), &mut self.key) {
+            (Some(row), Some(key)) => {
+                key.clear();
+                key.extend_from_slice(row.get_ref(0)?.as_bytes()?);
+            }
+            (Some(row), None) => self.key = Some(row.get_ref(0)?.as_bytes()?.to_vec()),
+            (None, _) => self.key = None,
+        }
+        Ok(())
     }
 
     /// How the current row's job id compares with `job_id` (`None` once done).
-    fn compare(&self, job_id: &str) -> rusqlite::Result<Option<Ordering>> {
-        match self.rows.get() {
-            // Bytes, as SQLite orders text: no UTF-8 check on every comparison.
-            Some(row) => Ok(Some(row.get_ref(0)?.as_bytes()?.cmp(job_id.as_bytes()))),
-            None => Ok(None),
-        }
+    fn compare(&self, job_id: &str) -> Option<Ordering> {
+        self.key.as_deref().map(|key| key.cmp(job_id.as_bytes()))
     }
 
     /// Skips rows of jobs before `job_id`; true when the current row is `job_id`'s.
     fn reach(&mut self, job_id: &str) -> rusqlite::Result<bool> {
         loop {
-            match self.compare(job_id)? {
+            match self.compare(job_id) {
                 Some(Ordering::Less) => self.step()?,
                 Some(Ordering::Equal) => return Ok(true),
                 Some(Ordering::Greater) | None => return Ok(false),
@@ -84,8 +95,8 @@ impl<'s> Side<'s> {
     }
 
     /// Is the current row `job_id`'s?
-    fn at_job(&self, job_id: &str) -> rusqlite::Result<bool> {
-        Ok(self.compare(job_id)? == Some(Ordering::Equal))
+    fn at_job(&self, job_id: &str) -> bool {
+        self.compare(job_id) == Some(Ordering::Equal)
     }
 
     /// The current row's owner assignment (columns 1 to 4).
@@ -158,7 +169,7 @@ impl Ledger {
                     latest_store.clear();
                     latest_store
                         .push_str(&latest_stored.query_row([job_id], |r| r.get::<_, String>(0))?);
-                    while checked.at_job(job_id)? {
+                    while checked.at_job(job_id) {
                         if let Some((at, exists)) = checked.check()?
                             && at >= latest_store.as_str()
                         {
@@ -171,7 +182,7 @@ impl Ledger {
                     // The latest assignment (the highest id) stands.
                     let mut owner = None;
                     if owned.reach(job_id)? {
-                        while owned.at_job(job_id)? {
+                        while owned.at_job(job_id) {
                             owner = owned.owner()?;
                             owned.step()?;
                         }
@@ -186,7 +197,7 @@ impl Ledger {
                 };
                 let mut decisions = 0;
                 if decided.reach(job_id)? {
-                    while decided.at_job(job_id)? {
+                    while decided.at_job(job_id) {
                         decisions += 1;
                         decided.step()?;
                     }
