@@ -18,15 +18,11 @@ impl DecisionVerdict {
     /// What the verdict says, as help text and the answer form show it.
     pub fn description(self) -> &'static str {
         match self {
-            DecisionVerdict::FirstStands => {
-                "the first decision is the one acted on; undo the rest outside"
-            }
-            DecisionVerdict::SecondStands => {
-                "the later decision is the one acted on; undo the first outside"
-            }
+            DecisionVerdict::FirstStands => "the first decision stands; undo later ones outside",
+            DecisionVerdict::SecondStands => "the later decision stands; undo the first outside",
             DecisionVerdict::BothIntended => "every decision was meant to act",
             DecisionVerdict::NeedsRemoteCheck => {
-                "only the downstream system can tell what it acted on; it stays open"
+                "only downstream can tell what it acted on; stays open"
             }
         }
     }
