@@ -183,7 +183,7 @@ enum Entry {
 /// What can be asked about the selected row, from its list or its detail pane alike:
 /// key, action, help, and the footer's word.
 const ROW_ACTIONS: [(char, Action, &str, &str); 4] = [
-    ('a', Action::Answer, "answer the callback (or divergent decisions)", "answer"),
+    ('a', Action::Answer, "answer the callback", "answer"),
     ('o', Action::Owner, "set owner and escalation time", "owner"),
     ('r', Action::Retry, "request a retry (checked)", "retry"),
     ('c', Action::Cancel, "request a cancel (checked)", "cancel"),
