@@ -17,6 +17,7 @@ use crate::clock::{Clock, Timestamp};
 use crate::outbox::{self, RequestKind};
 use crate::reconcile::{self, DEFAULT_REVIEW_CAPACITY};
 use crate::report::{self, Summary};
+use crate::review::decisions::{DecisionAnswerError, DecisionAnswerRequest, answer_decisions};
 use crate::review::{self, AnswerRequest};
 use crate::store::{CallbackFilter, Ledger, StoreError};
 use crate::{demo, escalation, ingest};
@@ -192,8 +193,29 @@ fn run(cli: Cli) -> Result<ExitCode> {
             job,
             seen,
             bulk,
+            decisions,
         } => {
             let reviewer = reviewer_name(reviewer);
+            if let Some(job_id) = decisions {
+                let request = DecisionAnswerRequest {
+                    job_id: &job_id,
+                    verdict: &verdict,
+                    note: &note,
+                    reviewer: &reviewer,
+                    seen_answer: seen,
+                };
+                let id = answer_decisions(&mut open_for_a_person(&path)?, &request, now).map_err(
+                    |e| match e {
+                        DecisionAnswerError::AnsweredMeanwhile { ref answer, .. } => {
+                            anyhow::anyhow!("{e}\n(to answer over it, add --seen {})", answer.id)
+                        }
+                        other => other.into(),
+                    },
+                )?;
+                let said = report::decisions_answered(id, &job_id, &verdict, &reviewer);
+                out.write_all(said.as_bytes())?;
+                return Ok(ExitCode::SUCCESS);
+            }
             let Some(seq) = seq else {
                 let answers = bulk::BulkAnswer {
                     verdict: &verdict,

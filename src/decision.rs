@@ -6,9 +6,11 @@
 //! the verdicts each takes ([`CaseKind`], [`Verdict`]), and what a person may ask of
 //! the outside ([`RequestKind`]).
 
+mod divergence;
 mod question;
 mod request;
 
+pub use divergence::{DecisionVerdict, Difference, Identity, conflict_reason};
 pub use question::{CaseKind, Verdict};
 pub use request::{RequestKind, RequestStatus};
 

@@ -1,7 +1,9 @@
 //! The demo ledger: an afternoon of a booking tool with a 120 s timeout.
 //!
 //! `booking_afternoon.ndjson` holds the five callbacks of the worked example
-//! (1 applied, 1 held, 2 recorded, 1 quarantined); `demo_queue.ndjson` adds a small
+//! (1 applied, 1 held, 2 recorded, 1 quarantined), a booking whose retry in another
+//! region decided again (booking-1045) and a job id submitted again for another input
+//! (booking-1043); `demo_queue.ndjson` adds a small
 //! queue with a dropped notification, a dropped output upload, a staff retry, a
 //! conflicting pair, failures, an expiry, aged jobs, and some bad input.
 

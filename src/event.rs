@@ -108,6 +108,8 @@ pub enum Event {
         job_id: String,
         action: String,
         at: Timestamp,
+        /// The region or path that produced it.
+        route: Option<String>,
     },
 }
 
@@ -321,6 +323,7 @@ fn event(kind: EventKind, f: &Fields<'_>) -> Result<Event, String> {
             job_id,
             action: f.text("action")?,
             at: f.time("at")?,
+            route: f.opt_text("route")?,
         },
     })
 }
@@ -477,6 +480,29 @@ mod tests {
         };
         assert_eq!(kind, EventKind::AttemptStarted);
         assert!(reason.contains("attempt"), "{reason}");
+    }
+
+    #[test]
+    fn a_decision_takes_an_optional_route_of_text() {
+        let at = r#""decision_id":"d1","job_id":"b","action":"pay","at":"2026-11-27T13:00:00Z""#;
+        let Parsed::Event(Event::Decision { route, .. }) =
+            parse(&format!(r#"{{"event":"decision",{at},"route":"eu-west"}}"#))
+        else {
+            panic!("expected a decision")
+        };
+        assert_eq!(route.as_deref(), Some("eu-west"));
+        let Parsed::Event(Event::Decision { route, .. }) =
+            parse(&format!(r#"{{"event":"decision",{at}}}"#))
+        else {
+            panic!("expected a decision")
+        };
+        assert_eq!(route, None);
+        let Parsed::Rejected { reason, .. } =
+            parse(&format!(r#"{{"event":"decision",{at},"route":7}}"#))
+        else {
+            panic!("a route that is not text is refused")
+        };
+        assert!(reason.contains("route"), "{reason}");
     }
 
     #[test]

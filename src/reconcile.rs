@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::clock::Timestamp;
 use crate::decision::JobState;
-use crate::store::{self, AgedJobRow, Ledger, StoreError};
+use crate::store::{self, AgedJobRow, ConflictingSubmission, DivergentJob, Ledger, StoreError};
 
 /// Held and quarantined arrivals are measured over this window.
 pub const BACKLOG_WINDOW_S: i64 = 3600;
@@ -129,6 +129,10 @@ impl AgedJob {
 pub struct Window {
     /// Every job submitted in the window: the population.
     pub accepted: i64,
+    /// Of those, jobs whose id was submitted again with another identity.
+    pub conflicting_submissions: i64,
+    /// Of those, jobs decided under more than one decision id.
+    pub divergent_decisions: i64,
     pub end: Timestamp,
     pub start: Timestamp,
     /// The same jobs by current state (every state listed).
@@ -142,6 +146,10 @@ pub struct Reconciliation {
     pub missing_terminal: Vec<String>,
     pub missing_output: Vec<String>,
     pub missing_notification: Vec<String>,
+    /// Jobs decided under more than one decision id, with their decisions, in job id order.
+    pub divergent_decisions: Vec<DivergentJob>,
+    /// Job ids submitted again with another identity, in job id order.
+    pub conflicting_submissions: Vec<ConflictingSubmission>,
     pub aged: Vec<AgedJob>,
     pub windows: Vec<Window>,
     pub window_s: i64,
@@ -183,10 +191,44 @@ pub struct Accounts {
     pub missing_output: Finding,
     /// Terminal jobs never notified (informational).
     pub missing_notification: Finding,
+    /// Jobs decided under more than one decision id.
+    pub divergent_decisions: Finding,
+    /// Job ids submitted again with another identity.
+    pub conflicting_submissions: Finding,
     /// Jobs by submission window and current state, oldest window first.
     pub windows: Vec<Window>,
     /// Open jobs past their expected age, by (aged_at, job id): when asked for.
     pub aged: Vec<AgedJobRow>,
+}
+
+/// The jobs of one submission window: by state (in `JobState::ALL` order), and those
+/// of two findings.
+#[derive(Debug, Clone, Copy, Default)]
+struct WindowCounts {
+    states: [i64; JobState::ALL.len()],
+    divergent_decisions: i64,
+    conflicting_submissions: i64,
+}
+
+impl WindowCounts {
+    fn note(&mut self, job: &store::JobAccount<'_>) {
+        let state = JobState::ALL
+            .iter()
+            .position(|s| *s == job.state)
+            .unwrap_or(0);
+        self.states[state] += 1;
+        self.divergent_decisions += i64::from(job.divergent_decisions);
+        self.conflicting_submissions += i64::from(job.conflicting_submission);
+    }
+
+    fn add(&mut self, other: &WindowCounts) {
+        self.states
+            .iter_mut()
+            .zip(other.states)
+            .for_each(|(t, n)| *t += n);
+        self.divergent_decisions += other.divergent_decisions;
+        self.conflicting_submissions += other.conflicting_submissions;
+    }
 }
 
 /// Reads every accepted job once (in job id order) and accounts for it, keeping at
@@ -199,37 +241,47 @@ pub fn account(
     aged_at: Option<Timestamp>,
 ) -> Result<Accounts, StoreError> {
     let mut accounts = Accounts::default();
-    // Jobs per window start (ms) and state, in `JobState::ALL` order. Ids and times
-    // run together, so the last window is kept at hand and the map is rarely asked.
-    let mut windows: BTreeMap<i64, [i64; JobState::ALL.len()]> = BTreeMap::new();
-    let mut current: Option<(i64, [i64; JobState::ALL.len()])> = None;
-    let state_index = |s: JobState| JobState::ALL.iter().position(|x| *x == s).unwrap_or(0);
+    // Jobs per window start (ms). Ids and times run together, so the last window is
+    // kept at hand and the map is rarely asked.
+    let mut windows: BTreeMap<i64, WindowCounts> = BTreeMap::new();
+    let mut current: Option<(i64, WindowCounts)> = None;
     let width_ms = window_s.max(1).saturating_mul(1000);
     ledger.for_each_job_account(|job| {
         accounts.accepted += 1;
         // The window's start in milliseconds, as `Timestamp::window_start` has it.
         let start = job.accepted_at.millis().div_euclid(width_ms) * width_ms;
-        match &mut current {
-            Some((at, counts)) if *at == start => counts[state_index(job.state)] += 1,
-            _ => {
-                if let Some((at, counts)) = current.take() {
-                    let total = windows.entry(at).or_default();
-                    total.iter_mut().zip(counts).for_each(|(t, n)| *t += n);
-                }
-                let mut counts = [0; JobState::ALL.len()];
-                counts[state_index(job.state)] += 1;
-                current = Some((start, counts));
+        if current.as_ref().is_none_or(|(at, _)| *at != start) {
+            if let Some((at, counts)) = current.take() {
+                windows.entry(at).or_default().add(&counts);
             }
+            current = Some((start, WindowCounts::default()));
+        }
+        if let Some((_, counts)) = &mut current {
+            counts.note(job);
         }
         // The drill-down's pages read the same findings in SQL (`store::Finding`).
-        if store::Finding::MissingTerminal.holds(job) {
-            accounts.missing_terminal.note(job.job_id, keep);
-        }
-        if store::Finding::MissingOutput.holds(job) {
-            accounts.missing_output.note(job.job_id, keep);
-        }
-        if store::Finding::MissingNotification.holds(job) {
-            accounts.missing_notification.note(job.job_id, keep);
+        for (finding, found) in [
+            (
+                store::Finding::MissingTerminal,
+                &mut accounts.missing_terminal,
+            ),
+            (store::Finding::MissingOutput, &mut accounts.missing_output),
+            (
+                store::Finding::MissingNotification,
+                &mut accounts.missing_notification,
+            ),
+            (
+                store::Finding::DivergentDecisions,
+                &mut accounts.divergent_decisions,
+            ),
+            (
+                store::Finding::ConflictingSubmissions,
+                &mut accounts.conflicting_submissions,
+            ),
+        ] {
+            if finding.holds(job) {
+                found.note(job.job_id, keep);
+            }
         }
         if let (Some(now), Some(open)) = (aged_at, &job.open)
             && open.aged_at <= now
@@ -249,8 +301,7 @@ pub fn account(
         .aged
         .sort_by(|a, b| (a.aged_at, &a.job_id).cmp(&(b.aged_at, &b.job_id)));
     if let Some((at, counts)) = current {
-        let total = windows.entry(at).or_default();
-        total.iter_mut().zip(counts).for_each(|(t, n)| *t += n);
+        windows.entry(at).or_default().add(&counts);
     }
     accounts.windows = windows
         .into_iter()
@@ -259,10 +310,12 @@ pub fn account(
             Some(Window {
                 start,
                 end: start.plus_seconds(window_s),
-                accepted: counts.iter().sum(),
+                accepted: counts.states.iter().sum(),
+                conflicting_submissions: counts.conflicting_submissions,
+                divergent_decisions: counts.divergent_decisions,
                 states: JobState::ALL
                     .iter()
-                    .zip(counts)
+                    .zip(counts.states)
                     .map(|(s, n)| (s.as_str(), n))
                     .collect(),
             })
@@ -289,6 +342,9 @@ pub fn reconcile(
         missing_terminal: accounts.missing_terminal.first,
         missing_output: accounts.missing_output.first,
         missing_notification: accounts.missing_notification.first,
+        // Few jobs each, read apart from the walk with their details.
+        divergent_decisions: ledger.divergent_decisions()?,
+        conflicting_submissions: ledger.conflicting_submissions()?,
         aged,
         windows: accounts.windows,
         window_s,

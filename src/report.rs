@@ -26,7 +26,9 @@ pub use bulk::BulkReport;
 pub use callbacks::write_callbacks;
 pub use check::{CheckReport, backup_written};
 pub use summary::{Summary, backlog_line};
-pub use writes::{Withdrawn, answer_written, owner_set, request_written, withdrawn_line};
+pub use writes::{
+    Withdrawn, answer_written, decisions_answered, owner_set, request_written, withdrawn_line,
+};
 
 /// A report: JSON from its `Serialize`, or readable text.
 pub trait Report: Serialize {

@@ -8,7 +8,8 @@
 //! A module per family of tables holds that family's reads (on [`Ledger`]) and writes
 //! (on [`Writer`]): `lines` (input lines, notes), `jobs` (jobs, attempts, history, and
 //! the console's job lists), `callbacks`, `answers`, `owners`, `outbox`, `outputs`
-//! (outputs, checks, notifications, decisions) and `counts`; `accounts` walks every
+//! (outputs, checks, notifications, decisions), `decisions` (jobs decided twice, and
+//! answers on them), `submissions` (a job id submitted again) and `counts`; `accounts` walks every
 //! job for the reconciliation and `timeline` tells one job's story as facts. Every
 //! paged list takes a [`PageRequest`]; statements whose filters vary are built by
 //! `query`; `columns` says which columns each row type is read from, and how.
@@ -19,6 +20,7 @@ mod callbacks;
 mod check;
 mod columns;
 mod counts;
+mod decisions;
 mod file_checks;
 mod filter;
 mod findings;
@@ -33,6 +35,7 @@ mod owners;
 mod query;
 mod rows;
 mod sql_values;
+mod submissions;
 mod timeline;
 mod views;
 mod write_behind;
@@ -46,12 +49,15 @@ pub use accounts::{JobAccount, OpenJob};
 pub use callbacks::CallbackFilter;
 pub use check::{CHECKS, CheckFinding};
 pub use counts::{MissingCounts, WindowStates};
+pub use decisions::{DecisionAnswerRow, DecisionRow, DivergentJob, NewDecisionAnswer};
 pub use findings::{Finding, FindingJob};
 pub use identity::FileAtPath;
 pub use jobs::{HistoryEntry, JobDefaults, NewAttempt};
 pub use keyset::{CallbackKey, JobKey, Keyset, PageRequest, SortValue};
 pub use open::{BUSY_TIMEOUT, PAGE_SIZE, SCHEMA_VERSION};
+pub use outputs::NewDecision;
 pub use rows::*;
+pub use submissions::{ConflictingSubmission, NewRepeat, SubmittedIdentity};
 pub use timeline::{TimelineEntry, TimelineFact};
 pub use views::SavedView;
 pub use writer::Writer;

@@ -312,7 +312,7 @@ fn demo_names_the_dropped_notification_and_the_missing_output_without_claiming_c
             "windows",
         ],
     );
-    assert_eq!(r["accepted"], 14);
+    assert_eq!(r["accepted"], 15);
     assert_eq!(r["missing_output"], serde_json::json!(["booking-1052"]));
     assert_eq!(
         r["missing_notification"],
@@ -350,7 +350,7 @@ fn demo_names_the_dropped_notification_and_the_missing_output_without_claiming_c
         .iter()
         .map(|w| w["accepted"].as_i64().unwrap())
         .sum();
-    assert_eq!(in_windows, 14);
+    assert_eq!(in_windows, 15);
 }
 
 #[test]
@@ -518,7 +518,14 @@ fn the_closing_line_parser_rejects_counts_that_do_not_add_up() {
 
 #[test]
 fn rejected_says_so_when_there_is_nothing_to_list() {
-    let w = Workdir::with_afternoon();
+    // One job accepted once: the afternoon has a rejected resubmission.
+    let w = Workdir::new();
+    let stream = w.file(
+        "one.ndjson",
+        br#"{"event":"job_accepted","job_id":"b-1","at":"2026-11-27T13:00:00Z"}
+"#,
+    );
+    w.ok(&["ingest", stream.to_str().unwrap()]);
     let text = w.ok(&["rejected"]);
     assert!(text.contains("No rejected events"), "{text}");
 }

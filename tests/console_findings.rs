@@ -90,6 +90,11 @@ fn enter_lists_the_jobs_of_a_finding_enter_opens_one_esc_goes_back() {
     for (finding, reported) in [
         (Finding::MissingOutput, &report.missing_output),
         (Finding::MissingNotification, &report.missing_notification),
+        (Finding::DivergentDecisions, &report.divergent_decisions),
+        (
+            Finding::ConflictingSubmissions,
+            &report.conflicting_submissions,
+        ),
     ] {
         key(&mut app, KeyCode::Down);
         assert_eq!(app.model().findings.selected, finding);

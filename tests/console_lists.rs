@@ -50,11 +50,13 @@ fn tab_from_reconcile_reaches_outbox_then_rejected_and_lists_the_demo_rejected_e
     shows(&app, "The outbox is empty");
     key(&mut app, KeyCode::Tab);
     assert_eq!(app.model().tab, Tab::Rejected);
-    let text = shows(&app, "8 Rejected 1");
+    // The demo's two: booking-1043 submitted again for other input (line 31), and an
+    // event for a job never accepted (line 80).
+    let text = shows(&app, "8 Rejected 2");
     let row = text
         .lines()
-        .find(|line| line.contains("▶ 70 "))
-        .unwrap_or_else(|| panic!("line 70 is not listed:\n{text}"));
+        .find(|line| line.contains(" 80 "))
+        .unwrap_or_else(|| panic!("line 80 is not listed:\n{text}"));
     for shown in [
         "attempt_timed_out",
         r#"no job "booking-0000" has been accepted"#,
@@ -65,7 +67,7 @@ fn tab_from_reconcile_reaches_outbox_then_rejected_and_lists_the_demo_rejected_e
     for query in ["/booking-0000", "/been accepted"] {
         type_text(&mut app, query);
         key(&mut app, KeyCode::Enter);
-        shows(&app, "8 Rejected 1/1");
+        shows(&app, "8 Rejected 1/2");
         key(&mut app, KeyCode::Esc);
     }
     type_text(&mut app, "/nothing-like-it");

@@ -38,13 +38,18 @@ fn every_page(ledger: &Ledger, finding: Finding, size: usize) -> Vec<String> {
 
 /// For each finding: the count, the pages walked end to end, and the ids in order all
 /// equal the report's.
-fn findings_match_the_report(ledger: &Ledger) -> [i64; 3] {
+fn findings_match_the_report(ledger: &Ledger) -> [i64; 5] {
     let accounts = account(ledger, 3600, usize::MAX, None).unwrap();
-    let mut counts = [0; 3];
+    let mut counts = [0; 5];
     for (i, (finding, reported)) in [
         (Finding::MissingTerminal, &accounts.missing_terminal),
         (Finding::MissingOutput, &accounts.missing_output),
         (Finding::MissingNotification, &accounts.missing_notification),
+        (Finding::DivergentDecisions, &accounts.divergent_decisions),
+        (
+            Finding::ConflictingSubmissions,
+            &accounts.conflicting_submissions,
+        ),
     ]
     .into_iter()
     .enumerate()
@@ -81,6 +86,8 @@ fn a_generated_ledger_lists_the_jobs_the_report_counts() {
     t.ingest_bytes(&fixture::synthetic_stream(3000));
     let counts = findings_match_the_report(&t.ledger);
     assert!(counts[0] > 0 && counts[2] > 0, "{counts:?}");
+    // The generator's retries decided again and its reused job ids are there too.
+    assert!(counts[3] > 0 && counts[4] > 0, "{counts:?}");
 }
 
 /// An output found missing by a check after it was stored is missing; a check before

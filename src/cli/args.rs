@@ -7,7 +7,7 @@ use clap::builder::PossibleValue;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::clock::{Timestamp, parse_duration};
-use crate::decision::Disposition;
+use crate::decision::{DecisionVerdict, Disposition};
 use crate::outbox::RequestKind;
 use crate::reconcile::DEFAULT_REVIEW_CAPACITY;
 use crate::review::CaseKind;
@@ -25,6 +25,10 @@ fn verdict_help() -> String {
         for v in kind.verdicts() {
             let _ = writeln!(text, "    {:<20} {}", v.as_str(), v.description());
         }
+    }
+    let _ = writeln!(text, "  divergent decisions of a job (--decisions JOB):");
+    for v in DecisionVerdict::ALL {
+        let _ = writeln!(text, "    {:<20} {}", v.as_str(), v.description());
     }
     text
 }
@@ -104,7 +108,8 @@ pub(super) enum Command {
         #[arg(long, default_value_t = DEFAULT_REVIEW_CAPACITY, value_name = "N")]
         review_capacity: i64,
     },
-    /// Answer a held or quarantined callback (append-only), or many at once
+    /// Answer a held or quarantined callback (append-only), or many at once, or a job's
+    /// divergent decisions
     #[command(
         after_help = verdict_help(),
         override_usage = ANSWER_USAGE,
@@ -113,7 +118,7 @@ pub(super) enum Command {
     Answer {
         /// The callback's sequence number (see `callbacks`); without it, a selection
         /// (the selection flags below) is answered in bulk
-        #[arg(required_unless_present_any = BULK_SELECTION, conflicts_with_all = BULK_SELECTION)]
+        #[arg(required_unless_present_any = ANSWER_WITHOUT_SEQ, conflicts_with_all = BULK_SELECTION)]
         seq: Option<i64>,
         /// The verdict, from the closed set for the callback's kind (below)
         #[arg(long)]
@@ -132,6 +137,10 @@ pub(super) enum Command {
         seen: Option<i64>,
         #[command(flatten)]
         bulk: BulkArgs,
+        /// Answer the divergent decisions of this job (see `reconcile`) instead of a
+        /// callback: one of first_stands, second_stands, both_intended, needs_remote_check
+        #[arg(long, value_name = "JOB", conflicts_with_all = ["seq", "job", "disposition", "query"])]
+        decisions: Option<String>,
     },
     /// Set the owner and escalation time of a (stuck) job
     Owner {
@@ -250,7 +259,12 @@ pub(super) struct ReviewArgs {
 
 /// `answer`'s two forms: one callback, or every open one a selection keeps.
 const ANSWER_USAGE: &str = "jobledger answer <SEQ> --verdict <VERDICT> [OPTIONS]
-       jobledger answer [--disposition <DISPOSITION>] [--where <QUERY>] --verdict <VERDICT> [--dry-run] [--expect <N>] [OPTIONS]";
+       jobledger answer [--disposition <DISPOSITION>] [--where <QUERY>] --verdict <VERDICT> [--dry-run] [--expect <N>] [OPTIONS]
+       jobledger answer --decisions <JOB> --verdict <VERDICT> [--note <NOTE>] [--seen <ANSWER_ID>]";
+
+/// What `answer` may be given instead of a callback number: a selection, or a job's
+/// divergent decisions.
+const ANSWER_WITHOUT_SEQ: [&str; 3] = ["disposition", "query", "decisions"];
 
 /// The flags that select callbacks for a bulk answer instead of naming one: the
 /// selection flags of [`BulkArgs`].

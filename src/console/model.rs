@@ -5,6 +5,7 @@
 pub mod bulk;
 pub mod compare;
 pub mod counts;
+pub mod decisions;
 pub mod detail;
 pub mod findings;
 pub mod form;
@@ -447,6 +448,20 @@ impl Model {
             .ok_or("this callback was applied or recorded; only held and quarantined ones take answers")
     }
 
+    /// The job selected in the Reconcile view's list of divergent decisions, when
+    /// that list is open (`a` answers it).
+    pub fn divergent_job(&self) -> Option<&str> {
+        self.findings
+            .jobs
+            .as_ref()
+            .filter(|page| {
+                self.tab == Tab::Reconcile
+                    && page.source == crate::store::Finding::DivergentDecisions
+            })
+            .and_then(Page::current)
+            .map(|row| row.job_id.as_str())
+    }
+
     /// The selected row is a pending request in the Outbox view.
     fn withdrawable(&self) -> bool {
         self.tab == Tab::Outbox
@@ -476,7 +491,9 @@ impl Model {
         let marked = self.marks.count(self.tab) > 0;
         match action {
             Action::Answer if marked => !self.read_only,
-            Action::Answer => !self.read_only && self.answerable().is_ok(),
+            Action::Answer => {
+                !self.read_only && (self.answerable().is_ok() || self.divergent_job().is_some())
+            }
             Action::Mark | Action::MarkAll => self.lists_callbacks(),
             Action::ClearMarks => marked,
             Action::Owner => !self.read_only && self.list().and_then(List::aged).is_some(),

@@ -93,6 +93,52 @@ pub(crate) fn text(fact: &TimelineFact) -> String {
             "{request} request {request_id} withdrawn by {withdrawn_by}{}",
             dash_note(note)
         ),
+        TimelineFact::Submitted {
+            line_seq,
+            input_digest,
+            model_digest,
+            policy_revision,
+            conflicting,
+        } => {
+            let said = match conflicting {
+                None => "first submission",
+                Some(false) => "submitted again, same identity (rejected: the first stands)",
+                Some(true) => {
+                    "submitted again with ANOTHER identity (rejected: conflicting_submission)"
+                }
+            };
+            let shown = |value: &Option<String>| value.as_deref().unwrap_or("-").to_owned();
+            format!(
+                "{said} on line {line_seq}: input {}, model {}, policy {}",
+                shown(input_digest),
+                shown(model_digest),
+                shown(policy_revision)
+            )
+        }
+        TimelineFact::Decision {
+            decision_id,
+            action,
+            route,
+            suppressed,
+        } => {
+            let route = route
+                .as_deref()
+                .map_or_else(String::new, |r| format!(" via {r}"));
+            let suppressed = if *suppressed {
+                " (suppressed: a repeated id, not acted on)"
+            } else {
+                ""
+            };
+            format!("decision {decision_id}: {action}{route}{suppressed}")
+        }
+        TimelineFact::DecisionAnswer {
+            verdict,
+            reviewer,
+            note,
+        } => format!(
+            "answer on the divergent decisions: {verdict} by {reviewer}{}",
+            dash_note(note)
+        ),
     }
 }
 

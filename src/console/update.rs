@@ -3,6 +3,7 @@
 
 mod bulk;
 mod compare;
+mod decisions;
 mod file_watch;
 mod findings;
 mod query;

@@ -4,6 +4,7 @@
 pub(crate) mod bulk;
 pub(crate) mod callbacks;
 pub(crate) mod compare;
+pub(crate) mod decisions_form;
 pub(crate) mod detail;
 pub(crate) mod findings;
 pub(crate) mod form;

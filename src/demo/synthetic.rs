@@ -4,8 +4,9 @@
 //! Each job's events come in time order; jobs start a few seconds apart. The mix
 //! follows what the product exists for: mostly clean work, then late, repeated,
 //! conflicting and unmatched callbacks, staff replacements, cancels, expiries,
-//! failures, dropped notifications and outputs, repeated decisions, and stuck jobs
-//! (half of them owned). A stream cannot say when an owner escalates: once the stream
+//! failures, dropped notifications and outputs, repeated decisions, retries decided
+//! again from another region, job ids reused for other input, and stuck jobs (half
+//! of them owned). A stream cannot say when an owner escalates: once the stream
 //! is in a ledger, [`escalate_owned`] gives the owned stuck jobs escalation times.
 
 use std::io::{self, Write};
@@ -100,6 +101,15 @@ pub fn write_stream(
             r#"{{"event":"attempt_started","job_id":"{id}","attempt":1,"at":"{}"}}"#,
             t(1)
         ))?;
+        // A client that reuses a job id for other input is a bug, and rare: one job in
+        // two thousand. Chosen by the job's number, not the generator, so every other
+        // line of the stream stays as it was.
+        if n % 2000 == 1999 {
+            w.line(format_args!(
+                r#"{{"event":"job_accepted","job_id":"{id}","at":"{}","timeout_s":120,"input_digest":"sha256:reused{n:06}","model_digest":"sha256:51d0b2","policy_revision":"r7"}}"#,
+                t(3)
+            ))?;
+        }
         match story {
             Story::OnTime | Story::RepeatedCallback => {
                 w.callback(&id, 1, "success", &t(40), &format!("d-{n}-a"))?;
@@ -158,9 +168,32 @@ pub fn write_stream(
                         r#"{{"event":"attempt_started","job_id":"{id}","attempt":2,"at":"{}","created_by":"staff:dana"}}"#,
                         t(200)
                     ))?;
+                // One retry in ten had already decided downstream from the first
+                // region before it went quiet, and the replacement, run in another
+                // region, re-scores and decides again under its own id: about one
+                // job in 250 (retries are 4 in 100), mostly the same action, every
+                // fourth time another one.
+                let decided_twice = n % 10 == 3;
+                if decided_twice {
+                    w.line(format_args!(
+                        r#"{{"event":"decision","decision_id":"dec-{n}-eu","job_id":"{id}","action":"notify_customer","at":"{}","route":"eu-west"}}"#,
+                        t(100)
+                    ))?;
+                }
                 w.callback(&id, 1, "success", &t(230), &format!("d-{n}-a"))?;
                 w.callback(&id, 2, "success", &t(260), &format!("d-{n}-b"))?;
                 w.finish(&mut rng, &id, base + clock + 261)?;
+                if decided_twice {
+                    let action = if n % 40 == 3 {
+                        "refund_customer"
+                    } else {
+                        "notify_customer"
+                    };
+                    w.line(format_args!(
+                        r#"{{"event":"decision","decision_id":"dec-{n}-us","job_id":"{id}","action":"{action}","at":"{}","route":"us-east"}}"#,
+                        t(270)
+                    ))?;
+                }
             }
             Story::CancelledThenCallback => {
                 w.line(format_args!(

@@ -2,11 +2,11 @@
 
 use super::LineFate;
 use crate::clock::Timestamp;
-use crate::decision::JobState;
-use crate::event::Event;
+use crate::decision::{Identity, JobState, conflict_reason};
+use crate::event::{Event, JobAccepted};
 use crate::store::{
-    AttemptState, Downstream, HistoryEntry, JobDefaults, JobRow, NewAttempt, StoreError,
-    TerminalRecord, Transition, Writer,
+    AttemptState, Downstream, HistoryEntry, JobDefaults, JobRow, NewAttempt, NewDecision,
+    NewRepeat, StoreError, TerminalRecord, Transition, Writer,
 };
 
 /// Applies one event kept as input line `seq`, or marks the line rejected when
@@ -23,10 +23,7 @@ pub(crate) fn event(
             writer.insert_job(accepted, defaults, seq)?;
             return Ok(LineFate::Applied);
         }
-        (Event::JobAccepted(_), Some(job)) => format!(
-            "job {:?} was already accepted at {}; a repeated submission keeps its first identity",
-            job.job_id, job.accepted_at
-        ),
+        (Event::JobAccepted(again), Some(job)) => resubmitted(writer, &job, again, seq)?,
         (_, None) => format!("no job {:?} has been accepted", event.job_id()),
         (_, Some(job)) => match check(writer, &job, event)? {
             Ok(()) => {
@@ -38,6 +35,44 @@ pub(crate) fn event(
     };
     writer.reject_line(seq, &rejected)?;
     Ok(LineFate::Rejected)
+}
+
+/// A job id submitted again: the first identity stands, so the line is rejected, and
+/// the identity it came with is kept for the job's timeline. One that differs from the
+/// first (where both give a field) is a client's bug a person must see: it gets its
+/// own reason, and reconciliation lists it.
+fn resubmitted(
+    writer: &mut Writer<'_>,
+    job: &JobRow,
+    again: &JobAccepted,
+    seq: i64,
+) -> Result<String, StoreError> {
+    let first = Identity {
+        input_digest: job.input_digest.as_deref(),
+        model_digest: job.model_digest.as_deref(),
+        policy_revision: job.policy_revision.as_deref(),
+    };
+    let identity = Identity {
+        input_digest: again.input_digest.as_deref(),
+        model_digest: again.model_digest.as_deref(),
+        policy_revision: again.policy_revision.as_deref(),
+    };
+    let differences = first.conflicts(&identity);
+    writer.insert_repeat(&NewRepeat {
+        line_seq: seq,
+        job_id: &job.job_id,
+        submitted_at: again.at,
+        identity,
+        conflicting: !differences.is_empty(),
+    })?;
+    Ok(if differences.is_empty() {
+        format!(
+            "job {:?} was already accepted at {}; a repeated submission keeps its first identity",
+            job.job_id, job.accepted_at
+        )
+    } else {
+        conflict_reason(&job.job_id, &differences)
+    })
 }
 
 /// Why an event about an existing job cannot be taken, if it cannot.
@@ -228,9 +263,17 @@ fn effect(
             decision_id,
             action,
             at,
+            route,
             ..
         } => {
-            writer.insert_decision(decision_id, id, action, *at, seq)?;
+            let decision = NewDecision {
+                decision_id,
+                job_id: id,
+                action,
+                route: route.as_deref(),
+                at: *at,
+            };
+            writer.insert_decision(&decision, seq)?;
         }
     }
     Ok(())

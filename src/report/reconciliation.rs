@@ -1,5 +1,7 @@
 //! `reconcile`: the accounting of every accepted job.
 
+mod divergence;
+
 use std::fmt::Write as _;
 
 use serde::{Serialize, Serializer};
@@ -15,6 +17,7 @@ use crate::clock::{Timestamp, format_gap};
 use crate::decision::JobState;
 use crate::inert::inert;
 use crate::reconcile::{AgedJob, Backlog, Reconciliation, Window};
+use crate::store::{ConflictingSubmission, DivergentJob};
 
 /// `reconcile --json`: keys in alphabetical order, as the report has always
 /// printed them, with whether it is complete and the alarm worked out.
@@ -25,6 +28,8 @@ struct ReconciliationJson<'a> {
     backlog: &'a Backlog,
     backlog_alarm: bool,
     complete: bool,
+    conflicting_submissions: &'a [ConflictingSubmission],
+    divergent_decisions: &'a [DivergentJob],
     missing_notification: &'a [String],
     missing_output: &'a [String],
     missing_terminal: &'a [String],
@@ -41,6 +46,8 @@ impl Serialize for Reconciliation {
             backlog: &self.backlog,
             backlog_alarm: self.backlog.raised,
             complete: self.complete(),
+            conflicting_submissions: &self.conflicting_submissions,
+            divergent_decisions: &self.divergent_decisions,
             missing_notification: &self.missing_notification,
             missing_output: &self.missing_output,
             missing_terminal: &self.missing_terminal,
@@ -98,6 +105,8 @@ impl super::Report for Reconciliation {
                 let _ = writeln!(out, "  {}", inert(id));
             }
         }
+        divergence::divergent_decisions(&mut out, &r.divergent_decisions);
+        divergence::conflicting_submissions(&mut out, &r.conflicting_submissions);
         let _ = writeln!(
             out,
             "\naged ({}): open past their expected age",
@@ -152,8 +161,9 @@ fn in_state(w: &Window, state: JobState) -> String {
         .to_string()
 }
 
-/// The windows table: the population, then the jobs by the state they are in now.
-const WINDOW_COLUMNS: [Column<Window>; 10] = [
+/// The windows table: the population, the jobs by the state they are in now, then
+/// those decided twice and those submitted again with another identity.
+const WINDOW_COLUMNS: [Column<Window>; 12] = [
     Column::new("  ", "window start", 16, Left, |w| {
         w.start.short().get(..16).unwrap_or_default().to_owned()
     }),
@@ -175,5 +185,11 @@ const WINDOW_COLUMNS: [Column<Window>; 10] = [
     Column::new(" ", "expired", 8, Right, |w| in_state(w, JobState::Expired)),
     Column::new(" ", "cancelled", 9, Right, |w| {
         in_state(w, JobState::Cancelled)
+    }),
+    Column::new(" ", "divergent", 9, Right, |w| {
+        w.divergent_decisions.to_string()
+    }),
+    Column::new(" ", "conflicting", 11, Right, |w| {
+        w.conflicting_submissions.to_string()
     }),
 ];

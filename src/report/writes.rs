@@ -33,6 +33,15 @@ pub fn answer_written(
     out
 }
 
+/// After `answer --decisions`.
+pub fn decisions_answered(id: i64, job_id: &str, verdict: &str, reviewer: &str) -> String {
+    format!(
+        "answer {id} written on the divergent decisions of job {}: {verdict} by {}\n",
+        inert(job_id),
+        inert(reviewer)
+    )
+}
+
 /// After `owner`.
 pub fn owner_set(job: &str, owner: &str, escalate_at: Option<Timestamp>) -> String {
     let when = escalate_at.map_or_else(

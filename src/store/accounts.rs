@@ -1,7 +1,8 @@
 //! Every accepted job once, in job id order, with what reconciliation asks of it.
 //!
-//! Four ordered reads walked side by side: the jobs, their notifications, their
-//! outputs and the checks of those outputs, each in job id order. Asking the same per
+//! Ordered reads walked side by side: the jobs, their notifications, their outputs
+//! and the checks of those outputs, their owners, their decisions acted on and their
+//! conflicting resubmissions, each in job id order. Asking the same per
 //! job (a lookup in each table for each of a million jobs) took seconds; this reads
 //! each index once, front to back, and the findings come out sorted by job id.
 
@@ -17,6 +18,8 @@ use crate::clock::Timestamp;
 use crate::decision::JobState;
 
 /// One accepted job as reconciliation sees it.
+// Each flag is a separate fact from its own side read, judged apart by a finding.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Debug, Clone, PartialEq)]
 pub struct JobAccount<'a> {
     pub job_id: &'a str,
@@ -26,6 +29,10 @@ pub struct JobAccount<'a> {
     pub output_exists: bool,
     /// A notification was sent for it.
     pub notified: bool,
+    /// Decisions about it were acted on under more than one decision id.
+    pub divergent_decisions: bool,
+    /// Its id was submitted again with another identity.
+    pub conflicting_submission: bool,
     /// What an open job (no terminal record) adds: when it ages, and who owns it.
     pub open: Option<OpenJob>,
 }
@@ -40,35 +47,46 @@ pub struct OpenJob {
 }
 
 /// One of the side reads, at its current row: the job id, then (for checks) the time
-/// and the flag. The job id is compared where SQLite holds it, never copied.
+/// and the flag. The current row's job id is copied once as it is reached, so the
+/// comparisons with every job (each side, each job) touch no SQLite column.
 struct Side<'s> {
     rows: Rows<'s>,
+    /// The current row's job id (bytes, as SQLite orders text); `None` once done.
+    key: Option<Vec<u8>>,
 }
 
 impl<'s> Side<'s> {
     fn start(statement: &'s mut Statement<'_>) -> rusqlite::Result<Self> {
-        let mut rows = statement.query([])?;
-        rows.advance()?;
-        Ok(Side { rows })
+        let mut side = Side {
+            rows: statement.query([])?,
+            key: Some(Vec::new()),
+        };
+        side.step()?;
+        Ok(side)
     }
 
     fn step(&mut self) -> rusqlite::Result<()> {
-        self.rows.advance()
+        self.rows.advance()?;
+        match (self.rows.get(), &mut self.key) {
+            (Some(row), Some(key)) => {
+                key.clear();
+                key.extend_from_slice(row.get_ref(0)?.as_bytes()?);
+            }
+            (Some(row), None) => self.key = Some(row.get_ref(0)?.as_bytes()?.to_vec()),
+            (None, _) => self.key = None,
+        }
+        Ok(())
     }
 
     /// How the current row's job id compares with `job_id` (`None` once done).
-    fn compare(&self, job_id: &str) -> rusqlite::Result<Option<Ordering>> {
-        match self.rows.get() {
-            // Bytes, as SQLite orders text: no UTF-8 check on every comparison.
-            Some(row) => Ok(Some(row.get_ref(0)?.as_bytes()?.cmp(job_id.as_bytes()))),
-            None => Ok(None),
-        }
+    fn compare(&self, job_id: &str) -> Option<Ordering> {
+        self.key.as_deref().map(|key| key.cmp(job_id.as_bytes()))
     }
 
     /// Skips rows of jobs before `job_id`; true when the current row is `job_id`'s.
     fn reach(&mut self, job_id: &str) -> rusqlite::Result<bool> {
         loop {
-            match self.compare(job_id)? {
+            match self.compare(job_id) {
                 Some(Ordering::Less) => self.step()?,
                 Some(Ordering::Equal) => return Ok(true),
                 Some(Ordering::Greater) | None => return Ok(false),
@@ -77,8 +95,8 @@ impl<'s> Side<'s> {
     }
 
     /// Is the current row `job_id`'s?
-    fn at_job(&self, job_id: &str) -> rusqlite::Result<bool> {
-        Ok(self.compare(job_id)? == Some(Ordering::Equal))
+    fn at_job(&self, job_id: &str) -> bool {
+        self.compare(job_id) == Some(Ordering::Equal)
     }
 
     /// The current row's owner assignment (columns 1 to 4).
@@ -125,6 +143,15 @@ impl Ledger {
                 "SELECT job_id, owner, escalate_at, set_by, set_at FROM owner_assignments
                  ORDER BY job_id, id",
             )?;
+            // Index-only (`decisions_acted_by_job`): only jobs decided at all have rows.
+            let mut acted = conn.prepare_cached(
+                "SELECT job_id FROM decisions WHERE suppressed = 0 ORDER BY job_id",
+            )?;
+            let mut conflicts = conn.prepare_cached(
+                "SELECT job_id FROM repeated_submissions WHERE conflicting = 1 ORDER BY job_id",
+            )?;
+            let mut decided = Side::start(&mut acted)?;
+            let mut resubmitted = Side::start(&mut conflicts)?;
             let mut owned = Side::start(&mut owners)?;
             let mut notified = Side::start(&mut notifications)?;
             let mut stored = Side::start(&mut outputs)?;
@@ -142,7 +169,7 @@ impl Ledger {
                     latest_store.clear();
                     latest_store
                         .push_str(&latest_stored.query_row([job_id], |r| r.get::<_, String>(0))?);
-                    while checked.at_job(job_id)? {
+                    while checked.at_job(job_id) {
                         if let Some((at, exists)) = checked.check()?
                             && at >= latest_store.as_str()
                         {
@@ -155,7 +182,7 @@ impl Ledger {
                     // The latest assignment (the highest id) stands.
                     let mut owner = None;
                     if owned.reach(job_id)? {
-                        while owned.at_job(job_id)? {
+                        while owned.at_job(job_id) {
                             owner = owned.owner()?;
                             owned.step()?;
                         }
@@ -168,12 +195,21 @@ impl Ledger {
                 } else {
                     None
                 };
+                let mut decisions = 0;
+                if decided.reach(job_id)? {
+                    while decided.at_job(job_id) {
+                        decisions += 1;
+                        decided.step()?;
+                    }
+                }
                 let account = JobAccount {
                     job_id,
                     state,
                     accepted_at: row.get(2)?,
                     output_exists: has_output && exists_by_check.unwrap_or(true),
                     notified: notified.reach(job_id)?,
+                    divergent_decisions: decisions > 1,
+                    conflicting_submission: resubmitted.reach(job_id)?,
                     open,
                 };
                 f(&account);

@@ -21,6 +21,12 @@ pub struct MissingCounts {
     pub missing_terminal: i64,
     pub missing_output: i64,
     pub missing_notification: i64,
+    /// Jobs decided under more than one decision id.
+    pub divergent_decisions: i64,
+    /// Of those, the ones no standing answer closes.
+    pub divergent_open: i64,
+    /// Job ids submitted again with another identity.
+    pub conflicting_submissions: i64,
 }
 
 /// Jobs submitted in one window and the state each is in now.

@@ -10,13 +10,15 @@
 use rusqlite::Row;
 
 use super::accounts::JobAccount;
+use super::decisions::DIVERGENT_JOB_IDS;
 use super::filter::{Column, Columns, condition};
 use super::keyset::PageRequest;
 use super::query::Select;
+use super::submissions::CONFLICTING_JOB_IDS;
 use super::{Ledger, StoreError};
 use crate::clock::Timestamp;
 use crate::closed_set::closed_set;
-use crate::decision::JobState;
+use crate::decision::{DecisionVerdict, JobState};
 use crate::filter::{Field, Query};
 
 closed_set! {
@@ -28,6 +30,10 @@ closed_set! {
         MissingOutput,
         /// Terminal, but never notified (informational).
         MissingNotification,
+        /// Decided under more than one decision id: acting on each would act twice.
+        DivergentDecisions,
+        /// Its id submitted again with another identity (the first stands).
+        ConflictingSubmissions,
     }
 }
 
@@ -40,6 +46,8 @@ pub struct FindingJob {
     /// When it entered its present state.
     pub state_changed_at: Timestamp,
     pub latest_attempt: i64,
+    /// For a divergent-decision job: the standing answer's verdict and reviewer.
+    pub answer: Option<(DecisionVerdict, String)>,
 }
 
 /// A job's latest output object is on record, and no check made since it was stored
@@ -52,7 +60,15 @@ const OUTPUT_EXISTS: &str = "(EXISTS (SELECT 1 FROM outputs o WHERE o.job_id = j
 
 const NOTIFIED: &str = "EXISTS (SELECT 1 FROM notifications n WHERE n.job_id = j.job_id)";
 
-const COLUMNS: &str = "j.job_id, j.state, j.accepted_at, j.state_changed_at, j.latest_attempt";
+const COLUMNS: &str =
+    "j.job_id, j.state, j.accepted_at, j.state_changed_at, j.latest_attempt, NULL, NULL";
+
+/// The same, with the standing answer on a job's divergent decisions (a person's work,
+/// so few rows; each looked up for a page's jobs only).
+const ANSWERED_COLUMNS: &str =
+    "j.job_id, j.state, j.accepted_at, j.state_changed_at, j.latest_attempt,
+     (SELECT a.verdict FROM decision_answers a WHERE a.job_id = j.job_id ORDER BY a.id DESC LIMIT 1),
+     (SELECT a.reviewer FROM decision_answers a WHERE a.job_id = j.job_id ORDER BY a.id DESC LIMIT 1)";
 
 /// Kept when the job id or its state contains `?1` (every job when it is NULL).
 /// The query fields of a finding's jobs: a bare word is looked for in the job id and
@@ -77,6 +93,8 @@ impl Finding {
             Finding::MissingTerminal => job.state.is_open(),
             Finding::MissingOutput => job.state.has_success() && !job.output_exists,
             Finding::MissingNotification => job.state.is_terminal() && !job.notified,
+            Finding::DivergentDecisions => job.divergent_decisions,
+            Finding::ConflictingSubmissions => job.conflicting_submission,
         }
     }
 
@@ -91,6 +109,9 @@ impl Finding {
             Finding::MissingNotification => {
                 format!("{} AND NOT {NOTIFIED}", states_where(JobState::is_terminal))
             }
+            // Few jobs: SQLite walks the short list and finds each job by its key.
+            Finding::DivergentDecisions => format!("j.job_id IN ({DIVERGENT_JOB_IDS})"),
+            Finding::ConflictingSubmissions => format!("j.job_id IN ({CONFLICTING_JOB_IDS})"),
         }
     }
 
@@ -117,6 +138,10 @@ fn finding_job_from(row: &Row<'_>) -> rusqlite::Result<FindingJob> {
         accepted_at: row.get(2)?,
         state_changed_at: row.get(3)?,
         latest_attempt: row.get(4)?,
+        answer: match (row.get(5)?, row.get(6)?) {
+            (Some(verdict), Some(reviewer)) => Some((verdict, reviewer)),
+            _ => None,
+        },
     })
 }
 
@@ -131,8 +156,12 @@ impl Ledger {
         page: &PageRequest<String>,
     ) -> Result<Vec<FindingJob>, StoreError> {
         let query = condition(query, &FINDING_FIELDS, Some(now));
+        let columns = match finding {
+            Finding::DivergentDecisions => ANSWERED_COLUMNS,
+            _ => COLUMNS,
+        };
         self.seq_page(
-            finding.select(COLUMNS),
+            finding.select(columns),
             "j.job_id",
             &query,
             page,

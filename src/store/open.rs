@@ -19,6 +19,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/006_replacement_on_the_callback.sql"),
     include_str!("migrations/007_withdrawals_and_saved_views.sql"),
     include_str!("migrations/008_oversized_lines.sql"),
+    include_str!("migrations/009_decisions_route_and_submissions.sql"),
 ];
 
 /// The page size of a new ledger file, in bytes.

@@ -9,6 +9,17 @@ use crate::clock::Timestamp;
 
 type Result<T> = std::result::Result<T, StoreError>;
 
+/// A downstream decision as a line gave it.
+#[derive(Debug, Clone, Copy)]
+pub struct NewDecision<'a> {
+    pub decision_id: &'a str,
+    pub job_id: &'a str,
+    pub action: &'a str,
+    /// The region or path that produced it.
+    pub route: Option<&'a str>,
+    pub at: Timestamp,
+}
+
 fn read_output_facts(conn: &Connection, job_id: &str) -> rusqlite::Result<OutputFacts> {
     let stored: Option<(String, Option<Timestamp>, Timestamp)> = conn
         .prepare_cached(
@@ -84,23 +95,24 @@ impl Writer<'_> {
         Ok(())
     }
 
-    /// Records a downstream decision; returns `true` when its id was seen before (suppressed).
-    pub fn insert_decision(
-        &mut self,
-        decision_id: &str,
-        job_id: &str,
-        action: &str,
-        at: Timestamp,
-        line_seq: i64,
-    ) -> Result<bool> {
+    /// Records a downstream decision (with the route that produced it, when told);
+    /// returns `true` when its id was seen before (suppressed).
+    pub fn insert_decision(&mut self, decision: &NewDecision<'_>, line_seq: i64) -> Result<bool> {
+        let NewDecision {
+            decision_id,
+            job_id,
+            action,
+            route,
+            at,
+        } = *decision;
         let seen = self.run(|c| {
             c.prepare_cached("SELECT 1 FROM decisions WHERE decision_id = ?1 AND suppressed = 0")?
                 .exists([decision_id])
         })?;
         self.execute(
-            "INSERT INTO decisions (decision_id, job_id, action, at, suppressed, line_seq)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![decision_id, job_id, action, at, seen, line_seq],
+            "INSERT INTO decisions (decision_id, job_id, action, at, suppressed, line_seq, route)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![decision_id, job_id, action, at, seen, line_seq, route],
         )?;
         Ok(seen)
     }

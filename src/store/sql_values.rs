@@ -8,7 +8,7 @@ use rusqlite::ToSql;
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSqlOutput, ValueRef};
 
 use crate::closed_set::ClosedSet;
-use crate::decision::Verdict;
+use crate::decision::{DecisionVerdict, Verdict};
 use crate::decision::{Disposition, JobState, Outcome, ReasonCode};
 use crate::decision::{RequestKind, RequestStatus};
 
@@ -50,4 +50,5 @@ stored_by_name!(
     RequestKind,
     RequestStatus,
     Verdict,
+    DecisionVerdict,
 );

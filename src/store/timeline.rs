@@ -6,7 +6,7 @@ use rusqlite::{Connection, Row};
 use super::columns::from_columns;
 use super::{Ledger, StoreError};
 use crate::clock::Timestamp;
-use crate::decision::Verdict;
+use crate::decision::{DecisionVerdict, Verdict};
 use crate::decision::{Disposition, JobState, Outcome, ReasonCode};
 use crate::decision::{RequestKind, RequestStatus};
 
@@ -79,6 +79,31 @@ pub enum TimelineFact {
         withdrawn_by: String,
         note: String,
     },
+    /// The job id was submitted (on input line `line_seq`): again, or, for a job
+    /// submitted again, first (beside its acceptance, to compare).
+    Submitted {
+        line_seq: i64,
+        input_digest: Option<String>,
+        model_digest: Option<String>,
+        policy_revision: Option<String>,
+        /// `None` for the first submission, which stands; for a repeat, whether its
+        /// identity conflicts with the first (either way it was rejected).
+        conflicting: Option<bool>,
+    },
+    /// A downstream decision about the job (suppressed: its id was seen before, so
+    /// it was not acted on).
+    Decision {
+        decision_id: String,
+        action: String,
+        route: Option<String>,
+        suppressed: bool,
+    },
+    /// A reviewer answered the job's divergent decisions.
+    DecisionAnswer {
+        verdict: DecisionVerdict,
+        reviewer: String,
+        note: String,
+    },
 }
 
 /// Every entry of a job's story, one arm per kind: the kind (column 0), the time
@@ -108,7 +133,17 @@ const TIMELINE: &str = "
            iif(w.id IS NULL, o.status, 'withdrawn'), NULL, NULL
       FROM outbox o LEFT JOIN request_withdrawals w ON w.request_id = o.id WHERE o.job_id = ?1
     UNION ALL SELECT 10, w.withdrawn_at, w.request_id, o.request, w.withdrawn_by, w.note, NULL
-      FROM request_withdrawals w JOIN outbox o ON o.id = w.request_id WHERE o.job_id = ?1";
+      FROM request_withdrawals w JOIN outbox o ON o.id = w.request_id WHERE o.job_id = ?1
+    UNION ALL SELECT 11, accepted_at, accepted_line, input_digest, model_digest,
+           policy_revision, NULL
+      FROM jobs WHERE job_id = ?1 AND job_id IN (SELECT job_id FROM repeated_submissions)
+    UNION ALL SELECT 11, submitted_at, line_seq, input_digest, model_digest, policy_revision,
+           conflicting
+      FROM repeated_submissions WHERE job_id = ?1
+    UNION ALL SELECT 12, at, decision_id, action, route, suppressed, NULL
+      FROM decisions WHERE job_id = ?1
+    UNION ALL SELECT 13, answered_at, verdict, reviewer, note, NULL, NULL
+      FROM decision_answers WHERE job_id = ?1";
 
 fn fact(row: &Row<'_>) -> rusqlite::Result<TimelineFact> {
     use TimelineFact as F;
@@ -124,8 +159,13 @@ fn fact(row: &Row<'_>) -> rusqlite::Result<TimelineFact> {
         7 => from_columns!(row, 2 => F::NotificationSent { kind }),
         8 => from_columns!(row, 2 => F::OwnerSet { owner, set_by, escalate_at }),
         9 => from_columns!(row, 2 => F::Requested { request, requested_by, status }),
-        // 10, the last arm of `TIMELINE`: the kinds are this file's own numbers.
-        _ => from_columns!(row, 2 => F::Withdrawn { request_id, request, withdrawn_by, note }),
+        10 => from_columns!(row, 2 => F::Withdrawn { request_id, request, withdrawn_by, note }),
+        11 => from_columns!(row, 2 => F::Submitted {
+            line_seq, input_digest, model_digest, policy_revision, conflicting
+        }),
+        12 => from_columns!(row, 2 => F::Decision { decision_id, action, route, suppressed }),
+        // 13, the last arm of `TIMELINE`: the kinds are this file's own numbers.
+        _ => from_columns!(row, 2 => F::DecisionAnswer { verdict, reviewer, note }),
     })
 }
 
@@ -145,7 +185,7 @@ fn timeline(conn: &Connection, job_id: &str) -> rusqlite::Result<Vec<TimelineEnt
 
 impl Ledger {
     /// A job's whole story in time order: history, attempts, callbacks, answers, outputs,
-    /// notifications, owners, requests.
+    /// notifications, owners, requests, submissions, decisions and answers on them.
     pub fn timeline(&self, job_id: &str) -> Result<Vec<TimelineEntry>, StoreError> {
         self.run(|c| timeline(c, job_id))
     }

@@ -299,6 +299,7 @@ pub fn event_fields() -> Vec<(&'static str, Vec<Field>)> {
                 job.clone(),
                 ("action", req(text), json!("charge")),
                 at.clone(),
+                ("route", opt(text), json!("eu-west")),
             ],
         ),
         (

@@ -43,6 +43,8 @@ pub struct Glance {
     pub first_missing_terminal: Vec<String>,
     pub first_missing_output: Vec<String>,
     pub first_missing_notification: Vec<String>,
+    pub first_divergent_decisions: Vec<String>,
+    pub first_conflicting_submissions: Vec<String>,
     pub windows: Vec<WindowStates>,
     pub backlog: Backlog,
     /// Arrivals for people against answers, per clock hour over the last day
@@ -60,6 +62,8 @@ impl Default for Glance {
             first_missing_terminal: Vec::new(),
             first_missing_output: Vec::new(),
             first_missing_notification: Vec::new(),
+            first_divergent_decisions: Vec::new(),
+            first_conflicting_submissions: Vec::new(),
             windows: Vec::new(),
             trend: Vec::new(),
             counted: false,

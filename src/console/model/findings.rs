@@ -61,6 +61,8 @@ impl Finding {
             Finding::MissingTerminal => "missing terminal record",
             Finding::MissingOutput => "missing output object",
             Finding::MissingNotification => "missing notification",
+            Finding::DivergentDecisions => "divergent decisions",
+            Finding::ConflictingSubmissions => "conflicting submissions",
         }
     }
 }

@@ -319,6 +319,8 @@ pub enum Form {
     Withdraw(super::withdraw::WithdrawForm),
     /// Answering the marked rows at once.
     Bulk(super::bulk::BulkForm),
+    /// Answering a job's divergent decisions.
+    Decisions(super::decisions::DecisionsForm),
 }
 
 impl Form {
@@ -330,6 +332,7 @@ impl Form {
             Form::Request(f) => f.outcome.as_ref(),
             Form::Withdraw(f) => f.outcome.as_ref(),
             Form::Bulk(f) => f.outcome.as_ref(),
+            Form::Decisions(f) => f.outcome.as_ref(),
         }
     }
 }

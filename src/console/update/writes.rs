@@ -36,6 +36,9 @@ pub(super) fn open_form(app: &mut App, action: Action) -> Result<(), StoreError>
     if action == Action::Answer && model.marks.count(model.tab) > 0 {
         return super::bulk::open(app);
     }
+    if action == Action::Answer && model.tab == crate::console::tab::Tab::Reconcile {
+        return super::decisions::open_selected(app);
+    }
     match action {
         Action::Answer => match model.answerable() {
             Ok((row, kind)) => {
@@ -110,6 +113,7 @@ pub(super) fn form_action(app: &mut App, action: Action) -> Result<(), StoreErro
         Form::Request(f) => request_action(app, f, action),
         Form::Withdraw(f) => super::withdraw::action(app, f, action),
         Form::Bulk(f) => super::bulk::form_action(app, f, action),
+        Form::Decisions(f) => super::decisions::action(app, f, action),
     };
     app.model.overlay = Overlay::Form(form);
     if wrote {

@@ -1,10 +1,10 @@
 //! The bulk answer, drawn over the view: the answer, then the plan (how many, which
 //! rows are left out and why), then what was written.
 
-use ratatui::style::{Color, Style, Stylize};
+use ratatui::style::Stylize;
 use ratatui::text::{Line, Span};
 
-use super::form::{field, outcome_lines};
+use super::form::{field, outcome_lines, verdict_choices};
 use super::outside;
 use crate::console::model::Model;
 use crate::console::model::bulk::{
@@ -55,23 +55,12 @@ fn answer_lines<'a>(lines: &mut Vec<Line<'a>>, form: &'a BulkForm, model: &'a Mo
         .dark_gray(),
     ));
     lines.push(Line::default());
-    let on_verdict = form.field == BulkField::Verdict;
-    lines.push(
-        Line::from(Span::raw("Verdict").bold()).style(if on_verdict {
-            Style::new().fg(Color::Cyan)
-        } else {
-            Style::new()
-        }),
+    verdict_choices(
+        lines,
+        form.field == BulkField::Verdict,
+        form.verdict,
+        form.verdicts.iter().map(|v| (v.as_str(), v.description())),
     );
-    for (i, v) in form.verdicts.iter().enumerate() {
-        let picked = i == form.verdict;
-        let name = Span::raw(format!("{:<20}", v.as_str()));
-        lines.push(Line::from(vec![
-            Span::raw(if picked { " ● " } else { " ○ " }),
-            if picked { name.bold().cyan() } else { name },
-            Span::raw(v.description()).dark_gray(),
-        ]));
-    }
     lines.push(Line::default());
     lines.push(field("Note", &form.note, form.field == BulkField::Note));
     lines.push(Line::default());

@@ -27,6 +27,50 @@ pub(super) fn field<'a>(label: &'a str, text: &'a TextField, focused: bool) -> L
     Line::from(spans)
 }
 
+/// The verdicts a form offers, `picked` marked, each with what it says, under a
+/// heading drawn in the focus colour while the verdict has the focus.
+pub(super) fn verdict_choices(
+    lines: &mut Vec<Line<'_>>,
+    focused: bool,
+    picked: usize,
+    choices: impl Iterator<Item = (&'static str, &'static str)>,
+) {
+    lines.push(Line::from(Span::raw("Verdict").bold()).style(if focused {
+        Style::new().fg(Color::Cyan)
+    } else {
+        Style::new()
+    }));
+    for (i, (verdict, says)) in choices.enumerate() {
+        let name = Span::raw(format!("{verdict:<20}"));
+        lines.push(Line::from(vec![
+            Span::raw(if i == picked { " ● " } else { " ○ " }),
+            if i == picked {
+                name.bold().cyan()
+            } else {
+                name
+            },
+            Span::raw(says).dark_gray(),
+        ]));
+    }
+}
+
+/// A form's problem to fix (if any), then who writes and when, and what the write means.
+pub(super) fn signature<'a>(
+    lines: &mut Vec<Line<'a>>,
+    error: Option<&'a String>,
+    model: &'a Model,
+    meaning: &str,
+) {
+    if let Some(error) = error {
+        lines.push(Line::from(outside(error).yellow().bold()));
+    }
+    lines.push(Line::from(vec![
+        Span::raw("Written at once, append-only, as ").dark_gray(),
+        outside(&model.reviewer),
+        Span::raw(format!(" at {}. {meaning}", model.now.month_day_time())).dark_gray(),
+    ]));
+}
+
 /// A line that says, in bold on `bg`, that nothing was written.
 fn banner(text: &'static str, fg: Color, bg: Color) -> Line<'static> {
     Line::from(Span::styled(text, Style::new().fg(fg).bg(bg).bold()))
@@ -94,24 +138,15 @@ fn answer_lines<'a>(form: &'a AnswerForm, model: &'a Model) -> Vec<Line<'a>> {
         None => Line::from(Span::raw("No answer yet.").dark_gray()),
     }];
     lines.push(Line::default());
-    let on_verdict = form.field == AnswerField::Verdict;
-    lines.push(
-        Line::from(Span::raw("Verdict").bold()).style(if on_verdict {
-            Style::new().fg(Color::Cyan)
-        } else {
-            Style::new()
-        }),
+    verdict_choices(
+        &mut lines,
+        form.field == AnswerField::Verdict,
+        form.verdict,
+        form.kind
+            .verdicts()
+            .iter()
+            .map(|v| (v.as_str(), v.description())),
     );
-    for (i, v) in form.kind.verdicts().iter().enumerate() {
-        let picked = i == form.verdict;
-        let mark = if picked { " ● " } else { " ○ " };
-        let name = Span::raw(format!("{:<20}", v.as_str()));
-        lines.push(Line::from(vec![
-            Span::raw(mark),
-            if picked { name.bold().cyan() } else { name },
-            Span::raw(v.description()).dark_gray(),
-        ]));
-    }
     lines.push(Line::default());
     if form.chosen().needs_job() {
         lines.push(field(
@@ -122,23 +157,16 @@ fn answer_lines<'a>(form: &'a AnswerForm, model: &'a Model) -> Vec<Line<'a>> {
     }
     lines.push(field("Note", &form.note, form.field == AnswerField::Note));
     lines.push(Line::default());
-    if let Some(error) = &form.error {
-        lines.push(Line::from(outside(error).yellow().bold()));
-    }
-    lines.push(Line::from(vec![
-        Span::raw("Written at once, append-only, as ").dark_gray(),
-        outside(&model.reviewer),
-        Span::raw(format!(
-            " at {}. {}",
-            model.now.month_day_time(),
-            if form.chosen().needs_job() {
-                "The callback is then judged against that job by the table, as if it had named it."
-            } else {
-                "An answer never changes a job's state."
-            }
-        ))
-        .dark_gray(),
-    ]));
+    signature(
+        &mut lines,
+        form.error.as_ref(),
+        model,
+        if form.chosen().needs_job() {
+            "The callback is then judged against that job by the table, as if it had named it."
+        } else {
+            "An answer never changes a job's state."
+        },
+    );
     lines
 }
 
@@ -269,6 +297,10 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, form: &Form, model: &Model
             withdraw_lines(f),
         ),
         Form::Bulk(f) => (super::bulk::title(f), super::bulk::lines(f, model)),
+        Form::Decisions(f) => (
+            super::decisions_form::title(f),
+            super::decisions_form::lines(f, model),
+        ),
     };
     // Rows as wrapped inside the border, so a long refusal is not cut off at the end.
     let inner = usize::from(area.width.min(POPUP_WIDTH).saturating_sub(2).max(1));

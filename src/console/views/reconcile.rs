@@ -23,7 +23,7 @@ fn finding<'a>(
     label: &'static str,
     count: i64,
     first: &'a [String],
-    why: &'static str,
+    why: &str,
 ) {
     let style = if count > 0 {
         Style::new().fg(Color::LightRed).bold()
@@ -184,23 +184,38 @@ fn findings<'a>(lines: &mut Vec<Line<'a>>, g: &'a Glance, selected: Finding) {
             Finding::MissingTerminal,
             m.missing_terminal,
             &g.first_missing_terminal,
-            "accepted, no terminal record yet",
+            "accepted, no terminal record yet".to_owned(),
         ),
         (
             Finding::MissingOutput,
             m.missing_output,
             &g.first_missing_output,
-            "success on record but no output: a consistency incident",
+            "success on record but no output: a consistency incident".to_owned(),
         ),
         (
             Finding::MissingNotification,
             m.missing_notification,
             &g.first_missing_notification,
-            "terminal but never notified (informational)",
+            "terminal but never notified (informational)".to_owned(),
+        ),
+        (
+            Finding::DivergentDecisions,
+            m.divergent_decisions,
+            &g.first_divergent_decisions,
+            format!(
+                "decided under more than one decision id; {} open",
+                m.divergent_open
+            ),
+        ),
+        (
+            Finding::ConflictingSubmissions,
+            m.conflicting_submissions,
+            &g.first_conflicting_submissions,
+            "same id, another identity; the first stands".to_owned(),
         ),
     ] {
         let mark = if kind == selected { "▶ " } else { "  " };
-        finding(lines, mark, kind.label(), count, first, why);
+        finding(lines, mark, kind.label(), count, first, &why);
     }
 }
 

@@ -1,0 +1,180 @@
+//! Issue 12: a person answers a job's divergent decisions, from the command line and
+//! from the console; the answer shows beside the finding, and an answer closes it
+//! unless it is `needs_remote_check`.
+
+mod support;
+
+use jobledger::console::{Action, App, Tab, update};
+use jobledger::review::decisions::{DecisionAnswerError, DecisionAnswerRequest, answer_decisions};
+use jobledger::store::{Finding, Ledger};
+use ratatui::crossterm::event::KeyCode;
+use support::binary::Workdir;
+use support::fixture::{TempLedger, now};
+use support::terminal::{key, open_app_at, render_at, type_text};
+
+/// Two jobs decided twice (`b`, `a`), one decided once (`c`).
+const DECIDED_TWICE: &str = r#"{"event":"job_accepted","job_id":"b","at":"2026-11-27T10:00:00Z"}
+{"event":"job_accepted","job_id":"a","at":"2026-11-27T10:01:00Z"}
+{"event":"job_accepted","job_id":"c","at":"2026-11-27T10:02:00Z"}
+{"event":"decision","decision_id":"b1","job_id":"b","action":"pay","at":"2026-11-27T10:05:00Z","route":"eu-west"}
+{"event":"decision","decision_id":"b2","job_id":"b","action":"pay","at":"2026-11-27T10:06:00Z","route":"us-east"}
+{"event":"decision","decision_id":"a1","job_id":"a","action":"pay","at":"2026-11-27T10:05:00Z"}
+{"event":"decision","decision_id":"a2","job_id":"a","action":"refund","at":"2026-11-27T10:06:00Z"}
+{"event":"decision","decision_id":"c1","job_id":"c","action":"pay","at":"2026-11-27T10:05:00Z"}
+"#;
+
+fn answer(
+    ledger: &mut Ledger,
+    job: &str,
+    verdict: &str,
+    seen: Option<i64>,
+) -> Result<i64, DecisionAnswerError> {
+    let request = DecisionAnswerRequest {
+        job_id: job,
+        verdict,
+        note: "checked with payments",
+        reviewer: "maria",
+        seen_answer: seen,
+    };
+    answer_decisions(ledger, &request, now())
+}
+
+fn open_jobs(ledger: &Ledger) -> Vec<String> {
+    ledger
+        .divergent_decisions()
+        .unwrap()
+        .into_iter()
+        .filter(jobledger::store::DivergentJob::open)
+        .map(|j| j.job_id)
+        .collect()
+}
+
+#[test]
+fn an_answer_closes_a_divergent_job_and_needs_remote_check_leaves_it_open() {
+    let mut t = TempLedger::new();
+    t.ingest(DECIDED_TWICE);
+    assert_eq!(open_jobs(&t.ledger), ["a", "b"]);
+    let first = answer(&mut t.ledger, "a", "needs_remote_check", None).unwrap();
+    assert_eq!(
+        open_jobs(&t.ledger),
+        ["a", "b"],
+        "needs_remote_check keeps it open"
+    );
+    assert_eq!(t.ledger.divergent_decisions_closed().unwrap(), 0);
+    answer(&mut t.ledger, "a", "second_stands", Some(first)).unwrap();
+    assert_eq!(open_jobs(&t.ledger), ["b"]);
+    assert_eq!(t.ledger.divergent_decisions_closed().unwrap(), 1);
+    // Append-only: the latest stands, the earlier is kept.
+    let standing = t.ledger.decision_answer("a").unwrap().unwrap();
+    assert_eq!(standing.verdict.as_str(), "second_stands");
+    assert!(standing.id > first);
+}
+
+#[test]
+fn an_answer_is_refused_on_a_job_decided_once_for_an_unknown_verdict_and_over_an_unseen_one() {
+    let mut t = TempLedger::new();
+    t.ingest(DECIDED_TWICE);
+    assert!(matches!(
+        answer(&mut t.ledger, "c", "first_stands", None),
+        Err(DecisionAnswerError::NotDivergent(_))
+    ));
+    assert!(matches!(
+        answer(&mut t.ledger, "b", "single_effect", None),
+        Err(DecisionAnswerError::UnknownVerdict { .. })
+    ));
+    answer(&mut t.ledger, "b", "first_stands", None).unwrap();
+    assert!(matches!(
+        answer(&mut t.ledger, "b", "both_intended", None),
+        Err(DecisionAnswerError::AnsweredMeanwhile { .. })
+    ));
+}
+
+#[test]
+fn the_command_line_answers_and_reconcile_shows_the_answer_in_text_and_json() {
+    let w = Workdir::new();
+    let stream = w.file("decided.ndjson", DECIDED_TWICE.as_bytes());
+    w.ok(&["ingest", stream.to_str().unwrap()]);
+    let said = w.ok(&[
+        "answer",
+        "--decisions",
+        "b",
+        "--verdict",
+        "first_stands",
+        "--reviewer",
+        "lee",
+    ]);
+    assert!(
+        said.contains("divergent decisions of job b: first_stands by lee"),
+        "{said}"
+    );
+    let refused = w.fails(&["answer", "--decisions", "c", "--verdict", "first_stands"]);
+    assert!(
+        refused.contains("not decided under more than one decision id"),
+        "{refused}"
+    );
+
+    let text = w.ok(&["reconcile"]);
+    assert!(text.contains("divergent_decisions (2, 1 open)"), "{text}");
+    assert!(text.contains("answer: first_stands by lee"), "{text}");
+    let json = w.json(&["reconcile", "--json"]);
+    let jobs = json["divergent_decisions"].as_array().unwrap();
+    let ids: Vec<&str> = jobs.iter().map(|j| j["job_id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["a", "b"]);
+    assert!(jobs[0]["answer"].is_null());
+    assert_eq!(jobs[1]["answer"]["verdict"], "first_stands");
+    assert_eq!(jobs[1]["answer"]["reviewer"], "lee");
+    assert_eq!(jobs[0]["actions_agree"], false);
+    assert_eq!(jobs[1]["actions_agree"], true);
+    assert_eq!(jobs[1]["decisions"][1]["route"], "us-east");
+
+    let help = w.ok(&["answer", "--help"]);
+    assert!(help.contains("--decisions <JOB>"), "{help}");
+    for verdict in ["first_stands", "second_stands", "both_intended"] {
+        assert!(help.contains(verdict), "{help}");
+    }
+}
+
+/// Opens the divergent-decisions finding in the console.
+fn open_divergent(app: &mut App) {
+    update(app, Action::ShowTab(Tab::Reconcile));
+    while app.model().findings.selected != Finding::DivergentDecisions {
+        key(app, KeyCode::Down);
+    }
+    key(app, KeyCode::Enter);
+}
+
+#[test]
+fn the_console_answers_a_divergent_job_from_its_list_and_the_finding_counts_it_answered() {
+    let mut t = TempLedger::new();
+    t.ingest(DECIDED_TWICE);
+    let mut app = open_app_at(&t.path, "ana", now());
+    open_divergent(&mut app);
+    let screen = render_at(&app, 100, 30);
+    assert!(screen.contains("open (a answers)"), "{screen}");
+    // The list is in job id order; `a` answers the selected job.
+    key(&mut app, KeyCode::Char('a'));
+    let screen = render_at(&app, 100, 30);
+    assert!(
+        screen.contains("Answer the divergent decisions of a"),
+        "{screen}"
+    );
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Tab);
+    type_text(&mut app, "refund was intended");
+    key(&mut app, KeyCode::Enter);
+    let screen = render_at(&app, 100, 30);
+    assert!(screen.contains("both_intended by ana"), "{screen}");
+    key(&mut app, KeyCode::Enter);
+    let standing = t.ledger.decision_answer("a").unwrap().unwrap();
+    assert_eq!(standing.verdict.as_str(), "both_intended");
+    assert_eq!(standing.note, "refund was intended");
+    assert_eq!(standing.reviewer, "ana");
+    // Back on the findings: one of the two is still open.
+    key(&mut app, KeyCode::Esc);
+    let screen = render_at(&app, 100, 30);
+    assert!(
+        screen.contains("divergent decisions  decided under more than one decision id; 1 open"),
+        "{screen}"
+    );
+}
