@@ -42,6 +42,19 @@ SELECT j.job_id, j.state, j.accepted_at, j.expected_age_s, o.owner, o.escalate_a
   LEFT JOIN owner_assignments o ON o.id = (SELECT max(id) FROM owner_assignments WHERE job_id = j.job_id)
  WHERE j.state IN ('accepted', 'running', 'timed_out') AND j.aged_at <= '{now_text}'
  ORDER BY j.aged_at, j.job_id;
+.print '## divergent_decisions'
+SELECT job_id, group_concat(decision_id || ' ' || action || ' ' || coalesce(route, '-') || ' ' || at, '; ')
+  FROM (SELECT job_id, decision_id, action, route, at FROM decisions
+         WHERE suppressed = 0 AND job_id IN
+               (SELECT job_id FROM decisions WHERE suppressed = 0 GROUP BY job_id HAVING count(*) > 1)
+         ORDER BY job_id, at)
+ GROUP BY job_id ORDER BY job_id;
+.print '## conflicting_submissions'
+SELECT j.job_id, j.input_digest, j.model_digest, j.policy_revision,
+       group_concat(coalesce(r.input_digest, '-') || ' ' || coalesce(r.model_digest, '-') || ' '
+                    || coalesce(r.policy_revision, '-') || ' ' || r.submitted_at, '; ')
+  FROM repeated_submissions r JOIN jobs j ON j.job_id = r.job_id
+ WHERE r.conflicting = 1 GROUP BY j.job_id ORDER BY j.job_id;
 .print '## windows'
 SELECT unixepoch(accepted_at) / 3600 * 3600 AS start, state, count(*)
   FROM jobs GROUP BY start, state ORDER BY start, state;
@@ -111,6 +124,8 @@ pub fn run(config: &Config, ledger: &Path, figures: &mut Vec<Figure>) -> Result<
             "missing_output",
             "missing_notification",
             "aged",
+            "divergent_decisions",
+            "conflicting_submissions",
         ] {
             let ours = report[list].as_array().map_or(0, Vec::len);
             let theirs = section_rows(&text, list);
