@@ -35,6 +35,14 @@ impl Count {
     }
 }
 
+/// Jobs submitted in one window that reconciliation names for a person to look at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WindowFindings {
+    pub start: crate::clock::Timestamp,
+    pub divergent_decisions: i64,
+    pub conflicting_submissions: i64,
+}
+
 /// The reconciliation at a glance: counts, the first jobs of each finding, recent
 /// windows and the backlog alarm.
 #[derive(Debug, Clone, PartialEq)]
@@ -46,6 +54,9 @@ pub struct Glance {
     pub first_divergent_decisions: Vec<String>,
     pub first_conflicting_submissions: Vec<String>,
     pub windows: Vec<WindowStates>,
+    /// The same windows' jobs decided under more than one decision id, and submitted
+    /// again with another identity (issue 12), newest first.
+    pub window_findings: Vec<WindowFindings>,
     pub backlog: Backlog,
     /// Arrivals for people against answers, per clock hour over the last day
     /// (oldest first), counted with the findings.
@@ -65,6 +76,7 @@ impl Default for Glance {
             first_divergent_decisions: Vec::new(),
             first_conflicting_submissions: Vec::new(),
             windows: Vec::new(),
+            window_findings: Vec::new(),
             trend: Vec::new(),
             counted: false,
             backlog: Backlog {

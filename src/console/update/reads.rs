@@ -16,7 +16,7 @@ use std::sync::mpsc::{self, Receiver, TryRecvError};
 use super::App;
 use crate::clock::Timestamp;
 use crate::console::model::List;
-use crate::console::model::counts::{Count, FIRST_MISSING, Glance, RECENT_WINDOWS};
+use crate::console::model::counts::{Count, FIRST_MISSING, Glance, RECENT_WINDOWS, WindowFindings};
 use crate::console::model::detail::{Detail, RAW_DETAIL_BYTES, Subject, raw_message};
 use crate::console::model::page::{
     CallbackItem, CallbackList, FailedItem, Fetched, Query, RAW_HEAD_BYTES, RowSource,
@@ -275,7 +275,13 @@ pub(super) fn detail(ledger: &Ledger, subject: Subject) -> Result<Detail, StoreE
 fn glance(ledger: &Ledger, now: Timestamp) -> Result<Glance, StoreError> {
     let accounts = reconcile::account(ledger, 3600, FIRST_MISSING, None)?;
     let mut windows = Vec::new();
+    let mut window_findings = Vec::new();
     for w in accounts.windows.iter().rev().take(RECENT_WINDOWS) {
+        window_findings.push(WindowFindings {
+            start: w.start,
+            divergent_decisions: w.divergent_decisions,
+            conflicting_submissions: w.conflicting_submissions,
+        });
         for (state, jobs) in &w.states {
             if let (Some(state), true) = (JobState::parse(state), *jobs > 0) {
                 windows.push(WindowStates {
@@ -303,6 +309,7 @@ fn glance(ledger: &Ledger, now: Timestamp) -> Result<Glance, StoreError> {
         first_divergent_decisions: accounts.divergent_decisions.first,
         first_conflicting_submissions: accounts.conflicting_submissions.first,
         windows,
+        window_findings,
         backlog: Backlog::measure(ledger, now, DEFAULT_REVIEW_CAPACITY)?,
         trend: reconcile::review_trend(ledger, now)?,
         counted: true,

@@ -118,7 +118,7 @@ fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
     }
     lines.push(Line::default());
     if g.counted {
-        windows(&mut lines, model);
+        windows(&mut lines, model, usize::from(text.width));
     }
     let paragraph = Paragraph::new(lines)
         .wrap(Wrap { trim: false })
@@ -219,7 +219,10 @@ fn findings<'a>(lines: &mut Vec<Line<'a>>, g: &'a Glance, selected: Finding) {
     }
 }
 
-fn windows(lines: &mut Vec<Line<'_>>, model: &Model) {
+/// The recent submission windows, one row each: the population, the two findings a
+/// person answers (first, so they stay on screen at 80 columns), then the jobs by state
+/// now, as many states as fit in `width` (a row too long would wrap into two).
+fn windows(lines: &mut Vec<Line<'_>>, model: &Model, width: usize) {
     let mut by_window: BTreeMap<std::cmp::Reverse<Timestamp>, BTreeMap<JobState, i64>> =
         BTreeMap::new();
     for w in &model.glance.windows {
@@ -229,19 +232,40 @@ fn windows(lines: &mut Vec<Line<'_>>, model: &Model) {
             .entry(w.state)
             .or_default() += w.jobs;
     }
-    let mut header = format!("{:<17} {:>8}", "submitted (1h)", "jobs");
-    for state in JobState::ALL {
-        let _ = write!(header, " {:>14}", state.as_str());
+    let mut header = format!(
+        "{:<14} {:>7} {:>9} {:>11}",
+        "submitted (1h)", "jobs", "divergent", "conflicting"
+    );
+    let states: Vec<JobState> = JobState::ALL
+        .iter()
+        .copied()
+        .scan(header.len(), |used, state| {
+            *used += state.as_str().len() + 1;
+            Some((state, *used))
+        })
+        .take_while(|&(_, used)| used <= width)
+        .map(|(state, _)| state)
+        .collect();
+    for state in &states {
+        let _ = write!(header, " {}", state.as_str());
     }
     lines.push(Line::from(Span::raw(header).bold().underlined()));
-    for (std::cmp::Reverse(start), states) in by_window {
-        let total: i64 = states.values().sum();
+    for (std::cmp::Reverse(start), by_state) in by_window {
+        let total: i64 = by_state.values().sum();
+        let findings = model
+            .glance
+            .window_findings
+            .iter()
+            .find(|f| f.start == start);
         let mut row = format!(
-            "{:<17} {total:>8}",
-            start.month_day_time().get(..11).unwrap_or_default()
+            "{:<14} {total:>7} {:>9} {:>11}",
+            start.month_day_time().get(..11).unwrap_or_default(),
+            findings.map_or(0, |f| f.divergent_decisions),
+            findings.map_or(0, |f| f.conflicting_submissions),
         );
-        for state in JobState::ALL {
-            let _ = write!(row, " {:>14}", states.get(&state).copied().unwrap_or(0));
+        for state in &states {
+            let count = by_state.get(state).copied().unwrap_or(0);
+            let _ = write!(row, " {count:>w$}", w = state.as_str().len());
         }
         lines.push(Line::from(row));
     }
