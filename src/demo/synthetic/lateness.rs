@@ -83,7 +83,7 @@ impl Lateness {
 pub(super) fn outage(seed: u64, at: i64) -> Option<i64> {
     let period = at.div_euclid(PERIOD);
     let draw = mix(seed ^ 0x6F75_7461_6765, period.cast_unsigned());
-    if draw % 3 != 0 {
+    if !draw.is_multiple_of(3) {
         return None;
     }
     let start =

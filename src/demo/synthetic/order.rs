@@ -125,7 +125,7 @@ pub fn write_ordered(
             }
             let mut remaining = Remaining::new(&left);
             let mut taken = vec![0u8; count];
-            let mut rng = Rng(mix(seed ^ 0x7368_7566_666C_65, 0));
+            let mut rng = Rng(mix(seed ^ 0x0073_6875_6666_6C65, 0));
             while remaining.total > 0 {
                 // The next line is of a job drawn by the lines it has left: every
                 // interleaving of the jobs' lines is equally likely.
