@@ -1,7 +1,10 @@
 //! A deterministic, realistic event stream of any size, for trying the console on a
 //! million jobs and for benchmarks.
 //!
-//! Each job's events come in time order; jobs start a few seconds apart. The mix
+//! Jobs start a few seconds apart. [`write_stream`] is the demo ledger's stream: each
+//! job's events together, callbacks at most minutes late. [`write_ordered`] writes the
+//! same stories with callbacks as late as they come in practice (`lateness`), in time
+//! order, shuffled, or each job's together (`order`). The mix
 //! follows what the product exists for: mostly clean work, then late, repeated,
 //! conflicting and unmatched callbacks, staff replacements, cancels, expiries,
 //! failures, dropped notifications and outputs, repeated decisions, retries decided
