@@ -15,16 +15,16 @@ fn main() -> anyhow::Result<()> {
         || std::env::var_os("JOBLEDGER_BENCH_QUICK").is_some_and(|v| !v.is_empty() && v != "0");
     if args.iter().any(|a| a == "--help" || a == "-h") {
         println!(
-            "cargo bench --bench speed [-- --quick] [--only bulk|query]\n\n\
+            "cargo bench --bench speed [-- --quick] [--only ingest|bulk|query]\n\n\
              Measures ingest, reconcile, the console and the CLI reports beside their\n\
              baselines and prints a Markdown table. --quick (or JOBLEDGER_BENCH_QUICK=1)\n\
              runs every step at a tiny size; --only query measures only filtering and\n\
-             sorting. JOBLEDGER_BENCH_DIR sets the cache directory."
+             sorting, --only ingest only ingest of the three streams. JOBLEDGER_BENCH_DIR sets the cache directory."
         );
         return Ok(());
     }
     let mut config = suite::Config::new(quick);
-    // `--only bulk`, `--only query`: one part of the suite, without building the others' data.
+    // `--only ingest`, `--only bulk`, `--only query`: one part of the suite, without building the others' data.
     config.only = args
         .iter()
         .position(|a| a == "--only")

@@ -122,12 +122,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
         jobs,
         seed,
         stream_only,
+        order,
     } = command
     {
         let data = jobs.map_or(demo::DemoData::Booking, |jobs| demo::DemoData::Synthetic {
             jobs,
             seed,
         });
+        let stream_only = stream_only.then_some(order);
         return run_demo(cli.db, cli.now, data, print, stream_only);
     }
     let path = ledger_path(cli.db);
@@ -458,13 +460,14 @@ fn run_demo(
     now: Option<Timestamp>,
     data: demo::DemoData,
     print: bool,
-    stream_only: bool,
+    stream_only: Option<demo::synthetic::StreamOrder>,
 ) -> Result<ExitCode> {
     let path = db.unwrap_or_else(|| PathBuf::from(demo::DEFAULT_DEMO_DB));
     let now = now.unwrap_or_else(demo::demo_now);
-    if let (true, demo::DemoData::Synthetic { jobs, seed }) = (stream_only, data) {
+    if let (Some(order), demo::DemoData::Synthetic { jobs, seed }) = (stream_only, data) {
         let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
-        demo::synthetic::write_stream(&mut out, jobs, seed, demo::synthetic_start(jobs, now))?;
+        let start = demo::synthetic::stream_start(jobs, now);
+        demo::synthetic::write_ordered(&mut out, jobs, seed, start, order)?;
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
     }

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
+use jobledger::demo::synthetic::StreamOrder;
 use jobledger::demo::{self, DemoData, synthetic};
 use jobledger::store::{PAGE_SIZE, SCHEMA_VERSION};
 
@@ -33,9 +34,21 @@ fn generator_print(seed: u64) -> u32 {
         seed,
         demo::synthetic_start(100, demo::demo_now()),
     );
+    fold(&sample)
+}
+
+/// A fingerprint of the generator of ordered streams.
+fn ordered_print(seed: u64, order: StreamOrder) -> u32 {
+    let mut sample = Vec::new();
+    let start = synthetic::stream_start(400, demo::demo_now());
+    let _ = synthetic::write_ordered(&mut sample, 400, seed, start, order);
+    fold(&sample)
+}
+
+fn fold(sample: &[u8]) -> u32 {
     // FNV-1a, folded to 32 bits.
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in sample {
+    for &b in sample {
         hash = (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
     }
     #[allow(clippy::cast_possible_truncation)] // folding on purpose
@@ -57,18 +70,21 @@ pub struct Stream {
     pub lines: u64,
 }
 
-/// The stream of `jobs` jobs, generated unless cached.
-pub fn stream(config: &Config, jobs: u64) -> Result<Stream> {
-    let path = cached(config, |seed, print| {
-        format!("stream-{jobs}j-s{seed}-g{print:08x}.ndjson")
-    });
+/// The stream of `jobs` jobs in `order` (`demo --jobs N --stream-only --order
+/// ORDER`), generated unless cached.
+pub fn stream(config: &Config, jobs: u64, order: StreamOrder) -> Result<Stream> {
+    let print = ordered_print(config.seed, order);
+    let path = config.cache.join(format!(
+        "stream-{jobs}j-s{}-{order}-g{print:08x}.ndjson",
+        config.seed
+    ));
     if !path.exists() {
         let partial = path.with_extension("partial");
         let file = std::fs::File::create(&partial)
             .with_context(|| format!("creating {}", partial.display()))?;
         let mut out = BufWriter::with_capacity(1 << 16, file);
-        let start = demo::synthetic_start(jobs, demo::demo_now());
-        synthetic::write_stream(&mut out, jobs, config.seed, start)?;
+        let start = synthetic::stream_start(jobs, demo::demo_now());
+        synthetic::write_ordered(&mut out, jobs, config.seed, start, order)?;
         out.flush()?;
         drop(out);
         std::fs::rename(&partial, &path)?;

@@ -24,11 +24,23 @@ pub fn peak_rss_kib(pid: u32) -> Option<u64> {
         .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
 }
 
+/// Bytes a process has caused to be written to storage (`write_bytes` of
+/// `/proc/PID/io`; `self` for this one): rusage has no such figure on Linux.
+pub fn written_bytes(pid: &str) -> Option<u64> {
+    let io = std::fs::read_to_string(format!("/proc/{pid}/io")).ok()?;
+    io.lines()
+        .find_map(|line| line.strip_prefix("write_bytes:"))
+        .and_then(|rest| rest.trim().parse().ok())
+}
+
 /// A finished child process: how long it ran and the most memory it held.
 pub struct ChildRun {
     pub wall: Duration,
     /// The last `VmHWM` read before it exited (it only grows), in KiB.
     pub peak_rss_kib: Option<u64>,
+    /// The last `write_bytes` read before it exited (it only grows; what the child
+    /// wrote in its last 2 ms is missed).
+    pub written_bytes: Option<u64>,
 }
 
 /// Runs `command` to its end with standard output into `stdout` (a file, or
@@ -46,25 +58,29 @@ pub fn run_child(mut command: Command, stdout: &Path) -> Result<ChildRun> {
         .with_context(|| format!("starting {command:?}"))?;
     let pid = child.id();
     let done = AtomicBool::new(false);
-    let mut peak = None;
+    let (mut peak, mut written) = (None, None);
     let mut stderr = String::new();
     let status = std::thread::scope(|scope| {
         let watcher = scope.spawn(|| {
-            let mut peak = None;
+            let (mut peak, mut written) = (None, None);
+            let pid_text = pid.to_string();
             while !done.load(Ordering::Relaxed) {
                 if let Some(kib) = peak_rss_kib(pid) {
                     peak = Some(kib);
                 }
+                if let Some(bytes) = written_bytes(&pid_text) {
+                    written = Some(bytes);
+                }
                 std::thread::sleep(Duration::from_millis(2));
             }
-            peak
+            (peak, written)
         });
         if let Some(mut err) = child.stderr.take() {
             let _ = std::io::Read::read_to_string(&mut err, &mut stderr);
         }
         let status = child.wait();
         done.store(true, Ordering::Relaxed);
-        peak = watcher.join().ok().flatten();
+        (peak, written) = watcher.join().unwrap_or_default();
         status
     })?;
     let wall = started.elapsed();
@@ -74,6 +90,7 @@ pub fn run_child(mut command: Command, stdout: &Path) -> Result<ChildRun> {
     Ok(ChildRun {
         wall,
         peak_rss_kib: peak,
+        written_bytes: written,
     })
 }
 

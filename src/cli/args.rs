@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::clock::{Timestamp, parse_duration};
 use crate::decision::{DecisionVerdict, Disposition};
+use crate::demo::synthetic::StreamOrder;
 use crate::outbox::RequestKind;
 use crate::reconcile::DEFAULT_REVIEW_CAPACITY;
 use crate::review::CaseKind;
@@ -210,6 +211,16 @@ pub(super) enum Command {
         /// With --jobs: write only the NDJSON stream to standard output
         #[arg(long, requires = "jobs")]
         stream_only: bool,
+        /// With --stream-only: time (as a ledger meets it, callbacks up to three days
+        /// late), shuffled (all jobs' events in random order, each job's in order) or
+        /// local (each job's events together)
+        #[arg(
+            long,
+            requires = "stream_only",
+            default_value = "time",
+            value_name = "ORDER"
+        )]
+        order: StreamOrder,
     },
 }
 
@@ -310,6 +321,7 @@ macro_rules! value_enum {
 }
 
 value_enum!(Disposition, RequestKind);
+value_enum!(StreamOrder);
 
 fn parse_time(text: &str) -> Result<Timestamp, String> {
     Timestamp::parse(text)

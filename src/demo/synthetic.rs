@@ -1,7 +1,10 @@
 //! A deterministic, realistic event stream of any size, for trying the console on a
 //! million jobs and for benchmarks.
 //!
-//! Each job's events come in time order; jobs start a few seconds apart. The mix
+//! Jobs start a few seconds apart. [`write_stream`] is the demo ledger's stream: each
+//! job's events together, callbacks at most minutes late. [`write_ordered`] writes the
+//! same stories with callbacks as late as they come in practice (`lateness`), in time
+//! order, shuffled, or each job's together (`order`). The mix
 //! follows what the product exists for: mostly clean work, then late, repeated,
 //! conflicting and unmatched callbacks, staff replacements, cancels, expiries,
 //! failures, dropped notifications and outputs, repeated decisions, retries decided
@@ -11,9 +14,15 @@
 
 use std::io::{self, Write};
 
+mod lateness;
+mod order;
+
+pub use order::{StreamOrder, stream_start, write_ordered};
+
 use crate::clock::Timestamp;
 use crate::filter::{Query, Scope};
 use crate::store::{Ledger, PageRequest, StoreError};
+use lateness::Lateness;
 
 /// splitmix64: small, fast, and the same numbers on every machine.
 struct Rng(u64);
@@ -67,8 +76,10 @@ fn story(roll: u64) -> Story {
     }
 }
 
-/// Writes the NDJSON stream for `jobs` jobs, deterministic for a given `seed`.
-/// Returns the number of lines written.
+/// Writes the NDJSON stream for `jobs` jobs, deterministic for a given `seed`: the
+/// stream the demo ledger is built from, each job's events together and callbacks at
+/// most minutes late. Returns the number of lines written. (The streams met in
+/// practice, late by days and merged by time, are [`write_ordered`]'s.)
 pub fn write_stream(
     out: &mut impl Write,
     jobs: u64,
@@ -76,226 +87,290 @@ pub fn write_stream(
     start: Timestamp,
 ) -> io::Result<u64> {
     let mut rng = Rng(seed ^ 0x6A6F_626C_6564_6765);
-    let mut w = Emitter { out, lines: 0 };
     let base = start.millis() / 1000;
     let mut clock = 0i64;
+    let mut job = Vec::new();
+    let mut lines = 0;
     for n in 0..jobs {
         clock += 1 + i64::try_from(rng.below(6)).unwrap_or(0);
-        let t = |offset: i64| ts(base + clock + offset);
-        let id = format!("job-{n:07}");
-        let story = story(rng.below(1000));
-        let owner = if story == Story::Stuck && rng.below(2) == 0 {
-            format!(
-                ",\"owner\":\"ops:{}\"",
-                ["lee", "maria", "ravi", "dana"][usize::try_from(rng.below(4)).unwrap_or(0)]
-            )
-        } else {
-            String::new()
-        };
-        w.line(format_args!(
-                r#"{{"event":"job_accepted","job_id":"{id}","at":"{}","timeout_s":120,"expected_age_s":1800,"attempt_budget":3,"input_digest":"sha256:{:012x}","model_digest":"sha256:51d0b2","policy_revision":"r7"{owner}}}"#,
-                t(0),
-                rng.next() >> 16
-            ))?;
-        w.line(format_args!(
+        job.clear();
+        story_lines(&mut rng, None, n, base + clock, &mut job);
+        for line in &job {
+            out.write_all(line.text.as_bytes())?;
+            out.write_all(b"\n")?;
+            lines += 1;
+        }
+    }
+    Ok(lines)
+}
+
+/// One line of a job's story and when it reaches the ledger (seconds since the epoch;
+/// always the line's own `at`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Line {
+    at: i64,
+    text: String,
+}
+
+/// Appends job `n`'s lines, accepted at `at0` (seconds), in the order its story tells
+/// them. Without `late`, callbacks come at most minutes late (the demo ledger's
+/// stream); with it, the late ones arrive as [`Lateness`] says.
+#[allow(clippy::too_many_lines)] // one story a match arm, read as a table
+fn story_lines(
+    rng: &mut Rng,
+    mut late: Option<&mut Lateness>,
+    n: u64,
+    at0: i64,
+    lines: &mut Vec<Line>,
+) {
+    let mut w = Emitter { lines };
+    let t = |offset: i64| ts(at0 + offset);
+    let id = format!("job-{n:07}");
+    let story = story(rng.below(1000));
+    let owner = if story == Story::Stuck && rng.below(2) == 0 {
+        format!(
+            ",\"owner\":\"ops:{}\"",
+            ["lee", "maria", "ravi", "dana"][usize::try_from(rng.below(4)).unwrap_or(0)]
+        )
+    } else {
+        String::new()
+    };
+    w.line(at0, format_args!(
+            r#"{{"event":"job_accepted","job_id":"{id}","at":"{}","timeout_s":120,"expected_age_s":1800,"attempt_budget":3,"input_digest":"sha256:{:012x}","model_digest":"sha256:51d0b2","policy_revision":"r7"{owner}}}"#,
+            t(0),
+            rng.next() >> 16
+        ));
+    w.line(
+        at0 + 1,
+        format_args!(
             r#"{{"event":"attempt_started","job_id":"{id}","attempt":1,"at":"{}"}}"#,
             t(1)
-        ))?;
-        // A client that reuses a job id for other input is a bug, and rare: one job in
-        // two thousand. Chosen by the job's number, not the generator, so every other
-        // line of the stream stays as it was.
-        if n % 2000 == 1999 {
-            w.line(format_args!(
-                r#"{{"event":"job_accepted","job_id":"{id}","at":"{}","timeout_s":120,"input_digest":"sha256:reused{n:06}","model_digest":"sha256:51d0b2","policy_revision":"r7"}}"#,
-                t(3)
-            ))?;
-        }
-        match story {
-            Story::OnTime | Story::RepeatedCallback => {
-                w.callback(&id, 1, "success", &t(40), &format!("d-{n}-a"))?;
-                if story == Story::RepeatedCallback {
-                    w.callback(&id, 1, "success", &t(95), &format!("d-{n}-a"))?;
-                }
-                w.finish(&mut rng, &id, base + clock + 41)?;
+        ),
+    );
+    // A client that reuses a job id for other input is a bug, and rare: one job in
+    // two thousand. Chosen by the job's number, not the generator, so every other
+    // line of the stream stays as it was.
+    if n % 2000 == 1999 {
+        w.line(at0 + 3, format_args!(
+            r#"{{"event":"job_accepted","job_id":"{id}","at":"{}","timeout_s":120,"input_digest":"sha256:reused{n:06}","model_digest":"sha256:51d0b2","policy_revision":"r7"}}"#,
+            t(3)
+        ));
+    }
+    match story {
+        Story::OnTime | Story::RepeatedCallback => {
+            w.callback(&id, 1, "success", at0 + 40, &format!("d-{n}-a"));
+            if story == Story::RepeatedCallback {
+                // The sender saw no acknowledgement and delivers again: seconds later
+                // in the demo's stream, hours later as webhook retries go.
+                let again = late.as_mut().map_or(at0 + 95, |l| l.redelivery(at0 + 40));
+                w.callback(&id, 1, "success", again, &format!("d-{n}-a"));
+            }
+            w.finish(rng, &id, at0 + 41);
+            if rng.below(10) == 0 {
+                w.line(at0 + 43, format_args!(
+                        r#"{{"event":"decision","decision_id":"dec-{n}","job_id":"{id}","action":"notify_customer","at":"{}"}}"#,
+                        t(43)
+                    ));
+                // Now and then the same decision is delivered again: suppressed.
                 if rng.below(10) == 0 {
-                    w.line(format_args!(
+                    w.line(at0 + 47, format_args!(
                             r#"{{"event":"decision","decision_id":"dec-{n}","job_id":"{id}","action":"notify_customer","at":"{}"}}"#,
-                            t(43)
-                        ))?;
-                    // Now and then the same decision is delivered again: suppressed.
-                    if rng.below(10) == 0 {
-                        w.line(format_args!(
-                                r#"{{"event":"decision","decision_id":"dec-{n}","job_id":"{id}","action":"notify_customer","at":"{}"}}"#,
-                                t(47)
-                            ))?;
-                    }
+                            t(47)
+                        ));
                 }
             }
-            Story::WorkerRecord => {
-                w.line(format_args!(
-                        r#"{{"event":"job_succeeded","job_id":"{id}","attempt":1,"at":"{}","result_ref":"out/{id}.json"}}"#,
-                        t(50)
-                    ))?;
-                w.finish(&mut rng, &id, base + clock + 51)?;
-            }
-            Story::LateSuccess | Story::LateFailure => {
-                w.line(format_args!(
-                    r#"{{"event":"attempt_timed_out","job_id":"{id}","attempt":1,"at":"{}"}}"#,
-                    t(121)
-                ))?;
-                let outcome = if story == Story::LateSuccess {
-                    "success"
-                } else {
-                    "failure"
-                };
-                w.callback(
-                    &id,
-                    1,
-                    outcome,
-                    &t(130 + i64::try_from(rng.below(600)).unwrap_or(0)),
-                    &format!("d-{n}-a"),
-                )?;
-                if story == Story::LateSuccess {
-                    w.finish(&mut rng, &id, base + clock + 800)?;
-                }
-            }
-            Story::StaffRetryThenLateSuccess => {
-                w.line(format_args!(
-                    r#"{{"event":"attempt_timed_out","job_id":"{id}","attempt":1,"at":"{}"}}"#,
-                    t(121)
-                ))?;
-                w.line(format_args!(
-                        r#"{{"event":"attempt_started","job_id":"{id}","attempt":2,"at":"{}","created_by":"staff:dana"}}"#,
-                        t(200)
-                    ))?;
-                // One retry in ten had already decided downstream from the first
-                // region before it went quiet, and the replacement, run in another
-                // region, re-scores and decides again under its own id: about one
-                // job in 250 (retries are 4 in 100), mostly the same action, every
-                // fourth time another one.
-                let decided_twice = n % 10 == 3;
-                if decided_twice {
-                    w.line(format_args!(
-                        r#"{{"event":"decision","decision_id":"dec-{n}-eu","job_id":"{id}","action":"notify_customer","at":"{}","route":"eu-west"}}"#,
-                        t(100)
-                    ))?;
-                }
-                w.callback(&id, 1, "success", &t(230), &format!("d-{n}-a"))?;
-                w.callback(&id, 2, "success", &t(260), &format!("d-{n}-b"))?;
-                w.finish(&mut rng, &id, base + clock + 261)?;
-                if decided_twice {
-                    let action = if n % 40 == 3 {
-                        "refund_customer"
-                    } else {
-                        "notify_customer"
-                    };
-                    w.line(format_args!(
-                        r#"{{"event":"decision","decision_id":"dec-{n}-us","job_id":"{id}","action":"{action}","at":"{}","route":"us-east"}}"#,
-                        t(270)
-                    ))?;
-                }
-            }
-            Story::CancelledThenCallback => {
-                w.line(format_args!(
-                    r#"{{"event":"job_cancelled","job_id":"{id}","at":"{}","by":"ops:ravi"}}"#,
-                    t(30)
-                ))?;
-                w.callback(&id, 1, "success", &t(70), &format!("d-{n}-a"))?;
-            }
-            Story::PermanentFailure | Story::TransientFailure => {
-                let permanent = story == Story::PermanentFailure;
-                let cause = if permanent {
-                    "invalid payload"
-                } else {
-                    "input download: connection reset"
-                };
-                w.line(format_args!(
-                        r#"{{"event":"job_failed","job_id":"{id}","attempt":1,"at":"{}","cause":"{cause}","permanent":{permanent}}}"#,
-                        t(20)
-                    ))?;
-                w.line(format_args!(
-                    r#"{{"event":"notification_sent","job_id":"{id}","kind":"failed","at":"{}"}}"#,
-                    t(21)
-                ))?;
-            }
-            Story::ConflictingPair => {
-                w.callback(&id, 1, "failure", &t(30), &format!("d-{n}-a"))?;
-                w.callback(&id, 1, "success", &t(90), &format!("d-{n}-b"))?;
-            }
-            Story::Expired => {
-                w.line(format_args!(
-                    r#"{{"event":"job_expired","job_id":"{id}","at":"{}"}}"#,
-                    t(1800)
-                ))?;
-                if rng.below(2) == 0 {
-                    w.line(format_args!(
-                            r#"{{"event":"notification_sent","job_id":"{id}","kind":"expired","at":"{}"}}"#,
-                            t(1801)
-                        ))?;
-                }
-            }
-            Story::Stuck => {}
         }
-        if rng.below(100) == 0 {
+        Story::WorkerRecord => {
+            w.line(at0 + 50, format_args!(
+                    r#"{{"event":"job_succeeded","job_id":"{id}","attempt":1,"at":"{}","result_ref":"out/{id}.json"}}"#,
+                    t(50)
+                ));
+            w.finish(rng, &id, at0 + 51);
+        }
+        Story::LateSuccess | Story::LateFailure => {
+            w.line(
+                at0 + 121,
+                format_args!(
+                    r#"{{"event":"attempt_timed_out","job_id":"{id}","attempt":1,"at":"{}"}}"#,
+                    t(121)
+                ),
+            );
+            let outcome = if story == Story::LateSuccess {
+                "success"
+            } else {
+                "failure"
+            };
+            let minutes_late = at0 + 130 + i64::try_from(rng.below(600)).unwrap_or(0);
+            let arrival = late_by(&mut late, minutes_late);
+            w.callback(&id, 1, outcome, arrival, &format!("d-{n}-a"));
+            if story == Story::LateSuccess {
+                w.finish(rng, &id, at0 + 800);
+            }
+        }
+        Story::StaffRetryThenLateSuccess => {
+            w.line(
+                at0 + 121,
+                format_args!(
+                    r#"{{"event":"attempt_timed_out","job_id":"{id}","attempt":1,"at":"{}"}}"#,
+                    t(121)
+                ),
+            );
+            w.line(at0 + 200, format_args!(
+                    r#"{{"event":"attempt_started","job_id":"{id}","attempt":2,"at":"{}","created_by":"staff:dana"}}"#,
+                    t(200)
+                ));
+            // One retry in ten had already decided downstream from the first
+            // region before it went quiet, and the replacement, run in another
+            // region, re-scores and decides again under its own id: about one
+            // job in 250 (retries are 4 in 100), mostly the same action, every
+            // fourth time another one.
+            let decided_twice = n % 10 == 3;
+            if decided_twice {
+                w.line(at0 + 100, format_args!(
+                    r#"{{"event":"decision","decision_id":"dec-{n}-eu","job_id":"{id}","action":"notify_customer","at":"{}","route":"eu-west"}}"#,
+                    t(100)
+                ));
+            }
             w.callback(
-                &format!("ghost-{n}"),
+                &id,
                 1,
                 "success",
-                &t(45),
-                &format!("d-ghost-{n}"),
-            )?;
+                late_by(&mut late, at0 + 230),
+                &format!("d-{n}-a"),
+            );
+            w.callback(&id, 2, "success", at0 + 260, &format!("d-{n}-b"));
+            w.finish(rng, &id, at0 + 261);
+            if decided_twice {
+                let action = if n % 40 == 3 {
+                    "refund_customer"
+                } else {
+                    "notify_customer"
+                };
+                w.line(at0 + 270, format_args!(
+                    r#"{{"event":"decision","decision_id":"dec-{n}-us","job_id":"{id}","action":"{action}","at":"{}","route":"us-east"}}"#,
+                    t(270)
+                ));
+            }
         }
+        Story::CancelledThenCallback => {
+            w.line(
+                at0 + 30,
+                format_args!(
+                    r#"{{"event":"job_cancelled","job_id":"{id}","at":"{}","by":"ops:ravi"}}"#,
+                    t(30)
+                ),
+            );
+            w.callback(
+                &id,
+                1,
+                "success",
+                late_by(&mut late, at0 + 70),
+                &format!("d-{n}-a"),
+            );
+        }
+        Story::PermanentFailure | Story::TransientFailure => {
+            let permanent = story == Story::PermanentFailure;
+            let cause = if permanent {
+                "invalid payload"
+            } else {
+                "input download: connection reset"
+            };
+            w.line(at0 + 20, format_args!(
+                    r#"{{"event":"job_failed","job_id":"{id}","attempt":1,"at":"{}","cause":"{cause}","permanent":{permanent}}}"#,
+                    t(20)
+                ));
+            w.line(
+                at0 + 21,
+                format_args!(
+                    r#"{{"event":"notification_sent","job_id":"{id}","kind":"failed","at":"{}"}}"#,
+                    t(21)
+                ),
+            );
+        }
+        Story::ConflictingPair => {
+            w.callback(&id, 1, "failure", at0 + 30, &format!("d-{n}-a"));
+            w.callback(&id, 1, "success", at0 + 90, &format!("d-{n}-b"));
+        }
+        Story::Expired => {
+            w.line(
+                at0 + 1800,
+                format_args!(
+                    r#"{{"event":"job_expired","job_id":"{id}","at":"{}"}}"#,
+                    t(1800)
+                ),
+            );
+            if rng.below(2) == 0 {
+                w.line(at0 + 1801, format_args!(
+                        r#"{{"event":"notification_sent","job_id":"{id}","kind":"expired","at":"{}"}}"#,
+                        t(1801)
+                    ));
+            }
+        }
+        Story::Stuck => {}
     }
-    Ok(w.lines)
+    if rng.below(100) == 0 {
+        w.callback(
+            &format!("ghost-{n}"),
+            1,
+            "success",
+            at0 + 45,
+            &format!("d-ghost-{n}"),
+        );
+    }
 }
 
-/// Where the stream goes, and how many lines went there.
-struct Emitter<'w, W: Write> {
-    out: &'w mut W,
-    lines: u64,
+/// When a callback the story makes late arrives: minutes late (at `at`) in the demo's
+/// stream, or as [`Lateness`] says.
+fn late_by(late: &mut Option<&mut Lateness>, at: i64) -> i64 {
+    late.as_mut().map_or(at, |l| l.tail(at))
 }
 
-impl<W: Write> Emitter<'_, W> {
-    fn line(&mut self, line: std::fmt::Arguments<'_>) -> io::Result<()> {
-        self.lines += 1;
-        self.out.write_fmt(line)?;
-        self.out.write_all(b"\n")
+/// Where a job's lines go.
+struct Emitter<'w> {
+    lines: &'w mut Vec<Line>,
+}
+
+impl Emitter<'_> {
+    fn line(&mut self, at: i64, line: std::fmt::Arguments<'_>) {
+        self.lines.push(Line {
+            at,
+            text: line.to_string(),
+        });
     }
 
-    fn callback(
-        &mut self,
-        job: &str,
-        attempt: u32,
-        outcome: &str,
-        at: &str,
-        delivery: &str,
-    ) -> io::Result<()> {
-        self.line(format_args!(
-            r#"{{"event":"callback","delivery_id":"{delivery}","job_id":"{job}","attempt":{attempt},"outcome":"{outcome}","at":"{at}","payload":{{"ref":"{job}/{attempt}"}}}}"#
-        ))
+    fn callback(&mut self, job: &str, attempt: u32, outcome: &str, at: i64, delivery: &str) {
+        let arrival = ts(at);
+        self.line(at, format_args!(
+            r#"{{"event":"callback","delivery_id":"{delivery}","job_id":"{job}","attempt":{attempt},"outcome":"{outcome}","at":"{arrival}","payload":{{"ref":"{job}/{attempt}"}}}}"#
+        ));
     }
 
     /// The output object (now and then dropped) and the notification (now and then
     /// lost) of a job that finished at `at` (seconds since the epoch).
-    fn finish(&mut self, rng: &mut Rng, id: &str, at: i64) -> io::Result<()> {
+    fn finish(&mut self, rng: &mut Rng, id: &str, at: i64) {
         if rng.below(200) != 0 {
-            self.line(format_args!(
+            self.line(at, format_args!(
                 r#"{{"event":"output_stored","job_id":"{id}","ref":"out/{id}.json","at":"{}","retention_until":"2027-12-31T00:00:00Z"}}"#,
                 ts(at)
-            ))?;
+            ));
         } else {
-            self.line(format_args!(
-                r#"{{"event":"output_checked","job_id":"{id}","at":"{}","exists":false}}"#,
-                ts(at + 60)
-            ))?;
+            self.line(
+                at + 60,
+                format_args!(
+                    r#"{{"event":"output_checked","job_id":"{id}","at":"{}","exists":false}}"#,
+                    ts(at + 60)
+                ),
+            );
         }
         if rng.below(100) != 0 {
-            self.line(format_args!(
-                r#"{{"event":"notification_sent","job_id":"{id}","kind":"done","at":"{}"}}"#,
-                ts(at + 1)
-            ))?;
+            self.line(
+                at + 1,
+                format_args!(
+                    r#"{{"event":"notification_sent","job_id":"{id}","kind":"done","at":"{}"}}"#,
+                    ts(at + 1)
+                ),
+            );
         }
-        Ok(())
     }
 }
 

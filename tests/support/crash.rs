@@ -39,7 +39,7 @@ impl Rng {
     }
 }
 
-/// `jobledger demo --jobs N --stream-only` at the fixed clock, each line followed by
+/// The demo ledger's generated stream of N jobs at the fixed clock, each line followed by
 /// `blanks` empty lines. Blank lines count towards a batch but are not kept, so a
 /// short stream can span several batches and kills land before, in and after commits.
 pub fn write_stream(dir: &Path, jobs: u32, blanks: usize) -> (PathBuf, Vec<Vec<u8>>) {

@@ -209,8 +209,9 @@ pub fn applied_history(path: &Path, job_id: &str) -> Vec<String> {
     .expect("job history read")
 }
 
-/// The generated stream of `jobs` jobs, byte for byte what
-/// `jobledger --now NOW demo --jobs N --stream-only` writes (seed 1).
+/// The generated stream of `jobs` jobs that `jobledger --now NOW demo --jobs N`
+/// builds its ledger from (seed 1): each job's events together, callbacks at most
+/// minutes late. (`demo --stream-only` writes the streams of `write_ordered`.)
 pub fn synthetic_stream(jobs: u32) -> Vec<u8> {
     let jobs = u64::from(jobs);
     let mut out = Vec::new();
