@@ -25,8 +25,11 @@ use super::{Config, Figure};
 fn pragmas() -> String {
     format!(
         "PRAGMA page_size = {}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
-         PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536;",
-        jobledger::store::PAGE_SIZE
+         PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -{}; \
+         PRAGMA wal_autocheckpoint = {};",
+        jobledger::store::PAGE_SIZE,
+        jobledger::store::BULK_CACHE_KIB,
+        jobledger::store::BULK_CHECKPOINT_PAGES
     )
 }
 
