@@ -33,6 +33,11 @@ fn seqs(rows: &[Value]) -> Vec<i64> {
     rows.iter().map(|r| r["seq"].as_i64().unwrap()).collect()
 }
 
+/// The held callbacks `query` keeps, by sequence number.
+fn holds_where(w: &Workdir, query: &str) -> Vec<i64> {
+    seqs(&rows(w, &["--where", query, "--disposition", "hold"]))
+}
+
 fn text<'a>(row: &'a Value, path: &[&str]) -> &'a str {
     path.iter()
         .fold(row, |v, key| &v[*key])
@@ -44,24 +49,8 @@ fn text<'a>(row: &'a Value, path: &[&str]) -> &'a str {
 fn a_query_and_its_negation_add_up_to_all_holds() {
     let w = generated();
     let holds = seqs(&rows(&w, &["--disposition", "hold"]));
-    let duplicate = seqs(&rows(
-        &w,
-        &[
-            "--where",
-            "reason:possible_duplicate_effect",
-            "--disposition",
-            "hold",
-        ],
-    ));
-    let other = seqs(&rows(
-        &w,
-        &[
-            "--where",
-            "-reason:possible_duplicate_effect",
-            "--disposition",
-            "hold",
-        ],
-    ));
+    let duplicate = holds_where(&w, "reason:possible_duplicate_effect");
+    let other = holds_where(&w, "-reason:possible_duplicate_effect");
     assert!(
         !duplicate.is_empty() && !other.is_empty(),
         "{duplicate:?} {other:?}"
@@ -78,15 +67,7 @@ fn each_field_keeps_what_the_rows_say() {
     // Answer two holds, one of them closing, and give a job an owner. (In the
     // time-ordered stream the first hold is a conflicting pair: a retried job's late
     // callback comes later. `single_effect` answers a possible duplicate.)
-    let duplicate = seqs(&rows(
-        &w,
-        &[
-            "--where",
-            "reason:possible_duplicate_effect",
-            "--disposition",
-            "hold",
-        ],
-    ))[0];
+    let duplicate = holds_where(&w, "reason:possible_duplicate_effect")[0];
     let held = seqs(&rows(&w, &["--disposition", "hold"]));
     let other = *held.iter().find(|&&seq| seq != duplicate).unwrap();
     w.ok(&[
