@@ -498,13 +498,7 @@ fn run_demo(
 }
 
 fn review_console(path: &Path, clock: Clock, args: ReviewArgs) -> Result<()> {
-    Ledger::refuse_unopenable(path)?;
-    if !path.exists() {
-        bail!(
-            "no ledger at {} (create one with `jobledger ingest FILE`, or try `jobledger demo`)",
-            path.display()
-        );
-    }
+    refuse_no_ledger(path)?;
     if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
         bail!(
             "the review console needs a terminal; for reports use `summary`, `callbacks` or `reconcile`"
