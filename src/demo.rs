@@ -110,7 +110,7 @@ pub fn build(
         // (`Ledger::writer`), rather than landing in a file nobody reads again.
         let mut old = Ledger::open(path)?;
         let lock = old.writer()?;
-        for suffix in ["", "-wal", "-shm"] {
+        for suffix in ["", "-wal", "-shm", "-waiting"] {
             let mut file = path.as_os_str().to_owned();
             file.push(suffix);
             match std::fs::remove_file(&file) {

@@ -17,7 +17,7 @@ use crate::clock::Timestamp;
 use crate::decision::Disposition;
 use crate::event::{CallbackReport, Parsed};
 use crate::store::{
-    DispositionCounts, JobDefaults, Ledger, LineStatus, NewLine, StoreError, Writer,
+    DispositionCounts, JobDefaults, Ledger, LineStatus, NewLine, StoreError, WaitingWriters, Writer,
 };
 
 pub(crate) use callback::judge;
@@ -26,11 +26,21 @@ pub use oversized::{MAX_LINE_BYTES, MAX_LINE_BYTES_CEILING, parse_max_line_bytes
 /// Lines per transaction: large enough to amortise the commit, small enough to lose little.
 pub const BATCH_LINES: usize = 50_000;
 
-/// The longest one batch holds the ledger's write lock; a batch ends after
-/// [`BATCH_LINES`] lines or this long, whichever comes first. Reviewers' answers wait
-/// for the lock (up to the busy timeout, 10 s), and a 50,000-line batch of a debug
-/// build on a loaded machine held it longer than that (tests/concurrency.rs).
-pub const BATCH_MAX_HOLD: Duration = Duration::from_secs(1);
+/// The longest one batch holds the ledger's write lock when no other writer waits for
+/// it; a batch ends after [`BATCH_LINES`] lines or this long, whichever comes first.
+///
+/// Each commit writes every page its lines changed to the log. Lines of jobs far apart
+/// in the ledger change pages all over its job-keyed tables, so a commit every second
+/// wrote nearly the same pages each time: a shuffled million-line stream wrote 6.9 KB a
+/// line (issue 13, BENCHMARKS.md). A reviewer's answer does not wait for it: a writer waiting for the
+/// lock says so, and the batch ends at once ([`GIVE_WAY_AFTER`]).
+pub const BATCH_MAX_HOLD: Duration = Duration::from_secs(5);
+
+/// How long a batch holds the write lock at least before it commits for another writer
+/// that waits for the lock (`store::WaitingWriters`). A reviewer's answer waits about
+/// this long plus one commit; a reviewer answering again and again still leaves the
+/// ingest batches of a quarter of a second, not of a few lines.
+pub const GIVE_WAY_AFTER: Duration = Duration::from_millis(250);
 
 /// The pause between two batches. It is longer than a waiting writer's retry interval,
 /// so an answer waiting for the lock gets it instead of starving until the ingest ends.
@@ -132,6 +142,9 @@ pub struct Batching {
     pub max_hold: Duration,
     /// The pause between two transactions.
     pub pause: Duration,
+    /// How long a transaction holds the write lock at least before it gives way to
+    /// another writer waiting for it.
+    pub give_way_after: Duration,
     /// The input is the whole stream: a last line with no end is kept as it is, not
     /// left for the next run (`ingest --complete`).
     pub complete: bool,
@@ -147,6 +160,7 @@ impl Default for Batching {
             lines: BATCH_LINES,
             max_hold: BATCH_MAX_HOLD,
             pause: BATCH_PAUSE,
+            give_way_after: GIVE_WAY_AFTER,
             complete: false,
             max_line_bytes: MAX_LINE_BYTES,
         }
@@ -190,6 +204,7 @@ fn write_all(
     mut progress: impl FnMut(&IngestReport),
 ) -> Result<IngestReport, IngestError> {
     let defaults = JobDefaults::default();
+    let waiting = ledger.waiting_writers();
     let mut report = IngestReport::default();
     let mut done = false;
     while !done {
@@ -211,7 +226,11 @@ fn write_all(
             }
             batch.lines_read += 1;
             ingest_line(&mut writer, &line, now, defaults, &mut batch)?;
-            if n % 64 == 63 && held_since.elapsed() >= batching.max_hold {
+            if n % 64 == 63
+                && (held_since.elapsed() >= batching.max_hold
+                    || (held_since.elapsed() >= batching.give_way_after
+                        && waiting.as_ref().is_some_and(WaitingWriters::any)))
+            {
                 break;
             }
         }

@@ -37,6 +37,7 @@ mod rows;
 mod sql_values;
 mod submissions;
 mod timeline;
+mod turns;
 mod views;
 mod write_behind;
 mod writer;
@@ -59,6 +60,7 @@ pub use outputs::NewDecision;
 pub use rows::*;
 pub use submissions::{ConflictingSubmission, NewRepeat, SubmittedIdentity};
 pub use timeline::{TimelineEntry, TimelineFact};
+pub use turns::WaitingWriters;
 pub use views::SavedView;
 pub use writer::Writer;
 
@@ -169,6 +171,8 @@ pub struct Ledger {
     path: PathBuf,
     /// The file SQLite opened: every write checks the path still holds it.
     opened: identity::FileIdentity,
+    /// Says, while a write waits for the lock, that it waits (`turns`).
+    turns: turns::Turns,
 }
 
 impl Ledger {
@@ -236,12 +240,21 @@ impl Ledger {
     /// and again at commit.
     pub fn writer(&mut self) -> Result<Writer<'_>, StoreError> {
         let path = self.path.clone();
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
+        let turns = self.turns.clone();
+        let tx = turns
+            .begin(|| {
+                self.conn
+                    .transaction_with_behavior(TransactionBehavior::Immediate)
+            })
             .map_err(|e| classify(&path, e))?;
         self.opened.ensure_at(&path)?;
         Ok(Writer::new(tx, path, self.opened))
+    }
+
+    /// Asks, for a bulk writer holding the lock long, whether another writer waits for
+    /// it (`None`: the lock file beside the ledger cannot be made; no one can say so).
+    pub fn waiting_writers(&self) -> Option<WaitingWriters> {
+        WaitingWriters::open(&self.path)
     }
 
     /// Sets this connection up for bulk writes: a page cache of [`BULK_CACHE_KIB`]

@@ -332,6 +332,7 @@ fn a_batch_larger_than_the_writers_memory_gives_the_ledger_of_many_small_batches
         lines: usize::MAX,
         max_hold: std::time::Duration::MAX,
         pause: std::time::Duration::ZERO,
+        give_way_after: std::time::Duration::MAX,
         complete: false,
         max_line_bytes: ingest::MAX_LINE_BYTES,
     });
@@ -340,6 +341,7 @@ fn a_batch_larger_than_the_writers_memory_gives_the_ledger_of_many_small_batches
         lines: 200,
         max_hold: std::time::Duration::MAX,
         pause: std::time::Duration::ZERO,
+        give_way_after: std::time::Duration::MAX,
         complete: false,
         max_line_bytes: ingest::MAX_LINE_BYTES,
     });

@@ -67,8 +67,13 @@ pub(super) fn open(
     }
     .map_err(|e| classify(path, e))?;
     let opened = FileIdentity::opened(path)?;
-    conn.busy_handler(Some(move |tries| wait_for_writer(tries, busy_timeout)))
-        .map_err(|e| classify(path, e))?;
+    let turns = super::turns::Turns::new(path);
+    let waiting = turns.clone();
+    conn.busy_handler(Some(move |tries| {
+        waiting.refused();
+        wait_for_writer(tries, busy_timeout)
+    }))
+    .map_err(|e| classify(path, e))?;
     check_identity(&conn, path)?;
     if mode == OpenMode::ReadWrite {
         // The page size counts only for a new file (before WAL mode fixes it): 8 KiB
@@ -98,6 +103,7 @@ pub(super) fn open(
         conn,
         path: path.to_path_buf(),
         opened,
+        turns,
     })
 }
 
