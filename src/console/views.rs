@@ -152,13 +152,38 @@ pub(crate) fn list_title(
             Some(m) => format!("{m} of {open} {open_what}{filtered}"),
             None => format!("{open} of {} {open_what} · O shows all", count.all),
         },
-        Some(open) => format!("{listed} {what}{filtered}, {open} still open · O shows those only"),
-        None => format!("{listed} {what}{filtered}"),
+        Some(open) => format!(
+            "{listed} {}{filtered}, {open} still open · O shows those only",
+            agreeing(listed, what)
+        ),
+        None => format!("{listed} {}{filtered}", agreeing(listed, what)),
     };
     let sorted = sort
         .short_label()
         .map_or_else(String::new, |label| format!(" · {label}"));
     format!(" {view} · {text}{sorted}{} ", bulk::marked_in_title(model))
+}
+
+/// `what` as it reads after a count of `n`: the first plural noun of a list's title
+/// made singular for one ("1 job without a terminal record", not "1 jobs …").
+fn agreeing(n: i64, what: &str) -> std::borrow::Cow<'_, str> {
+    const PLURALS: [(&str, &str); 4] = [
+        ("jobs", "job"),
+        ("callbacks", "callback"),
+        ("successes", "success"),
+        ("ids", "id"),
+    ];
+    if n != 1 {
+        return what.into();
+    }
+    let mut words: Vec<&str> = what.split(' ').collect();
+    for word in &mut words {
+        if let Some((_, one)) = PLURALS.iter().find(|(many, _)| many == word) {
+            *word = one;
+            return words.join(" ").into();
+        }
+    }
+    what.into()
 }
 
 /// The title of each tab, in the order of the tabs: what the tab bar draws, and what
@@ -184,4 +209,26 @@ pub(crate) fn tab_titles(model: &Model) -> Vec<Line<'static>> {
             ])
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::agreeing;
+
+    #[test]
+    fn a_title_after_a_count_of_one_reads_singular() {
+        let title = "jobs without a terminal record (Esc: back to the findings)";
+        assert_eq!(
+            agreeing(1, title),
+            "job without a terminal record (Esc: back to the findings)"
+        );
+        assert_eq!(agreeing(2, title), title);
+        assert_eq!(agreeing(0, title), title);
+        assert_eq!(
+            agreeing(1, "job ids submitted again with another identity"),
+            "job id submitted again with another identity"
+        );
+        assert_eq!(agreeing(1, "failed jobs"), "failed job");
+        assert_eq!(agreeing(1, "held for a person"), "held for a person");
+    }
 }
