@@ -22,9 +22,12 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use rustix::fs::{FlockOperation, flock};
 
-/// The name of the lock file beside `ledger`.
+/// The name of the lock file beside `ledger`: beside the file a symbolic link names,
+/// as SQLite's own `-wal` and `-shm` are, so that writers naming the ledger by the link
+/// and by the file see each other.
 pub(super) fn lock_file(ledger: &Path) -> PathBuf {
-    let mut name = ledger.as_os_str().to_owned();
+    let ledger = std::fs::canonicalize(ledger).unwrap_or_else(|_| ledger.to_path_buf());
+    let mut name = ledger.into_os_string();
     name.push("-waiting");
     PathBuf::from(name)
 }
@@ -149,6 +152,23 @@ mod tests {
         );
         assert!(!waiters.any(), "once begun, it no longer waits");
         assert!(!waiters.any(), "asking does not leave the lock taken");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_writer_naming_the_ledger_by_a_link_is_seen() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let ledger = dir.path().join("l.db");
+        std::fs::write(&ledger, b"").expect("ledger file");
+        let link = dir.path().join("link.db");
+        std::os::unix::fs::symlink(&ledger, &link).expect("link");
+        let waiters = WaitingWriters::open(&ledger).expect("lock file");
+        let turns = Turns::new(&link);
+        let seen = turns.begin(|| {
+            turns.refused();
+            waiters.any()
+        });
+        assert!(seen, "the writer through the link was not seen");
     }
 
     #[cfg(unix)]
