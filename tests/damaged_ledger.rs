@@ -18,9 +18,7 @@ fn ledger() -> (Workdir, std::path::PathBuf) {
     let w = Workdir::new();
     let stream = w.file("stream.ndjson", &fixture::synthetic_stream(1000));
     w.ok(&["ingest", stream.to_str().unwrap()]);
-    let conn = Connection::open(&w.db).unwrap();
-    conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")
-        .unwrap();
+    fixture::fold_log(&w.db);
     (w, stream)
 }
 

@@ -183,6 +183,15 @@ pub fn dump(path: &Path) -> BTreeMap<String, Vec<String>> {
         .collect()
 }
 
+/// Folds the ledger's write-ahead log into its file (and empties the log), through a
+/// connection closed at once: the file's bytes then hold everything written.
+pub fn fold_log(path: &Path) {
+    rusqlite::Connection::open(path)
+        .expect("open the ledger")
+        .execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")
+        .expect("checkpoint");
+}
+
 /// Rows per table.
 pub fn table_counts(path: &Path) -> BTreeMap<String, usize> {
     dump(path)
