@@ -333,14 +333,11 @@ fn open_existing(path: &Path) -> Result<Ledger> {
 /// a directory, an empty file.
 fn refuse_no_ledger(path: &Path) -> Result<()> {
     Ledger::refuse_unopenable(path)?;
-    let shown = crate::inert::inert(&path.display().to_string()).into_owned();
+    let shown = crate::inert::inert_path(path);
     if !path.exists() {
         bail!(
             "no ledger at {shown} (create one with `jobledger ingest FILE`, or try `jobledger demo`)"
         );
-    }
-    if path.is_dir() {
-        bail!("{shown} is a directory, not a ledger file; give the path of the ledger file");
     }
     // An empty file is no ledger yet: a command that only reads or answers must not
     // write a schema into it (ingest makes one).
@@ -383,7 +380,7 @@ fn open_to_read(path: &Path) -> Result<Ledger> {
 /// Warns, on stderr, when others may read the ledger: it holds other people's payloads.
 fn warn_if_shared(path: &Path) {
     if let Some(mode) = Ledger::shared_mode(path) {
-        let shown = crate::inert::inert(&path.display().to_string()).into_owned();
+        let shown = crate::inert::inert_path(path);
         let _ = writeln!(
             io::stderr(),
             "warning: the ledger {shown} can be read by others (mode {mode:o}), and it holds other people's payloads; make it owner-only: chmod 600 {shown}"
@@ -398,7 +395,7 @@ fn note_upgrade(path: &Path) {
         let _ = writeln!(
             io::stderr(),
             "upgrading the ledger {} from schema {version} to {} (once; on a ledger of millions of lines this takes a minute or two)…",
-            crate::inert::inert(&path.display().to_string()),
+            crate::inert::inert_path(path),
             crate::store::SCHEMA_VERSION
         );
     }
@@ -477,14 +474,15 @@ fn run_demo(
         let _ = writeln!(
             io::stderr(),
             "replaced the demo ledger {}: dropped {answers} answers, {owners} owner assignments and {requests} requests given on its rows",
-            crate::inert::inert(&path.display().to_string())
+            crate::inert::inert_path(&path)
         );
     }
     finish_progress();
     if print {
         let ledger = Ledger::open(&path)?;
         let mut out = io::stdout().lock();
-        writeln!(out, "Demo ledger {} (clock fixed at {now})", path.display())?;
+        let shown = crate::inert::inert_path(&path);
+        writeln!(out, "Demo ledger {shown} (clock fixed at {now})")?;
         writeln!(out, "ingest: {built}\n")?;
         let summary = Summary::gather(&ledger, now, DEFAULT_REVIEW_CAPACITY)?;
         report::write(&mut out, &summary, false)?;

@@ -35,6 +35,11 @@ pub fn inert(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// A file's path as it may be shown: [`inert`] over its display form.
+pub fn inert_path(path: &std::path::Path) -> String {
+    inert(&path.display().to_string()).into_owned()
+}
+
 /// Renders raw bytes that may not be UTF-8, such as an unparseable input line.
 ///
 /// Valid UTF-8 runs go through [`inert`]; each byte that is not part of valid UTF-8

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 
-use crate::inert::inert;
+use crate::inert::inert_path;
 use crate::report::{self, CheckReport};
 use crate::store::{CHECKS, CheckFinding, Ledger, StoreError};
 
@@ -26,8 +26,8 @@ pub(super) fn run_check(path: &Path, json: bool, out: &mut impl Write) -> Result
             let size = ledger.size_bytes().unwrap_or(0);
             note(&format!(
                 "checking {} ({})…",
-                shown(path),
-                megabytes(u64::try_from(size).unwrap_or(0))
+                inert_path(path),
+                report::megabytes(u64::try_from(size).unwrap_or(0))
             ));
             let show = io::stderr().is_terminal();
             let findings = ledger.check(|check| {
@@ -74,7 +74,7 @@ pub(super) fn run_backup(path: &Path, dest: &Path, out: &mut impl Write) -> Resu
     if std::fs::symlink_metadata(dest).is_ok_and(|m| !m.is_file() || m.len() > 0) {
         bail!(
             "{} already exists; backup never writes over a file: give the name of a new one",
-            shown(dest)
+            inert_path(dest)
         );
     }
     super::refuse_no_ledger(path)?;
@@ -88,9 +88,9 @@ pub(super) fn run_backup(path: &Path, dest: &Path, out: &mut impl Write) -> Resu
     let size = u64::try_from(ledger.size_bytes()?).unwrap_or(0);
     note(&format!(
         "copying {} of {} to {}…",
-        megabytes(size),
-        shown(path),
-        shown(dest)
+        report::megabytes(size),
+        inert_path(path),
+        inert_path(dest)
     ));
     let partial = partial_name(dest);
     create_private(&partial)?;
@@ -100,14 +100,14 @@ pub(super) fn run_backup(path: &Path, dest: &Path, out: &mut impl Write) -> Resu
         .and_then(|()| {
             std::fs::File::open(&partial)
                 .and_then(|f| f.sync_all())
-                .with_context(|| format!("syncing {}", shown(&partial)))
+                .with_context(|| format!("syncing {}", inert_path(&partial)))
         })
         .and_then(|()| place(&partial, dest));
     if let Err(e) = copied {
         let _ = std::fs::remove_file(&partial);
         return Err(e.context(format!(
             "no backup was written ({} was left as it was)",
-            shown(dest)
+            inert_path(dest)
         )));
     }
     let bytes = std::fs::metadata(dest).map_or(0, |m| m.len());
@@ -117,7 +117,7 @@ pub(super) fn run_backup(path: &Path, dest: &Path, out: &mut impl Write) -> Resu
     Ledger::open_read_only(dest)?.damage_probe().map_err(|e| {
         anyhow::anyhow!("{e}").context(format!(
             "the copy at {} is kept, but it is short",
-            shown(dest)
+            inert_path(dest)
         ))
     })?;
     Ok(ExitCode::SUCCESS)
@@ -144,7 +144,7 @@ fn create_private(path: &Path) -> Result<()> {
     options
         .open(path)
         .map(drop)
-        .with_context(|| format!("cannot create {}", shown(path)))
+        .with_context(|| format!("cannot create {}", inert_path(path)))
 }
 
 /// Puts the whole copy under its name: a hard link, which never replaces a file that
@@ -152,11 +152,11 @@ fn create_private(path: &Path) -> Result<()> {
 fn place(partial: &Path, dest: &Path) -> Result<()> {
     if std::fs::metadata(dest).is_ok_and(|m| m.is_file() && m.len() == 0) {
         std::fs::remove_file(dest)
-            .with_context(|| format!("replacing the empty {}", shown(dest)))?;
+            .with_context(|| format!("replacing the empty {}", inert_path(dest)))?;
     }
     std::fs::hard_link(partial, dest)
-        .with_context(|| format!("naming the copy {}", shown(dest)))?;
-    std::fs::remove_file(partial).with_context(|| format!("removing {}", shown(partial)))?;
+        .with_context(|| format!("naming the copy {}", inert_path(dest)))?;
+    std::fs::remove_file(partial).with_context(|| format!("removing {}", inert_path(partial)))?;
     if let Some(dir) = dest.parent().filter(|d| !d.as_os_str().is_empty()) {
         let _ = std::fs::File::open(dir).and_then(|d| d.sync_all());
     }
@@ -165,14 +165,4 @@ fn place(partial: &Path, dest: &Path) -> Result<()> {
 
 fn note(line: &str) {
     let _ = writeln!(io::stderr(), "{line}");
-}
-
-fn shown(path: &Path) -> String {
-    inert(&path.display().to_string()).into_owned()
-}
-
-fn megabytes(bytes: u64) -> String {
-    #[allow(clippy::cast_precision_loss)] // a size shown to a person
-    let mb = bytes as f64 / 1_048_576.0;
-    format!("{mb:.1} MB")
 }

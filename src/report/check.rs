@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::Report;
-use crate::inert::inert;
+use crate::inert::{inert, inert_path};
 use crate::store::CheckFinding;
 
 /// Every check's finding, and whether the ledger passed them all.
@@ -81,11 +81,17 @@ impl Report for CheckReport {
 
 /// One line: what a backup wrote, how large, how long it took.
 pub fn backup_written(dest: &std::path::Path, bytes: u64, took: Duration) -> String {
-    #[allow(clippy::cast_precision_loss)] // a size shown to a person
-    let mb = bytes as f64 / 1_048_576.0;
     format!(
-        "backup written to {} ({mb:.1} MB in {:.1} s)\n",
-        inert(&dest.display().to_string()),
+        "backup written to {} ({} in {:.1} s)\n",
+        inert_path(dest),
+        megabytes(bytes),
         took.as_secs_f64(),
     )
+}
+
+/// A file's size for a person, in MB (2^20 bytes) to one decimal.
+pub fn megabytes(bytes: u64) -> String {
+    #[allow(clippy::cast_precision_loss)] // a size shown to a person
+    let mb = bytes as f64 / 1_048_576.0;
+    format!("{mb:.1} MB")
 }
