@@ -110,14 +110,14 @@ pub fn build(
         // (`Ledger::writer`), rather than landing in a file nobody reads again.
         let mut old = Ledger::open(path)?;
         let lock = old.writer()?;
-        for suffix in ["", "-wal", "-shm", "-waiting"] {
-            let mut file = path.as_os_str().to_owned();
-            file.push(suffix);
-            match std::fs::remove_file(&file) {
-                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e.into()),
-                _ => {}
-            }
+        // Judged before the lock was taken: an ingest may have committed since.
+        if Ledger::open_read_only(path)?.line_count()? != lines {
+            return Err(DemoError::NotADemoLedger(
+                path.display().to_string(),
+                "input lines ingested while the demo was being rebuilt".to_owned(),
+            ));
         }
+        Ledger::remove_with_sidecars(path)?;
         drop(lock);
     }
     let mut ledger = Ledger::open(path)?;

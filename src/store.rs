@@ -251,6 +251,13 @@ impl Ledger {
         Ok(Writer::new(tx, path, self.opened))
     }
 
+    /// Removes the ledger at `path` with its `-wal`, `-shm` and `-waiting` (beside the
+    /// file a link names). Only while holding the ledger's write lock ([`Ledger::writer`]
+    /// on another connection), so that no committed write goes with it unseen.
+    pub fn remove_with_sidecars(path: &Path) -> std::io::Result<()> {
+        file_checks::remove_with_sidecars(path)
+    }
+
     /// Asks, for a bulk writer holding the lock long, whether another writer waits for
     /// it (`None`: the lock file beside the ledger cannot be made; no one can say so).
     pub fn waiting_writers(&self) -> Option<WaitingWriters> {

@@ -160,3 +160,23 @@ fn a_ledger_others_may_read_is_named_once_and_its_wal_and_shm_are_owner_only() {
         "the ledger's own mode is the person's to change"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_ledger_opened_through_a_link_keeps_its_wal_and_shm_owner_only_beside_the_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let (w, _) = Workdir::with_demo();
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    std::fs::set_permissions(&w.db, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let link = elsewhere.path().join("link.db");
+    std::os::unix::fs::symlink(&w.db, &link).unwrap();
+    // SQLite keeps the log and index beside the file the link leads to.
+    let ledger = Ledger::open(&link).unwrap();
+    ledger.data_version().unwrap();
+    for suffix in ["-wal", "-shm"] {
+        let mut side = w.db.clone().into_os_string();
+        side.push(suffix);
+        assert_eq!(mode(Path::new(&side)), 0o600, "{side:?}");
+    }
+}

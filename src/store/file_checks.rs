@@ -25,19 +25,40 @@ pub(super) fn refuse_unopenable(path: &Path) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// The directory holding `path`.
+/// The ledger file `path` names: the file a symbolic link leads to, where SQLite keeps
+/// its `-wal` and `-shm` (the path as given when it leads nowhere yet).
+fn resolved(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// The directory holding the ledger file `path` names.
 fn directory_of(path: &Path) -> PathBuf {
-    match path.parent() {
+    let file = resolved(path);
+    match file.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
         _ => PathBuf::from("."),
     }
 }
 
-/// The file SQLite keeps beside the ledger under `suffix` (`-wal`, `-shm`).
-fn beside(path: &Path, suffix: &str) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
+/// The file kept beside the ledger file `path` names, under `suffix`: SQLite's `-wal`
+/// and `-shm`, jobledger's `-waiting` (`turns`).
+pub(super) fn beside(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = resolved(path).into_os_string();
     name.push(suffix);
     PathBuf::from(name)
+}
+
+/// Removes the ledger at `path` with the files kept beside it. Its caller holds the
+/// ledger's write lock, so no write is lost between a check and the removal.
+pub(super) fn remove_with_sidecars(path: &Path) -> std::io::Result<()> {
+    let sidecars = ["-wal", "-shm", "-waiting"].map(|suffix| beside(path, suffix));
+    for file in std::iter::once(path).chain(sidecars.iter().map(PathBuf::as_path)) {
+        match std::fs::remove_file(file) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// Does the directory holding `path` take new files? `access(2)` answers for root

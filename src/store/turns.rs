@@ -26,10 +26,7 @@ use rustix::fs::{FlockOperation, flock};
 /// as SQLite's own `-wal` and `-shm` are, so that writers naming the ledger by the link
 /// and by the file see each other.
 pub(super) fn lock_file(ledger: &Path) -> PathBuf {
-    let ledger = std::fs::canonicalize(ledger).unwrap_or_else(|_| ledger.to_path_buf());
-    let mut name = ledger.into_os_string();
-    name.push("-waiting");
-    PathBuf::from(name)
+    super::file_checks::beside(ledger, "-waiting")
 }
 
 /// Opens (making it, owner-only, if needed) the lock file beside `ledger`.
