@@ -13,17 +13,28 @@ use rusqlite::Connection;
 
 use super::{APPLICATION_ID, CallbackFilter, Ledger, SCHEMA_VERSION, StoreError, classify};
 
-/// The checks, in the order they run (the names are the report's and JSON's).
-pub const CHECKS: [&str; 8] = [
-    "identity",
-    "integrity",
-    "foreign_keys",
-    "kept_counts",
-    "line_identity",
-    "callback_lines",
-    "latest_attempts",
-    "answers",
+/// Each check's name (the report's and JSON's) and what runs it, in the order they run.
+const RUNS: [(&str, Check); 8] = [
+    ("identity", identity),
+    ("integrity", integrity),
+    ("foreign_keys", foreign_keys),
+    ("kept_counts", kept_counts),
+    ("line_identity", line_identity),
+    ("callback_lines", callback_lines),
+    ("latest_attempts", latest_attempts),
+    ("answers", answers),
 ];
+
+/// The checks' names, in the order they run.
+pub const CHECKS: [&str; RUNS.len()] = {
+    let mut names = [""; RUNS.len()];
+    let mut i = 0;
+    while i < RUNS.len() {
+        names[i] = RUNS[i].0;
+        i += 1;
+    }
+    names
+};
 
 /// What one check found: `examined` things looked at, and each problem in a sentence
 /// (none: the check passed).
@@ -47,24 +58,13 @@ impl CheckFinding {
 const LISTED: i64 = 20;
 
 impl Ledger {
-    /// Runs every check in [`CHECKS`], calling `before` with each one's name first
+    /// Runs every check of [`CHECKS`], calling `before` with each one's name first
     /// (a check of a large ledger takes a while: the caller shows where it is).
     pub fn check(&self, mut before: impl FnMut(&'static str)) -> Vec<CheckFinding> {
-        CHECKS
-            .iter()
-            .map(|&check| {
+        RUNS.iter()
+            .map(|&(check, run)| {
                 before(check);
                 let started = std::time::Instant::now();
-                let run = match check {
-                    "identity" => identity,
-                    "integrity" => integrity,
-                    "foreign_keys" => foreign_keys,
-                    "kept_counts" => kept_counts,
-                    "line_identity" => line_identity,
-                    "callback_lines" => callback_lines,
-                    "latest_attempts" => latest_attempts,
-                    _ => answers,
-                };
                 match run(&self.conn) {
                     Ok((examined, problems)) => CheckFinding {
                         check,
@@ -181,6 +181,9 @@ fn sqlite_message(path: &Path, e: rusqlite::Error) -> String {
 }
 
 type Found = rusqlite::Result<(i64, Vec<String>)>;
+
+/// One check over the ledger's connection.
+type Check = fn(&Connection) -> Found;
 
 /// Lists the first [`LISTED`] rows of `sql` (one text each) and counts them all.
 fn listed(conn: &Connection, sql: &str, what: &str) -> rusqlite::Result<Vec<String>> {
