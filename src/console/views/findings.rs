@@ -44,8 +44,13 @@ const ANSWERED_COLUMNS: &[Column<FindingJob>] = &[JOB, ANSWER, STATE, ATTEMPT, A
 
 fn answer(row: &FindingJob) -> Line<'_> {
     match &row.answer {
+        // Green only for an answer that closes the finding, as the held callbacks'.
         Some((verdict, reviewer)) => Line::from(vec![
-            Span::raw(verdict.as_str()).green(),
+            if verdict.closes() {
+                Span::raw(verdict.as_str()).green()
+            } else {
+                Span::raw(verdict.as_str()).yellow()
+            },
             Span::raw(" by ").dark_gray(),
             outside(reviewer),
         ]),
