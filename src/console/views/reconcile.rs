@@ -179,43 +179,44 @@ fn findings<'a>(lines: &mut Vec<Line<'a>>, g: &'a Glance, selected: Finding) {
         Span::raw("↑↓ pick a finding, Enter lists its jobs.").dark_gray(),
     ));
     lines.push(Line::default());
+    let divergent_why = format!(
+        "decided under more than one decision id; {} open",
+        m.divergent_open
+    );
     for (kind, count, first, why) in [
         (
             Finding::MissingTerminal,
             m.missing_terminal,
             &g.first_missing_terminal,
-            "accepted, no terminal record yet".to_owned(),
+            "accepted, no terminal record yet",
         ),
         (
             Finding::MissingOutput,
             m.missing_output,
             &g.first_missing_output,
-            "success on record but no output: a consistency incident".to_owned(),
+            "success on record but no output: a consistency incident",
         ),
         (
             Finding::MissingNotification,
             m.missing_notification,
             &g.first_missing_notification,
-            "terminal but never notified (informational)".to_owned(),
+            "terminal but never notified (informational)",
         ),
         (
             Finding::DivergentDecisions,
             m.divergent_decisions,
             &g.first_divergent_decisions,
-            format!(
-                "decided under more than one decision id; {} open",
-                m.divergent_open
-            ),
+            divergent_why.as_str(),
         ),
         (
             Finding::ConflictingSubmissions,
             m.conflicting_submissions,
             &g.first_conflicting_submissions,
-            "same id, another identity; the first stands".to_owned(),
+            "same id, another identity; the first stands",
         ),
     ] {
         let mark = if kind == selected { "▶ " } else { "  " };
-        finding(lines, mark, kind.label(), count, first, &why);
+        finding(lines, mark, kind.label(), count, first, why);
     }
 }
 
