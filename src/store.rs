@@ -173,6 +173,9 @@ pub struct Ledger {
     opened: identity::FileIdentity,
     /// Says, while a write waits for the lock, that it waits (`turns`).
     turns: turns::Turns,
+    /// The log was emptied into the old file once it left the path: done only once, as
+    /// a ledger opened at the path since may have a log of its own there.
+    log_left_empty: std::cell::Cell<bool>,
 }
 
 impl Ledger {
@@ -231,7 +234,9 @@ impl Ledger {
     /// would read this file's pages as its own. Best effort: a read-only connection
     /// cannot, and the next open reads whatever is left.
     pub fn leave_the_log_empty(&self) {
-        let _ = self.conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)");
+        if !self.log_left_empty.replace(true) {
+            let _ = self.conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)");
+        }
     }
 
     /// Starts a write transaction (`BEGIN IMMEDIATE`); nothing is kept unless it is

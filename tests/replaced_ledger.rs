@@ -119,6 +119,33 @@ fn the_console_reopens_a_ledger_replaced_under_it_and_answers_into_the_new_file(
 }
 
 #[test]
+fn the_console_leaves_an_empty_file_at_its_path_unwritten_and_reopens_the_ledger_made_there() {
+    let demo = demo_ledger();
+    let dir = demo.path.parent().unwrap();
+    let mut app = open_app(&demo.path, "ana");
+    // A demo being rebuilt: an empty file first, the ledger in it a moment later.
+    let empty = dir.join("empty.db");
+    std::fs::write(&empty, b"").unwrap();
+    std::fs::rename(&empty, &demo.path).unwrap();
+
+    update(&mut app, Action::Tick);
+    let text = shows(&app, "does not open (it is empty: no ledger yet)");
+    assert!(text.contains("FILE GONE"), "{text}");
+    update(&mut app, Action::Tick);
+    assert_eq!(
+        std::fs::metadata(&demo.path).unwrap().len(),
+        0,
+        "the console wrote nothing into the empty file"
+    );
+
+    std::fs::rename(other_ledger(dir), &demo.path).unwrap();
+    update(&mut app, Action::Tick);
+    let text = shows(&app, "demo.db was replaced by another file; reopened it");
+    assert!(!text.contains("FILE GONE"), "{text}");
+    shows(&app, "Quarantined 1/1");
+}
+
+#[test]
 fn the_console_turns_writes_off_while_its_ledger_is_removed_and_on_when_it_is_back() {
     let demo = demo_ledger();
     let dir = demo.path.parent().unwrap();

@@ -49,6 +49,8 @@ pub struct App {
     filter_typed_at: Option<std::time::Instant>,
     /// Searches a large view's filter off this thread.
     search: query::Search,
+    /// The file at the path that would not open when the ledger was replaced.
+    refused_file: Option<file_watch::FileStamp>,
 }
 
 impl App {
@@ -78,6 +80,7 @@ impl App {
             quit: false,
             filter_typed_at: None,
             search: query::Search::default(),
+            refused_file: None,
         };
         app.refresh()?;
         Ok(app)

@@ -104,6 +104,7 @@ pub(super) fn open(
         path: path.to_path_buf(),
         opened,
         turns,
+        log_left_empty: std::cell::Cell::new(false),
     })
 }
 

@@ -50,28 +50,28 @@ pub(super) fn check(app: &mut App) -> Result<(), StoreError> {
 
 fn reopen(app: &mut App, name: &str) -> Result<(), StoreError> {
     let path = app.ledger.path().to_path_buf();
+    // A file that would not open is tried again only once it has changed: each try
+    // opens it whole, and a damaged one is counted whole by the probe.
+    let stamp = FileStamp::of(&path);
+    if app.refused_file.is_some() && app.refused_file == stamp {
+        return Ok(());
+    }
     app.ledger.leave_the_log_empty();
-    let opened = if app.writable {
-        Ledger::open(&path).and_then(|ledger| {
-            ledger.keep_writes_durable()?;
-            Ok(ledger)
-        })
-    } else {
-        Ledger::open_read_only(&path)
-    };
-    let ledger = match opened {
+    let ledger = match open_replacement(&path, app.writable, stamp.as_ref()) {
         Ok(ledger) => ledger,
-        Err(e) => {
+        Err(why) => {
+            app.refused_file = stamp;
             // Said once: the next ticks find it replaced still, and stay quiet.
             if !app.model.ledger_gone {
                 set_gone(app, true);
                 app.model.flash = Flash::error(format!(
-                    "{name} was replaced by a file that does not open ({e}); writes are off"
+                    "{name} was replaced by a file that does not open ({why}); writes are off"
                 ));
             }
             return Ok(());
         }
     };
+    app.refused_file = None;
     app.ledger = ledger;
     app.data_version = app.ledger.data_version()?;
     set_gone(app, false);
@@ -92,6 +92,51 @@ fn reopen(app: &mut App, name: &str) -> Result<(), StoreError> {
         "{name} was replaced by another file; reopened it{form}"
     ));
     Ok(())
+}
+
+/// Opens the file now at the path as the console opened the first: an empty file is
+/// no ledger yet (a demo making one), and is not written into; a damaged one is
+/// refused as at start.
+fn open_replacement(
+    path: &std::path::Path,
+    writable: bool,
+    stamp: Option<&FileStamp>,
+) -> Result<Ledger, String> {
+    if stamp.is_some_and(|stamp| stamp.len == 0) {
+        return Err("it is empty: no ledger yet".to_owned());
+    }
+    let opened = if writable {
+        Ledger::open(path).and_then(|ledger| {
+            ledger.keep_writes_durable()?;
+            Ok(ledger)
+        })
+    } else {
+        Ledger::open_read_only(path)
+    };
+    opened
+        .and_then(|ledger| ledger.damage_probe().map(|()| ledger))
+        .map_err(|e| e.to_string())
+}
+
+/// What a file at the path looked like when it was refused: tried again once any of
+/// it changes (a demo fills the same file it made, so the inode alone is not enough).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct FileStamp {
+    inode: u64,
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+}
+
+impl FileStamp {
+    fn of(path: &std::path::Path) -> Option<FileStamp> {
+        use std::os::unix::fs::MetadataExt as _;
+        let meta = std::fs::metadata(path).ok()?;
+        Some(FileStamp {
+            inode: meta.ino(),
+            len: meta.len(),
+            modified: meta.modified().ok(),
+        })
+    }
 }
 
 /// Turns writes off while the file is gone, and back to how the console was opened.
