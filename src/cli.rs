@@ -322,11 +322,11 @@ fn open_for_a_person(path: &Path) -> Result<Ledger> {
     Ok(ledger)
 }
 
+/// Opens an existing ledger read-write: refused with a sentence when there is none,
+/// upgraded if need be, and refused when damaged.
 fn open_existing(path: &Path) -> Result<Ledger> {
     refuse_no_ledger(path)?;
-    let ledger = open_upgrading(path)?;
-    ledger.damage_probe()?;
-    Ok(ledger)
+    open_to_ingest(path)
 }
 
 /// Refuses, with a sentence, a path where no ledger can be: nothing, a dangling link,
@@ -361,20 +361,17 @@ fn open_upgrading(path: &Path) -> Result<Ledger, StoreError> {
 /// Opens the ledger for a report: as [`open_existing`] does, or, in a directory that
 /// takes no new files (where a write open cannot make its `-wal` and `-shm`), read-only.
 fn open_to_read(path: &Path) -> Result<Ledger> {
-    match open_existing(path) {
-        Err(e)
-            if matches!(
-                e.downcast_ref(),
-                Some(StoreError::DirectoryNotWritable { .. })
-            ) =>
-        {
+    refuse_no_ledger(path)?;
+    let ledger = match open_upgrading(path) {
+        Err(StoreError::DirectoryNotWritable { .. }) => {
             let ledger = Ledger::open_read_only(path)?;
             warn_if_shared(path);
-            ledger.damage_probe()?;
-            Ok(ledger)
+            ledger
         }
-        opened => opened,
-    }
+        opened => opened?,
+    };
+    ledger.damage_probe()?;
+    Ok(ledger)
 }
 
 /// Warns, on stderr, when others may read the ledger: it holds other people's payloads.
