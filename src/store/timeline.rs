@@ -136,7 +136,8 @@ const TIMELINE: &str = "
       FROM request_withdrawals w JOIN outbox o ON o.id = w.request_id WHERE o.job_id = ?1
     UNION ALL SELECT 11, accepted_at, accepted_line, input_digest, model_digest,
            policy_revision, NULL
-      FROM jobs WHERE job_id = ?1 AND job_id IN (SELECT job_id FROM repeated_submissions)
+      FROM jobs WHERE job_id = ?1
+        AND EXISTS (SELECT 1 FROM repeated_submissions WHERE job_id = ?1)
     UNION ALL SELECT 11, submitted_at, line_seq, input_digest, model_digest, policy_revision,
            conflicting
       FROM repeated_submissions WHERE job_id = ?1
