@@ -209,7 +209,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 let id = answer_decisions(&mut open_for_a_person(&path)?, &request, now).map_err(
                     |e| match e {
                         DecisionAnswerError::AnsweredMeanwhile { ref answer, .. } => {
-                            anyhow::anyhow!("{e}\n(to answer over it, add --seen {})", answer.id)
+                            answer_over_it(&e, answer.id)
                         }
                         other => other.into(),
                     },
@@ -239,7 +239,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let written = review::answer(&mut open_for_a_person(&path)?, &request, now).map_err(
                 |e| match e {
                     review::AnswerError::AnsweredMeanwhile(ref theirs) => {
-                        anyhow::anyhow!("{e}\n(to answer over it, add --seen {})", theirs.id)
+                        answer_over_it(&e, theirs.id)
                     }
                     other => other.into(),
                 },
@@ -312,6 +312,11 @@ fn run_request(
         now,
     )?;
     Ok(report::request_written(kind, &args.job, &written))
+}
+
+/// An answer refused over one the reviewer had not seen, with how to answer over it.
+fn answer_over_it(refused: &dyn std::fmt::Display, standing: i64) -> anyhow::Error {
+    anyhow::anyhow!("{refused}\n(to answer over it, add --seen {standing})")
 }
 
 /// Opens the ledger for a person's write (an answer, an owner, a request): each commit
