@@ -7,7 +7,7 @@ mod support;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
-use std::process::{Output, Stdio};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
 use rusqlite::Connection;
@@ -215,10 +215,7 @@ fn a_backup_taken_while_ingest_runs_is_a_whole_prefix_of_the_stream() {
     let w = Workdir::new();
     let stream = fixture::synthetic_stream(20_000);
     let file = w.file("stream.ndjson", &stream);
-    let mut ingest = binary::command(&w.db, NOW)
-        .args(["ingest", file.to_str().unwrap()])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
+    let mut ingest = support::crash::ingest_command(&w.db, &file)
         .spawn()
         .unwrap();
     // Wait for the first batches to be committed.

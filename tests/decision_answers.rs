@@ -4,13 +4,13 @@
 
 mod support;
 
-use jobledger::console::{Action, App, Tab, update};
+use jobledger::console::App;
 use jobledger::review::decisions::{DecisionAnswerError, DecisionAnswerRequest, answer_decisions};
 use jobledger::store::{Finding, Ledger};
 use ratatui::crossterm::event::KeyCode;
 use support::binary::Workdir;
 use support::fixture::{TempLedger, now};
-use support::terminal::{key, open_app_at, render_at, type_text};
+use support::terminal::{key, open_app_at, open_finding, render_at, type_text};
 
 /// Two jobs decided twice (`b`, `a`), one decided once (`c`).
 const DECIDED_TWICE: &str = r#"{"event":"job_accepted","job_id":"b","at":"2026-11-27T10:00:00Z"}
@@ -136,11 +136,7 @@ fn the_command_line_answers_and_reconcile_shows_the_answer_in_text_and_json() {
 
 /// Opens the divergent-decisions finding in the console.
 fn open_divergent(app: &mut App) {
-    update(app, Action::ShowTab(Tab::Reconcile));
-    while app.model().findings.selected != Finding::DivergentDecisions {
-        key(app, KeyCode::Down);
-    }
-    key(app, KeyCode::Enter);
+    open_finding(app, Finding::DivergentDecisions);
 }
 
 #[test]

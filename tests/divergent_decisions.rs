@@ -4,14 +4,14 @@
 
 mod support;
 
-use jobledger::console::{Action, App, Tab, update};
+use jobledger::console::App;
 use jobledger::filter::{Query, Scope};
 use jobledger::reconcile::account;
 use jobledger::store::{Finding, Keyset, Ledger, PageRequest, TimelineFact};
 use ratatui::crossterm::event::KeyCode;
 use support::binary::Workdir;
 use support::fixture::{TempLedger, now};
-use support::terminal::{key, open_app_at};
+use support::terminal::{key, open_app_at, open_finding};
 
 /// The issue's own example: j1 submitted twice with different inputs, decided as
 /// d1 (pay), d2 (refund), then d1 again.
@@ -375,11 +375,7 @@ fn json_ids(report: &serde_json::Value, key: &str) -> Vec<String> {
 
 /// Every job the console lists for `finding`, walked with ↓ from the first.
 fn console_ids(app: &mut App, finding: Finding) -> Vec<String> {
-    update(app, Action::ShowTab(Tab::Reconcile));
-    while app.model().findings.selected != finding {
-        key(app, KeyCode::Down);
-    }
-    key(app, KeyCode::Enter);
+    open_finding(app, finding);
     let selected = |app: &App| app.model().list().and_then(|l| l.job()).unwrap().to_owned();
     let mut seen = vec![selected(app)];
     loop {

@@ -36,11 +36,7 @@ const EVERY_COMMAND: &[&[&str]] = &[
 ];
 
 fn run(db: &Path, args: &[&str]) -> Output {
-    binary::command(db, NOW)
-        .args(args)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("the binary runs")
+    binary::run_at(db, NOW, args)
 }
 
 #[test]

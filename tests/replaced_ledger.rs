@@ -14,7 +14,7 @@ use jobledger::review::{self, AnswerError, AnswerRequest};
 use jobledger::store::{FileAtPath, Ledger, StoreError};
 use ratatui::crossterm::event::KeyCode;
 use support::fixture::{self, TempLedger};
-use support::terminal::{ch, demo_ledger, key, open_app, render, shows, type_text};
+use support::terminal::{ch, demo_app, demo_ledger, key, render, shows, type_text};
 
 fn answers(path: &Path) -> i64 {
     fixture::query_i64(path, "SELECT count(*) FROM answers", [])
@@ -84,9 +84,8 @@ fn a_write_into_a_ledger_replaced_at_its_path_is_refused_and_nothing_is_written(
 
 #[test]
 fn the_console_reopens_a_ledger_replaced_under_it_and_answers_into_the_new_file() {
-    let demo = demo_ledger();
+    let (demo, mut app) = demo_app("ana");
     let dir = demo.path.parent().unwrap();
-    let mut app = open_app(&demo.path, "ana");
     let old = dir.join("old.db");
     std::fs::hard_link(&demo.path, &old).unwrap();
     // The demo has callbacks the worked example alone has not.
@@ -120,9 +119,8 @@ fn the_console_reopens_a_ledger_replaced_under_it_and_answers_into_the_new_file(
 
 #[test]
 fn the_console_leaves_an_empty_file_at_its_path_unwritten_and_reopens_the_ledger_made_there() {
-    let demo = demo_ledger();
+    let (demo, mut app) = demo_app("ana");
     let dir = demo.path.parent().unwrap();
-    let mut app = open_app(&demo.path, "ana");
     // A demo being rebuilt: an empty file first, the ledger in it a moment later.
     let empty = dir.join("empty.db");
     std::fs::write(&empty, b"").unwrap();
@@ -147,9 +145,8 @@ fn the_console_leaves_an_empty_file_at_its_path_unwritten_and_reopens_the_ledger
 
 #[test]
 fn the_console_turns_writes_off_while_its_ledger_is_removed_and_on_when_it_is_back() {
-    let demo = demo_ledger();
+    let (demo, mut app) = demo_app("ana");
     let dir = demo.path.parent().unwrap();
-    let mut app = open_app(&demo.path, "ana");
     let aside = dir.join("aside.db");
     std::fs::rename(&demo.path, &aside).unwrap();
 

@@ -6,6 +6,8 @@
 //! a minute has passed), with no limit of its own on how long a batch holds the lock:
 //! only the waiting writer's word can make it commit meanwhile.
 
+mod support;
+
 use std::io::Read;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
@@ -57,9 +59,12 @@ impl Read for Endless<'_> {
 
 #[test]
 fn a_waiting_writer_gets_the_lock_while_a_long_batch_runs() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let db = dir.path().join("turns.db");
-    drop(Ledger::open(&db).expect("ledger"));
+    let support::fixture::TempLedger {
+        dir: _dir,
+        path: db,
+        ledger,
+    } = support::fixture::TempLedger::new();
+    drop(ledger);
     let stop = AtomicBool::new(false);
     let ran_out = AtomicBool::new(false);
     let produced = AtomicU64::new(0);
@@ -83,7 +88,7 @@ fn a_waiting_writer_gets_the_lock_while_a_long_batch_runs() {
             ingest_in_batches(
                 &mut ledger,
                 input,
-                jobledger::clock::Timestamp::parse("2026-11-27T17:00:00Z").expect("time"),
+                support::fixture::now(),
                 batching,
                 |report| {
                     let _ = committed_tx.send(report.lines_read);

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use jobledger::clock::{Clock, Timestamp};
 use jobledger::console::{self, Action, App, Model, update};
 use jobledger::demo::{self, DemoData};
-use jobledger::store::{CallbackRow, Ledger};
+use jobledger::store::{CallbackRow, Finding, Ledger};
 use ratatui::backend::{CrosstermBackend, TestBackend};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
@@ -99,6 +99,20 @@ pub fn demo_app(reviewer: &str) -> (DemoLedger, App) {
     let ledger = demo_ledger();
     let app = open_app(&ledger.path, reviewer);
     (ledger, app)
+}
+
+/// Opens `finding`'s list of jobs in the Reconcile view (↓ to it, Enter); fails, not
+/// hangs, when ↓ never reaches it.
+pub fn open_finding(app: &mut App, finding: Finding) {
+    update(app, Action::ShowTab(console::Tab::Reconcile));
+    for _ in Finding::ALL {
+        if app.model().findings.selected == finding {
+            key(app, KeyCode::Enter);
+            return;
+        }
+        key(app, KeyCode::Down);
+    }
+    panic!("{finding:?} is not among the findings ↓ reaches");
 }
 
 /// The console on the ledger at `path`, for `reviewer`, at the demo's clock, on the
