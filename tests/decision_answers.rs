@@ -174,3 +174,25 @@ fn the_console_answers_a_divergent_job_from_its_list_and_the_finding_counts_it_a
         "{screen}"
     );
 }
+
+#[test]
+fn the_console_says_when_the_decisions_were_answered_meanwhile_and_writes_nothing() {
+    let mut t = TempLedger::new();
+    t.ingest(DECIDED_TWICE);
+    let mut app = open_app_at(&t.path, "ana", now());
+    open_divergent(&mut app);
+    key(&mut app, KeyCode::Char('a'));
+    // Maria answers job a from the command line while Ana's form is open.
+    answer(&mut t.ledger, "a", "first_stands", None).unwrap();
+    key(&mut app, KeyCode::Enter);
+    let screen = render_at(&app, 160, 48);
+    assert!(screen.contains("Refused. Nothing was written."), "{screen}");
+    assert!(
+        screen.contains("maria answered these decisions meanwhile: first_stands"),
+        "{screen}"
+    );
+    assert!(screen.contains("open the form again (a)"), "{screen}");
+    assert!(!screen.contains("--seen"), "{screen}");
+    let standing = t.ledger.decision_answer("a").unwrap().unwrap();
+    assert_eq!(standing.reviewer, "maria", "Ana's answer was not written");
+}

@@ -71,8 +71,20 @@ fn submit(app: &mut App, form: &mut DecisionsForm) -> bool {
             form.outcome = Some(Outcome::Written(lines));
             true
         }
-        Err(e @ DecisionAnswerError::AnsweredMeanwhile { .. }) => {
-            form.outcome = Some(Outcome::Refused(e.to_string()));
+        Err(DecisionAnswerError::AnsweredMeanwhile { answer, .. }) => {
+            // Said as the console's own answers say it: the command line's advice
+            // (`--seen`) is no way here, the form opened again starts from theirs.
+            let note = if answer.note.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", answer.note)
+            };
+            form.outcome = Some(Outcome::Refused(format!(
+                "{} answered these decisions meanwhile: {} at {}{note}. The list now shows their answer; to answer over it, open the form again (a): it starts from theirs.",
+                answer.reviewer,
+                answer.verdict,
+                answer.answered_at.month_day_time()
+            )));
             // Show their answer in the row too.
             true
         }
