@@ -49,7 +49,7 @@ use rusqlite::{Connection, TransactionBehavior};
 pub use accounts::{JobAccount, OpenJob};
 pub use callbacks::CallbackFilter;
 pub use check::{CHECKS, CheckFinding};
-pub use counts::{MissingCounts, WindowStates};
+pub use counts::MissingCounts;
 pub use decisions::{DecisionAnswerRow, DecisionRow, DivergentJob, NewDecisionAnswer};
 pub use findings::{Finding, FindingJob};
 pub use identity::FileAtPath;

@@ -11,7 +11,6 @@ use rusqlite::{Connection, params};
 
 use super::rows::DispositionCounts;
 use super::{Ledger, StoreError};
-use crate::clock::Timestamp;
 use crate::decision::{Disposition, JobState};
 
 /// Accepted jobs still missing something, counted (the reconciliation at a glance).
@@ -27,14 +26,6 @@ pub struct MissingCounts {
     pub divergent_open: i64,
     /// Job ids submitted again with another identity.
     pub conflicting_submissions: i64,
-}
-
-/// Jobs submitted in one window and the state each is in now.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct WindowStates {
-    pub start: Timestamp,
-    pub state: JobState,
-    pub jobs: i64,
 }
 
 /// What a transaction has added to each count so far.

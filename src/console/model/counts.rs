@@ -1,8 +1,9 @@
 //! Counts the tabs, the status line and the Reconcile view show, kept in the model
 //! between changes.
 
+use crate::reconcile::Window;
 use crate::reconcile::{Backlog, DEFAULT_REVIEW_CAPACITY, ReviewHour};
-use crate::store::{MissingCounts, WindowStates};
+use crate::store::MissingCounts;
 
 /// Job ids listed per reconciliation finding; the CLI's `reconcile` lists them all.
 pub(crate) const FIRST_MISSING: usize = 8;
@@ -35,14 +36,6 @@ impl Count {
     }
 }
 
-/// Jobs submitted in one window that reconciliation names for a person to look at.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct WindowFindings {
-    pub start: crate::clock::Timestamp,
-    pub divergent_decisions: i64,
-    pub conflicting_submissions: i64,
-}
-
 /// The reconciliation at a glance: counts, the first jobs of each finding, recent
 /// windows and the backlog alarm.
 #[derive(Debug, Clone, PartialEq)]
@@ -53,10 +46,10 @@ pub struct Glance {
     pub first_missing_notification: Vec<String>,
     pub first_divergent_decisions: Vec<String>,
     pub first_conflicting_submissions: Vec<String>,
-    pub windows: Vec<WindowStates>,
-    /// The same windows' jobs decided under more than one decision id, and submitted
-    /// again with another identity (issue 12), newest first.
-    pub window_findings: Vec<WindowFindings>,
+    /// The recent submission windows, newest first: their jobs by state now, and
+    /// those decided under more than one decision id or submitted again with another
+    /// identity (issue 12).
+    pub windows: Vec<Window>,
     pub backlog: Backlog,
     /// Arrivals for people against answers, per clock hour over the last day
     /// (oldest first), counted with the findings.
@@ -76,7 +69,6 @@ impl Default for Glance {
             first_divergent_decisions: Vec::new(),
             first_conflicting_submissions: Vec::new(),
             windows: Vec::new(),
-            window_findings: Vec::new(),
             trend: Vec::new(),
             counted: false,
             backlog: Backlog {

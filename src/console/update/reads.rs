@@ -16,20 +16,20 @@ use std::sync::mpsc::{self, Receiver, TryRecvError};
 use super::App;
 use crate::clock::Timestamp;
 use crate::console::model::List;
-use crate::console::model::counts::{Count, FIRST_MISSING, Glance, RECENT_WINDOWS, WindowFindings};
+use crate::console::model::counts::{Count, FIRST_MISSING, Glance, RECENT_WINDOWS};
 use crate::console::model::detail::{Detail, RAW_DETAIL_BYTES, Subject, raw_message};
 use crate::console::model::page::{
     CallbackItem, CallbackList, FailedItem, Fetched, Query, RAW_HEAD_BYTES, RowSource,
 };
 use crate::console::model::{Flash, Model};
 use crate::console::tab::Tab;
-use crate::decision::{Disposition, JobState};
+use crate::decision::Disposition;
 use crate::filter::{self, Scope};
 use crate::reconcile::{self, Backlog, DEFAULT_REVIEW_CAPACITY};
 use crate::review::CaseKind;
 use crate::store::{
     AgedJobRow, CallbackFilter, CallbackKey, DispositionCounts, JobKey, Ledger, MissingCounts,
-    OutboxRow, PageRequest, RejectedLine, StoreError, WindowStates,
+    OutboxRow, PageRequest, RejectedLine, StoreError,
 };
 use crate::store::{Finding, FindingJob};
 
@@ -274,24 +274,13 @@ pub(super) fn detail(ledger: &Ledger, subject: Subject) -> Result<Detail, StoreE
 /// The reconciliation at a glance, counted at `now`.
 fn glance(ledger: &Ledger, now: Timestamp) -> Result<Glance, StoreError> {
     let accounts = reconcile::account(ledger, 3600, FIRST_MISSING, None)?;
-    let mut windows = Vec::new();
-    let mut window_findings = Vec::new();
-    for w in accounts.windows.iter().rev().take(RECENT_WINDOWS) {
-        window_findings.push(WindowFindings {
-            start: w.start,
-            divergent_decisions: w.divergent_decisions,
-            conflicting_submissions: w.conflicting_submissions,
-        });
-        for (state, jobs) in &w.states {
-            if let (Some(state), true) = (JobState::parse(state), *jobs > 0) {
-                windows.push(WindowStates {
-                    start: w.start,
-                    state,
-                    jobs: *jobs,
-                });
-            }
-        }
-    }
+    let windows = accounts
+        .windows
+        .iter()
+        .rev()
+        .take(RECENT_WINDOWS)
+        .cloned()
+        .collect();
     Ok(Glance {
         missing: MissingCounts {
             accepted: accounts.accepted,
@@ -309,7 +298,6 @@ fn glance(ledger: &Ledger, now: Timestamp) -> Result<Glance, StoreError> {
         first_divergent_decisions: accounts.divergent_decisions.first,
         first_conflicting_submissions: accounts.conflicting_submissions.first,
         windows,
-        window_findings,
         backlog: Backlog::measure(ledger, now, DEFAULT_REVIEW_CAPACITY)?,
         trend: reconcile::review_trend(ledger, now)?,
         counted: true,

@@ -1,6 +1,5 @@
 //! The Reconcile view: the ledger accounts for every accepted job (SPEC sec. 4).
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use ratatui::Frame;
@@ -10,7 +9,6 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 
 use super::{outside, trend};
-use crate::clock::Timestamp;
 use crate::console::model::Model;
 use crate::console::model::counts::Glance;
 use crate::console::tab::Tab;
@@ -224,15 +222,6 @@ fn findings<'a>(lines: &mut Vec<Line<'a>>, g: &'a Glance, selected: Finding) {
 /// person answers (first, so they stay on screen at 80 columns), then the jobs by state
 /// now, as many states as fit in `width` (a row too long would wrap into two).
 fn windows(lines: &mut Vec<Line<'_>>, model: &Model, width: usize) {
-    let mut by_window: BTreeMap<std::cmp::Reverse<Timestamp>, BTreeMap<JobState, i64>> =
-        BTreeMap::new();
-    for w in &model.glance.windows {
-        *by_window
-            .entry(std::cmp::Reverse(w.start))
-            .or_default()
-            .entry(w.state)
-            .or_default() += w.jobs;
-    }
     let mut header = format!(
         "{:<14} {:>7} {:>9} {:>11}",
         "submitted (1h)", "jobs", "divergent", "conflicting"
@@ -251,21 +240,19 @@ fn windows(lines: &mut Vec<Line<'_>>, model: &Model, width: usize) {
         let _ = write!(header, " {}", state.as_str());
     }
     lines.push(Line::from(Span::raw(header).bold().underlined()));
-    for (std::cmp::Reverse(start), by_state) in by_window {
-        let total: i64 = by_state.values().sum();
-        let findings = model
-            .glance
-            .window_findings
-            .iter()
-            .find(|f| f.start == start);
+    for w in &model.glance.windows {
+        let total: i64 = w.states.values().sum();
+        if total == 0 {
+            continue;
+        }
         let mut row = format!(
             "{:<14} {total:>7} {:>9} {:>11}",
-            start.month_day_time().get(..11).unwrap_or_default(),
-            findings.map_or(0, |f| f.divergent_decisions),
-            findings.map_or(0, |f| f.conflicting_submissions),
+            w.start.month_day_time().get(..11).unwrap_or_default(),
+            w.divergent_decisions,
+            w.conflicting_submissions,
         );
         for state in &states {
-            let count = by_state.get(state).copied().unwrap_or(0);
+            let count = w.states.get(state.as_str()).copied().unwrap_or(0);
             let _ = write!(row, " {count:>w$}", w = state.as_str().len());
         }
         lines.push(Line::from(row));
