@@ -377,7 +377,11 @@ impl App {
         } else {
             self.model.glance.backlog =
                 Backlog::measure(&self.ledger, now, DEFAULT_REVIEW_CAPACITY)?;
-            self.glance_worker.request(now);
+            // The worker opens the path, where the file is gone: the last count stays
+            // on screen, and FILE GONE says why it is not recounted.
+            if !self.model.ledger_gone {
+                self.glance_worker.request(now);
+            }
         }
         Ok(())
     }
