@@ -445,4 +445,30 @@ mod tests {
         assert_eq!(app.model.glance, in_place);
         assert!(!app.glance_worker.busy());
     }
+
+    #[test]
+    fn a_large_ledger_gone_from_its_path_is_not_recounted() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("demo.db");
+        let now = demo::demo_now();
+        demo::build(&path, now, DemoData::Booking, |_| {}).unwrap();
+        let mut app = App::new(
+            Ledger::open(&path).unwrap(),
+            Clock::Fixed(now),
+            "t".into(),
+            false,
+        )
+        .unwrap();
+        app.glance_worker.in_place_jobs = 0;
+        std::fs::rename(&path, dir.path().join("aside.db")).unwrap();
+        update(&mut app, Action::Tick);
+        assert!(app.model.ledger_gone);
+        let counted = app.model.glance.clone();
+        app.read_glance().unwrap();
+        assert!(
+            !app.glance_worker.busy(),
+            "no recount of a file that is gone"
+        );
+        assert_eq!(app.model.glance, counted, "the last count stays");
+    }
 }
