@@ -94,7 +94,7 @@ impl Ledger {
     /// 2.4 s. Anything a listing reads that is damaged otherwise meets SQLite's own
     /// `CORRUPT` error, which [`classify`] makes [`StoreError::Damaged`].
     pub fn damage_probe(&self) -> Result<(), StoreError> {
-        let (counts, _) = totals(&self.conn).map_err(|e| self.err(e))?;
+        let counts = totals(&self.conn).map_err(|e| self.err(e))?;
         match counts.into_iter().find(|t| t.kept != t.held) {
             None => Ok(()),
             Some(t) => Err(StoreError::Damaged {
@@ -260,12 +260,9 @@ struct Total {
 
 /// The kept totals of callbacks and jobs, each beside its table's row count (counted
 /// on the table's own b-tree, `NOT INDEXED`: an index may be whole where the table is
-/// not), and every kept count by name.
-fn totals(conn: &Connection) -> rusqlite::Result<([Total; 2], BTreeMap<String, i64>)> {
-    let kept: BTreeMap<String, i64> = conn
-        .prepare_cached("SELECT name, n FROM ledger_counts")?
-        .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
-        .collect::<rusqlite::Result<_>>()?;
+/// not).
+fn totals(conn: &Connection) -> rusqlite::Result<[Total; 2]> {
+    let kept = super::counts::kept_counts(conn)?;
     let sum = |prefix: &str| {
         kept.iter()
             .filter(|(name, _)| name.starts_with(prefix))
@@ -285,11 +282,11 @@ fn totals(conn: &Connection) -> rusqlite::Result<([Total; 2], BTreeMap<String, i
             held: held("SELECT count(*) FROM jobs NOT INDEXED")?,
         },
     ];
-    Ok((totals, kept))
+    Ok(totals)
 }
 
 fn kept_counts(conn: &Connection) -> Found {
-    let (_, kept) = totals(conn)?;
+    let kept = super::counts::kept_counts(conn)?;
     let recounted: BTreeMap<String, i64> = conn
         .prepare(
             "SELECT 'callbacks.' || disposition, count(*) FROM callbacks NOT INDEXED GROUP BY 1

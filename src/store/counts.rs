@@ -83,15 +83,16 @@ impl CountDeltas {
     }
 }
 
+/// Every kept count by name (`callbacks.<disposition>`, `jobs.<state>`).
+pub(super) fn kept_counts(conn: &Connection) -> rusqlite::Result<BTreeMap<String, i64>> {
+    conn.prepare_cached("SELECT name, n FROM ledger_counts")?
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+        .collect()
+}
+
 impl Ledger {
     fn kept_counts(&self) -> Result<BTreeMap<String, i64>, StoreError> {
-        self.conn
-            .prepare_cached("SELECT name, n FROM ledger_counts")
-            .and_then(|mut st| {
-                st.query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
-                    .collect()
-            })
-            .map_err(|e| self.err(e))
+        kept_counts(&self.conn).map_err(|e| self.err(e))
     }
 
     /// Callbacks counted by disposition (kept counts: one small read).
