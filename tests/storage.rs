@@ -408,15 +408,21 @@ fn ledger_of_schema(built: &Path, version: usize, path: &Path) {
     .unwrap();
 }
 
+/// The demo streams' ledger, and a copy of it made at schema `version`, opened (and so
+/// migrated) and found row for row the same: the ledger, the copy's path, the copy.
+fn migrated_demo(version: usize) -> (TempLedger, std::path::PathBuf, Ledger) {
+    let built = TempLedger::with_demo_streams();
+    let path = built.dir.path().join(format!("v{version}.db"));
+    ledger_of_schema(&built.path, version, &path);
+    let ledger = Ledger::open(&path).unwrap();
+    assert_eq!(fixture::dump(&path), built.dump());
+    (built, path, ledger)
+}
+
 #[test]
 fn a_full_ledger_of_schema_7_migrates_row_for_row_and_keeps_oversized_lines_apart() {
     // Migration 8 adds the whole length of a line kept as its first bytes.
-    let mut built = TempLedger::with_demo_streams();
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("v7.db");
-    ledger_of_schema(&built.path, 7, &path);
-    let mut ledger = Ledger::open(&path).unwrap();
-    assert_eq!(fixture::dump(&path), built.dump());
+    let (mut built, path, mut ledger) = migrated_demo(7);
     let kept_whole = fixture::query_i64(
         &path,
         "SELECT count(*) FROM input_lines WHERE whole_length IS NULL",
@@ -454,12 +460,7 @@ fn a_full_ledger_of_schema_7_migrates_row_for_row_and_keeps_oversized_lines_apar
 fn a_full_ledger_of_schema_4_migrates_row_for_row_and_still_finds_its_lines() {
     // Migration 5 rebuilds input_lines, which every other table refers to; migration 6
     // fills in each callback's replacement from the attempts table.
-    let mut built = TempLedger::with_demo_streams();
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("v4.db");
-    ledger_of_schema(&built.path, 4, &path);
-    let mut ledger = Ledger::open(&path).unwrap();
-    assert_eq!(fixture::dump(&path), built.dump());
+    let (mut built, path, mut ledger) = migrated_demo(4);
     let conn = rusqlite::Connection::open(&path).unwrap();
     let broken = conn
         .prepare("PRAGMA foreign_key_check")
