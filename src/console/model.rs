@@ -327,16 +327,21 @@ pub struct Model {
     pub clock: Clock,
     /// The time the counts and ages were taken at.
     pub now: Timestamp,
-    /// Writes are disabled.
+    /// The console was opened read-only (`review --read-only`).
     pub read_only: bool,
     /// The ledger file is gone from its path (removed, or replaced by a file that
-    /// does not open): what was read stays, writes are off (`read_only`) until it is back.
+    /// does not open): what was read stays, writes are off until it is back.
     pub ledger_gone: bool,
     /// The rows marked in each view, for a bulk answer.
     pub marks: Marks,
 }
 
 impl Model {
+    /// Nothing can be written now: opened read-only, or the file is gone from its path.
+    pub fn writes_off(&self) -> bool {
+        self.read_only || self.ledger_gone
+    }
+
     /// A model with nothing read yet, on a 160×48 screen.
     pub fn new(
         ledger_path: String,
@@ -490,19 +495,19 @@ impl Model {
         let job = self.list().and_then(List::job);
         let marked = self.marks.count(self.tab) > 0;
         match action {
-            Action::Answer if marked => !self.read_only,
+            Action::Answer if marked => !self.writes_off(),
             Action::Answer => {
-                !self.read_only && (self.answerable().is_ok() || self.divergent_job().is_some())
+                !self.writes_off() && (self.answerable().is_ok() || self.divergent_job().is_some())
             }
             Action::Mark | Action::MarkAll => self.lists_callbacks(),
             Action::ClearMarks => marked,
-            Action::Owner => !self.read_only && self.list().and_then(List::aged).is_some(),
-            Action::Retry | Action::Cancel => !self.read_only && job.is_some(),
+            Action::Owner => !self.writes_off() && self.list().and_then(List::aged).is_some(),
+            Action::Retry | Action::Cancel => !self.writes_off() && job.is_some(),
             Action::OpenDetail if self.on_findings() => true,
             Action::OpenDetail => self.list().and_then(List::subject).is_some(),
             Action::Filter => self.list().is_some(),
             Action::ToggleOpen => self.list().is_some_and(|l| l.count().open.is_some()),
-            Action::Withdraw => !self.read_only && self.withdrawable(),
+            Action::Withdraw => !self.writes_off() && self.withdrawable(),
             Action::Compare => self.held_selected(),
             // Offered where there is more than one order to cycle through.
             Action::SortNext => self.list().is_some_and(|l| l.sorts().len() > 1),

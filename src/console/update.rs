@@ -38,8 +38,6 @@ const RECOUNT_EVERY_S: i64 = 30;
 pub struct App {
     ledger: Ledger,
     model: Model,
-    /// Opened for writing: the way back once a file gone from the path is back.
-    writable: bool,
     /// Counts the glance of a large ledger off this thread.
     glance_worker: GlanceWorker,
     data_version: i64,
@@ -73,7 +71,6 @@ impl App {
         let mut app = App {
             ledger,
             model: Model::new(path, clock, now, reviewer, read_only),
-            writable: !read_only,
             glance_worker,
             data_version,
             counted_at: now,

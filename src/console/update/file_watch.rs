@@ -57,7 +57,7 @@ fn reopen(app: &mut App, name: &str) -> Result<(), StoreError> {
         return Ok(());
     }
     app.ledger.leave_the_log_empty();
-    let ledger = match open_replacement(&path, app.writable, stamp.as_ref()) {
+    let ledger = match open_replacement(&path, !app.model.read_only, stamp.as_ref()) {
         Ok(ledger) => ledger,
         Err(why) => {
             app.refused_file = stamp;
@@ -139,8 +139,10 @@ impl FileStamp {
     }
 }
 
-/// Turns writes off while the file is gone, and back to how the console was opened.
+/// Turns writes off while the file is gone ([`Model::writes_off`]), and back to how the
+/// console was opened.
+///
+/// [`Model::writes_off`]: super::super::model::Model::writes_off
 fn set_gone(app: &mut App, gone: bool) {
     app.model.ledger_gone = gone;
-    app.model.read_only = gone || !app.writable;
 }

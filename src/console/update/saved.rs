@@ -46,7 +46,7 @@ impl App {
             self.model.flash = Flash::error(":save needs a name: :save NAME");
             return Ok(());
         }
-        if self.model.read_only && self.model.ledger_gone {
+        if self.model.ledger_gone {
             self.model.flash = Flash::error(super::file_watch::GONE);
             return Ok(());
         }

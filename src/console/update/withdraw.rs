@@ -15,7 +15,7 @@ use super::App;
 /// Opens the confirmation for the selected Outbox row, or says why not.
 pub(super) fn open(app: &mut App) {
     let model = &mut app.model;
-    if model.read_only {
+    if model.writes_off() {
         model.flash = Flash::error(super::writes::why_read_only(model));
         return;
     }

@@ -29,7 +29,7 @@ pub(super) fn why_read_only(model: &super::super::model::Model) -> &'static str 
 /// Opens the form for a write action on the selected row.
 pub(super) fn open_form(app: &mut App, action: Action) -> Result<(), StoreError> {
     let model = &mut app.model;
-    if model.read_only {
+    if model.writes_off() {
         model.flash = Flash::error(why_read_only(model));
         return Ok(());
     }

@@ -80,7 +80,7 @@ fn parts(model: &Model) -> Vec<Part<'_>> {
             goes_first: false,
         },
     ];
-    if model.read_only {
+    if model.writes_off() {
         let flag = |text: &'static str| vec![Span::raw(text).black().on_yellow()];
         parts.push(Part {
             // The file gone from its path turns writes off too, and says why.
