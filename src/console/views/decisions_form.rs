@@ -4,8 +4,7 @@
 use ratatui::style::Stylize;
 use ratatui::text::{Line, Span};
 
-use super::form::{field, outcome_lines, signature, verdict_choices};
-use super::outside;
+use super::form::{field, outcome_lines, signature, standing_answer, verdict_choices};
 use crate::console::model::Model;
 use crate::console::model::decisions::DecisionsForm;
 use crate::decision::DecisionVerdict;
@@ -27,16 +26,7 @@ pub(crate) fn lines<'a>(form: &'a DecisionsForm, model: &'a Model) -> Vec<Line<'
         return lines;
     }
     lines.push(match &form.seen {
-        Some(a) => Line::from(vec![
-            Span::raw("Standing answer: ").dark_gray(),
-            Span::raw(a.verdict.as_str()),
-            Span::raw(" by "),
-            outside(&a.reviewer),
-            Span::raw(format!(
-                " at {}; yours is appended after it.",
-                a.answered_at.month_day_time()
-            )),
-        ]),
+        Some(a) => standing_answer(a.verdict.as_str(), &a.reviewer, a.answered_at),
         None => Line::from(
             Span::raw("No answer yet. The job's timeline (Enter) lists every decision.")
                 .dark_gray(),

@@ -118,6 +118,24 @@ pub(super) fn outcome_lines<'a>(lines: &mut Vec<Line<'a>>, outcome: &'a Outcome)
     }
 }
 
+/// The answer standing when a form opened, which the one written is appended after.
+pub(super) fn standing_answer<'a>(
+    verdict: &'a str,
+    reviewer: &'a str,
+    at: crate::clock::Timestamp,
+) -> Line<'a> {
+    Line::from(vec![
+        Span::raw("Standing answer: ").dark_gray(),
+        outside(verdict),
+        Span::raw(" by "),
+        outside(reviewer),
+        Span::raw(format!(
+            " at {}; yours is appended after it.",
+            at.month_day_time()
+        )),
+    ])
+}
+
 fn answer_lines<'a>(form: &'a AnswerForm, model: &'a Model) -> Vec<Line<'a>> {
     if let Some(outcome) = &form.outcome {
         let mut lines = Vec::new();
@@ -125,16 +143,7 @@ fn answer_lines<'a>(form: &'a AnswerForm, model: &'a Model) -> Vec<Line<'a>> {
         return lines;
     }
     let mut lines = vec![match &form.seen {
-        Some(a) => Line::from(vec![
-            Span::raw("Standing answer: ").dark_gray(),
-            outside(a.verdict.as_str()),
-            Span::raw(" by "),
-            outside(&a.reviewer),
-            Span::raw(format!(
-                " at {}; yours is appended after it.",
-                a.answered_at.month_day_time()
-            )),
-        ]),
+        Some(a) => standing_answer(a.verdict.as_str(), &a.reviewer, a.answered_at),
         None => Line::from(Span::raw("No answer yet.").dark_gray()),
     }];
     lines.push(Line::default());
