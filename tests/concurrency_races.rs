@@ -100,7 +100,11 @@ fn racing_terminal_reports_from_two_processes_one_wins_the_other_is_kept() {
         );
         for out in [&out_a, &out_b] {
             assert_not_locked("racing ingest", out);
-            assert!(out.status.success());
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
         }
     }
     let conn = rusqlite::Connection::open(&db).unwrap();

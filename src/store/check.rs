@@ -260,8 +260,11 @@ struct Total {
 
 /// The kept totals of callbacks and jobs, each beside its table's row count (counted
 /// on the table's own b-tree, `NOT INDEXED`: an index may be whole where the table is
-/// not).
+/// not). All read in one transaction: a write committed between two of the reads made
+/// a sound ledger look damaged to the probe of a command started beside an ingest.
 fn totals(conn: &Connection) -> rusqlite::Result<[Total; 2]> {
+    let snapshot = conn.unchecked_transaction()?;
+    let conn: &Connection = &snapshot;
     let kept = super::counts::kept_counts(conn)?;
     let sum = |prefix: &str| {
         kept.iter()
@@ -286,6 +289,9 @@ fn totals(conn: &Connection) -> rusqlite::Result<[Total; 2]> {
 }
 
 fn kept_counts(conn: &Connection) -> Found {
+    // The kept counts and the recount from one snapshot, as in `totals`.
+    let snapshot = conn.unchecked_transaction()?;
+    let conn: &Connection = &snapshot;
     let kept = super::counts::kept_counts(conn)?;
     let recounted: BTreeMap<String, i64> = conn
         .prepare(

@@ -129,10 +129,13 @@ pub(super) struct FileStamp {
 
 impl FileStamp {
     fn of(path: &std::path::Path) -> Option<FileStamp> {
-        use std::os::unix::fs::MetadataExt as _;
         let meta = std::fs::metadata(path).ok()?;
+        #[cfg(unix)]
+        let inode = std::os::unix::fs::MetadataExt::ino(&meta);
+        #[cfg(not(unix))]
+        let inode = 0;
         Some(FileStamp {
-            inode: meta.ino(),
+            inode,
             len: meta.len(),
             modified: meta.modified().ok(),
         })
