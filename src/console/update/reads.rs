@@ -407,6 +407,17 @@ mod tests {
     use crate::console::{Action, update};
     use crate::demo::{self, DemoData};
 
+    /// The console on the ledger at `path`, writable, its clock fixed at `now`.
+    fn app_on(path: &std::path::Path, now: Timestamp) -> App {
+        App::new(
+            Ledger::open(path).unwrap(),
+            Clock::Fixed(now),
+            "t".into(),
+            false,
+        )
+        .unwrap()
+    }
+
     #[test]
     fn a_large_ledger_is_counted_off_the_thread_and_equals_the_count_in_place() {
         let dir = tempfile::tempdir().unwrap();
@@ -422,13 +433,7 @@ mod tests {
         let in_place = glance(&Ledger::open(&path).unwrap(), now).unwrap();
         assert!(in_place.counted && in_place.missing.accepted == 300);
 
-        let mut app = App::new(
-            Ledger::open(&path).unwrap(),
-            Clock::Fixed(now),
-            "t".into(),
-            false,
-        )
-        .unwrap();
+        let mut app = app_on(&path, now);
         app.glance_worker.in_place_jobs = 10;
         app.model.glance = Glance::default();
         app.refresh().unwrap();
@@ -452,13 +457,7 @@ mod tests {
         let path = dir.path().join("demo.db");
         let now = demo::demo_now();
         demo::build(&path, now, DemoData::Booking, |_| {}).unwrap();
-        let mut app = App::new(
-            Ledger::open(&path).unwrap(),
-            Clock::Fixed(now),
-            "t".into(),
-            false,
-        )
-        .unwrap();
+        let mut app = app_on(&path, now);
         app.glance_worker.in_place_jobs = 0;
         std::fs::rename(&path, dir.path().join("aside.db")).unwrap();
         update(&mut app, Action::Tick);
