@@ -5,6 +5,7 @@ mod args;
 mod bulk;
 mod care;
 mod follow;
+mod restore;
 
 use std::io::{self, BufReader, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -291,6 +292,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Check { json } => return care::run_check(&path, json, &mut out),
         Command::Backup { dest } => return care::run_backup(&path, &dest, &mut out),
+        Command::Restore { backup } => return restore::run(&path, &backup, now, &mut out),
         Command::Demo { .. } => unreachable!("handled above"),
     }
     out.flush()?;
@@ -360,21 +362,21 @@ fn open_upgrading(path: &Path) -> Result<Ledger, StoreError> {
     Ledger::open(path).inspect(|_| warn_if_shared(path))
 }
 
-// Issue 11, item 9: reports in a directory that takes no new files, and a ledger
-// others may read.
-
-/// Opens the ledger for a report: as [`open_existing`] does, or, in a directory that
-/// takes no new files (where a write open cannot make its `-wal` and `-shm`), read-only.
+/// Opens the ledger for a report: read-only, so that a command that only reads never
+/// writes the file (a read-write connection checkpoints the log into the file as it
+/// closes). A ledger whose schema is older is upgraded first, which the person is told.
 fn open_to_read(path: &Path) -> Result<Ledger> {
     refuse_no_ledger(path)?;
-    let ledger = match open_upgrading(path) {
-        Err(StoreError::DirectoryNotWritable { .. }) => {
-            let ledger = Ledger::open_read_only(path)?;
-            warn_if_shared(path);
-            ledger
+    if Ledger::upgrade_pending(path).is_some() {
+        note_upgrade(path);
+        match Ledger::open(path) {
+            // Where the upgrade cannot be written, the read-only open says what to do.
+            Err(StoreError::DirectoryNotWritable { .. }) => {}
+            upgraded => drop(upgraded?),
         }
-        opened => opened?,
-    };
+    }
+    let ledger = Ledger::open_read_only(path)?;
+    warn_if_shared(path);
     ledger.damage_probe()?;
     Ok(ledger)
 }

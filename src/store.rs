@@ -28,6 +28,7 @@ mod identity;
 mod jobs;
 mod keyset;
 mod lines;
+mod log_owner;
 mod open;
 mod outbox;
 mod outputs;
@@ -148,6 +149,14 @@ pub enum StoreError {
         "the ledger's shared-memory index {path}-shm could not grow: the disk holding {path} is full. Nothing of the interrupted write was kept; free some space there (or move the ledger to a disk with room), then run the command again"
     )]
     ShmFull { path: PathBuf },
+    #[error(
+        "the log {log} beside the ledger {path} was not written for this file ({detail}): a backup was moved over the ledger while its log was still there, or a log was copied from another ledger. Nothing was read from the log or written anywhere. If {path} is the ledger you want, set the log aside (it may hold another ledger's last writes): stop every jobledger using it, then `mv {log} {log}.aside` and the same for the -shm beside it. To put a backup in a ledger's place, `jobledger --db LEDGER restore BACKUP` does this for you and keeps the old file with its log"
+    )]
+    ForeignLog {
+        path: PathBuf,
+        log: PathBuf,
+        detail: &'static str,
+    },
     #[error("ledger {path}: {source}")]
     Sqlite {
         path: PathBuf,
@@ -261,6 +270,26 @@ impl Ledger {
     /// on another connection), so that no committed write goes with it unseen.
     pub fn remove_with_sidecars(path: &Path) -> std::io::Result<()> {
         file_checks::remove_with_sidecars(path)
+    }
+
+    /// Renames the ledger at `path` to `to`, its `-wal` and `-shm` with it (to `to-wal`,
+    /// `to-shm`), so the pair still opens as the ledger it was; removes nothing. The
+    /// new names are returned.
+    pub fn set_aside(path: &Path, to: &Path) -> std::io::Result<Vec<PathBuf>> {
+        file_checks::set_aside(path, to)
+    }
+
+    /// The other processes that have the ledger at `path` or its log open (Linux).
+    pub fn holders(path: &Path) -> Vec<u32> {
+        file_checks::holders(path)
+    }
+
+    /// Do `a` and `b` name the same file (symbolic links followed)?
+    pub fn same_file(a: &Path, b: &Path) -> bool {
+        match (identity::FileIdentity::at(a), identity::FileIdentity::at(b)) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => false,
+        }
     }
 
     /// Asks, for a bulk writer holding the lock long, whether another writer waits for

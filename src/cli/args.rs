@@ -197,6 +197,14 @@ pub(super) enum Command {
         /// The new file
         dest: PathBuf,
     },
+    /// Put a backup in the ledger's place. The ledger as it was is kept beside it,
+    /// with its -wal and -shm, as LEDGER.before-restore-TIME (nothing is deleted), and
+    /// no log written for it is ever applied to the backup. Stop every jobledger using
+    /// the ledger first (restore refuses while one has it open)
+    Restore {
+        /// The backup to put in place (it is copied: the backup file stays as it is)
+        backup: PathBuf,
+    },
     /// Build a fresh demo ledger (default ./jobledger-demo.db) and open the console on it
     Demo {
         /// Print the summary and reconciliation instead of opening the console

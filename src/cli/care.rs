@@ -125,7 +125,7 @@ pub(super) fn run_backup(path: &Path, dest: &Path, out: &mut impl Write) -> Resu
 
 /// The name the copy is written under until it is whole: beside `dest` (a rename
 /// within one directory), hidden, and this process's own.
-fn partial_name(dest: &Path) -> PathBuf {
+pub(super) fn partial_name(dest: &Path) -> PathBuf {
     let name = dest
         .file_name()
         .map_or_else(|| "backup".into(), |n| n.to_string_lossy().into_owned());
@@ -133,7 +133,7 @@ fn partial_name(dest: &Path) -> PathBuf {
 }
 
 /// An empty file only its owner reads: `VACUUM INTO` writes into it and keeps its mode.
-fn create_private(path: &Path) -> Result<()> {
+pub(super) fn create_private(path: &Path) -> Result<()> {
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]
@@ -149,7 +149,7 @@ fn create_private(path: &Path) -> Result<()> {
 
 /// Puts the whole copy under its name: a hard link, which never replaces a file that
 /// appeared meanwhile (an empty `dest` given by the person is replaced).
-fn place(partial: &Path, dest: &Path) -> Result<()> {
+pub(super) fn place(partial: &Path, dest: &Path) -> Result<()> {
     if std::fs::metadata(dest).is_ok_and(|m| m.is_file() && m.len() == 0) {
         std::fs::remove_file(dest)
             .with_context(|| format!("replacing the empty {}", inert_path(dest)))?;

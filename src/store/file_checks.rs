@@ -84,12 +84,18 @@ pub(super) fn refuse_unwritable_directory(path: &Path) -> Result<(), StoreError>
 /// the ledger is in WAL mode, whose readers share a `-shm` index beside the file, and a
 /// directory that takes no new files cannot hold one. Immutable reads the file alone,
 /// without locks, which is sound where nothing can write beside it. `None`: open as
-/// usual. Person-given names never become URIs (`file:` is refused); this one is
-/// built here, every byte outside a plain set percent-escaped (`?`, `#`, `%`, ...).
+/// usual.
 pub(super) fn immutable_uri(path: &Path) -> Option<String> {
     if beside(path, "-shm").exists() || directory_takes_files(path) {
         return None;
     }
+    file_alone_uri(path)
+}
+
+/// The URI that reads the file at `path` alone, as `immutable`: without its `-wal` and
+/// without locks. Person-given names never become URIs (`file:` is refused); this one
+/// is built here, every byte outside a plain set percent-escaped (`?`, `#`, `%`, ...).
+pub(super) fn file_alone_uri(path: &Path) -> Option<String> {
     let absolute = std::fs::canonicalize(path).ok()?;
     let mut uri = String::from("file:");
     for byte in absolute.as_os_str().as_encoded_bytes() {
@@ -138,4 +144,73 @@ pub(super) fn shared_mode(path: &Path) -> Option<u32> {
         let _ = path;
         None
     }
+}
+
+/// Renames the ledger at `path` to `to`, with its `-wal` and `-shm` to `to-wal` and
+/// `to-shm` (those there are): the log stays beside the file it was written for, so
+/// the pair still opens as the ledger it was. Nothing is removed. Returns the new names.
+pub(super) fn set_aside(path: &Path, to: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut moved = Vec::new();
+    for suffix in ["", "-wal", "-shm"] {
+        let from = if suffix.is_empty() {
+            path.to_path_buf()
+        } else {
+            beside(path, suffix)
+        };
+        let mut name = to.as_os_str().to_owned();
+        name.push(suffix);
+        let target = PathBuf::from(name);
+        if target.exists() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::AlreadyExists,
+                format!("{} already exists", target.display()),
+            ));
+        }
+        match std::fs::rename(&from, &target) {
+            Ok(()) => moved.push(target),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && !suffix.is_empty() => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(moved)
+}
+
+/// The processes other than this one that have the ledger at `path`, its `-wal` or its
+/// `-shm` open, found through `/proc` (Linux; elsewhere none are found). A file swapped
+/// under an open connection keeps receiving that connection's writes.
+#[cfg(unix)]
+pub(super) fn holders(path: &Path) -> Vec<u32> {
+    use std::os::unix::fs::MetadataExt;
+    let key = |m: &std::fs::Metadata| (m.dev(), m.ino());
+    let files: Vec<(u64, u64)> = [resolved(path), beside(path, "-wal"), beside(path, "-shm")]
+        .iter()
+        .filter_map(|f| std::fs::metadata(f).ok())
+        .map(|m| key(&m))
+        .collect();
+    if files.is_empty() {
+        return Vec::new();
+    }
+    let me = std::process::id();
+    let Ok(processes) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut pids: Vec<u32> = processes
+        .filter_map(Result::ok)
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| *pid != me)
+        .filter(|pid| {
+            std::fs::read_dir(format!("/proc/{pid}/fd")).is_ok_and(|fds| {
+                fds.filter_map(Result::ok)
+                    .filter_map(|fd| std::fs::metadata(fd.path()).ok())
+                    .any(|m| files.contains(&key(&m)))
+            })
+        })
+        .collect();
+    pids.sort_unstable();
+    pids
+}
+
+#[cfg(not(unix))]
+pub(super) fn holders(_path: &Path) -> Vec<u32> {
+    Vec::new()
 }

@@ -7,6 +7,7 @@ use rusqlite::{Connection, OpenFlags};
 
 use super::file_checks;
 use super::identity::FileIdentity;
+use super::log_owner;
 use super::{APPLICATION_ID, Ledger, OpenMode, StoreError, classify};
 
 /// The migrations, in order. Append only: never edit or reorder one that has shipped.
@@ -20,6 +21,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/007_withdrawals_and_saved_views.sql"),
     include_str!("migrations/008_oversized_lines.sql"),
     include_str!("migrations/009_decisions_route_and_submissions.sql"),
+    include_str!("migrations/010_ledger_file.sql"),
 ];
 
 /// The page size of a new ledger file, in bytes.
@@ -42,6 +44,9 @@ pub(super) fn open(
     }
     file_checks::refuse_unopenable(path)?;
     let exists = path.exists();
+    if exists {
+        log_owner::refuse_foreign_log(path)?;
+    }
     if exists && mode == OpenMode::ReadWrite {
         file_checks::refuse_unwritable_directory(path)?;
     }

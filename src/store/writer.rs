@@ -74,6 +74,7 @@ impl<'conn> Writer<'conn> {
     pub fn commit(mut self) -> Result<()> {
         self.flushed()?;
         self.counts.flush(&self.tx).map_err(|e| self.err(e))?;
+        super::log_owner::mark_write(&self.tx).map_err(|e| self.err(e))?;
         self.opened.ensure_at(&self.path)?;
         let path = self.path;
         self.tx.commit().map_err(|e| classify(&path, e))

@@ -1,0 +1,15 @@
+-- jobledger ledger, schema 10: which file a write-ahead log was written for.
+--
+-- SQLite applies whatever -wal it finds beside a ledger, and nothing in the log names
+-- the file it belongs to: a backup moved over a ledger whose ingest was killed, or a
+-- log copied from another ledger, was read as this file's own and checkpointed into it.
+-- `token` is drawn anew for every ledger and every backup copy; every write transaction
+-- bumps `writes`, so every log holding a transaction holds this row too. A log whose
+-- row carries another token than the file's own was written for another file.
+CREATE TABLE ledger_file (
+    id      INTEGER PRIMARY KEY CHECK (id = 1),
+    token   BLOB NOT NULL CHECK (length(token) = 16),
+    writes  INTEGER NOT NULL
+) STRICT;
+
+INSERT INTO ledger_file (id, token, writes) VALUES (1, randomblob(16), 0);
