@@ -29,7 +29,13 @@ pub(super) fn run(
             inert_path(backup)
         );
     }
-    super::refuse_no_ledger(backup).context("no backup to restore")?;
+    if !backup.exists() {
+        bail!(
+            "there is no backup at {}: give the path of a file `jobledger backup` wrote; nothing was changed",
+            inert_path(backup)
+        );
+    }
+    super::refuse_no_ledger(backup).context("nothing was restored")?;
     // The backup must read as a sound ledger before anything is moved.
     let source = Ledger::open_read_only(backup)
         .and_then(|ledger| ledger.damage_probe().map(|()| ledger))
