@@ -109,7 +109,12 @@ fn compare(path: &Path) -> Tokens {
         Ok(Some(logged)) if logged == own => Tokens::Agree,
         Ok(Some(_)) => Tokens::Differ("it holds the writes of a ledger with another token"),
         Ok(None) => Tokens::Differ("read through it, the ledger loses its own token"),
-        Err(_) => Tokens::Differ("read through it, the file no longer reads as a ledger"),
+        Err(e) if damage(&e) => {
+            Tokens::Differ("read through it, the file no longer reads as a ledger")
+        }
+        // A log that cannot be read here (no -shm and a directory that takes no files,
+        // another process recovering it) tells nothing; the open that follows says why.
+        Err(_) => Tokens::Agree,
     }
 }
 
@@ -126,4 +131,12 @@ fn token(conn: &Connection) -> rusqlite::Result<Option<Vec<u8>>> {
     let mut statement = conn.prepare("SELECT token FROM ledger_file WHERE id = 1")?;
     let mut rows = statement.query([])?;
     rows.next()?.map(|row| row.get(0)).transpose()
+}
+
+/// Is `e` SQLite finding pages it cannot read as a database?
+fn damage(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase)
+    )
 }
