@@ -1,4 +1,5 @@
--- jobledger ledger, schema 10: which file a write-ahead log was written for.
+-- jobledger ledger, schema 10: which file a write-ahead log was written for, and an
+-- index of the suppressed decisions.
 --
 -- SQLite applies whatever -wal it finds beside a ledger, and nothing in the log names
 -- the file it belongs to: a backup moved over a ledger whose ingest was killed, or a
@@ -13,3 +14,8 @@ CREATE TABLE ledger_file (
 ) STRICT;
 
 INSERT INTO ledger_file (id, token, writes) VALUES (1, randomblob(16), 0);
+
+-- `summary` counts the decisions suppressed as repeats: read from the table, that count
+-- walked every decision (77,468 at a million jobs, 47 ms); this index holds only the
+-- suppressed ones, and the count is one read of it.
+CREATE INDEX decisions_suppressed ON decisions (id) WHERE suppressed = 1;
