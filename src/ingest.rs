@@ -64,9 +64,13 @@ pub enum IngestError {
 /// (`unfinished_bytes`) is not among the lines read.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct IngestReport {
-    /// The size of a last line left unread: it had no end yet and was no whole JSON
-    /// value, so it may still be being written (0: none).
+    /// The size of a last line left unread: it had no end (LF) yet, so it may still be
+    /// being written (0: none). `ingest --complete` takes it as it is.
     pub unfinished_bytes: u64,
+    /// The last line, with no LF, held CRs with more bytes after them: the input's
+    /// lines seem to end in CR alone (old Mac style), which ends no line here, so the
+    /// whole input was read as that one line.
+    pub cr_line_ends: bool,
     /// Lines kept as their first bytes, their length and the SHA-256 of the whole:
     /// they were over the limit. Counted again among the rejected or the callbacks.
     pub oversized: u64,
@@ -115,10 +119,16 @@ impl std::fmt::Display for IngestReport {
                 self.oversized
             )?;
         }
+        if self.cr_line_ends {
+            write!(
+                f,
+                "; the last line holds CRs with no LF: the input's lines seem to end in CR alone (old Mac style), which ends no line here, so it was read as one line; convert the line ends (tr '\\r' '\\n' < IN > OUT) and ingest the result"
+            )?;
+        }
         if self.unfinished_bytes > 0 {
             write!(
                 f,
-                "; the last line ({} bytes) has no end yet and was left unread: the next ingest reads it whole (ingest --complete keeps it as it is)",
+                "; the last line ({} bytes) has no line end (LF) yet and was left unread, nothing of it kept: it may still be being written, and the next ingest reads it once it ends (ingest --complete takes it as it is)",
                 self.unfinished_bytes
             )?;
         }
@@ -145,8 +155,10 @@ pub struct Batching {
     /// How long a transaction holds the write lock at least before it gives way to
     /// another writer waiting for it.
     pub give_way_after: Duration,
-    /// The input is the whole stream: a last line with no end is kept as it is, not
-    /// left for the next run (`ingest --complete`).
+    /// The input is the whole stream: a last line with no end is taken as it is, not
+    /// left for the next run (`ingest --complete`). Without it, such a line is never
+    /// taken, whatever it holds and wherever the input comes from: a pipe that closes
+    /// proves nothing either (`cat` of a file being written closes its pipe mid-line).
     pub complete: bool,
     /// A line longer than this (in bytes, its terminator not counted) is kept as its
     /// first bytes, its length and its SHA-256 (`ingest --max-line-bytes`); at most
@@ -220,6 +232,7 @@ fn write_all(
                 done = true;
                 break;
             };
+            batch.cr_line_ends |= line.cr_line_ends;
             if line.unfinished && !batching.complete {
                 batch.unfinished_bytes += line.length;
                 continue;
@@ -248,6 +261,7 @@ impl IngestReport {
     /// Adds the counts of another run.
     pub fn merge(&mut self, other: &IngestReport) {
         self.unfinished_bytes += other.unfinished_bytes;
+        self.cr_line_ends |= other.cr_line_ends;
         self.oversized += other.oversized;
         self.lines_read += other.lines_read;
         self.blank += other.blank;

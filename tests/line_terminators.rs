@@ -78,8 +78,9 @@ fn a_line_an_earlier_jobledger_kept_with_its_cr_is_found_again() {
 #[test]
 fn a_cr_inside_a_line_or_before_no_lf_is_part_of_the_line() {
     let mut t = TempLedger::new();
-    // A CR that ends no line (the last line has no LF) is one of its bytes.
-    let report = t.ingest_bytes(b"{\"event\":\"bogus\"}\r");
+    // A CR that ends no line (the last line has no LF) is one of its bytes: the line,
+    // taken as it is (a last line with no LF is taken only so), keeps it.
+    let report = t.ingest_complete(b"{\"event\":\"bogus\"}\r");
     assert_eq!(report.lines_read, 1);
     let last = fixture::query_i64(
         &t.path,

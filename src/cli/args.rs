@@ -55,8 +55,10 @@ pub(super) enum Command {
     Ingest {
         /// The stream to read; `-` or nothing reads standard input
         file: Option<PathBuf>,
-        /// The input is the whole stream: keep a last line with no end as it is
-        /// (quarantined when it is no JSON), instead of leaving it for the next ingest
+        /// The input is the whole stream: take a last line with no line end (LF) as it
+        /// is (quarantined when it is no JSON). Without it such a line is left unread,
+        /// whatever it holds and from a file or a pipe alike, since it may still be
+        /// being written: the next ingest reads it once its LF has arrived
         #[arg(long)]
         complete: bool,
         /// Keep reading FILE as it grows, as `tail -F` does: each line is taken once its

@@ -34,8 +34,25 @@ pub(crate) struct Whole {
     pub sha256: [u8; 32],
     /// Its identity with the CR of a CRLF kept, as an earlier jobledger gave it.
     pub sha256_with_cr: Option<[u8; 32]>,
-    /// Nothing but ASCII white space: a blank line, however long.
+    /// Nothing but JSON's white space: a blank line, however long.
     pub blank: bool,
+    /// It holds a CR with more bytes after it: see [`has_inner_cr`].
+    pub inner_cr: bool,
+}
+
+/// JSON's white space: space, tab, CR and LF, and nothing else. A line of only these
+/// holds no JSON value and nothing else: it is blank. Any other byte (a form feed, a
+/// vertical tab, a NUL) makes it a line, kept and quarantined like any line that is no
+/// JSON.
+pub(crate) fn is_json_space(byte: &u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\r' | b'\n')
+}
+
+/// Does `line` hold a CR with more bytes after it? A line read from a file whose lines
+/// end in CR alone (old Mac style) does: it is the whole file, every line end a CR.
+pub(crate) fn has_inner_cr(line: &[u8]) -> bool {
+    line.split_last()
+        .is_some_and(|(_, before_last)| memchr::memchr(b'\r', before_last).is_some())
 }
 
 /// Reads the next line, `Ok(None)` at the end of the input. A line longer than `limit`
@@ -115,6 +132,7 @@ struct Streamed {
     hasher: Sha256,
     length: u64,
     blank: bool,
+    inner_cr: bool,
     /// A CR read last: part of the line, or the start of its CRLF, as the next byte tells.
     held_cr: bool,
 }
@@ -129,6 +147,7 @@ impl Streamed {
             hasher: Sha256::new(),
             length: 0,
             blank: true,
+            inner_cr: false,
             held_cr: false,
         };
         streamed.take(bytes);
@@ -141,6 +160,8 @@ impl Streamed {
             return;
         };
         if self.held_cr {
+            // A CR with more of the line after it.
+            self.inner_cr = true;
             self.add(b"\r");
         }
         self.held_cr = last == b'\r';
@@ -149,13 +170,14 @@ impl Streamed {
         } else {
             piece
         };
+        self.inner_cr = self.inner_cr || has_inner_cr(piece);
         self.add(body);
     }
 
     fn add(&mut self, bytes: &[u8]) {
         self.hasher.update(bytes);
         self.length += bytes.len() as u64;
-        self.blank = self.blank && bytes.iter().all(u8::is_ascii_whitespace);
+        self.blank = self.blank && bytes.iter().all(is_json_space);
         let room = self.keep - self.prefix.len();
         self.prefix
             .extend_from_slice(&bytes[..room.min(bytes.len())]);
@@ -177,6 +199,7 @@ impl Streamed {
                 sha256: self.hasher.finalize().into(),
                 sha256_with_cr,
                 blank: self.blank,
+                inner_cr: self.inner_cr,
             }),
         }
     }
