@@ -67,9 +67,9 @@ pub struct IngestReport {
     /// The size of a last line left unread: it had no end (LF) yet, so it may still be
     /// being written (0: none). `ingest --complete` takes it as it is.
     pub unfinished_bytes: u64,
-    /// The last line, with no LF, held CRs with more bytes after them: the input's
-    /// lines seem to end in CR alone (old Mac style), which ends no line here, so the
-    /// whole input was read as that one line.
+    /// The last line, with no LF, held a CR followed by more of it: the input's lines
+    /// seem to end in CR alone (old Mac style), which ends no line here, so all of it
+    /// after its last LF was read as that one line.
     pub cr_line_ends: bool,
     /// Lines kept as their first bytes, their length and the SHA-256 of the whole:
     /// they were over the limit. Counted again among the rejected or the callbacks.
@@ -119,22 +119,29 @@ impl std::fmt::Display for IngestReport {
                 self.oversized
             )?;
         }
-        if self.cr_line_ends {
-            write!(
+        match (self.cr_line_ends, self.unfinished_bytes) {
+            (false, 0) => {}
+            (false, bytes) => write!(
                 f,
-                "; the last line holds CRs with no LF: the input's lines seem to end in CR alone (old Mac style), which ends no line here, so it was read as one line; convert the line ends (tr '\\r' '\\n' < IN > OUT) and ingest the result"
-            )?;
-        }
-        if self.unfinished_bytes > 0 {
-            write!(
+                "; the last line ({bytes} bytes) has no line end (LF) yet and was left unread, nothing of it kept: it may still be being written, and the next ingest reads it once it ends (ingest --complete takes it as it is)"
+            )?,
+            (true, 0) => write!(
                 f,
-                "; the last line ({} bytes) has no line end (LF) yet and was left unread, nothing of it kept: it may still be being written, and the next ingest reads it once it ends (ingest --complete takes it as it is)",
-                self.unfinished_bytes
-            )?;
+                "; the last line {CR_ALONE}, so it was taken as one line (--complete); {CONVERT}"
+            )?,
+            (true, bytes) => write!(
+                f,
+                "; the last line ({bytes} bytes) {CR_ALONE}: it was left unread, nothing of it kept; {CONVERT} (ingest --complete takes it as it is, one line)"
+            )?,
         }
         Ok(())
     }
 }
+
+/// What the report says of a last line whose lines seem to end in CR alone.
+const CR_ALONE: &str = "holds CRs and no LF: the input's lines seem to end in CR alone (old Mac style), which ends no line here";
+/// How to convert such lines, said with it.
+const CONVERT: &str = "convert the line ends (tr '\\r' '\\n' < IN > OUT) and ingest the result";
 
 /// How a line ended up, for the report.
 pub(crate) enum LineFate {

@@ -27,8 +27,8 @@ pub(crate) struct ReadLine {
     /// The last line, with no terminator: it may still be being written, so it is left
     /// unread (SPEC sec. 3) unless the input is complete.
     pub unfinished: bool,
-    /// The last line, with no LF, holds CRs with more bytes after them: the input's
-    /// lines seem to end in CR alone (old Mac style), and it was read as one line.
+    /// The last line, with no LF, holds a CR followed by more of it: the input's lines
+    /// seem to end in CR alone (old Mac style), and it was read as one line.
     pub cr_line_ends: bool,
     /// `None` for a blank line (nothing is kept for it).
     pub content: Option<Content>,
@@ -162,7 +162,7 @@ fn prepare(line: RawLine, limit: usize, ahead: &Arc<ReadAhead>) -> ReadLine {
     let unfinished = !terminated;
     let (content, length, inner_cr) = match oversized {
         None => {
-            let blank = bytes.iter().all(line::is_json_space);
+            let blank = bytes.iter().all(|b| line::is_json_space(*b));
             let content = (!blank).then(|| Content {
                 sha256: Sha256::digest(&bytes).into(),
                 sha256_with_cr: crlf.then(|| {
@@ -175,7 +175,11 @@ fn prepare(line: RawLine, limit: usize, ahead: &Arc<ReadAhead>) -> ReadLine {
                 parsed: event::parse_line(&bytes),
                 whole_length: None,
             });
-            (content, bytes.len() as u64, line::has_inner_cr(&bytes))
+            (
+                content,
+                bytes.len() as u64,
+                unfinished && line::has_inner_cr(&bytes),
+            )
         }
         Some(whole) => {
             let content = (!whole.blank).then(|| Content {
