@@ -21,7 +21,9 @@ use crate::store::{
 };
 
 pub(crate) use callback::judge;
-pub use oversized::{MAX_LINE_BYTES, MAX_LINE_BYTES_CEILING, parse_max_line_bytes};
+pub use oversized::{
+    MAX_LINE_BYTES, MAX_LINE_BYTES_CEILING, MIN_MAX_LINE_BYTES, parse_max_line_bytes,
+};
 
 /// Lines per transaction: large enough to amortise the commit, small enough to lose little.
 pub const BATCH_LINES: usize = 50_000;
@@ -168,8 +170,9 @@ pub struct Batching {
     /// proves nothing either (`cat` of a file being written closes its pipe mid-line).
     pub complete: bool,
     /// A line longer than this (in bytes, its terminator not counted) is kept as its
-    /// first bytes, its length and its SHA-256 (`ingest --max-line-bytes`); at most
-    /// [`MAX_LINE_BYTES_CEILING`].
+    /// first bytes, its length and its SHA-256 (`ingest --max-line-bytes`), for good;
+    /// at most [`MAX_LINE_BYTES_CEILING`]. The command line takes no less than
+    /// [`MIN_MAX_LINE_BYTES`]; a smaller one here is for tests of the mechanism.
     pub max_line_bytes: usize,
 }
 
