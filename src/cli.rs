@@ -433,15 +433,26 @@ fn run_ingest(
     max_line_bytes: usize,
     now: Timestamp,
 ) -> Result<()> {
+    let file = file.filter(|p| *p != Path::new("-"));
     // Read on ingest's reader thread: `Stdin` (not its lock) may move there.
-    let input: Box<dyn io::BufRead + Send> = match file {
-        None => Box::new(BufReader::with_capacity(1 << 16, io::stdin())),
-        Some(p) if p == Path::new("-") => Box::new(BufReader::with_capacity(1 << 16, io::stdin())),
-        Some(p) => Box::new(BufReader::with_capacity(
-            1 << 16,
-            std::fs::File::open(p).with_context(|| format!("cannot read {}", p.display()))?,
-        )),
+    let (input, metadata): (Box<dyn io::BufRead + Send>, _) = match file {
+        None => (
+            Box::new(BufReader::with_capacity(1 << 16, io::stdin())),
+            stdin_metadata(),
+        ),
+        Some(p) => {
+            let opened = std::fs::File::open(p)
+                .with_context(|| format!("cannot read {}", crate::inert::inert_path(p)))?;
+            let metadata = opened.metadata().ok();
+            (
+                Box::new(BufReader::with_capacity(1 << 16, opened)),
+                metadata,
+            )
+        }
     };
+    if let Some(metadata) = &metadata {
+        refuse_own_file(path, file, metadata)?;
+    }
     let mut ledger = open_to_ingest(path)?;
     let batching = ingest::Batching {
         complete,
@@ -453,6 +464,49 @@ fn run_ingest(
     finish_progress();
     // `println!` would panic on a closed standard output.
     writeln!(io::stdout(), "{report}")?;
+    if report.cr_line_ends && report.unfinished_bytes > 0 {
+        // Not a line still being written: no later run takes it, so the exit says so.
+        let (shown, convert) = match file {
+            Some(p) => {
+                let shown = crate::inert::inert_path(p);
+                let convert = format!("tr '\\r' '\\n' < {shown} > {shown}.lf");
+                (shown, convert)
+            }
+            None => ("the input".into(), "tr '\\r' '\\n' < IN > IN.lf".to_owned()),
+        };
+        bail!(
+            "{shown} seems to end its lines in CR alone (old Mac style), and a line ends at LF (or CRLF) here: its last {} bytes, holding CRs and no LF, were read as one line with no end and left unread. Nothing of them was kept, and the input is as it was. Convert its line ends and ingest the result: {convert}",
+            report.unfinished_bytes
+        );
+    }
+    Ok(())
+}
+
+/// What standard input is, when it is a file that can be looked at (`< FILE`).
+fn stdin_metadata() -> Option<std::fs::Metadata> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        let fd = io::stdin().as_fd().try_clone_to_owned().ok()?;
+        std::fs::File::from(fd).metadata().ok()
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
+/// Refuses, writing nothing, to ingest one of the ledger's own files: its bytes would
+/// be kept as hundreds of quarantined lines. Told by device and inode, so a link or
+/// another spelling of the path is caught too.
+fn refuse_own_file(path: &Path, input: Option<&Path>, metadata: &std::fs::Metadata) -> Result<()> {
+    if let Some(what) = Ledger::own_file(path, metadata) {
+        let shown = input.map_or_else(|| "standard input".into(), crate::inert::inert_path);
+        bail!(
+            "{shown} is the same file as {what} {}: an ingest does not read the ledger it writes into (its bytes would be kept as hundreds of quarantined lines). Nothing was read or written; give --db the ledger and ingest a file of events",
+            crate::inert::inert_path(path)
+        );
+    }
     Ok(())
 }
 

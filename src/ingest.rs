@@ -21,7 +21,9 @@ use crate::store::{
 };
 
 pub(crate) use callback::judge;
-pub use oversized::{MAX_LINE_BYTES, MAX_LINE_BYTES_CEILING, parse_max_line_bytes};
+pub use oversized::{
+    MAX_LINE_BYTES, MAX_LINE_BYTES_CEILING, MIN_MAX_LINE_BYTES, parse_max_line_bytes,
+};
 
 /// Lines per transaction: large enough to amortise the commit, small enough to lose little.
 pub const BATCH_LINES: usize = 50_000;
@@ -64,9 +66,13 @@ pub enum IngestError {
 /// (`unfinished_bytes`) is not among the lines read.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct IngestReport {
-    /// The size of a last line left unread: it had no end yet and was no whole JSON
-    /// value, so it may still be being written (0: none).
+    /// The size of a last line left unread: it had no end (LF) yet, so it may still be
+    /// being written (0: none). `ingest --complete` takes it as it is.
     pub unfinished_bytes: u64,
+    /// The last line, with no LF, held a CR followed by more of it: the input's lines
+    /// seem to end in CR alone (old Mac style), which ends no line here, so all of it
+    /// after its last LF was read as that one line.
+    pub cr_line_ends: bool,
     /// Lines kept as their first bytes, their length and the SHA-256 of the whole:
     /// they were over the limit. Counted again among the rejected or the callbacks.
     pub oversized: u64,
@@ -115,16 +121,29 @@ impl std::fmt::Display for IngestReport {
                 self.oversized
             )?;
         }
-        if self.unfinished_bytes > 0 {
-            write!(
+        match (self.cr_line_ends, self.unfinished_bytes) {
+            (false, 0) => {}
+            (false, bytes) => write!(
                 f,
-                "; the last line ({} bytes) has no end yet and was left unread: the next ingest reads it whole (ingest --complete keeps it as it is)",
-                self.unfinished_bytes
-            )?;
+                "; the last line ({bytes} bytes) has no line end (LF) yet and was left unread, nothing of it kept: it may still be being written, and the next ingest reads it once it ends (ingest --complete takes it as it is)"
+            )?,
+            (true, 0) => write!(
+                f,
+                "; the last line {CR_ALONE}, so it was taken as one line (--complete); {CONVERT}"
+            )?,
+            (true, bytes) => write!(
+                f,
+                "; the last line ({bytes} bytes) {CR_ALONE}: it was left unread, nothing of it kept; {CONVERT} (ingest --complete takes it as it is, one line)"
+            )?,
         }
         Ok(())
     }
 }
+
+/// What the report says of a last line whose lines seem to end in CR alone.
+const CR_ALONE: &str = "holds CRs and no LF: the input's lines seem to end in CR alone (old Mac style), which ends no line here";
+/// How to convert such lines, said with it.
+const CONVERT: &str = "convert the line ends (tr '\\r' '\\n' < IN > OUT) and ingest the result";
 
 /// How a line ended up, for the report.
 pub(crate) enum LineFate {
@@ -145,12 +164,15 @@ pub struct Batching {
     /// How long a transaction holds the write lock at least before it gives way to
     /// another writer waiting for it.
     pub give_way_after: Duration,
-    /// The input is the whole stream: a last line with no end is kept as it is, not
-    /// left for the next run (`ingest --complete`).
+    /// The input is the whole stream: a last line with no end is taken as it is, not
+    /// left for the next run (`ingest --complete`). Without it, such a line is never
+    /// taken, whatever it holds and wherever the input comes from: a pipe that closes
+    /// proves nothing either (`cat` of a file being written closes its pipe mid-line).
     pub complete: bool,
     /// A line longer than this (in bytes, its terminator not counted) is kept as its
-    /// first bytes, its length and its SHA-256 (`ingest --max-line-bytes`); at most
-    /// [`MAX_LINE_BYTES_CEILING`].
+    /// first bytes, its length and its SHA-256 (`ingest --max-line-bytes`), for good;
+    /// at most [`MAX_LINE_BYTES_CEILING`]. The command line takes no less than
+    /// [`MIN_MAX_LINE_BYTES`]; a smaller one here is for tests of the mechanism.
     pub max_line_bytes: usize,
 }
 
@@ -220,6 +242,7 @@ fn write_all(
                 done = true;
                 break;
             };
+            batch.cr_line_ends |= line.cr_line_ends;
             if line.unfinished && !batching.complete {
                 batch.unfinished_bytes += line.length;
                 continue;
@@ -248,6 +271,7 @@ impl IngestReport {
     /// Adds the counts of another run.
     pub fn merge(&mut self, other: &IngestReport) {
         self.unfinished_bytes += other.unfinished_bytes;
+        self.cr_line_ends |= other.cr_line_ends;
         self.oversized += other.oversized;
         self.lines_read += other.lines_read;
         self.blank += other.blank;

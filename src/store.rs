@@ -265,6 +265,13 @@ impl Ledger {
         Ok(Writer::new(tx, path, self.opened))
     }
 
+    /// Which of the files of the ledger at `path` the file `other` is ("the ledger",
+    /// "the write-ahead log (-wal) of the ledger", ...), by device and inode,
+    /// whatever path named it; `None` when it is none of them.
+    pub fn own_file(path: &Path, other: &std::fs::Metadata) -> Option<&'static str> {
+        file_checks::own_file(path, other)
+    }
+
     /// Removes the ledger at `path` with its `-wal`, `-shm` and `-waiting` (beside the
     /// file a link names). Only while holding the ledger's write lock ([`Ledger::writer`]
     /// on another connection), so that no committed write goes with it unseen.

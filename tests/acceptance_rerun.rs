@@ -5,6 +5,7 @@ mod support;
 
 use std::collections::HashSet;
 use std::io::{BufReader, Read};
+use support::binary::Workdir;
 use support::fixture;
 
 use fixture::{TempLedger, booking_afternoon, demo_queue, line_with, now};
@@ -242,4 +243,49 @@ fn told_the_input_is_complete_ingest_keeps_an_unfinished_last_line_quarantined()
         .collect();
     assert_eq!(kept.len(), 1);
     assert_eq!(kept[0].reason, ReasonCode::Unparseable);
+}
+
+/// The audit's case, through the binary: the reader stopped right after a whole JSON
+/// value and a space on the last line, and the writer then finished the line with a
+/// second object. Taken then, the half line was one more line than the writer wrote:
+/// two callbacks for one, or a job succeeded that one clean ingest leaves running.
+#[test]
+fn a_last_line_that_is_a_whole_json_value_and_a_space_waits_for_its_end() {
+    let accepted =
+        r#"{"event":"job_accepted","job_id":"j-1","at":"2026-11-27T13:00:00Z","timeout_s":600}"#;
+    let started =
+        r#"{"event":"attempt_started","job_id":"j-1","attempt":1,"at":"2026-11-27T13:00:01Z"}"#;
+    let callback = r#"{"event":"callback","delivery_id":"d-1","job_id":"j-1","attempt":1,"outcome":"success","at":"2026-11-27T13:01:00Z"}"#;
+    let succeeded = r#"{"event":"job_succeeded","job_id":"j-1","attempt":1,"at":"2026-11-27T13:01:00Z","result_ref":"r"}"#;
+    for (value, rest) in [
+        (callback, "   \n"),
+        (callback, &*format!("{callback}\n")),
+        (succeeded, &*format!("{callback}\n")),
+    ] {
+        let head = format!("{accepted}\n{started}\n{value} ");
+        let whole = format!("{head}{rest}");
+        let clean = Workdir::new();
+        let file = clean.file("whole.ndjson", whole.as_bytes());
+        clean.ok(&["ingest", file.to_str().unwrap()]);
+
+        let twice = Workdir::new();
+        let part = twice.file("events.ndjson", head.as_bytes());
+        let told = twice.ok(&["ingest", part.to_str().unwrap()]);
+        let unread = value.len() + 1;
+        assert!(
+            told.contains(&format!("the last line ({unread} bytes)"))
+                && told.contains("left unread")
+                && told.contains("ingest --complete"),
+            "{told}"
+        );
+        let part = twice.file("events.ndjson", whole.as_bytes());
+        twice.ok(&["ingest", part.to_str().unwrap()]);
+        for report in [&["summary", "--json"][..], &["callbacks", "--json"]] {
+            assert_eq!(
+                twice.json(report),
+                clean.json(report),
+                "{value} then {rest:?}: {report:?}"
+            );
+        }
+    }
 }

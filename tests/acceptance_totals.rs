@@ -20,6 +20,7 @@ use jobledger::store::DispositionCounts;
 fn adds_up_notices_a_line_counted_twice_or_not_at_all() {
     let good = IngestReport {
         unfinished_bytes: 0,
+        cr_line_ends: false,
         oversized: 0,
         lines_read: 5,
         blank: 1,

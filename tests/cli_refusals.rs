@@ -170,10 +170,13 @@ fn a_file_that_is_not_a_ledger_is_refused_and_untouched() {
             .output()
             .unwrap();
         let stderr = failed(&output, &args);
-        assert!(
-            stderr.contains("not a SQLite database"),
-            "{args:?}: {stderr}"
-        );
+        // Ingested, it would also be read as the input: refused before it is opened.
+        let why = if args[0] == "ingest" {
+            "the same file as the ledger"
+        } else {
+            "not a SQLite database"
+        };
+        assert!(stderr.contains(why), "{args:?}: {stderr}");
         assert_eq!(std::fs::read(&stream).unwrap(), before, "{args:?}");
     }
 }
@@ -301,4 +304,53 @@ fn refusals_never_print_control_characters_from_the_stream() {
     let stderr = failed(&output, &args);
     assert!(stderr.contains("output object exists"), "{stderr}");
     assert_inert("a refused request", &output.stderr);
+}
+
+/// `ingest L.db --db L.db` kept the ledger's own bytes as 208 quarantined lines. The
+/// ledger, its `-wal` and its `-shm` are refused as input by device and inode, however
+/// the path is spelt (a symbolic link, a hard link, `./`, standard input), and nothing
+/// is written.
+#[test]
+fn ingesting_the_ledger_itself_or_its_wal_or_shm_is_refused_and_writes_nothing() {
+    let w = Workdir::with_afternoon();
+    let dir = w.dir.path();
+    std::os::unix::fs::symlink(&w.db, dir.join("link.ndjson")).unwrap();
+    std::fs::hard_link(&w.db, dir.join("hard.ndjson")).unwrap();
+    // An open connection keeps the -wal and -shm beside the ledger.
+    let open = rusqlite::Connection::open(&w.db).unwrap();
+    let lines: i64 = open
+        .query_row("SELECT count(*) FROM input_lines", [], |row| row.get(0))
+        .unwrap();
+    let before = fixture::dump(&w.db);
+    let wal = format!("{}-wal", w.db.display());
+    let shm = format!("{}-shm", w.db.display());
+    for (input, what) in [
+        (w.db.to_str().unwrap(), "the same file as the ledger"),
+        ("./ledger.db", "the same file as the ledger"),
+        ("link.ndjson", "the same file as the ledger"),
+        ("hard.ndjson", "the same file as the ledger"),
+        (&wal, "the write-ahead log (-wal) of the ledger"),
+        (&shm, "the shared-memory index (-shm) of the ledger"),
+    ] {
+        let args = ["ingest", input];
+        let out = w.run(&args);
+        refused(&out, &[what, "Nothing was read or written"]);
+        assert!(out.stdout.is_empty(), "{input}: no report");
+    }
+    let mut stdin = support::binary::command(&w.db, NOW);
+    let out = stdin
+        .current_dir(dir)
+        .args(["ingest", "-"])
+        .stdin(std::fs::File::open(&w.db).unwrap())
+        .output()
+        .unwrap();
+    refused(&out, &["standard input is the same file as the ledger"]);
+    assert_eq!(fixture::dump(&w.db), before, "something was written");
+    drop(open);
+    assert_eq!(
+        fixture::query_i64(&w.db, "SELECT count(*) FROM input_lines", []),
+        lines
+    );
+    let out = w.run(&["ingest", "--follow", "link.ndjson"]);
+    refused(&out, &["the same file as the ledger", "Nothing was read"]);
 }

@@ -208,8 +208,13 @@ fn a_new_case_on_a_job_answered_before_says_so_in_its_row() {
     // A later, opposite report on booking-1042: a new case on a job answered before.
     let line = r#"{"event":"callback","delivery_id":"d-1042-z","job_id":"booking-1042","attempt":1,"outcome":"failure","at":"2026-11-27T16:00:00Z","payload":{"error":"timeout"}}"#;
     let mut writer = Ledger::open(&ledger.path).expect("open ledger");
-    jobledger::ingest::ingest(&mut writer, line.as_bytes(), demo::demo_now(), |_| {})
-        .expect("ingested");
+    jobledger::ingest::ingest(
+        &mut writer,
+        [line, "\n"].concat().as_bytes(),
+        demo::demo_now(),
+        |_| {},
+    )
+    .expect("ingested");
     update(&mut app, Action::Tick);
     let text = render_at(&app, 160, 48);
     let row = |seq: &str| {

@@ -19,7 +19,13 @@ fn rows_arriving_underneath_appear_and_the_selection_stays() {
     ch(&mut app, 'j'); // select #11
     let mut writer = Ledger::open(&ledger.path).unwrap();
     let line = r#"{"event":"callback","delivery_id":"d-1053-late","job_id":"booking-1053","attempt":1,"outcome":"success","at":"2026-11-27T16:59:00Z"}"#;
-    ingest::ingest(&mut writer, line.as_bytes(), demo::demo_now(), |_| {}).unwrap();
+    ingest::ingest(
+        &mut writer,
+        [line, "\n"].concat().as_bytes(),
+        demo::demo_now(),
+        |_| {},
+    )
+    .unwrap();
     update(&mut app, Action::Tick);
     let text = shows(&app, "1 Held 3");
     assert!(text.contains("#16"), "{text}");

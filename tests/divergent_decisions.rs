@@ -133,7 +133,8 @@ fn a_decision_keeps_its_route() {
 fn the_timeline_shows_every_decision_and_every_submission() {
     let mut t = TempLedger::new();
     t.ingest(ISSUE);
-    t.ingest(&accepted("j1", "10:00:30", r#","input_digest":"sha256:a""#));
+    // A whole line, its LF included: a last line with no LF is not taken.
+    t.ingest(&(accepted("j1", "10:00:30", r#","input_digest":"sha256:a""#) + "\n"));
     let timeline = t.ledger.timeline("j1").unwrap();
     let decisions: Vec<(String, bool)> = timeline
         .iter()

@@ -78,8 +78,9 @@ fn a_line_an_earlier_jobledger_kept_with_its_cr_is_found_again() {
 #[test]
 fn a_cr_inside_a_line_or_before_no_lf_is_part_of_the_line() {
     let mut t = TempLedger::new();
-    // A CR that ends no line (the last line has no LF) is one of its bytes.
-    let report = t.ingest_bytes(b"{\"event\":\"bogus\"}\r");
+    // A CR that ends no line (the last line has no LF) is one of its bytes: the line,
+    // taken as it is (a last line with no LF is taken only so), keeps it.
+    let report = t.ingest_complete(b"{\"event\":\"bogus\"}\r");
     assert_eq!(report.lines_read, 1);
     let last = fixture::query_i64(
         &t.path,
@@ -87,4 +88,54 @@ fn a_cr_inside_a_line_or_before_no_lf_is_part_of_the_line() {
         [],
     );
     assert_eq!(last, 1, "the CR of an unterminated line was dropped");
+}
+
+/// A file whose lines end in CR alone (old Mac style) holds no LF: it is one line with
+/// no end. It went nowhere, with exit 0 and a report of a last line "with no end yet",
+/// as if a writer were still at it. It is named for what it is, with the command that
+/// converts it, nothing of it is kept, and the exit says no later run takes it.
+#[test]
+fn a_file_whose_lines_end_in_cr_alone_is_named_and_nothing_of_it_is_kept() {
+    use support::binary::{Workdir, refused, succeeded};
+    let stream = fixture::booking_afternoon();
+    let mac = stream.replace('\n', "\r");
+    let w = Workdir::new();
+    let file = w.file("mac.ndjson", mac.as_bytes());
+    let args = ["ingest", file.to_str().unwrap()];
+    let out = w.run(&args);
+    let told = refused(
+        &out,
+        &[
+            "mac.ndjson",
+            "CR alone",
+            "Nothing of them was kept",
+            r"tr '\r' '\n' < ",
+        ],
+    );
+    assert!(!told.contains('\r'), "{told:?}");
+    let report = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        report.contains("0 lines read") && report.contains("CR alone"),
+        "{report}"
+    );
+    assert_eq!(
+        fixture::query_i64(&w.db, "SELECT count(*) FROM input_lines", []),
+        0
+    );
+
+    // Converted as told, it is the worked example.
+    let converted = w.file("mac.ndjson.lf", mac.replace('\r', "\n").as_bytes());
+    w.ok(&["ingest", converted.to_str().unwrap()]);
+    let clean = Workdir::with_afternoon();
+    assert_eq!(fixture::dump(&w.db), fixture::dump(&clean.db));
+
+    // Told the input is complete, it is kept as the one line it was read as.
+    let w = Workdir::new();
+    let file = w.file("mac.ndjson", mac.as_bytes());
+    let args = ["ingest", "--complete", file.to_str().unwrap()];
+    let report = succeeded(&w.run(&args), &args);
+    assert!(
+        report.contains("1 lines read") && report.contains("CR alone"),
+        "{report}"
+    );
 }

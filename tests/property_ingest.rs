@@ -59,8 +59,10 @@ fn lines_of(stream: &[u8]) -> Vec<&[u8]> {
         .collect()
 }
 
+/// Nothing but JSON's white space (space, tab, CR, LF): a form feed is a line.
 fn blank(line: &[u8]) -> bool {
-    line.iter().all(u8::is_ascii_whitespace)
+    line.iter()
+        .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
 }
 
 /// Rows of one query, each as text.
@@ -250,7 +252,17 @@ fn event_line() -> impl Strategy<Value = String> {
 }
 
 /// Blank, whitespace-only and nearly empty lines.
-const ODD_LINES: &[&[u8]] = &[b"", b" ", b"\t\r", b"\xef\xbb\xbf{}", b"[]", b"{}"];
+/// A form feed or a vertical tab is no JSON white space: a line of one is a line.
+const ODD_LINES: &[&[u8]] = &[
+    b"",
+    b" ",
+    b"\t\r",
+    b"\x0c",
+    b" \x0b ",
+    b"\xef\xbb\xbf{}",
+    b"[]",
+    b"{}",
+];
 
 /// A line from outside: an event, an event cut or with a byte changed, or any bytes.
 fn any_line() -> impl Strategy<Value = Vec<u8>> {
@@ -305,6 +317,116 @@ proptest! {
             stream.pop();
         }
         check_stream(&stream, split)?;
+    }
+}
+
+/// The summary and the callback list as a script reads them (`summary --json`,
+/// `callbacks --json`).
+fn reports(t: &TempLedger) -> (String, String) {
+    use jobledger::reconcile::DEFAULT_REVIEW_CAPACITY;
+    use jobledger::report::{self, Summary};
+    let summary = Summary::gather(&t.ledger, fixture::now(), DEFAULT_REVIEW_CAPACITY).unwrap();
+    let mut summary_json = Vec::new();
+    report::write(&mut summary_json, &summary, true).unwrap();
+    let mut callbacks_json = Vec::new();
+    report::write_callbacks(
+        &mut callbacks_json,
+        &t.ledger,
+        &jobledger::store::CallbackFilter::default(),
+        true,
+    )
+    .unwrap();
+    (
+        String::from_utf8(summary_json).unwrap(),
+        String::from_utf8(callbacks_json).unwrap(),
+    )
+}
+
+/// What a writer puts after the JSON value on the last line before its LF: nothing,
+/// spaces, white space with a CR, a second value, a second value after a space,
+/// a stray byte.
+fn after_the_value() -> impl Strategy<Value = Vec<u8>> {
+    prop_oneof![
+        Just(Vec::new()),
+        (1..4usize).prop_map(|n| vec![b' '; n]),
+        Just(b" \t\r ".to_vec()),
+        event_line().prop_map(String::into_bytes),
+        event_line().prop_map(|l| [&b" "[..], l.as_bytes()].concat()),
+        Just(b" x".to_vec()),
+    ]
+}
+
+/// Where a reader stopped reading a stream being written.
+#[derive(Debug, Clone)]
+enum Cut {
+    /// Anywhere in the stream.
+    Anywhere(prop::sample::Index),
+    /// Anywhere in its last line, its LF included.
+    InLastLine(prop::sample::Index),
+    /// This many bytes past the end of the JSON value on its last line: where the
+    /// line is a whole value, or a whole value and a byte of what follows.
+    PastTheValue(usize),
+}
+
+/// A stream of events whose last line is a JSON value and what a writer put after it,
+/// and where a reader stopped reading it.
+fn stream_with_a_cut() -> impl Strategy<Value = (Vec<u8>, usize)> {
+    let cut = prop_oneof![
+        1 => any::<prop::sample::Index>().prop_map(Cut::Anywhere),
+        2 => any::<prop::sample::Index>().prop_map(Cut::InLastLine),
+        3 => (0..3usize).prop_map(Cut::PastTheValue),
+    ];
+    (
+        prop::collection::vec(event_line(), 0..12),
+        event_line(),
+        after_the_value(),
+        any::<bool>(),
+        cut,
+    )
+        .prop_map(|(before, value, after, crlf, cut)| {
+            let lines: Vec<Vec<u8>> = before.into_iter().map(String::into_bytes).collect();
+            let mut stream = join(&lines, crlf);
+            let last_start = stream.len();
+            stream.extend_from_slice(&join(&[[value.as_bytes(), &after].concat()], crlf));
+            let cut = match cut {
+                Cut::Anywhere(i) => i.index(stream.len() + 1),
+                Cut::InLastLine(i) => last_start + i.index(stream.len() - last_start + 1),
+                Cut::PastTheValue(n) => (last_start + value.len() + n).min(stream.len()),
+            };
+            (stream, cut)
+        })
+}
+
+proptest! {
+    #![proptest_config(config(64))]
+
+    /// A file read while it is written: a reader that stopped anywhere, the last line
+    /// a whole JSON value and perhaps more, then the whole stream, leaves the ledger one
+    /// ingest of the whole stream leaves. A last line with no LF is not taken: a whole
+    /// JSON value and a space was taken once, and the writer then finished the line
+    /// with a second object, so the ledger kept two callbacks for one.
+    #[test]
+    fn a_stream_read_while_it_is_written_then_whole_equals_one_ingest_of_the_whole(
+        (stream, cut) in stream_with_a_cut(),
+    ) {
+        let mut clean = TempLedger::new();
+        clean.ingest_bytes(&stream);
+
+        let mut read_twice = TempLedger::new();
+        let part = &stream[..cut];
+        let first = read_twice.ingest_bytes(part);
+        let after_last_lf = part.iter().rposition(|b| *b == b'\n').map_or(0, |at| at + 1);
+        let unfinished = (part.len() - after_last_lf) as u64;
+        prop_assert_eq!(first.unfinished_bytes, unfinished, "{}", first);
+        if unfinished > 0 {
+            let told = first.to_string();
+            prop_assert!(told.contains("left unread") && told.contains("--complete"), "{}", told);
+        }
+        let second = read_twice.ingest_bytes(&stream);
+        prop_assert_eq!(second.unfinished_bytes, 0);
+
+        prop_assert_eq!(reports(&read_twice), reports(&clean));
+        prop_assert_eq!(read_twice.dump(), clean.dump());
     }
 }
 

@@ -55,8 +55,10 @@ pub(super) enum Command {
     Ingest {
         /// The stream to read; `-` or nothing reads standard input
         file: Option<PathBuf>,
-        /// The input is the whole stream: keep a last line with no end as it is
-        /// (quarantined when it is no JSON), instead of leaving it for the next ingest
+        /// The input is the whole stream: take a last line with no line end (LF) as it
+        /// is (quarantined when it is no JSON). Without it such a line is left unread,
+        /// whatever it holds and from a file or a pipe alike, since it may still be
+        /// being written: the next ingest reads it once its LF has arrived
         #[arg(long)]
         complete: bool,
         /// Keep reading FILE as it grows, as `tail -F` does: each line is taken once its
@@ -65,8 +67,11 @@ pub(super) enum Command {
         /// it with every whole line committed
         #[arg(long)]
         follow: bool,
-        /// A line longer than this many bytes is kept as its first bytes, its length and
-        /// the SHA-256 of the whole (quarantined or rejected as `oversized`)
+        /// A line longer than this many bytes is kept as its first bytes (64 KiB), its
+        /// length and the SHA-256 of the whole (quarantined or rejected as `oversized`),
+        /// for good: a later ingest with a larger limit finds it by its SHA-256 and does
+        /// not take it again. From 65536 (64 KiB, far above any ordinary event line) to
+        /// 268435456 (256 MiB)
         #[arg(long, value_name = "N", default_value_t = crate::ingest::MAX_LINE_BYTES,
               value_parser = crate::ingest::parse_max_line_bytes)]
         max_line_bytes: usize,

@@ -32,6 +32,9 @@ pub(super) fn run(
             "ingest --follow and --complete do not go together: a followed file is never complete, its last line may still be being written (stop following, then run `ingest --complete FILE`)"
         );
     }
+    if let Ok(metadata) = std::fs::metadata(file) {
+        super::refuse_own_file(path, Some(file), &metadata)?;
+    }
     let stop = stop_on_signals().context("cannot watch for Ctrl-C and SIGTERM")?;
     let mut follow =
         Follow::new(file, stop).with_context(|| format!("cannot follow {}", file.display()))?;

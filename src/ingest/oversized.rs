@@ -22,15 +22,26 @@ pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 /// taken lets SQLite refuse a line.
 pub const MAX_LINE_BYTES_CEILING: usize = 256 * 1024 * 1024;
 
-/// Reads `ingest --max-line-bytes`: a whole number of bytes, from 1 to
-/// [`MAX_LINE_BYTES_CEILING`].
+/// The smallest limit taken (64 KiB): far above any ordinary event line.
+///
+/// A line over the limit is kept as its first bytes for good: its SHA-256 is its
+/// identity, so a later ingest with a larger limit finds it kept and does not take it
+/// again. Taking it then would not give what one ingest at that limit gives either: the
+/// lines after it were judged without it (events of a job whose acceptance was cut
+/// were rejected), and those judgements are kept. So no limit is taken that ordinary
+/// lines reach: `--max-line-bytes 64` kept 76 jobs' acceptances as stubs, for ever.
+/// It is also what is kept of an oversized line, so every such line keeps 64 KiB.
+pub const MIN_MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// Reads `ingest --max-line-bytes`: a whole number of bytes, from
+/// [`MIN_MAX_LINE_BYTES`] to [`MAX_LINE_BYTES_CEILING`].
 pub fn parse_max_line_bytes(text: &str) -> Result<usize, String> {
     let bytes: usize = text.trim().parse().map_err(|_| {
         format!("{text:?} is not a whole number of bytes (the default is {MAX_LINE_BYTES}, 16 MiB)")
     })?;
-    if bytes == 0 {
+    if bytes < MIN_MAX_LINE_BYTES {
         return Err(format!(
-            "a limit of 0 bytes would keep no line whole; give at least 1 (the default is {MAX_LINE_BYTES}, 16 MiB)"
+            "{bytes} bytes is under the smallest limit, {MIN_MAX_LINE_BYTES} (64 KiB): a line over the limit is kept as its first bytes for good (a later ingest with a larger limit finds it by its SHA-256 and does not take it again), so a limit that ordinary lines reach would lose them; nothing was read or written (the default is {MAX_LINE_BYTES}, 16 MiB)"
         ));
     }
     if bytes > MAX_LINE_BYTES_CEILING {

@@ -24,9 +24,12 @@ pub(crate) struct ReadLine {
     pub raw: Vec<u8>,
     /// The whole line's length in bytes.
     pub length: u64,
-    /// The last line, with no terminator and not a whole JSON value: it may still be
-    /// being written, so it is left unread (SPEC sec. 3) unless the input is complete.
+    /// The last line, with no terminator: it may still be being written, so it is left
+    /// unread (SPEC sec. 3) unless the input is complete.
     pub unfinished: bool,
+    /// The last line, with no LF, holds a CR followed by more of it: the input's lines
+    /// seem to end in CR alone (old Mac style), and it was read as one line.
+    pub cr_line_ends: bool,
     /// `None` for a blank line (nothing is kept for it).
     pub content: Option<Content>,
     /// Its share of the read-ahead, given back when the writer drops it.
@@ -152,13 +155,14 @@ fn prepare(line: RawLine, limit: usize, ahead: &Arc<ReadAhead>) -> ReadLine {
         oversized,
     } = line;
     let read_ahead = ahead.hold(bytes.capacity());
-    let (content, length, unfinished) = match oversized {
+    // Read to the end with no LF: the last line, perhaps still being written. Whatever
+    // it holds, it is not taken: a whole JSON value followed by a space may yet be
+    // followed by more (spaces, a second object), and the line taken now would be
+    // another line than the one the writer finishes, kept twice (SPEC sec. 3).
+    let unfinished = !terminated;
+    let (content, length, inner_cr) = match oversized {
         None => {
-            let blank = bytes.iter().all(u8::is_ascii_whitespace);
-            // Read to the end with no LF: the last line, perhaps still being written.
-            let unfinished = !terminated
-                && !blank
-                && serde_json::from_slice::<serde::de::IgnoredAny>(&bytes).is_err();
+            let blank = bytes.iter().all(|b| line::is_json_space(*b));
             let content = (!blank).then(|| Content {
                 sha256: Sha256::digest(&bytes).into(),
                 sha256_with_cr: crlf.then(|| {
@@ -171,26 +175,27 @@ fn prepare(line: RawLine, limit: usize, ahead: &Arc<ReadAhead>) -> ReadLine {
                 parsed: event::parse_line(&bytes),
                 whole_length: None,
             });
-            (content, bytes.len() as u64, unfinished)
+            (
+                content,
+                bytes.len() as u64,
+                unfinished && line::has_inner_cr(&bytes),
+            )
         }
         Some(whole) => {
-            // Cut off by the end of the input, a line over the limit cannot be checked
-            // for a whole JSON value (it was never held whole): it is taken for one
-            // still being written, left for the next run unless the input is complete.
-            let unfinished = !terminated && !whole.blank;
             let content = (!whole.blank).then(|| Content {
                 sha256: whole.sha256,
                 sha256_with_cr: whole.sha256_with_cr,
                 parsed: super::oversized::parsed(&bytes, whole.length, &whole.sha256, limit),
                 whole_length: Some(whole.length),
             });
-            (content, whole.length, unfinished)
+            (content, whole.length, whole.inner_cr)
         }
     };
     ReadLine {
         raw: bytes,
         length,
         unfinished,
+        cr_line_ends: unfinished && inner_cr,
         content,
         _read_ahead: read_ahead,
     }

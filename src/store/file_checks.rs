@@ -48,6 +48,40 @@ pub(super) fn beside(path: &Path, suffix: &str) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// Which of the files of the ledger at `path` (the ledger, its `-wal`, `-shm` or
+/// `-waiting`) the file `other` is, by device and inode: a link, a hard link or
+/// another spelling of the path is the same file. `None`: none of them (or, where
+/// files have no device and inode to compare, not known).
+pub(super) fn own_file(path: &Path, other: &std::fs::Metadata) -> Option<&'static str> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let wanted = (other.dev(), other.ino());
+        let same = |file: &Path| {
+            std::fs::metadata(file).is_ok_and(|meta| (meta.dev(), meta.ino()) == wanted)
+        };
+        if same(path) {
+            return Some("the ledger");
+        }
+        [
+            ("-wal", "the write-ahead log (-wal) of the ledger"),
+            ("-shm", "the shared-memory index (-shm) of the ledger"),
+            (
+                "-waiting",
+                "the ledger's file of waiting writers (its -waiting)",
+            ),
+        ]
+        .into_iter()
+        .find(|(suffix, _)| same(&beside(path, suffix)))
+        .map(|(_, what)| what)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (path, other);
+        None
+    }
+}
+
 /// Removes the ledger at `path` with the files kept beside it. Its caller holds the
 /// ledger's write lock, so no write is lost between a check and the removal.
 pub(super) fn remove_with_sidecars(path: &Path) -> std::io::Result<()> {

@@ -34,8 +34,26 @@ pub(crate) struct Whole {
     pub sha256: [u8; 32],
     /// Its identity with the CR of a CRLF kept, as an earlier jobledger gave it.
     pub sha256_with_cr: Option<[u8; 32]>,
-    /// Nothing but ASCII white space: a blank line, however long.
+    /// Nothing but JSON's white space: a blank line, however long.
     pub blank: bool,
+    /// It holds a CR followed by more of the line: see [`has_inner_cr`].
+    pub inner_cr: bool,
+}
+
+/// JSON's white space: space, tab, CR and LF, and nothing else. A line of only these
+/// holds no JSON value and nothing else: it is blank. Any other byte (a form feed, a
+/// vertical tab, a NUL) makes it a line, kept and quarantined like any line that is no
+/// JSON.
+pub(crate) fn is_json_space(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\r' | b'\n')
+}
+
+/// Does `line` hold a CR followed by a byte that is not JSON white space? A file whose
+/// lines end in CR alone (old Mac style), read as one line, does: each CR is followed
+/// by the next record. In a line of JSON a CR is white space at most, and no JSON
+/// writer puts a bare one before a value.
+pub(crate) fn has_inner_cr(line: &[u8]) -> bool {
+    memchr::memchr_iter(b'\r', line).any(|at| line.get(at + 1).is_some_and(|b| !is_json_space(*b)))
 }
 
 /// Reads the next line, `Ok(None)` at the end of the input. A line longer than `limit`
@@ -115,6 +133,7 @@ struct Streamed {
     hasher: Sha256,
     length: u64,
     blank: bool,
+    inner_cr: bool,
     /// A CR read last: part of the line, or the start of its CRLF, as the next byte tells.
     held_cr: bool,
 }
@@ -129,6 +148,7 @@ impl Streamed {
             hasher: Sha256::new(),
             length: 0,
             blank: true,
+            inner_cr: false,
             held_cr: false,
         };
         streamed.take(bytes);
@@ -141,6 +161,7 @@ impl Streamed {
             return;
         };
         if self.held_cr {
+            self.inner_cr = self.inner_cr || !is_json_space(piece[0]);
             self.add(b"\r");
         }
         self.held_cr = last == b'\r';
@@ -149,13 +170,14 @@ impl Streamed {
         } else {
             piece
         };
+        self.inner_cr = self.inner_cr || has_inner_cr(piece);
         self.add(body);
     }
 
     fn add(&mut self, bytes: &[u8]) {
         self.hasher.update(bytes);
         self.length += bytes.len() as u64;
-        self.blank = self.blank && bytes.iter().all(u8::is_ascii_whitespace);
+        self.blank = self.blank && bytes.iter().all(|b| is_json_space(*b));
         let room = self.keep - self.prefix.len();
         self.prefix
             .extend_from_slice(&bytes[..room.min(bytes.len())]);
@@ -177,6 +199,7 @@ impl Streamed {
                 sha256: self.hasher.finalize().into(),
                 sha256_with_cr,
                 blank: self.blank,
+                inner_cr: self.inner_cr,
             }),
         }
     }
@@ -252,6 +275,35 @@ mod tests {
         assert_eq!(
             whole.sha256,
             <[u8; 32]>::from(Sha256::digest(b"ab\rcd\r\rx\r"))
+        );
+    }
+
+    #[test]
+    fn a_cr_before_more_of_the_line_is_told_in_a_line_read_whole_or_streamed() {
+        let mac = b"{\"a\":1}\r{\"b\":2}\r{\"c\":3}\r";
+        assert!(has_inner_cr(mac));
+        // Every split across buffer refills (capacity 7) of a streamed line.
+        for limit in [2, 5, 9] {
+            assert!(lines(mac, limit)[0].oversized.as_ref().unwrap().inner_cr);
+        }
+        // A CR at the end, or before white space only, is no line end of another style.
+        for line in [
+            &b"{\"a\":1}\r"[..],
+            b"{\"a\":1}\r ",
+            b"{\"a\":\r\n1}",
+            b"ab",
+        ] {
+            assert!(!has_inner_cr(line), "{line:?}");
+            assert!(!lines(line, 1)[0].oversized.as_ref().unwrap().inner_cr);
+        }
+        // A form feed is no JSON white space: a line of one is no blank line.
+        assert!(
+            !is_json_space(0x0c)
+                && !lines(b"\x0c\x0c\x0c\n", 2)[0]
+                    .oversized
+                    .as_ref()
+                    .unwrap()
+                    .blank
         );
     }
 
