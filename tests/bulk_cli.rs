@@ -248,14 +248,19 @@ fn a_colleagues_answer_after_the_dry_run_is_left_out_and_named_and_never_written
     let refused = run_printed(&w, &words);
     let said = support::binary::refused(
         &refused,
-        &["expected 4 callbacks to take `noise`, but 3 of the 4 selected take it now; nothing was written"],
+        &[
+            "expected 4 callbacks to take `noise`, but 3 of the 4 selected take it now; nothing was written",
+        ],
     );
     assert!(said.contains(lees), "{said}");
     assert_eq!(fixture::dump(&w.db), before, "a refused bulk answer wrote");
 
     // Without the mark, lee's answer was in no plan read: left out and named too.
     let unmarked = w.run(&with(&["--reviewer", "ana", "--expect", "4"]));
-    let said = support::binary::refused(&unmarked, &["but 3 of the 4 selected", "#13 -: answered by lee at"]);
+    let said = support::binary::refused(
+        &unmarked,
+        &["but 3 of the 4 selected", "#13 -: answered by lee at"],
+    );
     assert!(said.contains("no plan showed it"), "{said}");
     assert_eq!(fixture::dump(&w.db), before, "a refused bulk answer wrote");
 
@@ -280,7 +285,11 @@ fn a_colleagues_answer_after_the_dry_run_is_left_out_and_named_and_never_written
     assert_eq!(on_13["reviewer"], "lee", "lee's answer still stands");
     assert_eq!(on_13["verdict"], "needs_remote_check");
     assert_eq!(
-        fixture::query_i64(&w.db, "SELECT count(*) FROM answers WHERE callback_seq = 13", []),
+        fixture::query_i64(
+            &w.db,
+            "SELECT count(*) FROM answers WHERE callback_seq = 13",
+            []
+        ),
         1
     );
 }

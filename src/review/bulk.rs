@@ -290,6 +290,7 @@ const CHANGED_NAMED: usize = 10;
 /// Why a count was refused: the counts, then the rows whose answers changed since the
 /// plan, each with who answered and when.
 fn not_as_expected(expected: usize, plan: &Plan) -> String {
+    use std::fmt::Write as _;
     let mut said = format!(
         "expected {expected} callbacks to take `{}`, but {} of the {} selected take it now; nothing was written",
         plan.verdict,
@@ -297,18 +298,18 @@ fn not_as_expected(expected: usize, plan: &Plan) -> String {
         plan.selected()
     );
     let changed: Vec<&LeftOut> = plan.changed().collect();
-    if !changed.is_empty() {
+    if changed.is_empty() {
+        said.push_str(". ");
+    } else {
         said.push_str(". Since the plan:");
         for left in changed.iter().take(CHANGED_NAMED) {
             let job = left.job_id.as_deref().unwrap_or("-");
-            said.push_str(&format!("\n  #{} {job}: {}", left.seq, left.why));
+            let _ = write!(said, "\n  #{} {job}: {}", left.seq, left.why);
         }
         if changed.len() > CHANGED_NAMED {
-            said.push_str(&format!("\n  … and {} more", changed.len() - CHANGED_NAMED));
+            let _ = write!(said, "\n  … and {} more", changed.len() - CHANGED_NAMED);
         }
         said.push('\n');
-    } else {
-        said.push_str(". ");
     }
     said.push_str("Read the plan again and write with the count it gives.");
     said

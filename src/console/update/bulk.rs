@@ -221,7 +221,16 @@ fn outcome_lines(plan: &Plan, answer_ids: &[i64], reviewer: &str) -> Vec<String>
     )];
     if !plan.left_out.is_empty() {
         lines.push(format!("Left out {} when written:", plan.left_out.len()));
+        // Answers given since the plan are news: each row is named below with who
+        // answered, when and what, rather than counted under a reason.
+        let changed: Vec<_> = plan.changed().collect();
         for (why, seqs) in plan.left_out_by_reason() {
+            if seqs
+                .iter()
+                .all(|seq| changed.iter().any(|left| left.seq == *seq))
+            {
+                continue;
+            }
             lines.push(format!(
                 "  {} {}: {}",
                 seqs.len(),
@@ -229,8 +238,6 @@ fn outcome_lines(plan: &Plan, answer_ids: &[i64], reviewer: &str) -> Vec<String>
                 some_of(&seqs)
             ));
         }
-        // Answers given since the plan are news: each named, with who and when.
-        let changed: Vec<_> = plan.changed().collect();
         for left in changed.iter().take(CHANGED_NAMED) {
             lines.push(format!("  #{} {}", left.seq, inert(&left.why.to_string())));
         }
