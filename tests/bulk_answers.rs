@@ -452,3 +452,40 @@ fn with_no_plan_read_a_colleagues_standing_answer_leaves_its_row_out_but_ones_ow
     ));
     assert_eq!(t.ledger.answers(quarantined[0]).unwrap().len(), 1);
 }
+
+#[test]
+fn a_plan_and_its_mark_are_read_in_one_snapshot() {
+    let t = demo();
+    let quarantined = t.callbacks(Some(Disposition::Quarantine))[0].seq;
+    let path = t.path.clone();
+    // An answer committed by another connection while the plan is being read is in
+    // neither the plan nor its mark: both see the ledger at one moment.
+    let (before, after, standing) = t
+        .ledger
+        .in_one_snapshot(|ledger| {
+            let before = ledger.newest_answer_id()?;
+            let mut other = Ledger::open(&path).unwrap();
+            answer_alone(&mut other, quarantined, Verdict::Noise, "lee").unwrap();
+            let after = ledger.newest_answer_id()?;
+            Ok((
+                before,
+                after,
+                ledger.callback(quarantined)?.and_then(|r| r.answer),
+            ))
+        })
+        .unwrap();
+    assert_eq!(
+        (before, after),
+        (0, 0),
+        "the mark moved within the snapshot"
+    );
+    assert_eq!(
+        standing, None,
+        "the row read within the snapshot shows the answer"
+    );
+    assert_eq!(
+        t.ledger.newest_answer_id().unwrap(),
+        1,
+        "seen once it is over"
+    );
+}
