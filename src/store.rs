@@ -248,6 +248,19 @@ impl Ledger {
         }
     }
 
+    /// Runs `reads` in one read transaction, so they all see the ledger at one moment
+    /// whatever is committed meanwhile (a bulk answer's plan and the answer it is
+    /// marked with). Nothing is written: the transaction is ended by rolling back.
+    pub fn in_one_snapshot<T>(
+        &self,
+        reads: impl FnOnce(&Self) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let snapshot = self.conn.unchecked_transaction().map_err(|e| self.err(e))?;
+        let read = reads(self);
+        drop(snapshot);
+        read
+    }
+
     /// Starts a write transaction (`BEGIN IMMEDIATE`); nothing is kept unless it is
     /// committed. Refused ([`StoreError::Replaced`], [`StoreError::Removed`]) once the
     /// file at the path is not the one opened: checked with the write lock held, here

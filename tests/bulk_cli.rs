@@ -187,3 +187,109 @@ fn answer_where_selects_by_query_and_expect_guards_the_count_of_the_moment() {
     // A closing verdict: the open queue shrinks by exactly one.
     assert_eq!(open(&w), open_before - 1);
 }
+
+/// The command a dry run printed after "to write it: ", as words (none of them
+/// quoted here: the ledger's path and the answer hold nothing a shell acts on).
+fn command_printed(said: &str) -> Vec<String> {
+    let line = said
+        .lines()
+        .find_map(|line| line.strip_prefix("to write it: "))
+        .unwrap_or_else(|| panic!("the dry run printed no command: {said}"));
+    assert!(!line.contains('\''), "quoted: {line}");
+    line.split_whitespace().map(str::to_owned).collect()
+}
+
+/// Runs a printed command as a person would paste it, at the demo's clock.
+fn run_printed(w: &Workdir, words: &[String]) -> std::process::Output {
+    assert_eq!(words[0], "jobledger");
+    support::binary::bare()
+        .current_dir(w.dir.path())
+        .args(&words[1..])
+        .args(["--now", fixture::NOW])
+        .output()
+        .expect("the binary runs")
+}
+
+#[test]
+fn a_colleagues_answer_after_the_dry_run_is_left_out_and_named_and_never_written_over() {
+    let (w, _) = Workdir::with_demo();
+    let planned = w.ok(&with(&["--dry-run", "--reviewer", "ana"]));
+    assert!(
+        planned.contains("dry run: 4 of 4 open callbacks would be answered noise by ana"),
+        "{planned}"
+    );
+    let words = command_printed(&planned);
+    let db = w.db.to_str().unwrap();
+    assert_eq!(
+        words.join(" "),
+        format!(
+            "jobledger --db {db} answer --disposition quarantine --verdict noise --reviewer ana --as-of 0 --expect 4"
+        )
+    );
+    let json = w.json(&with(&["--dry-run", "--reviewer", "ana", "--json"]));
+    assert_eq!(json["as_of"], 0);
+    assert_eq!(json["write_command"], words.join(" ").as_str());
+
+    // A colleague answers #13 after the plan: a remote check, which leaves it open.
+    w.ok(&[
+        "answer",
+        "13",
+        "--verdict",
+        "needs_remote_check",
+        "--note",
+        "remote may have charged twice; checking",
+        "--reviewer",
+        "lee",
+    ]);
+    let before = fixture::dump(&w.db);
+    let lees = "#13 -: answered meanwhile by lee at 2026-11-27 17:00:00: needs_remote_check (remote may have charged twice; checking); it stands (answer 1, given after the plan)";
+
+    // The command as printed: 3 take the verdict now, not 4; nothing is written.
+    let refused = run_printed(&w, &words);
+    let said = support::binary::refused(
+        &refused,
+        &[
+            "expected 4 callbacks to take `noise`, but 3 of the 4 selected take it now; nothing was written",
+        ],
+    );
+    assert!(said.contains(lees), "{said}");
+    assert_eq!(fixture::dump(&w.db), before, "a refused bulk answer wrote");
+
+    // Without the mark, lee's answer was in no plan read: left out and named too.
+    let unmarked = w.run(&with(&["--reviewer", "ana", "--expect", "4"]));
+    let said = support::binary::refused(
+        &unmarked,
+        &["but 3 of the 4 selected", "#13 -: answered by lee at"],
+    );
+    assert!(said.contains("no plan showed it"), "{said}");
+    assert_eq!(fixture::dump(&w.db), before, "a refused bulk answer wrote");
+
+    // With the count that holds now, the other three are written and #13 named.
+    let mut three = words.clone();
+    *three.last_mut().unwrap() = "3".to_owned();
+    let written = run_printed(&w, &three);
+    let said = support::binary::succeeded(&written, &[]);
+    assert!(
+        said.starts_with("3 answers written (noise by ana) on 3 of 4 open callbacks"),
+        "{said}"
+    );
+    assert!(said.contains(&format!("left out 1:\n  {lees}")), "{said}");
+    let on_13 = w.json(&["callbacks", "--disposition", "quarantine", "--json"]);
+    let on_13 = on_13
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["seq"] == 13)
+        .expect("#13")["answer"]
+        .clone();
+    assert_eq!(on_13["reviewer"], "lee", "lee's answer still stands");
+    assert_eq!(on_13["verdict"], "needs_remote_check");
+    assert_eq!(
+        fixture::query_i64(
+            &w.db,
+            "SELECT count(*) FROM answers WHERE callback_seq = 13",
+            []
+        ),
+        1
+    );
+}

@@ -1,10 +1,14 @@
 //! A bulk answer from the console (issue 10, item 5): rows marked with Space in a real
 //! terminal, `a`, a verdict chosen, the plan read and confirmed; the ledger then holds
-//! the answers. And, driven in process, the count typed to confirm above 100 rows.
+//! the answers. And, driven in process, the count typed to confirm above 100 rows, and
+//! a row another reviewer answers between the plan and the confirmation left out and
+//! named, their answer standing.
 
 mod support;
 
 use jobledger::decision::Verdict;
+use jobledger::review::{self, AnswerRequest};
+use jobledger::store::Ledger;
 use ratatui::crossterm::event::KeyCode;
 use serde_json::Value;
 use support::binary::Workdir;
@@ -151,4 +155,55 @@ fn capital_v_marks_what_the_query_keeps_and_nothing_else() {
     key(&mut app, KeyCode::Enter);
     let all = render(&app);
     assert_eq!(all.matches('✓').count(), 2, "{all}");
+}
+
+#[test]
+fn a_row_a_colleague_answers_between_the_plan_and_the_confirmation_is_left_out_and_named() {
+    let (ledger, mut app) = demo_app("ana");
+    ch(&mut app, '2'); // Quarantined: #5, #13, #14, #15
+    ch(&mut app, ' ');
+    ch(&mut app, ' ');
+    ch(&mut app, 'a');
+    key(&mut app, KeyCode::Enter); // noise, the first verdict
+    let plan = render(&app);
+    assert!(
+        plan.contains("2 of 2 marked callbacks will be answered noise by ana"),
+        "{plan}"
+    );
+    // lee answers #13 through another connection while the plan is on screen.
+    let mut other = Ledger::open(&ledger.path).unwrap();
+    let lees = review::answer(
+        &mut other,
+        &AnswerRequest {
+            seq: 13,
+            verdict: "needs_remote_check",
+            note: "remote may have charged twice; checking",
+            reviewer: "lee",
+            link_job: None,
+            seen_answer: None,
+        },
+        jobledger::demo::demo_now(),
+    )
+    .unwrap();
+    key(&mut app, KeyCode::Enter);
+    let outcome = render(&app);
+    for said in [
+        "Wrote 1 answer in one transaction",
+        "Left out 1 when written:",
+        "#13 answered meanwhile by lee at 2026-11-27 17:00:00: needs_remote_check (remote may have",
+    ] {
+        assert!(outcome.contains(said), "{said:?} missing:\n{outcome}");
+    }
+    let on_13 = app.ledger().answers(13).unwrap();
+    assert_eq!(on_13.len(), 1, "nothing written over lee's answer");
+    assert_eq!(
+        (on_13[0].id, on_13[0].reviewer.as_str()),
+        (lees.answer_id, "lee")
+    );
+    let on_5 = app.ledger().answers(5).unwrap();
+    assert_eq!(on_5.len(), 1);
+    assert_eq!(
+        (on_5[0].reviewer.as_str(), on_5[0].verdict),
+        ("ana", Verdict::Noise)
+    );
 }

@@ -50,6 +50,7 @@ pub fn run(config: &Config, figures: &mut Vec<Figure>) -> Result<()> {
         note: "bench",
         reviewer: "bench",
         expect: Some(n),
+        as_of: Some(ledger.newest_answer_id()?),
     };
     let written = bulk::answer_bulk(&mut ledger, &request, now)?;
     let ours = started.elapsed();

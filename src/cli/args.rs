@@ -283,7 +283,7 @@ pub(super) struct ReviewArgs {
 
 /// `answer`'s two forms: one callback, or every open one a selection keeps.
 const ANSWER_USAGE: &str = "jobledger answer <SEQ> --verdict <VERDICT> [OPTIONS]
-       jobledger answer [--disposition <DISPOSITION>] [--where <QUERY>] --verdict <VERDICT> [--dry-run] [--expect <N>] [OPTIONS]
+       jobledger answer [--disposition <DISPOSITION>] [--where <QUERY>] --verdict <VERDICT> [--dry-run | --as-of <ANSWER_ID>] [--expect <N>] [OPTIONS]
        jobledger answer --decisions <JOB> --verdict <VERDICT> [--note <NOTE>] [--seen <ANSWER_ID>]";
 
 /// What `answer` may be given instead of a callback number: a selection, or a job's
@@ -305,13 +305,26 @@ pub(super) struct BulkArgs {
     /// gap>1h' (the console's `/` language; the README lists the fields)
     #[arg(long = "where", value_name = "QUERY", allow_hyphen_values = true)]
     pub(super) query: Option<String>,
-    /// Print how many would be answered, the first rows and those left out; write nothing
+    /// Print how many would be answered, the first rows and those left out, and the
+    /// command that writes exactly that plan (with --as-of and --expect); write nothing
     #[arg(long, requires = "selection")]
     pub(super) dry_run: bool,
-    /// Write only if exactly N callbacks take the verdict when written (as the dry
-    /// run counted); otherwise write nothing
+    /// Write only if exactly N callbacks take the verdict when written, rows left out
+    /// not counted (as the dry run counted); otherwise write nothing and name the rows
+    /// answered since the plan
     #[arg(long, value_name = "N", requires = "selection")]
     pub(super) expect: Option<usize>,
+    /// The plan's mark, as the dry run printed it (the newest answer then): a row
+    /// another reviewer answered after it is left out and named, as a single answer
+    /// over one not seen is refused. Without it, every row another reviewer has
+    /// answered is left out and named (no plan showed it); your own answers never are
+    #[arg(
+        long,
+        value_name = "ANSWER_ID",
+        requires = "selection",
+        conflicts_with = "dry_run"
+    )]
+    pub(super) as_of: Option<i64>,
     /// Print JSON instead of text
     #[arg(long, requires = "selection")]
     pub(super) json: bool,

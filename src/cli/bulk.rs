@@ -1,5 +1,6 @@
 //! `answer` without a callback number: a bulk answer over a selection of open
-//! questions, planned (`--dry-run`) or written in one transaction (`--expect N`).
+//! questions, planned (`--dry-run`, which prints the command that writes that plan)
+//! or written in one transaction (`--as-of MARK --expect N`).
 
 use std::io::Write;
 use std::path::Path;
@@ -58,7 +59,7 @@ pub(super) fn run(
     }
     if answer.seen.is_some() {
         bail!(
-            "--seen names the standing answer of one callback; a bulk answer checks each row's own as it writes (and leaves out rows a closing answer stands on)"
+            "--seen names the standing answer of one callback; a bulk answer is marked with its plan instead: --dry-run prints the command to write it, with --as-of"
         );
     }
     let Some(verdict) = Verdict::parse(answer.verdict) else {
@@ -72,10 +73,17 @@ pub(super) fn run(
     let filter = selection(args, now)?;
     let mut ledger = open_for_a_person(path)?;
     if args.dry_run {
-        let plan = bulk::read_plan(&ledger, Selection::Filter(&filter), verdict)?;
+        let plan = bulk::read_plan(
+            &ledger,
+            Selection::Filter(&filter),
+            verdict,
+            answer.reviewer,
+        )?;
+        let command = (!plan.answered.is_empty())
+            .then(|| write_command(path, answer, args, plan.as_of, plan.answered.len()));
         report::write(
             out,
-            &BulkReport::new(&plan, answer.reviewer, None),
+            &BulkReport::new(&plan, answer.reviewer, None, command),
             args.json,
         )?;
     } else {
@@ -85,11 +93,76 @@ pub(super) fn run(
             note: answer.note,
             reviewer: answer.reviewer,
             expect: args.expect,
+            as_of: args.as_of,
         };
         let written = bulk::answer_bulk(&mut ledger, &request, now)?;
-        let said = BulkReport::new(&written.plan, answer.reviewer, Some(&written.answer_ids));
+        let said = BulkReport::new(
+            &written.plan,
+            answer.reviewer,
+            Some(&written.answer_ids),
+            None,
+        );
         report::write(out, &said, args.json)?;
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The command that writes the plan a dry run printed: the same ledger, selection and
+/// answer, marked `--as-of` the plan's newest answer and `--expect`ing its count.
+fn write_command(
+    path: &Path,
+    answer: &BulkAnswer<'_>,
+    args: &BulkArgs,
+    as_of: Option<i64>,
+    count: usize,
+) -> String {
+    let mut words: Vec<String> = vec!["jobledger".into(), "--db".into()];
+    words.push(path.to_string_lossy().into_owned());
+    words.push("answer".into());
+    if let Some(disposition) = args.disposition {
+        words.extend(["--disposition".into(), disposition.as_str().into()]);
+    }
+    if let Some(query) = &args.query {
+        words.extend(["--where".into(), query.clone()]);
+    }
+    words.extend(["--verdict".into(), answer.verdict.into()]);
+    if !answer.note.is_empty() {
+        words.extend(["--note".into(), answer.note.into()]);
+    }
+    words.extend(["--reviewer".into(), answer.reviewer.into()]);
+    if let Some(mark) = as_of {
+        words.extend(["--as-of".into(), mark.to_string()]);
+    }
+    words.extend(["--expect".into(), count.to_string()]);
+    let quoted: Vec<String> = words.iter().map(|word| shell_word(word)).collect();
+    quoted.join(" ")
+}
+
+/// A word as a POSIX shell reads it back: as it is when it holds nothing the shell
+/// acts on, else in single quotes (a quote inside written `'\''`).
+fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:=@%+,".contains(c));
+    if plain {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shell_word;
+
+    #[test]
+    fn a_word_is_quoted_only_when_the_shell_would_act_on_it() {
+        assert_eq!(shell_word("single_effect"), "single_effect");
+        assert_eq!(shell_word("./ledger.db"), "./ledger.db");
+        assert_eq!(shell_word("gap>1h"), "'gap>1h'");
+        assert_eq!(shell_word("lee's note"), r"'lee'\''s note'");
+        assert_eq!(shell_word(""), "''");
+    }
 }

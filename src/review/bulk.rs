@@ -1,7 +1,9 @@
 //! Many answers at once, bound to the rows seen: a plan says which of the selected
 //! callbacks take the verdict and why the others are left out; the write checks each
 //! row again inside its one transaction and records every answer exactly as
-//! [`super::answer`] would, alone.
+//! [`super::answer`] would, alone. Alone, an answer over one the reviewer has not
+//! seen is refused; so a plan is marked with the newest answer when it was read, and
+//! the write leaves out, and names, every row another reviewer answered after it.
 
 use std::fmt;
 
@@ -17,8 +19,15 @@ pub enum LeftOutWhy {
     NotAQuestion(Disposition),
     /// The verdict is outside the closed set of its kind of question.
     VerdictNotTaken(CaseKind),
-    /// A standing answer closes it already (given before, or meanwhile).
+    /// A standing answer closes it already.
     Closed(Box<AnswerRow>),
+    /// Another reviewer answered it after the plan was read (`planned`), or with no
+    /// plan read at all: the reviewer has not seen that answer, and alone an answer
+    /// over it would be refused. It stands.
+    AnsweredMeanwhile {
+        answer: Box<AnswerRow>,
+        planned: bool,
+    },
     /// `linked` names one job per callback, so it is given one callback at a time.
     NeedsOwnJob,
     /// No callback has this number (a mark on a row that is not in this ledger).
@@ -42,6 +51,26 @@ impl fmt::Display for LeftOutWhy {
                 a.reviewer,
                 a.answered_at.short()
             ),
+            LeftOutWhy::AnsweredMeanwhile { answer: a, planned } => {
+                let note = if a.note.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", crate::inert::inert(&a.note))
+                };
+                let (meanwhile, unseen) = if *planned {
+                    ("meanwhile ", "given after the plan")
+                } else {
+                    ("", "no plan showed it: read one with --dry-run")
+                };
+                write!(
+                    f,
+                    "answered {meanwhile}by {} at {}: {}{note}; it stands (answer {}, {unseen})",
+                    a.reviewer,
+                    a.answered_at.short(),
+                    a.verdict,
+                    a.id
+                )
+            }
             LeftOutWhy::NeedsOwnJob => {
                 f.write_str("`linked` names the job of each callback: answer it alone")
             }
@@ -56,8 +85,51 @@ impl LeftOutWhy {
     pub fn summary(&self) -> String {
         match self {
             LeftOutWhy::Closed(_) => "closed already by a standing answer".to_owned(),
+            LeftOutWhy::AnsweredMeanwhile { planned: true, .. } => {
+                "answered meanwhile by another reviewer".to_owned()
+            }
+            LeftOutWhy::AnsweredMeanwhile { planned: false, .. } => {
+                "answered by another reviewer, in no plan read".to_owned()
+            }
             other => other.to_string(),
         }
+    }
+
+    /// Is the reason an answer given since the plan was read (`as_of`), which the
+    /// reviewer learns of only now? With no plan read, another reviewer's answer is.
+    pub fn is_news(&self, as_of: Option<i64>) -> bool {
+        match self {
+            LeftOutWhy::AnsweredMeanwhile { .. } => true,
+            LeftOutWhy::Closed(answer) => as_of.is_some_and(|mark| answer.id > mark),
+            _ => false,
+        }
+    }
+
+    /// The standing answer the reason quotes, if it quotes one.
+    pub fn answer(&self) -> Option<&AnswerRow> {
+        match self {
+            LeftOutWhy::Closed(answer) | LeftOutWhy::AnsweredMeanwhile { answer, .. } => {
+                Some(answer)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// What the reviewer was shown before a bulk answer: which standing answers they saw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shown<'a> {
+    /// The newest answer when the plan was read (`None`: no plan was read).
+    pub as_of: Option<i64>,
+    /// Who answers: their own answers are never news to them.
+    pub reviewer: &'a str,
+}
+
+impl Shown<'_> {
+    /// Has the reviewer not seen `answer`? Another reviewer's answer given after the
+    /// plan was read, or any other reviewer's when no plan was read.
+    pub fn missed(&self, answer: &AnswerRow) -> bool {
+        answer.reviewer != self.reviewer && self.as_of.is_none_or(|mark| answer.id > mark)
     }
 }
 
@@ -74,6 +146,9 @@ pub struct LeftOut {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Plan {
     pub verdict: Verdict,
+    /// The newest answer when the plan was read (on a write: the mark it was given;
+    /// `None`, none given): a later answer by another reviewer was not seen.
+    pub as_of: Option<i64>,
     /// The callbacks answered, as read when the plan was made.
     pub answered: Vec<CallbackRow>,
     pub left_out: Vec<LeftOut>,
@@ -97,11 +172,18 @@ impl Plan {
         }
         groups
     }
+
+    /// The rows left out for an answer given since the plan was read: what changed.
+    pub fn changed(&self) -> impl Iterator<Item = &LeftOut> {
+        self.left_out
+            .iter()
+            .filter(|left| left.why.is_news(self.as_of))
+    }
 }
 
-/// Why `row` takes no `verdict` now, or `None` when it does: the one rule the plan
-/// and the write share.
-pub fn left_out_why(row: &CallbackRow, verdict: Verdict) -> Option<LeftOutWhy> {
+/// Why `row` takes no `verdict` now from the reviewer `shown` the plan, or `None`
+/// when it does: the one rule the plan and the write share.
+pub fn left_out_why(row: &CallbackRow, verdict: Verdict, shown: Shown<'_>) -> Option<LeftOutWhy> {
     let Some(kind) = CaseKind::of(row.disposition, row.reason) else {
         return Some(LeftOutWhy::NotAQuestion(row.disposition));
     };
@@ -112,6 +194,10 @@ pub fn left_out_why(row: &CallbackRow, verdict: Verdict) -> Option<LeftOutWhy> {
         return Some(LeftOutWhy::NeedsOwnJob);
     }
     match &row.answer {
+        Some(standing) if shown.missed(standing) => Some(LeftOutWhy::AnsweredMeanwhile {
+            answer: Box::new(standing.clone()),
+            planned: shown.as_of.is_some(),
+        }),
         Some(standing) if standing.verdict.closes() => {
             Some(LeftOutWhy::Closed(Box::new(standing.clone())))
         }
@@ -119,14 +205,17 @@ pub fn left_out_why(row: &CallbackRow, verdict: Verdict) -> Option<LeftOutWhy> {
     }
 }
 
-/// The plan for answering the selected callbacks `verdict`: each given by its number
-/// and the row read for it (`None`: there is no such callback).
+/// The plan for answering the selected callbacks `verdict`, by the reviewer `shown`
+/// what they saw: each given by its number and the row read for it (`None`: there
+/// is no such callback).
 pub fn plan(
     verdict: Verdict,
     selected: impl IntoIterator<Item = (i64, Option<CallbackRow>)>,
+    shown: Shown<'_>,
 ) -> Plan {
     let mut plan = Plan {
         verdict,
+        as_of: shown.as_of,
         answered: Vec::new(),
         left_out: Vec::new(),
     };
@@ -139,7 +228,7 @@ pub fn plan(
             });
             continue;
         };
-        match left_out_why(&row, verdict) {
+        match left_out_why(&row, verdict, shown) {
             None => plan.answered.push(row),
             Some(why) => plan.left_out.push(LeftOut {
                 seq,
@@ -156,7 +245,8 @@ pub fn plan(
 pub enum Selection<'a> {
     /// These callbacks (the rows marked in the console).
     Seqs(&'a [i64]),
-    /// Every callback the filter keeps when the answers are written.
+    /// Every callback the filter keeps when the answers are written, judged by the
+    /// answers as they stood at the plan's mark: a row answered since is named.
     Filter(&'a CallbackFilter),
 }
 
@@ -169,6 +259,9 @@ pub struct BulkRequest<'a> {
     pub reviewer: &'a str,
     /// Write only if exactly this many callbacks take the verdict when written.
     pub expect: Option<usize>,
+    /// The plan's mark ([`Plan::as_of`]): a row another reviewer answered after it is
+    /// left out and named. `None` (no plan read): every row another reviewer answered.
+    pub as_of: Option<i64>,
 }
 
 /// What a bulk answer wrote.
@@ -183,10 +276,7 @@ pub struct BulkWritten {
 /// Why a bulk answer wrote nothing.
 #[derive(Debug, thiserror::Error)]
 pub enum BulkError {
-    #[error(
-        "expected {expected} callbacks to take `{}`, but {} of the {} selected take it now; nothing was written",
-        .plan.verdict, .plan.answered.len(), .plan.selected()
-    )]
+    #[error("{}", not_as_expected(*.expected, .plan))]
     NotAsExpected { expected: usize, plan: Box<Plan> },
     #[error(transparent)]
     Answer(#[from] AnswerError),
@@ -194,24 +284,65 @@ pub enum BulkError {
     Store(#[from] StoreError),
 }
 
-/// Reads the plan for `selection` as the ledger holds it now; writes nothing (the
-/// console's plan screen, the command line's `--dry-run`).
+/// Rows named in a refused count before "and N more".
+const CHANGED_NAMED: usize = 10;
+
+/// Why a count was refused: the counts, then the rows whose answers changed since the
+/// plan, each with who answered and when.
+fn not_as_expected(expected: usize, plan: &Plan) -> String {
+    use std::fmt::Write as _;
+    let mut said = format!(
+        "expected {expected} callbacks to take `{}`, but {} of the {} selected take it now; nothing was written",
+        plan.verdict,
+        plan.answered.len(),
+        plan.selected()
+    );
+    let changed: Vec<&LeftOut> = plan.changed().collect();
+    if changed.is_empty() {
+        said.push_str(". ");
+    } else {
+        said.push_str(". Since the plan:");
+        for left in changed.iter().take(CHANGED_NAMED) {
+            let job = left.job_id.as_deref().unwrap_or("-");
+            let _ = write!(said, "\n  #{} {job}: {}", left.seq, left.why);
+        }
+        if changed.len() > CHANGED_NAMED {
+            let _ = write!(said, "\n  … and {} more", changed.len() - CHANGED_NAMED);
+        }
+        said.push('\n');
+    }
+    said.push_str("Read the plan again and write with the count it gives.");
+    said
+}
+
+/// Reads the plan for `selection` as the ledger holds it now, marked with the newest
+/// answer (both read in one snapshot, so the mark covers exactly the answers the plan
+/// shows); writes nothing (the console's plan screen, the command line's `--dry-run`).
 pub fn read_plan(
     ledger: &Ledger,
     selection: Selection<'_>,
     verdict: Verdict,
+    reviewer: &str,
 ) -> Result<Plan, StoreError> {
-    let seqs = match selection {
-        Selection::Seqs(seqs) => distinct(seqs),
-        Selection::Filter(filter) => ledger.callback_seqs(filter)?,
-    };
-    let rows = ledger.callbacks_numbered(&seqs)?;
-    Ok(plan(verdict, numbered(seqs, rows)))
+    ledger.in_one_snapshot(|ledger| {
+        let as_of = ledger.newest_answer_id()?;
+        let seqs = match selection {
+            Selection::Seqs(seqs) => distinct(seqs),
+            Selection::Filter(filter) => ledger.callback_seqs(filter)?,
+        };
+        let rows = ledger.callbacks_numbered(&seqs)?;
+        let shown = Shown {
+            as_of: Some(as_of),
+            reviewer,
+        };
+        Ok(plan(verdict, numbered(seqs, rows), shown))
+    })
 }
 
 /// Writes the answers of a bulk answer in one transaction: the selection and every
-/// row are read again inside it, so a callback answered meanwhile with a closing
-/// verdict is left out, and `expect` is checked against the ledger as it is written.
+/// row are read again inside it, so a row another reviewer answered after the plan's
+/// mark (or, with no mark, at all) is left out and named, a row closed meanwhile is
+/// left out, and `expect` is checked against what is really written.
 pub fn answer_bulk(
     ledger: &mut Ledger,
     request: &BulkRequest<'_>,
@@ -220,10 +351,19 @@ pub fn answer_bulk(
     let mut writer = ledger.writer()?;
     let seqs = match request.selection {
         Selection::Seqs(seqs) => distinct(seqs),
-        Selection::Filter(filter) => writer.callback_seqs(filter)?,
+        // A filter on answers (open questions, `-answered:yes`) reads them as they were
+        // at the mark: a row answered since then stays selected, so it is named.
+        Selection::Filter(filter) => writer.callback_seqs(&CallbackFilter {
+            answers_as_of: request.as_of,
+            ..filter.clone()
+        })?,
     };
     let rows = writer.callbacks_numbered(&seqs)?;
-    let plan = plan(request.verdict, numbered(seqs, rows));
+    let shown = Shown {
+        as_of: request.as_of,
+        reviewer: request.reviewer,
+    };
+    let plan = plan(request.verdict, numbered(seqs, rows), shown);
     if let Some(expected) = request.expect
         && expected != plan.answered.len()
     {
@@ -244,6 +384,8 @@ pub fn answer_bulk(
                 note: request.note,
                 reviewer: request.reviewer,
                 link_job: None,
+                // The plan answers a row only over a standing answer the reviewer
+                // saw (or gave): the one [`Shown`] says they were shown.
                 seen_answer: row.answer.as_ref().map(|a| a.id),
             },
             now,
@@ -296,18 +438,28 @@ mod tests {
         }
     }
 
-    fn answered(mut row: CallbackRow, verdict: Verdict) -> CallbackRow {
+    fn answered(row: CallbackRow, verdict: Verdict) -> CallbackRow {
+        answered_by(row, verdict, 7, "lee")
+    }
+
+    fn answered_by(mut row: CallbackRow, verdict: Verdict, id: i64, by: &str) -> CallbackRow {
         row.answer = Some(AnswerRow {
             answered_at: row.judged_at,
             callback_seq: row.seq,
-            id: 7,
+            id,
             linked_job_id: None,
             note: String::new(),
-            reviewer: "lee".to_owned(),
+            reviewer: by.to_owned(),
             verdict,
         });
         row
     }
+
+    /// A plan read by ana when answer 7 was the newest.
+    const SHOWN: Shown<'static> = Shown {
+        as_of: Some(7),
+        reviewer: "ana",
+    };
 
     #[test]
     fn the_plan_leaves_out_rows_outside_the_closed_set_closed_or_missing() {
@@ -324,7 +476,7 @@ mod tests {
             ),
             (6, None),
         ];
-        let plan = plan(Verdict::SingleEffect, rows);
+        let plan = plan(Verdict::SingleEffect, rows, SHOWN);
         let answered: Vec<i64> = plan.answered.iter().map(|r| r.seq).collect();
         assert_eq!(
             answered,
@@ -349,10 +501,41 @@ mod tests {
     }
 
     #[test]
+    fn another_reviewers_answer_after_the_mark_or_with_no_mark_leaves_the_row_out() {
+        use Verdict::{NeedsRemoteCheck, SingleEffect};
+        let held = || row(1, Disposition::Hold, ReasonCode::PossibleDuplicateEffect);
+        let why = |row: &CallbackRow, shown| left_out_why(row, SingleEffect, shown);
+        let lees_after = answered_by(held(), NeedsRemoteCheck, 8, "lee");
+        assert!(matches!(
+            why(&lees_after, SHOWN),
+            Some(LeftOutWhy::AnsweredMeanwhile { planned: true, ref answer }) if answer.id == 8
+        ));
+        let lees_before = answered_by(held(), NeedsRemoteCheck, 7, "lee");
+        assert_eq!(why(&lees_before, SHOWN), None, "in the plan: seen");
+        let anas_after = answered_by(held(), NeedsRemoteCheck, 8, "ana");
+        assert_eq!(why(&anas_after, SHOWN), None, "her own answer is no news");
+        let closed_after = answered_by(held(), SingleEffect, 8, "lee");
+        assert!(matches!(
+            why(&closed_after, SHOWN),
+            Some(LeftOutWhy::AnsweredMeanwhile { .. })
+        ));
+        let unplanned = Shown {
+            as_of: None,
+            ..SHOWN
+        };
+        assert!(matches!(
+            why(&lees_before, unplanned),
+            Some(LeftOutWhy::AnsweredMeanwhile { planned: false, .. })
+        ));
+        assert_eq!(why(&anas_after, unplanned), None);
+        assert_eq!(why(&held(), unplanned), None, "no answer, nothing unseen");
+    }
+
+    #[test]
     fn linked_is_never_given_in_bulk() {
         let quarantined = row(1, Disposition::Quarantine, ReasonCode::NoMatchingJob);
         assert_eq!(
-            left_out_why(&quarantined, Verdict::Linked),
+            left_out_why(&quarantined, Verdict::Linked, SHOWN),
             Some(LeftOutWhy::NeedsOwnJob)
         );
     }

@@ -99,6 +99,15 @@ impl Ledger {
         })
     }
 
+    /// The id of the newest answer (0: none yet). Ids only grow, the table being
+    /// append-only, so it marks a moment: a bulk answer's plan is read as of it.
+    pub fn newest_answer_id(&self) -> Result<i64> {
+        self.run(|c| {
+            c.prepare_cached("SELECT coalesce(max(id), 0) FROM answers")?
+                .query_row([], |row| row.get(0))
+        })
+    }
+
     /// Every answer to a callback, oldest first.
     pub fn answers(&self, callback_seq: i64) -> Result<Vec<AnswerRow>> {
         let sql = format!(

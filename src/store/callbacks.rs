@@ -32,6 +32,10 @@ pub struct CallbackFilter {
     pub query: Query,
     /// The time the query's ages are counted at (an age term keeps no row without it).
     pub now: Option<Timestamp>,
+    /// Judge each callback by its standing answer as it stood when this answer was the
+    /// newest (`None`: as it stands now): a bulk answer reads its selection again as it
+    /// was planned, so a row answered since stays in it, to be named, not lost.
+    pub answers_as_of: Option<i64>,
 }
 
 impl CallbackFilter {
@@ -141,7 +145,9 @@ pub(super) fn filtered(filter: &CallbackFilter, columns: &'static str) -> (Selec
     } else {
         select
     };
-    let select = if filter.needs_answer() {
+    let select = if filter.needs_answer() && filter.answers_as_of.is_some() {
+        select.join(STANDING_ANSWER_AS_OF)
+    } else if filter.needs_answer() {
         select.join(STANDING_ANSWER)
     } else {
         select
@@ -172,7 +178,10 @@ pub(super) fn filtered_values<'a>(
     filter: &'a CallbackFilter,
     condition: &'a Condition,
 ) -> Vec<(&'a str, &'a dyn rusqlite::ToSql)> {
-    let mut named: Vec<(&str, &dyn rusqlite::ToSql)> = vec![(":disposition", &filter.disposition)];
+    let mut named: Vec<(&str, &dyn rusqlite::ToSql)> = vec![
+        (":disposition", &filter.disposition),
+        (":answers_as_of", &filter.answers_as_of),
+    ];
     named.extend(condition.named());
     named
 }
@@ -180,6 +189,11 @@ pub(super) fn filtered_values<'a>(
 /// The standing answer of each callback.
 const STANDING_ANSWER: &str =
     "LEFT JOIN answers a ON a.id = (SELECT max(id) FROM answers WHERE callback_seq = c.seq)";
+
+/// The standing answer of each callback when answer `:answers_as_of` was the newest
+/// (answer ids only grow: the table is append-only).
+const STANDING_ANSWER_AS_OF: &str = "LEFT JOIN answers a ON a.id = \
+     (SELECT max(id) FROM answers WHERE callback_seq = c.seq AND id <= :answers_as_of)";
 
 /// The columns of [`CallbackRow`] (with its replacement attempt and standing answer)
 /// and the tables they come from, then `sort` (the value the list is ordered by). The

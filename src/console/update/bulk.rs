@@ -1,5 +1,6 @@
 //! Marking callbacks and answering the marked ones at once: the plan is read from the
-//! ledger before anything is written, and the write checks every row again.
+//! ledger before anything is written, and the write checks every row again against
+//! the plan shown (a row another reviewer answered since is left out and named).
 
 use crate::console::action::{Action, Move};
 use crate::console::model::bulk::{BulkField, BulkForm, BulkStage, count_of, some_of};
@@ -135,7 +136,13 @@ fn show_plan(app: &mut App, form: &mut BulkForm) {
     let Some(verdict) = form.chosen() else {
         return;
     };
-    match bulk::read_plan(&app.ledger, Selection::Seqs(&form.seqs), verdict) {
+    let read = bulk::read_plan(
+        &app.ledger,
+        Selection::Seqs(&form.seqs),
+        verdict,
+        &app.model.reviewer,
+    );
+    match read {
         Ok(plan) => {
             form.error = None;
             form.stage = BulkStage::Plan {
@@ -154,6 +161,7 @@ fn write(app: &mut App, form: &mut BulkForm) -> bool {
         return false;
     };
     let count = plan.answered.len();
+    let as_of = plan.as_of;
     if count == 0 {
         form.error =
             Some("no marked callback takes this verdict: nothing to write (Esc closes)".to_owned());
@@ -173,6 +181,9 @@ fn write(app: &mut App, form: &mut BulkForm) -> bool {
         note: &note,
         reviewer: &app.model.reviewer,
         expect: None,
+        // The plan on screen is what the reviewer saw: an answer given after it by
+        // someone else is theirs to read first, as it would be answering alone.
+        as_of,
     };
     match bulk::answer_bulk(&mut app.ledger, &request, app.model.now) {
         Ok(written) => {
@@ -192,6 +203,9 @@ fn write(app: &mut App, form: &mut BulkForm) -> bool {
     }
 }
 
+/// Rows answered since the plan, named one by one in the outcome.
+const CHANGED_NAMED: usize = 6;
+
 /// What the outcome says: how many were written, by whom, and what was left out.
 fn outcome_lines(plan: &Plan, answer_ids: &[i64], reviewer: &str) -> Vec<String> {
     let ids = match (answer_ids.first(), answer_ids.last()) {
@@ -207,13 +221,28 @@ fn outcome_lines(plan: &Plan, answer_ids: &[i64], reviewer: &str) -> Vec<String>
     )];
     if !plan.left_out.is_empty() {
         lines.push(format!("Left out {} when written:", plan.left_out.len()));
+        // Answers given since the plan are news: each row is named below with who
+        // answered, when and what, rather than counted under a reason.
+        let changed: Vec<_> = plan.changed().collect();
         for (why, seqs) in plan.left_out_by_reason() {
+            if seqs
+                .iter()
+                .all(|seq| changed.iter().any(|left| left.seq == *seq))
+            {
+                continue;
+            }
             lines.push(format!(
                 "  {} {}: {}",
                 seqs.len(),
                 inert(&why),
                 some_of(&seqs)
             ));
+        }
+        for left in changed.iter().take(CHANGED_NAMED) {
+            lines.push(format!("  #{} {}", left.seq, inert(&left.why.to_string())));
+        }
+        if changed.len() > CHANGED_NAMED {
+            lines.push(format!("  … and {} more", changed.len() - CHANGED_NAMED));
         }
     }
     lines.push("The marks of this view are cleared.".to_owned());

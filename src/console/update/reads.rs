@@ -220,6 +220,7 @@ pub(super) fn callback_filter(query: Query<'_, CallbackList>, now: Timestamp) ->
         query: query.filter.clone(),
         now: Some(now),
         open: query.list.open,
+        answers_as_of: None,
     }
 }
 
