@@ -171,7 +171,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             let filter = match query {
                 Some(query) => filter.with_query(&query, now).map_err(|e| {
-                    let message = format!("--where {query:?}: {e}");
+                    // A query of thousands of terms is not worth quoting whole.
+                    let message = format!("--where {:?}: {e}", report::clip(&query, 120));
                     anyhow::anyhow!(crate::inert::inert(&message).into_owned())
                 })?,
                 None => filter,
