@@ -137,6 +137,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
     // Buffered: a report of a large ledger is many small writes, and a locked stdout
     // alone wrote (and made a system call) at every line.
     let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    // A report is printed whole or not at all: one that fails midway (a damaged row)
+    // must not leave half a document on standard output.
+    let mut whole = report::WholeOutput::new();
     match command {
         Command::Review(args) => review_console(&path, clock, args)?,
         Command::Ingest {
@@ -156,7 +159,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             review_capacity,
         } => {
             let summary = Summary::gather(&open_to_read(&path)?, now, review_capacity)?;
-            report::write(&mut out, &summary, json)?;
+            report::write(&mut whole, &summary, json)?;
         }
         Command::Callbacks {
             json,
@@ -177,7 +180,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 })?,
                 None => filter,
             };
-            report::write_callbacks(&mut out, &open_to_read(&path)?, &filter, json)?;
+            report::write_callbacks(&mut whole, &open_to_read(&path)?, &filter, json)?;
         }
         Command::Reconcile {
             json,
@@ -186,7 +189,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         } => {
             let ledger = open_to_read(&path)?;
             let r = reconcile::reconcile(&ledger, now, window, review_capacity)?;
-            report::write(&mut out, &r, json)?;
+            report::write(&mut whole, &r, json)?;
         }
         Command::Answer {
             seq,
@@ -280,20 +283,21 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Outbox { json } => {
             let rows = open_to_read(&path)?.outbox()?;
-            report::write(&mut out, rows.as_slice(), json)?;
+            report::write(&mut whole, rows.as_slice(), json)?;
         }
         Command::Rejected { json } => {
             let rows = open_to_read(&path)?.rejected_lines(usize::MAX)?;
-            report::write(&mut out, rows.as_slice(), json)?;
+            report::write(&mut whole, rows.as_slice(), json)?;
         }
         Command::Views { json } => {
             let views = open_to_read(&path)?.saved_views()?;
-            report::write(&mut out, views.as_slice(), json)?;
+            report::write(&mut whole, views.as_slice(), json)?;
         }
         Command::Check { json } => return care::run_check(&path, json, &mut out),
         Command::Backup { dest } => return care::run_backup(&path, &dest, &mut out),
         Command::Demo { .. } => unreachable!("handled above"),
     }
+    whole.finish(&mut out)?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
