@@ -1,28 +1,61 @@
 //! What is at a ledger's path, looked at before SQLite opens it, so that each case
-//! gets a sentence that says what to do (issue 11, item 9): a symbolic link to nothing,
-//! a directory, a directory that takes no new files; and, after the open, the
-//! privacy of the files SQLite made beside the ledger.
+//! gets a sentence that says what to do: a symbolic link to nothing or into a loop, a
+//! directory, a named pipe or a device, a directory that takes no new files; and,
+//! after the open, the privacy of the files SQLite made beside the ledger.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::StoreError;
 
-/// Refuses a path SQLite could not open as a file, with the reason in words.
+/// Refuses a path SQLite could not open as a file, with the reason in words: a
+/// symbolic link to nothing or into a loop of links, a directory, and anything that is
+/// no regular file (a named pipe, a device, a socket). Looked at before SQLite opens
+/// the path: it would wait for ever on a named pipe, and beside `/dev/null` it makes a
+/// `/dev/null-journal` anyone may write.
 pub(super) fn refuse_unopenable(path: &Path) -> Result<(), StoreError> {
     let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
-    if link && !path.exists() {
-        return Err(StoreError::DanglingLink {
+    match std::fs::metadata(path) {
+        Err(e) if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) => {
+            Err(StoreError::LinkLoop {
+                path: path.to_path_buf(),
+            })
+        }
+        Err(_) if link => Err(StoreError::DanglingLink {
             path: path.to_path_buf(),
             target: std::fs::read_link(path).unwrap_or_default(),
-        });
-    }
-    if path.is_dir() {
-        return Err(StoreError::Directory {
+        }),
+        Ok(meta) if meta.is_dir() => Err(StoreError::Directory {
             path: path.to_path_buf(),
-        });
+        }),
+        Ok(meta) if !meta.is_file() => Err(StoreError::NotAFile {
+            path: path.to_path_buf(),
+            what: kind_of(&meta.file_type()),
+        }),
+        _ => Ok(()),
     }
-    Ok(())
+}
+
+/// What a file that is neither a regular file nor a directory is, in words.
+fn kind_of(file_type: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a named pipe (FIFO)";
+        }
+        if file_type.is_char_device() {
+            return "a character device";
+        }
+        if file_type.is_block_device() {
+            return "a block device";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+    }
+    let _ = file_type;
+    "not a regular file"
 }
 
 /// The ledger file `path` names: the file a symbolic link leads to, where SQLite keeps
