@@ -30,14 +30,14 @@ pub(super) fn refuse_unopenable(path: &Path) -> Result<(), StoreError> {
         }),
         Ok(meta) if !meta.is_file() => Err(StoreError::NotAFile {
             path: path.to_path_buf(),
-            what: kind_of(&meta.file_type()),
+            what: kind_of(meta.file_type()),
         }),
         _ => Ok(()),
     }
 }
 
 /// What a file that is neither a regular file nor a directory is, in words.
-fn kind_of(file_type: &std::fs::FileType) -> &'static str {
+fn kind_of(file_type: std::fs::FileType) -> &'static str {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
