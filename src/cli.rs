@@ -442,10 +442,13 @@ fn run_ingest(
     let input: Box<dyn io::BufRead + Send> = match file {
         None => Box::new(BufReader::with_capacity(1 << 16, io::stdin())),
         Some(p) if p == Path::new("-") => Box::new(BufReader::with_capacity(1 << 16, io::stdin())),
-        Some(p) => Box::new(BufReader::with_capacity(
-            1 << 16,
-            std::fs::File::open(p).with_context(|| format!("cannot read {}", p.display()))?,
-        )),
+        Some(p) => {
+            refuse_directory_input(p)?;
+            Box::new(BufReader::with_capacity(
+                1 << 16,
+                std::fs::File::open(p).with_context(|| format!("cannot read {}", p.display()))?,
+            ))
+        }
     };
     let mut ledger = open_to_ingest(path)?;
     let batching = ingest::Batching {
@@ -458,6 +461,19 @@ fn run_ingest(
     finish_progress();
     // `println!` would panic on a closed standard output.
     writeln!(io::stdout(), "{report}")?;
+    Ok(())
+}
+
+/// Refuses a directory given as ingest's input before anything is opened: it opens as
+/// a file does, and only the first read fails, which stopped an ingest midway with
+/// advice to re-run it.
+fn refuse_directory_input(input: &Path) -> Result<()> {
+    if input.is_dir() {
+        bail!(
+            "{} is a directory, not a file of events: nothing was read or written; give the path of a file inside it (or `-` to read standard input)",
+            crate::inert::inert_path(input)
+        );
+    }
     Ok(())
 }
 
