@@ -418,11 +418,14 @@ fn open_to_ingest(path: &Path) -> Result<Ledger> {
 }
 
 /// Why an ingest stopped, with what to do: a re-run finishes it, except on a damaged
-/// file or a full disk, where running again cannot help and the message says what can.
+/// file, a full disk or an immutable file, where running again cannot help and the
+/// message says what can.
 fn ingest_stopped(path: &Path, e: ingest::IngestError) -> anyhow::Error {
     match e {
         ingest::IngestError::Store(
-            e @ (StoreError::Damaged { .. } | StoreError::ShmFull { .. }),
+            e @ (StoreError::Damaged { .. }
+            | StoreError::ShmFull { .. }
+            | StoreError::Immutable { .. }),
         ) => anyhow::Error::from(e),
         e => anyhow::Error::from(e).context(format!(
             "ingest into {} stopped; committed batches are kept, re-run to finish",

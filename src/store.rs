@@ -110,6 +110,10 @@ pub enum StoreError {
     #[error("the ledger {path} is read-only here: {detail}")]
     ReadOnly { path: PathBuf, detail: String },
     #[error(
+        "the ledger {path} is read-only: {file} is marked immutable (`chattr +i`), which stops every write, root's too; the write was refused and nothing of it was kept. Remove the mark with `chattr -i {file}`, then run the command again"
+    )]
+    Immutable { path: PathBuf, file: PathBuf },
+    #[error(
         "the disk holding {path} is full; nothing of the interrupted batch was kept, re-run once there is space"
     )]
     DiskFull { path: PathBuf },
@@ -361,9 +365,12 @@ pub(crate) fn classify(path: &Path, e: rusqlite::Error) -> StoreError {
     match e.sqlite_error_code() {
         Some(ErrorCode::DiskFull) => StoreError::DiskFull { path },
         Some(ErrorCode::ReadOnly | ErrorCode::CannotOpen | ErrorCode::PermissionDenied) => {
-            StoreError::ReadOnly {
-                path,
-                detail: e.to_string(),
+            match file_checks::immutable_file(&path) {
+                Some(file) => StoreError::Immutable { path, file },
+                None => StoreError::ReadOnly {
+                    path,
+                    detail: e.to_string(),
+                },
             }
         }
         Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StoreError::Busy { path },

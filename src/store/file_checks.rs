@@ -81,6 +81,45 @@ pub(super) fn beside(path: &Path, suffix: &str) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// The file of the ledger at `path` (the ledger itself, its `-wal` or its `-shm`)
+/// marked immutable (`chattr +i`), if one is: SQLite then opens it read-only and says
+/// only "attempt to write a readonly database", naming neither the file nor the mark.
+/// Named as the person gave the path, or beside the file a link leads to.
+pub(super) fn immutable_file(path: &Path) -> Option<PathBuf> {
+    let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    ["", "-wal", "-shm"]
+        .into_iter()
+        .map(|suffix| {
+            if link {
+                beside(path, suffix)
+            } else {
+                let mut name = path.as_os_str().to_owned();
+                name.push(suffix);
+                PathBuf::from(name)
+            }
+        })
+        .find(|file| is_immutable(file))
+}
+
+/// Does `file` carry the immutable flag? Asked with `FS_IOC_GETFLAGS`, on a read-only
+/// open that does not wait (should a named pipe have taken the file's place).
+#[cfg(target_os = "linux")]
+fn is_immutable(file: &Path) -> bool {
+    use rustix::fs::{IFlags, Mode, OFlags};
+    rustix::fs::open(
+        file,
+        OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC,
+        Mode::empty(),
+    )
+    .and_then(rustix::fs::ioctl_getflags)
+    .is_ok_and(|flags| flags.contains(IFlags::IMMUTABLE))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn is_immutable(_file: &Path) -> bool {
+    false
+}
+
 /// Removes the ledger at `path` with the files kept beside it. Its caller holds the
 /// ledger's write lock, so no write is lost between a check and the removal.
 pub(super) fn remove_with_sidecars(path: &Path) -> std::io::Result<()> {
