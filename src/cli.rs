@@ -410,8 +410,6 @@ fn note_upgrade(path: &Path) {
 
 /// Opens the ledger an ingest writes into: upgraded if need be, and refused when damaged.
 fn open_to_ingest(path: &Path) -> Result<Ledger> {
-    // Before the look for a pending upgrade, which opens the path too.
-    Ledger::refuse_unopenable(path)?;
     let ledger = open_upgrading(path)?;
     ledger.damage_probe()?;
     Ok(ledger)
