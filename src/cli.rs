@@ -138,6 +138,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
     // Buffered: a report of a large ledger is many small writes, and a locked stdout
     // alone wrote (and made a system call) at every line.
     let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    // A report is printed whole or not at all: one that fails midway (a damaged row)
+    // must not leave half a document on standard output.
+    let mut whole = report::WholeOutput::new();
     match command {
         Command::Review(args) => review_console(&path, clock, args)?,
         Command::Ingest {
@@ -157,7 +160,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             review_capacity,
         } => {
             let summary = Summary::gather(&open_to_read(&path)?, now, review_capacity)?;
-            report::write(&mut out, &summary, json)?;
+            report::write(&mut whole, &summary, json)?;
         }
         Command::Callbacks {
             json,
@@ -172,12 +175,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             let filter = match query {
                 Some(query) => filter.with_query(&query, now).map_err(|e| {
-                    let message = format!("--where {query:?}: {e}");
+                    // A query of thousands of terms is not worth quoting whole.
+                    let message = format!("--where {:?}: {e}", report::clip(&query, 120));
                     anyhow::anyhow!(crate::inert::inert(&message).into_owned())
                 })?,
                 None => filter,
             };
-            report::write_callbacks(&mut out, &open_to_read(&path)?, &filter, json)?;
+            report::write_callbacks(&mut whole, &open_to_read(&path)?, &filter, json)?;
         }
         Command::Reconcile {
             json,
@@ -186,7 +190,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         } => {
             let ledger = open_to_read(&path)?;
             let r = reconcile::reconcile(&ledger, now, window, review_capacity)?;
-            report::write(&mut out, &r, json)?;
+            report::write(&mut whole, &r, json)?;
         }
         Command::Answer {
             seq,
@@ -280,21 +284,22 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Outbox { json } => {
             let rows = open_to_read(&path)?.outbox()?;
-            report::write(&mut out, rows.as_slice(), json)?;
+            report::write(&mut whole, rows.as_slice(), json)?;
         }
         Command::Rejected { json } => {
             let rows = open_to_read(&path)?.rejected_lines(usize::MAX)?;
-            report::write(&mut out, rows.as_slice(), json)?;
+            report::write(&mut whole, rows.as_slice(), json)?;
         }
         Command::Views { json } => {
             let views = open_to_read(&path)?.saved_views()?;
-            report::write(&mut out, views.as_slice(), json)?;
+            report::write(&mut whole, views.as_slice(), json)?;
         }
         Command::Check { json } => return care::run_check(&path, json, &mut out),
         Command::Backup { dest } => return care::run_backup(&path, &dest, &mut out),
         Command::Restore { backup } => return restore::run(&path, &backup, now, &mut out),
         Command::Demo { .. } => unreachable!("handled above"),
     }
+    whole.finish(&mut out)?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
@@ -413,11 +418,14 @@ fn open_to_ingest(path: &Path) -> Result<Ledger> {
 }
 
 /// Why an ingest stopped, with what to do: a re-run finishes it, except on a damaged
-/// file or a full disk, where running again cannot help and the message says what can.
+/// file, a full disk or an immutable file, where running again cannot help and the
+/// message says what can.
 fn ingest_stopped(path: &Path, e: ingest::IngestError) -> anyhow::Error {
     match e {
         ingest::IngestError::Store(
-            e @ (StoreError::Damaged { .. } | StoreError::ShmFull { .. }),
+            e @ (StoreError::Damaged { .. }
+            | StoreError::ShmFull { .. }
+            | StoreError::Immutable { .. }),
         ) => anyhow::Error::from(e),
         e => anyhow::Error::from(e).context(format!(
             "ingest into {} stopped; committed batches are kept, re-run to finish",
@@ -441,6 +449,7 @@ fn run_ingest(
             stdin_metadata(),
         ),
         Some(p) => {
+            refuse_directory_input(p)?;
             let opened = std::fs::File::open(p)
                 .with_context(|| format!("cannot read {}", crate::inert::inert_path(p)))?;
             let metadata = opened.metadata().ok();
@@ -505,6 +514,19 @@ fn refuse_own_file(path: &Path, input: Option<&Path>, metadata: &std::fs::Metada
         bail!(
             "{shown} is the same file as {what} {}: an ingest does not read the ledger it writes into (its bytes would be kept as hundreds of quarantined lines). Nothing was read or written; give --db the ledger and ingest a file of events",
             crate::inert::inert_path(path)
+        );
+    }
+    Ok(())
+}
+
+/// Refuses a directory given as ingest's input before anything is opened: it opens as
+/// a file does, and only the first read fails, which stopped an ingest midway with
+/// advice to re-run it.
+fn refuse_directory_input(input: &Path) -> Result<()> {
+    if input.is_dir() {
+        bail!(
+            "{} is a directory, not a file of events: nothing was read or written; give the path of a file inside it (or `-` to read standard input)",
+            crate::inert::inert_path(input)
         );
     }
     Ok(())

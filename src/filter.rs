@@ -15,6 +15,7 @@ mod sort;
 use std::fmt;
 
 pub use field::{Field, Kind, Scope};
+pub use parse::MAX_TERMS;
 pub use sort::{Sort, SortColumn};
 
 use crate::clock::Timestamp;

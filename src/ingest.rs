@@ -53,12 +53,10 @@ pub const BATCH_PAUSE: Duration = Duration::from_millis(10);
 pub enum IngestError {
     #[error(transparent)]
     Store(#[from] StoreError),
-    #[error("reading the input failed after line {line}: {source}")]
-    Read {
-        line: u64,
-        #[source]
-        source: std::io::Error,
-    },
+    // The cause is in the sentence and not also a `source`: shown with its chain
+    // (`{:#}`), it was said twice.
+    #[error("reading the input failed after line {line}: {cause}")]
+    Read { line: u64, cause: std::io::Error },
 }
 
 /// What an ingest did. The counts add up: `lines_read = blank + already_ingested +
@@ -236,7 +234,7 @@ fn write_all(
         for n in 0..batching.lines {
             let line = lines.next_line().map_err(|failure| IngestError::Read {
                 line: failure.lines_before,
-                source: failure.error,
+                cause: failure.error,
             })?;
             let Some(line) = line else {
                 done = true;

@@ -14,6 +14,7 @@ mod reconciliation;
 mod summary;
 pub mod table;
 mod views;
+mod whole;
 mod writes;
 
 use std::io;
@@ -26,6 +27,7 @@ pub use bulk::BulkReport;
 pub use callbacks::write_callbacks;
 pub use check::{CheckReport, backup_written, megabytes};
 pub use summary::{Summary, backlog_line};
+pub use whole::{MEMORY_BOUND, WholeOutput};
 pub use writes::{
     Withdrawn, answer_written, decisions_answered, owner_set, request_written, withdrawn_line,
 };

@@ -111,6 +111,10 @@ pub enum StoreError {
     #[error("the ledger {path} is read-only here: {detail}")]
     ReadOnly { path: PathBuf, detail: String },
     #[error(
+        "the ledger {path} is read-only: {file} is marked immutable (`chattr +i`), which stops every write, root's too; the write was refused and nothing of it was kept. Remove the mark with `chattr -i {file}`, then run the command again"
+    )]
+    Immutable { path: PathBuf, file: PathBuf },
+    #[error(
         "the disk holding {path} is full; nothing of the interrupted batch was kept, re-run once there is space"
     )]
     DiskFull { path: PathBuf },
@@ -130,8 +134,16 @@ pub enum StoreError {
         "{path} is a symbolic link to {target}, which does not exist; point the link at the ledger file, or give the ledger's own path with --db"
     )]
     DanglingLink { path: PathBuf, target: PathBuf },
+    #[error(
+        "{path} leads into a loop of symbolic links (links that point, through one another, back to themselves), so it names no file; point the link at the ledger file, or give the ledger's own path with --db"
+    )]
+    LinkLoop { path: PathBuf },
     #[error("{path} is a directory, not a ledger file; give the path of the ledger file inside it")]
     Directory { path: PathBuf },
+    #[error(
+        "{path} is {what}, not a ledger file: a ledger is kept in a regular file, and nothing was opened or made beside it. Give the path of a ledger file with --db (at a path where nothing is yet, `jobledger ingest` makes a new one)"
+    )]
+    NotAFile { path: PathBuf, what: &'static str },
     #[error(
         "the directory {directory} holding the ledger {path} is not writable, and a write needs to make the ledger's -wal and -shm files beside it; make the directory writable to write. To read, `jobledger review --read-only` and the report commands work as it is"
     )]
@@ -221,8 +233,10 @@ impl Ledger {
         file_checks::shared_mode(path)
     }
 
-    /// Refuses, with what to do, a path that names a symbolic link to nothing or a
-    /// directory: SQLite's own word for both is "unable to open database file".
+    /// Refuses, with what to do, a path that names a symbolic link to nothing or into a
+    /// loop, a directory, or no regular file (a named pipe, a device, a socket): SQLite's
+    /// own word for most is "unable to open database file", and on a named pipe it waits
+    /// for ever.
     pub fn refuse_unopenable(path: &Path) -> Result<(), StoreError> {
         file_checks::refuse_unopenable(path)
     }
@@ -400,9 +414,12 @@ pub(crate) fn classify(path: &Path, e: rusqlite::Error) -> StoreError {
     match e.sqlite_error_code() {
         Some(ErrorCode::DiskFull) => StoreError::DiskFull { path },
         Some(ErrorCode::ReadOnly | ErrorCode::CannotOpen | ErrorCode::PermissionDenied) => {
-            StoreError::ReadOnly {
-                path,
-                detail: e.to_string(),
+            match file_checks::immutable_file(&path) {
+                Some(file) => StoreError::Immutable { path, file },
+                None => StoreError::ReadOnly {
+                    path,
+                    detail: e.to_string(),
+                },
             }
         }
         Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StoreError::Busy { path },

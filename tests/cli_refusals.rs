@@ -189,6 +189,35 @@ fn ingest_of_a_missing_file_is_refused_clearly() {
     assert_eq!(w.json(&["summary", "--json"])["callbacks"], 5);
 }
 
+#[test]
+fn a_directory_given_as_ingest_input_is_named_once_and_nothing_is_made() {
+    let w = Workdir::new();
+    let events = w.dir.path().join("events");
+    std::fs::create_dir(&events).unwrap();
+    let stderr = w.fails(&["ingest", events.to_str().unwrap()]);
+    assert!(
+        stderr.contains("is a directory, not a file of events"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("re-run") && !stderr.contains("os error"),
+        "{stderr}"
+    );
+    assert!(
+        !w.db.exists(),
+        "a ledger was made for an input that is none"
+    );
+}
+
+#[test]
+fn a_read_error_in_the_input_is_said_once() {
+    let w = Workdir::new();
+    // Reading the start of one's own memory fails with an I/O error (EIO).
+    let stderr = w.fails(&["ingest", "/proc/self/mem"]);
+    assert_eq!(stderr.matches("os error").count(), 1, "{stderr}");
+    assert!(stderr.contains("reading the input failed"), "{stderr}");
+}
+
 // ---------------------------------------------------------------------------------------
 // Requests from the command line.
 // ---------------------------------------------------------------------------------------

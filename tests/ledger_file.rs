@@ -142,7 +142,11 @@ fn a_read_only_ledger_file_gets_a_clear_message_and_a_rerun_completes_once_writa
     {
         let _guard = Immutable::set(&db);
         let out = jobledger(&db, &["ingest", rest.to_str().unwrap()]);
-        refused(&out, &["read-only", &db.display().to_string()]);
+        let shown = db.display().to_string();
+        let said = refused(&out, &["read-only", "is marked immutable"]);
+        // The file that cannot be written, and the fix; a re-run alone cannot help.
+        assert!(said.contains(&format!("chattr -i {shown}")), "{said}");
+        assert!(!said.contains("re-run"), "{said}");
         // The library says the same, as a value callers can branch on.
         let mut ledger = Ledger::open(&db).unwrap();
         let error = ingest_refusal(
@@ -150,7 +154,10 @@ fn a_read_only_ledger_file_gets_a_clear_message_and_a_rerun_completes_once_writa
             &b"{}\n"[..],
             "a read-only ledger takes no batch",
         );
-        assert!(matches!(error, StoreError::ReadOnly { .. }), "{error:?}");
+        assert!(
+            matches!(&error, StoreError::Immutable { file, .. } if *file == db),
+            "{error:?}"
+        );
         drop(ledger);
         // A reviewer's answer gets the same clear message; reports still work.
         let seq = fixture::query_i64(
@@ -167,7 +174,7 @@ fn a_read_only_ledger_file_gets_a_clear_message_and_a_rerun_completes_once_writa
                 "needs_remote_check",
             ],
         );
-        refused(&out, &["read-only"]);
+        refused(&out, &["read-only", &format!("chattr -i {shown}")]);
         succeeded(&jobledger(&db, &["summary"]), &[]);
         assert_eq!(file_bytes(&db), bytes, "the read-only file changed");
     }
@@ -176,6 +183,38 @@ fn a_read_only_ledger_file_gets_a_clear_message_and_a_rerun_completes_once_writa
         before,
         "nothing of the refused batch is kept"
     );
+    succeeded(&jobledger(&db, &["ingest", rest.to_str().unwrap()]), &[]);
+    assert_eq!(fixture::dump(&db), clean);
+}
+
+#[test]
+fn an_immutable_write_ahead_log_is_named_with_its_fix_and_a_rerun_completes_once_writable() {
+    let dir = disk_dir("ledger-file-");
+    let (db, first, rest) = ledger_and_more(dir.path());
+    let (clean, before) = (clean_ledger(dir.path(), &first, &rest), fixture::dump(&db));
+    let wal = PathBuf::from(format!("{}-wal", db.display()));
+    // A connection that wrote and stays open keeps the log beside the ledger.
+    let holder = rusqlite::Connection::open(&db).unwrap();
+    holder
+        .execute_batch(&format!(
+            "PRAGMA wal_autocheckpoint = 0; PRAGMA user_version = {SCHEMA_VERSION};"
+        ))
+        .unwrap();
+    assert!(wal.exists(), "the log is there");
+    {
+        let _guard = Immutable::set(&wal);
+        let fix = format!("chattr -i {}", wal.display());
+        for args in [
+            &["ingest", rest.to_str().unwrap()][..],
+            &["answer", "1", "--verdict", "noise"],
+        ] {
+            let said = refused(&jobledger(&db, args), &["is marked immutable", &fix]);
+            assert!(!said.contains("re-run"), "{args:?}: {said}");
+        }
+        succeeded(&jobledger(&db, &["summary"]), &[]);
+    }
+    drop(holder);
+    assert_eq!(fixture::dump(&db), before, "nothing was written");
     succeeded(&jobledger(&db, &["ingest", rest.to_str().unwrap()]), &[]);
     assert_eq!(fixture::dump(&db), clean);
 }

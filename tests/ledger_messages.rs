@@ -56,6 +56,97 @@ fn a_symbolic_link_to_a_missing_file_is_named_as_one_by_every_command() {
 }
 
 #[test]
+fn a_loop_of_symbolic_links_is_named_as_one_by_every_command() {
+    let w = Workdir::new();
+    let (one, two) = (w.dir.path().join("one.db"), w.dir.path().join("two.db"));
+    std::os::unix::fs::symlink(&two, &one).unwrap();
+    std::os::unix::fs::symlink(&one, &two).unwrap();
+    for args in EVERY_COMMAND {
+        let said = refused(&run(&one, args), &["loop of symbolic links", "one.db"]);
+        assert!(!said.contains("does not exist"), "{args:?}: {said}");
+        assert!(!said.contains("os error"), "{args:?}: {said}");
+    }
+    assert_eq!(files_in(w.dir.path()), ["one.db", "two.db"], "nothing made");
+}
+
+/// The names in `dir`, sorted.
+fn files_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Runs a command on `db`, failing the test (not hanging it) should the command
+/// wait for ever, as SQLite does on a named pipe.
+fn run_within(db: &Path, args: &[&str]) -> Output {
+    binary::run_at_within(db, NOW, args, 20)
+}
+
+#[test]
+fn a_named_pipe_or_a_socket_at_the_ledger_path_is_refused_and_nothing_is_made_beside_it() {
+    let w = Workdir::new();
+    let pipe = w.dir.path().join("ledger.db");
+    let made = support::disk::tool(
+        "mkfifo",
+        &[pipe.to_str().unwrap()],
+        "apt-get install coreutils",
+    );
+    assert!(made.status.success(), "mkfifo: {made:?}");
+    let socket = w.dir.path().join("ledger.sock");
+    let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    for (db, what) in [(&pipe, "is a named pipe (FIFO)"), (&socket, "is a socket")] {
+        for args in EVERY_COMMAND {
+            let said = refused(&run_within(db, args), &[what, "not a ledger file"]);
+            assert!(!said.contains("empty file"), "{args:?}: {said}");
+        }
+    }
+    assert_eq!(
+        files_in(w.dir.path()),
+        ["ledger.db", "ledger.sock"],
+        "no -journal, -wal, -shm or -waiting beside them"
+    );
+}
+
+#[test]
+fn a_device_at_the_ledger_path_is_refused_and_nothing_is_made_beside_it() {
+    let beside = |device: &str| {
+        ["-journal", "-wal", "-shm", "-waiting"].map(|suffix| format!("{device}{suffix}"))
+    };
+    let devices = ["/dev/null", "/dev/zero", "/dev/full"];
+    for device in devices {
+        for file in beside(device) {
+            assert!(
+                !Path::new(&file).exists(),
+                "{file} is there before the test (left by an earlier jobledger, and anyone may write it): remove it, then run the test again"
+            );
+        }
+    }
+    let w = Workdir::new();
+    let stream = w.file("s.ndjson", fixture::booking_afternoon().as_bytes());
+    for device in devices {
+        for args in [
+            &["ingest", stream.to_str().unwrap()][..],
+            &["summary"],
+            &["callbacks", "--json"],
+            &["answer", "5", "--verdict", "noise"],
+            &["demo", "--print"],
+        ] {
+            let said = refused(
+                &run_within(Path::new(device), args),
+                &["is a character device", "not a ledger file", device],
+            );
+            assert!(!said.contains("I/O error"), "{args:?}: {said}");
+            for file in beside(device) {
+                assert!(!Path::new(&file).exists(), "{args:?} made {file}");
+            }
+        }
+    }
+}
+
+#[test]
 fn a_directory_is_named_as_one_by_every_command() {
     let w = Workdir::new();
     let dir = w.dir.path().join("ledgers");

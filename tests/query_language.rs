@@ -215,3 +215,39 @@ fn a_bad_query_says_where_and_what_and_lists_nothing() {
     let err = w.fails(&["callbacks", "--where", "verdict:\u{1b}[31m"]);
     assert!(!err.contains('\u{1b}'), "{err:?}");
 }
+
+/// `n` terms that each hold for every row of the worked example (no job id holds the
+/// word), ending with `last`.
+fn long_query(n: usize, last: &str) -> String {
+    let mut terms: Vec<String> = (1..n).map(|i| format!("-job:~{i}")).collect();
+    terms.push(last.to_owned());
+    terms.join(" ")
+}
+
+#[test]
+fn a_query_of_thousands_of_terms_runs_and_one_past_the_limit_is_refused_before_any_output() {
+    // The worked example: a statement of 10,000 terms is read for each row.
+    let w = Workdir::with_afternoon();
+    let holds = seqs(&rows(&w, &["--disposition", "hold"]));
+    // SQLite refuses an expression more than 1,000 deep: a chain of ANDs that long
+    // failed in the middle of the list.
+    for n in [1_000, jobledger::filter::MAX_TERMS] {
+        let query = long_query(n, "disposition:hold");
+        assert_eq!(seqs(&rows(&w, &["--where", &query])), holds, "{n} terms");
+    }
+    let query = long_query(jobledger::filter::MAX_TERMS + 1, "disposition:hold");
+    for json in [true, false] {
+        let mut args = vec!["callbacks", "--where", &query];
+        if json {
+            args.push("--json");
+        }
+        let out = w.run(&args);
+        let said = support::binary::refused(&out, &["at most 10000 terms", "shorten the query"]);
+        assert!(!said.contains("SQL"), "{said}");
+        assert!(
+            out.stdout.is_empty(),
+            "{:?}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+}

@@ -37,7 +37,8 @@ fn verdict_help() -> String {
 #[derive(Debug, Parser)]
 #[command(name = "jobledger", version, about = ABOUT)]
 pub(super) struct Cli {
-    /// The ledger file [default: ./jobledger.db; env JOBLEDGER_DB]
+    /// The ledger file, a regular file (a named pipe or a device is refused) [default:
+    /// ./jobledger.db; env JOBLEDGER_DB]
     #[arg(long, global = true, value_name = "PATH")]
     pub(super) db: Option<PathBuf>,
     /// Fix the clock (RFC 3339), for reproducible reports
@@ -98,7 +99,8 @@ pub(super) enum Command {
         #[arg(long)]
         open: bool,
         /// Only callbacks the query keeps, e.g. 'reason:possible_duplicate_effect gap>1h
-        /// -answered:yes' (the console's `/` language; the README lists the fields)
+        /// -answered:yes' (the console's `/` language, at most 10000 terms; the README
+        /// lists the fields)
         #[arg(long = "where", value_name = "QUERY", allow_hyphen_values = true)]
         query: Option<String>,
     },

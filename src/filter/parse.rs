@@ -93,6 +93,11 @@ impl Reader {
     }
 }
 
+/// The most terms a query holds. Each binds a value, and SQLite takes at most 32,766
+/// in one statement; a longer query is refused here, at the term past the limit,
+/// rather than by SQLite in the middle of a list.
+pub const MAX_TERMS: usize = 10_000;
+
 /// Every term of `text`, each checked against the fields of `scope`.
 pub(super) fn terms(text: &str, scope: Scope) -> Parsed<Vec<Term>> {
     let mut reader = Reader {
@@ -104,6 +109,14 @@ pub(super) fn terms(text: &str, scope: Scope) -> Parsed<Vec<Term>> {
         reader.skip_spaces();
         if reader.peek().is_none() {
             return Ok(terms);
+        }
+        if terms.len() == MAX_TERMS {
+            return Err(error(
+                reader.at,
+                format!(
+                    "a query holds at most {MAX_TERMS} terms, and this is one more; shorten the query (a bare word or a `field:` text matches any part of a value, so one term may cover several)"
+                ),
+            ));
         }
         terms.push(term(&mut reader, scope)?);
     }

@@ -161,3 +161,13 @@ fn a_field_outside_the_view_names_the_views_fields() {
     assert!(Query::parse("escalates<2026-12-01", Scope::Callbacks).is_err());
     assert!(Query::parse("reason:timeout age>1h", Scope::RejectedLines).is_ok());
 }
+
+#[test]
+fn a_query_holds_at_most_max_terms_and_the_one_past_is_named_by_its_column() {
+    use super::MAX_TERMS;
+    let most = vec!["x"; MAX_TERMS].join(" ");
+    assert_eq!(tests(&most).len(), MAX_TERMS);
+    let (column, message) = refused(&format!("{most} y"), Scope::Callbacks);
+    assert_eq!(column, most.chars().count() + 2);
+    assert!(message.contains("at most 10000 terms"), "{message}");
+}

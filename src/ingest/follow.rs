@@ -306,9 +306,9 @@ pub fn ingest_following(
     let mut last_stretch: Option<Instant> = None;
     while follow
         .wait_for_more(|notice| tell(Following::Notice(notice)))
-        .map_err(|source| IngestError::Read {
+        .map_err(|cause| IngestError::Read {
             line: report.lines_read,
-            source,
+            cause,
         })?
     {
         // Lines that trickle in are taken a poll's worth at a time, not one commit each.

@@ -21,7 +21,8 @@ use crate::store::{
 const PAGE: usize = 1000;
 
 /// Writes every callback passing `filter`, as a table or as a JSON array, a page
-/// at a time (a list of millions never sits in memory).
+/// at a time (a list of millions never sits in memory). It may fail midway: give it
+/// a [`super::WholeOutput`], so that nothing of a failed listing is printed.
 pub fn write_callbacks(
     out: &mut impl Write,
     ledger: &Ledger,
@@ -56,10 +57,9 @@ pub fn write_callbacks(
             _ => break,
         }
     }
-    // A whole count listed short was read from a damaged table: no closing bracket,
-    // so that a script reading the JSON fails too.
+    // A whole count listed short was read from a damaged table: the listing fails,
+    // and the command prints none of it (`WholeOutput`).
     if let (Some(before), Some(after)) = (kept_before, ledger.kept_for(filter)?) {
-        out.flush()?;
         ledger.confirm_listed(listed, before, after)?;
     }
     if json {

@@ -1,28 +1,61 @@
 //! What is at a ledger's path, looked at before SQLite opens it, so that each case
-//! gets a sentence that says what to do (issue 11, item 9): a symbolic link to nothing,
-//! a directory, a directory that takes no new files; and, after the open, the
-//! privacy of the files SQLite made beside the ledger.
+//! gets a sentence that says what to do: a symbolic link to nothing or into a loop, a
+//! directory, a named pipe or a device, a directory that takes no new files; and,
+//! after the open, the privacy of the files SQLite made beside the ledger.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::StoreError;
 
-/// Refuses a path SQLite could not open as a file, with the reason in words.
+/// Refuses a path SQLite could not open as a file, with the reason in words: a
+/// symbolic link to nothing or into a loop of links, a directory, and anything that is
+/// no regular file (a named pipe, a device, a socket). Looked at before SQLite opens
+/// the path: it would wait for ever on a named pipe, and beside `/dev/null` it makes a
+/// `/dev/null-journal` anyone may write.
 pub(super) fn refuse_unopenable(path: &Path) -> Result<(), StoreError> {
     let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
-    if link && !path.exists() {
-        return Err(StoreError::DanglingLink {
+    match std::fs::metadata(path) {
+        Err(e) if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) => {
+            Err(StoreError::LinkLoop {
+                path: path.to_path_buf(),
+            })
+        }
+        Err(_) if link => Err(StoreError::DanglingLink {
             path: path.to_path_buf(),
             target: std::fs::read_link(path).unwrap_or_default(),
-        });
-    }
-    if path.is_dir() {
-        return Err(StoreError::Directory {
+        }),
+        Ok(meta) if meta.is_dir() => Err(StoreError::Directory {
             path: path.to_path_buf(),
-        });
+        }),
+        Ok(meta) if !meta.is_file() => Err(StoreError::NotAFile {
+            path: path.to_path_buf(),
+            what: kind_of(meta.file_type()),
+        }),
+        _ => Ok(()),
     }
-    Ok(())
+}
+
+/// What a file that is neither a regular file nor a directory is, in words.
+fn kind_of(file_type: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a named pipe (FIFO)";
+        }
+        if file_type.is_char_device() {
+            return "a character device";
+        }
+        if file_type.is_block_device() {
+            return "a block device";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+    }
+    let _ = file_type;
+    "not a regular file"
 }
 
 /// The ledger file `path` names: the file a symbolic link leads to, where SQLite keeps
@@ -80,6 +113,45 @@ pub(super) fn own_file(path: &Path, other: &std::fs::Metadata) -> Option<&'stati
         let _ = (path, other);
         None
     }
+}
+
+/// The file of the ledger at `path` (the ledger itself, its `-wal` or its `-shm`)
+/// marked immutable (`chattr +i`), if one is: SQLite then opens it read-only and says
+/// only "attempt to write a readonly database", naming neither the file nor the mark.
+/// Named as the person gave the path, or beside the file a link leads to.
+pub(super) fn immutable_file(path: &Path) -> Option<PathBuf> {
+    let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    ["", "-wal", "-shm"]
+        .into_iter()
+        .map(|suffix| {
+            if link {
+                beside(path, suffix)
+            } else {
+                let mut name = path.as_os_str().to_owned();
+                name.push(suffix);
+                PathBuf::from(name)
+            }
+        })
+        .find(|file| is_immutable(file))
+}
+
+/// Does `file` carry the immutable flag? Asked with `FS_IOC_GETFLAGS`, on a read-only
+/// open that does not wait (should a named pipe have taken the file's place).
+#[cfg(target_os = "linux")]
+fn is_immutable(file: &Path) -> bool {
+    use rustix::fs::{IFlags, Mode, OFlags};
+    rustix::fs::open(
+        file,
+        OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC,
+        Mode::empty(),
+    )
+    .and_then(rustix::fs::ioctl_getflags)
+    .is_ok_and(|flags| flags.contains(IFlags::IMMUTABLE))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn is_immutable(_file: &Path) -> bool {
+    false
 }
 
 /// Removes the ledger at `path` with the files kept beside it. Its caller holds the

@@ -66,8 +66,23 @@ pub(super) fn condition(query: &Query, columns: &Columns, now: Option<Timestamp>
     if parts.is_empty() {
         return compiled;
     }
-    compiled.sql = Some(format!("({})", parts.join(" AND ")));
+    compiled.sql = Some(format!("({})", all_of(&parts)));
     compiled
+}
+
+/// `parts` joined by AND as a balanced tree, `(a AND b) AND (c AND d)`: SQLite reads
+/// `a AND b AND c ...` as a chain one level deeper per term, and refuses a chain of
+/// about a thousand ("Expression tree is too large", its depth limit of 1,000). A
+/// balanced tree is log2(n) deep; the planner splits AND-ed terms from either shape.
+fn all_of(parts: &[String]) -> String {
+    match parts {
+        [] => "1".to_owned(),
+        [one] => one.clone(),
+        _ => {
+            let (left, right) = parts.split_at(parts.len() / 2);
+            format!("({}) AND ({})", all_of(left), all_of(right))
+        }
+    }
 }
 
 impl Condition {

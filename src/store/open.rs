@@ -133,6 +133,8 @@ fn not_a_file_name(path: &Path) -> Option<&'static str> {
 /// The schema version of an existing ledger that the next read-write open will
 /// upgrade, or `None` (no file, not a ledger, or nothing to do). Reads only.
 pub(super) fn upgrade_pending(path: &Path) -> Option<i64> {
+    // Not on a named pipe, where SQLite's open would wait for ever, nor a device.
+    file_checks::refuse_unopenable(path).ok()?;
     let conn = Connection::open_with_flags(
         path,
         OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,

@@ -72,6 +72,30 @@ pub fn run_at(db: &Path, now: &str, args: &[&str]) -> Output {
         .unwrap_or_else(|e| panic!("running {}: {e}", bin().display()))
 }
 
+/// Runs `jobledger --db DB --now NOW ARGS...` as [`run_at`] does, stopped after
+/// `seconds` (by coreutils' `timeout`): a command that would wait for ever fails the
+/// test instead of hanging it.
+pub fn run_at_within(db: &Path, now: &str, args: &[&str], seconds: u32) -> Output {
+    let out = Command::new("timeout")
+        .args(["-s", "KILL", &seconds.to_string()])
+        .arg(bin())
+        .arg("--db")
+        .arg(db)
+        .args(["--now", now])
+        .args(args)
+        .env_remove("JOBLEDGER_DB")
+        .env_remove("JOBLEDGER_REVIEWER")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("running `timeout` (install coreutils): {e}"));
+    assert_ne!(
+        out.status.code(),
+        Some(137),
+        "{args:?} was still running after {seconds} s"
+    );
+    out
+}
+
 /// A run that succeeded without a panic; its standard output.
 pub fn succeeded(output: &Output, args: &[&str]) -> String {
     let stderr = String::from_utf8_lossy(&output.stderr);
