@@ -324,7 +324,11 @@ impl Ledger {
         params: impl rusqlite::Params,
         from: fn(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
     ) -> Result<Vec<T>, StoreError> {
-        self.run(|c| c.prepare_cached(sql)?.query_map(params, from)?.collect())
+        let mut statement = self.conn.prepare_cached(sql).map_err(|e| self.err(e))?;
+        let rows: rusqlite::Result<Vec<T>> = statement
+            .query_map(params, from)
+            .and_then(Iterator::collect);
+        rows.map_err(|e| self.err(name_the_column(e, &statement)))
     }
 
     /// Runs a read on the connection, its error made one a person can act on.
@@ -367,8 +371,86 @@ pub(crate) fn classify(path: &Path, e: rusqlite::Error) -> StoreError {
         },
         Some(ErrorCode::NotADatabase) => StoreError::NotADatabase { path },
         Some(ErrorCode::SystemIoFailure) if is_shm_growth(&e) => StoreError::ShmFull { path },
-        _ => StoreError::Sqlite { path, source: e },
+        _ => match unreadable_value(&e) {
+            Some(detail) => StoreError::Damaged { path, detail },
+            None => StoreError::Sqlite { path, source: e },
+        },
     }
+}
+
+/// What is wrong, in words, when `e` is a value of the ledger's own that its column
+/// cannot hold: text that is not UTF-8, a type its STRICT column refuses, a name no
+/// closed set knows. Only damage puts such a value there, since every value was
+/// written by this crate through the same types; rusqlite's own words ("invalid
+/// utf-8 sequence of 1 bytes from index 5") name no damage and say nothing to do.
+/// `column` names the column when the caller knows it (else its place in the row).
+fn unreadable_value(e: &rusqlite::Error) -> Option<String> {
+    use rusqlite::Error as E;
+    if let E::FromSqlConversionFailure(_, _, inner) = e
+        && let Some(named) = inner.downcast_ref::<InColumn>()
+    {
+        return Some(named.to_string());
+    }
+    let (index, what) = unreadable_parts(e)?;
+    Some(format!(
+        "a row holds in column {} of a row it read {}, which the ledger never writes",
+        index + 1,
+        crate::inert::inert(&what)
+    ))
+}
+
+/// Which column of a row read, and what it held, when `e` is a value its column
+/// cannot hold ([`unreadable_value`]).
+fn unreadable_parts(e: &rusqlite::Error) -> Option<(usize, String)> {
+    use rusqlite::Error as E;
+    Some(match e {
+        E::Utf8Error(index, _) => (*index, "text that is not UTF-8".to_owned()),
+        E::InvalidColumnType(index, _, found) => (*index, format!("a value of type {found}")),
+        E::IntegralValueOutOfRange(index, value) => {
+            (*index, format!("the number {value}, out of its range"))
+        }
+        E::FromSqlConversionFailure(index, _, inner) => (*index, format!("{inner}")),
+        _ => return None,
+    })
+}
+
+/// A value its column cannot hold, with the column's name, which the error of a row
+/// read does not carry (only the column's place): the statement read knows it.
+#[derive(Debug)]
+struct InColumn {
+    column: String,
+    what: String,
+}
+
+impl std::fmt::Display for InColumn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "a row holds in its column {} {}, which the ledger never writes",
+            crate::inert::inert(&self.column),
+            crate::inert::inert(&self.what)
+        )
+    }
+}
+
+impl std::error::Error for InColumn {}
+
+/// `e`, when it is a value its column cannot hold, with the column named from the
+/// statement that read it; any other error as it is.
+fn name_the_column(e: rusqlite::Error, statement: &rusqlite::Statement<'_>) -> rusqlite::Error {
+    let Some((index, what)) = unreadable_parts(&e) else {
+        return e;
+    };
+    let Ok(column) = statement.column_name(index) else {
+        return e;
+    };
+    // `c.reason` is read as `reason`: the name without the table's alias.
+    let column = column.rsplit('.').next().unwrap_or(column).to_owned();
+    rusqlite::Error::FromSqlConversionFailure(
+        index,
+        rusqlite::types::Type::Null,
+        Box::new(InColumn { column, what }),
+    )
 }
 
 /// Does the file at `path` begin as a SQLite file (or a jobledger ledger) does? Then a
@@ -432,6 +514,29 @@ mod tests {
             !said.contains("re-run") && !said.contains("malformed"),
             "{said}"
         );
+    }
+
+    #[test]
+    fn a_value_its_column_cannot_hold_is_damage_named_without_rusqlites_words() {
+        let conn = rusqlite::Connection::open_in_memory().unwrap();
+        let read = |sql: &str| {
+            conn.query_row(sql, [], |row| row.get::<_, String>(0))
+                .unwrap_err()
+        };
+        for e in [
+            read("SELECT CAST(x'41ff42' AS TEXT)"),
+            read("SELECT 5"),
+            conn.query_row("SELECT 'hold-ish'", [], |row| {
+                row.get::<_, crate::decision::Disposition>(0)
+            })
+            .unwrap_err(),
+        ] {
+            let raw = e.to_string();
+            let e = classify(Path::new("l.db"), e);
+            let said = e.to_string();
+            assert!(matches!(e, StoreError::Damaged { .. }), "{said}");
+            assert!(said.contains("column 1") && !said.contains(&raw), "{said}");
+        }
     }
 
     #[test]

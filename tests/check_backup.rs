@@ -148,6 +148,23 @@ fn a_callback_on_a_line_that_is_no_callback_is_found() {
 }
 
 #[test]
+fn a_value_breaking_a_check_constraint_is_found() {
+    let (w, _) = Workdir::with_demo();
+    // SQLite's integrity_check skips CHECK constraints on a file opened read-only.
+    tamper(
+        &w.db,
+        "PRAGMA ignore_check_constraints = ON;
+         DROP TRIGGER callbacks_keep_disposition;
+         UPDATE callbacks SET outcome = 'maybe' WHERE seq = (SELECT min(seq) FROM callbacks)",
+    );
+    finds(
+        &w.db,
+        "constraints",
+        "breaks its CHECK (outcome = 'success'",
+    );
+}
+
+#[test]
 fn check_of_a_missing_ledger_fails_with_a_sentence_and_exit_1() {
     let w = Workdir::new();
     let out = w.run(&["check"]);

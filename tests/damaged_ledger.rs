@@ -204,3 +204,27 @@ fn ingest_that_meets_a_damaged_page_midway_never_advises_a_re_run() {
         "ingest changed the file"
     );
 }
+
+#[test]
+fn text_that_is_not_utf8_in_a_column_is_named_damage() {
+    let (w, _) = ledger();
+    // What a changed byte inside a row's text leaves: a listing printed 330 KB and
+    // then "invalid utf-8 sequence of 1 bytes from index 5", naming no damage.
+    Connection::open(&w.db)
+        .unwrap()
+        .execute_batch(
+            "DROP TRIGGER callbacks_keep_disposition;
+             UPDATE callbacks SET reason = CAST(x'686f6cff64' AS TEXT) WHERE seq = 500;",
+        )
+        .unwrap();
+    let out = w.run(&["callbacks", "--json"]);
+    let stderr = binary::failed(&out, &["callbacks", "--json"]);
+    assert!(
+        stderr.contains("damaged") && stderr.contains("column reason"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.to_lowercase().contains("utf-8 sequence"),
+        "{stderr}"
+    );
+}

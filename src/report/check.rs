@@ -34,6 +34,7 @@ fn examined(check: &str, n: i64) -> String {
         "identity" => "application id and schema version",
         "integrity" => "pages",
         "foreign_keys" => "tables",
+        "constraints" => "CHECK constraints",
         "kept_counts" => "kept counts",
         "line_identity" => "lines",
         "callback_lines" => "callbacks",
