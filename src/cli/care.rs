@@ -71,6 +71,7 @@ pub(super) fn run_check(path: &Path, json: bool, out: &mut impl Write) -> Result
 /// Copies the ledger at `path` to `dest`: one consistent snapshot, taken while others
 /// write, into an owner-only file that appears under its name only when whole.
 pub(super) fn run_backup(path: &Path, dest: &Path, out: &mut impl Write) -> Result<ExitCode> {
+    refuse_the_ledgers_own(path, dest)?;
     if std::fs::symlink_metadata(dest).is_ok_and(|m| !m.is_file() || m.len() > 0) {
         bail!(
             "{} already exists; backup never writes over a file: give the name of a new one",
@@ -92,11 +93,20 @@ pub(super) fn run_backup(path: &Path, dest: &Path, out: &mut impl Write) -> Resu
         inert_path(path),
         inert_path(dest)
     ));
+    remove_stale_partials(dest);
     let partial = partial_name(dest);
     create_private(&partial)?;
     let copied = ledger
         .copy_into(&partial)
-        .map_err(anyhow::Error::from)
+        .map_err(|e| match e {
+            // SQLite names the ledger's disk, and ingest's batch: it is the copy's.
+            StoreError::DiskFull { .. } => anyhow::anyhow!(
+                "the disk holding {} is full: the copy did not fit there. The ledger {} was only read and is as it was; free some space on that disk, or give a backup name on another disk",
+                inert_path(dest),
+                inert_path(path)
+            ),
+            e => e.into(),
+        })
         .and_then(|()| {
             std::fs::File::open(&partial)
                 .and_then(|f| f.sync_all())
@@ -104,7 +114,7 @@ pub(super) fn run_backup(path: &Path, dest: &Path, out: &mut impl Write) -> Resu
         })
         .and_then(|()| place(&partial, dest));
     if let Err(e) = copied {
-        let _ = std::fs::remove_file(&partial);
+        remove_partial(&partial);
         return Err(e.context(format!(
             "no backup was written ({} was left as it was)",
             inert_path(dest)
@@ -130,6 +140,106 @@ fn partial_name(dest: &Path) -> PathBuf {
         .file_name()
         .map_or_else(|| "backup".into(), |n| n.to_string_lossy().into_owned());
     dest.with_file_name(format!(".{name}.partial-{}", std::process::id()))
+}
+
+/// Removes the partial copy and whatever SQLite kept beside it while writing it.
+fn remove_partial(partial: &Path) {
+    let _ = std::fs::remove_file(partial);
+    for suffix in ["-journal", "-wal", "-shm"] {
+        let mut name = partial.as_os_str().to_owned();
+        name.push(suffix);
+        let _ = std::fs::remove_file(PathBuf::from(name));
+    }
+}
+
+/// Removes the partial copies ([`partial_name`]) beside `dest` that backups killed
+/// before they finished left behind: only names of that exact form whose process is
+/// no longer running (a backup still writing one keeps it), each a SQLite file or
+/// empty. Killed backups left gigabytes that no later one removed.
+fn remove_stale_partials(dest: &Path) {
+    let dir = match dest.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = stale_partial_pid(&name) else {
+            continue;
+        };
+        if pid == std::process::id() || Path::new("/proc").join(pid.to_string()).exists() {
+            continue;
+        }
+        if !Path::new("/proc/self").exists() || !is_sqlite_or_empty(&entry.path()) {
+            continue;
+        }
+        remove_partial(&entry.path());
+    }
+}
+
+/// The process id in a name of the form `.NAME.partial-PID`.
+fn stale_partial_pid(name: &str) -> Option<u32> {
+    let (head, pid) = name.rsplit_once(".partial-")?;
+    (head.starts_with('.') && head.len() > 1 && pid.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| pid.parse().ok())
+        .flatten()
+}
+
+fn is_sqlite_or_empty(path: &Path) -> bool {
+    use std::io::Read as _;
+    let Ok(mut file) = std::fs::File::open(path) else {
+        return false;
+    };
+    let mut head = [0_u8; 16];
+    match file.read(&mut head) {
+        Ok(0) => true,
+        Ok(16) => &head == b"SQLite format 3\0",
+        _ => false,
+    }
+}
+
+/// Refuses a backup name that is the ledger itself or one of its own files (its log,
+/// shared-memory index, or the lock file writers wait on): by the files' identity,
+/// and by name (the ledger's name with a suffix, in its directory), for the ones not
+/// made yet. `backup L.db-waiting` wrote over the ledger's lock file.
+fn refuse_the_ledgers_own(path: &Path, dest: &Path) -> Result<()> {
+    let own: Vec<PathBuf> = ["", "-wal", "-shm", "-waiting", "-journal"]
+        .iter()
+        .map(|suffix| {
+            let mut name = path.as_os_str().to_owned();
+            name.push(suffix);
+            PathBuf::from(name)
+        })
+        .collect();
+    let same_file = |a: &Path, b: &Path| {
+        use std::os::unix::fs::MetadataExt as _;
+        match (std::fs::metadata(a), std::fs::metadata(b)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    };
+    let resolved = |p: &Path| -> Option<PathBuf> {
+        let dir = match p.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        Some(std::fs::canonicalize(dir).ok()?.join(p.file_name()?))
+    };
+    let dest_resolved = resolved(dest);
+    let hit = own
+        .iter()
+        .any(|o| same_file(o, dest) || (dest_resolved.is_some() && resolved(o) == dest_resolved));
+    if hit {
+        bail!(
+            "{} is the ledger {} or one of its own files; backup writes only a new file of its own: give another name, e.g. {}",
+            inert_path(dest),
+            inert_path(path),
+            inert_path(&path.with_extension("backup.db"))
+        );
+    }
+    Ok(())
 }
 
 /// An empty file only its owner reads: `VACUUM INTO` writes into it and keeps its mode.
