@@ -34,6 +34,7 @@ mod outputs;
 mod owners;
 mod query;
 mod rows;
+mod salvage;
 mod sql_values;
 mod submissions;
 mod timeline;
@@ -58,6 +59,7 @@ pub use keyset::{CallbackKey, JobKey, Keyset, PageRequest, SortValue};
 pub use open::{BUSY_TIMEOUT, PAGE_SIZE, SCHEMA_VERSION};
 pub use outputs::NewDecision;
 pub use rows::*;
+pub use salvage::{Lost, Salvage, TableSalvage};
 pub use submissions::{ConflictingSubmission, NewRepeat, SubmittedIdentity};
 pub use timeline::{TimelineEntry, TimelineFact};
 pub use turns::WaitingWriters;
@@ -141,7 +143,7 @@ pub enum StoreError {
     Incomplete { path: PathBuf, version: i64 },
     // Damaged files and a full disk under the shared-memory index (issue 11, finding 9).
     #[error(
-        "the ledger {path} is damaged ({detail}); nothing more was written to it. Keep a copy of the file as it is, see what is wrong with `jobledger --db {path} check`, and save what can still be read with `jobledger --db {path} backup NEW.db`"
+        "the ledger {path} is damaged ({detail}); nothing more was written to it. Keep a copy of the file as it is, see what is wrong with `jobledger --db {path} check`, and save what can still be read with `jobledger --db {path} backup --salvage NEW.db` (a new ledger, the rows it could not read named)"
     )]
     Damaged { path: PathBuf, detail: String },
     #[error(
@@ -203,6 +205,13 @@ impl Ledger {
     /// Opens an existing ledger without ever writing to it.
     pub fn open_read_only(path: &Path) -> Result<Ledger, StoreError> {
         open::open(path, OpenMode::ReadOnly, BUSY_TIMEOUT)
+    }
+
+    /// Opens an existing ledger as [`Ledger::open_read_only`] does, to save what can
+    /// be read of it ([`Ledger::salvage_into`]): a file cut short is read as far as it
+    /// goes, where every other open refuses it whole.
+    pub fn open_to_salvage(path: &Path) -> Result<Ledger, StoreError> {
+        open::open_to_salvage(path)
     }
 
     /// The mode of the ledger file at `path` when its group or others may read it (a
@@ -503,11 +512,15 @@ mod tests {
     }
 
     #[test]
-    fn a_corrupt_page_is_a_damaged_ledger_that_names_check_and_backup() {
+    fn a_corrupt_page_is_a_damaged_ledger_that_names_check_and_the_salvage() {
         let e = classify(Path::new("l.db"), sqlite(ffi::SQLITE_CORRUPT, "malformed"));
         let said = e.to_string();
         assert!(matches!(e, StoreError::Damaged { .. }), "{said}");
-        for word in ["damaged", "jobledger --db l.db check", "backup NEW.db"] {
+        for word in [
+            "damaged",
+            "jobledger --db l.db check",
+            "jobledger --db l.db backup --salvage NEW.db",
+        ] {
             assert!(said.contains(word), "{said}");
         }
         assert!(
