@@ -350,3 +350,36 @@ fn a_backup_onto_a_full_disk_names_that_disk_and_leaves_nothing() {
     let left: Vec<_> = std::fs::read_dir(small.path()).unwrap().flatten().collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+#[test]
+fn a_salvage_of_a_sound_ledger_saves_every_row_and_passes_every_check() {
+    let (w, _) = Workdir::with_demo();
+    w.ok(&["answer", "5", "--verdict", "noise", "--reviewer", "ana"]);
+    w.ok(&["owner", "booking-1043", "--owner", "ops:kim"]);
+    let dest = w.dir.path().join("saved.db");
+    let args = ["backup", "--salvage", dest.to_str().unwrap()];
+    let said = binary::succeeded(&w.run(&args), &args);
+    assert!(said.contains("salvage written to"), "{said}");
+    assert!(said.contains("every row of"), "{said}");
+    assert!(!said.contains("not saved"), "{said}");
+    let mode = std::fs::metadata(&dest).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "the new ledger is owner-only");
+    assert_eq!(check(&dest).0, Some(0));
+    assert_eq!(fixture::dump(&dest), fixture::dump(&w.db));
+    let leftovers: Vec<_> = std::fs::read_dir(w.dir.path())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().contains(".partial-"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    // Like a backup, it never writes over a file.
+    binary::refused(&w.run(&args), &["already exists"]);
+}
+
+#[test]
+fn backup_help_names_the_salvage_and_its_exit_status() {
+    let out = binary::bare().args(["backup", "--help"]).output().unwrap();
+    let help = binary::succeeded(&out, &["backup", "--help"]);
+    assert!(help.contains("--salvage"), "{help}");
+    assert!(help.contains("4 with --salvage"), "{help}");
+}

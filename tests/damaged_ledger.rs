@@ -7,7 +7,7 @@
 
 mod support;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use rusqlite::Connection;
 use support::binary::{self, Workdir};
@@ -44,8 +44,8 @@ const PAGE: usize = 8192;
 /// Changes two bytes of the first leaf of the callbacks table, found from its root
 /// (an interior page: its first cell begins with the left-most child's number): its
 /// count of cells says 6, so the rows after the sixth are no longer read, and no error
-/// says so.
-fn damage_a_callbacks_leaf(db: &Path) {
+/// says so. Returns the count of cells it held.
+fn damage_a_callbacks_leaf(db: &Path) -> u16 {
     let (mut file, root) = file_and_root(db, "callbacks");
     assert_eq!(file[root], 0x05, "the callbacks root is an interior page");
     let cell = root + usize::from(u16::from_be_bytes([file[root + 12], file[root + 13]]));
@@ -55,6 +55,7 @@ fn damage_a_callbacks_leaf(db: &Path) {
     assert!(cells > 40, "a full leaf ({cells} cells)");
     file[leaf + 3..leaf + 5].copy_from_slice(&[0x00, 0x06]);
     std::fs::write(db, file).unwrap();
+    cells
 }
 
 /// Every command a person or a script runs on a ledger.
@@ -227,4 +228,275 @@ fn text_that_is_not_utf8_in_a_column_is_named_damage() {
         !stderr.to_lowercase().contains("utf-8 sequence"),
         "{stderr}"
     );
+}
+
+/// The pages of each b-tree of a sound ledger: for each leaf page of a table, its
+/// number, its ancestors' numbers and how many rows it holds (`dbstat`).
+fn leaves(db: &Path) -> Vec<(String, i64, Vec<i64>, i64)> {
+    let conn = Connection::open(db).unwrap();
+    let pages: Vec<(String, String, i64, String, i64)> = conn
+        .prepare("SELECT name, path, pageno, pagetype, ncell FROM dbstat ORDER BY name, path")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap();
+    assert!(
+        pages.iter().all(|p| p.3 != "overflow"),
+        "no row spills onto overflow pages here"
+    );
+    let page_of = |name: &str, path: &str| {
+        pages
+            .iter()
+            .find(|p| p.0 == name && p.1 == path)
+            .map(|p| p.2)
+            .unwrap()
+    };
+    pages
+        .iter()
+        .filter(|p| p.3 == "leaf")
+        .map(|(name, path, page, _, cells)| {
+            // A path is '/', '/000/', '/000/01f/'…: each prefix is an ancestor.
+            let ancestors = (1..path.len() - 1)
+                .filter(|i| path.as_bytes()[*i] == b'/')
+                .map(|i| page_of(name, &path[..=i]))
+                .chain(std::iter::once(page_of(name, "/")))
+                .collect();
+            (name.clone(), *page, ancestors, *cells)
+        })
+        .collect()
+}
+
+/// Rows a table holds in a ledger whose pages `gone` cannot be read: those on the leaves
+/// that neither are gone nor hang below a page that is.
+fn rows_reachable(leaves: &[(String, i64, Vec<i64>, i64)], table: &str, gone: &[i64]) -> i64 {
+    leaves
+        .iter()
+        .filter(|(name, page, ancestors, _)| {
+            name == table && !gone.contains(page) && !ancestors.iter().any(|a| gone.contains(a))
+        })
+        .map(|l| l.3)
+        .sum()
+}
+
+/// The rowids of `table` in a (sound) ledger file.
+fn rowids(db: &Path, table: &str) -> std::collections::BTreeSet<i64> {
+    Connection::open(db)
+        .unwrap()
+        .prepare(&format!("SELECT rowid FROM \"{table}\""))
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap()
+}
+
+/// The tables of a ledger that have a rowid (every one but those WITHOUT ROWID).
+fn rowid_tables(db: &Path) -> Vec<String> {
+    Connection::open(db)
+        .unwrap()
+        .prepare(
+            "SELECT name FROM pragma_table_list
+              WHERE schema = 'main' AND type = 'table' AND NOT wr AND name NOT LIKE 'sqlite_%'",
+        )
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap()
+}
+
+/// Does the salvage's line for a table name `rowid` among the rows not saved?
+fn names_lost(line: &str, rowid: i64) -> bool {
+    let Some((_, lost)) = line.split_once("not saved: ") else {
+        return false;
+    };
+    let number = |s: &str| -> i64 {
+        s.chars()
+            .take_while(char::is_ascii_digit)
+            .collect::<String>()
+            .parse()
+            .unwrap()
+    };
+    lost.split("; ").any(|part| {
+        if part.starts_with("no row could be read") {
+            true
+        } else if let Some(rest) = part.strip_prefix("the rows after rowid ") {
+            rowid > number(rest)
+        } else if let Some(rest) = part.strip_prefix("rowids ") {
+            let (first, last) = rest.split_once('-').unwrap();
+            (number(first)..=number(last)).contains(&rowid)
+        } else if let Some(rest) = part.strip_prefix("rowid ") {
+            number(rest) == rowid
+        } else {
+            false
+        }
+    })
+}
+
+type Salvaged = (Option<i32>, String, Workdir, PathBuf, PathBuf);
+
+/// The audit's damaged ledger, `damage` done to a copy of a sound one. A plain backup
+/// refuses to name a copy and points to the salvage; the salvage writes a new ledger
+/// holding only rows of the sound one, says per table what it saved and names every
+/// row it lost; `check` passes on it but for rows that refer to lost ones; the
+/// damaged file's bytes are as they were. Returns the salvage's exit code and report,
+/// and the work directory, the sound ledger and the salvage.
+fn salvaged(damage: impl FnOnce(&Path)) -> Salvaged {
+    let (w, _) = ledger();
+    let sound = w.dir.path().join("sound.db");
+    std::fs::copy(&w.db, &sound).unwrap();
+    damage(&w.db);
+    let before = std::fs::read(&w.db).unwrap();
+
+    let copy = w.dir.path().join("copy.db");
+    let out = w.run(&["backup", copy.to_str().unwrap()]);
+    let stderr = binary::refused(&out, &["damaged", "no backup was written"]);
+    let salvage_command = format!(
+        "jobledger --db {} backup --salvage {}",
+        w.db.display(),
+        copy.display()
+    );
+    assert!(stderr.contains(&salvage_command), "{stderr}");
+    assert!(!copy.exists(), "a copy that fails its check was named");
+    let left: Vec<_> = std::fs::read_dir(w.dir.path())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().contains(".partial-"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    assert!(std::fs::read(&w.db).unwrap() == before, "backup changed the ledger");
+
+    let saved = w.dir.path().join("saved.db");
+    let out = w.run(&["backup", "--salvage", saved.to_str().unwrap()]);
+    let salvage_code = out.status.code();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let report = String::from_utf8(out.stdout).unwrap();
+    assert!(report.contains("salvage written to"), "{report}\n{stderr}");
+    assert!(std::fs::read(&w.db).unwrap() == before, "salvage changed the ledger");
+
+    // Only rows of the sound ledger, and every one not saved is named.
+    let (whole, kept) = (fixture::dump(&sound), fixture::dump(&saved));
+    for (table, rows) in &kept {
+        if table == "ledger_counts" {
+            continue;
+        }
+        let line = report
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(table.as_str()))
+            .unwrap_or_else(|| panic!("no line for {table}: {report}"));
+        assert!(
+            line.contains(&format!(" {} rows saved", rows.len())),
+            "{line}"
+        );
+        let of_sound: std::collections::HashSet<&String> = whole[table].iter().collect();
+        assert!(rows.iter().all(|r| of_sound.contains(r)), "{table} holds a row the ledger never had");
+        assert_eq!(
+            rows.len() < whole[table].len(),
+            line.contains("not saved"),
+            "{line}"
+        );
+    }
+    for table in rowid_tables(&sound) {
+        let line = report
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(table.as_str()))
+            .unwrap();
+        let saved_rowids = rowids(&saved, &table);
+        for lost in rowids(&sound, &table).difference(&saved_rowids) {
+            assert!(names_lost(line, *lost), "{table} row {lost} lost unnamed: {line}");
+        }
+    }
+
+    // `check` passes but for rows whose parent was lost (kept as they were read).
+    let out = binary::run_at(&saved, NOW, &["check", "--json"]);
+    let checked: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let failed: Vec<&str> = checked["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| !c["problems"].as_array().unwrap().is_empty())
+        .map(|c| c["check"].as_str().unwrap())
+        .collect();
+    for check in &failed {
+        assert!(
+            ["foreign_keys", "callback_lines", "latest_attempts", "answers"].contains(check),
+            "{check} fails on the salvage: {checked}"
+        );
+    }
+    let dangling = report.contains("refer to rows that were lost");
+    assert_eq!(failed.contains(&"foreign_keys"), dangling, "{report}");
+    (salvage_code, report, w, sound, saved)
+}
+
+/// Each table that has a rowid holds every row on the pages that are not `gone`.
+fn saves_every_reachable_row(sound: &Path, saved: &Path, gone: &[i64]) {
+    let leaves = leaves(sound);
+    for table in rowid_tables(sound) {
+        let reachable = rows_reachable(&leaves, &table, gone);
+        let kept = i64::try_from(rowids(saved, &table).len()).unwrap();
+        assert_eq!(kept, reachable, "{table}: a damaged page lost more than its own rows");
+    }
+}
+
+#[test]
+fn a_salvage_of_a_ledger_cut_to_half_saves_the_pages_that_are_there() {
+    let mut pages = 0;
+    let (code, report, _w, sound, saved) = salvaged(|db| {
+        let bytes = std::fs::read(db).unwrap();
+        pages = bytes.len() / PAGE;
+        std::fs::write(db, &bytes[..bytes.len() / 2]).unwrap();
+    });
+    assert_eq!(code, Some(4), "{report}");
+    assert!(report.contains("the ledger counted 931 callbacks"), "{report}");
+    let gone: Vec<i64> = (i64::try_from(pages / 2).unwrap() + 1..=i64::try_from(pages).unwrap()).collect();
+    saves_every_reachable_row(&sound, &saved, &gone);
+}
+
+#[test]
+fn a_salvage_of_a_ledger_with_twenty_zeroed_pages_loses_only_their_rows() {
+    let mut gone = Vec::new();
+    let (code, report, _w, sound, saved) = salvaged(|db| {
+        let mut bytes = std::fs::read(db).unwrap();
+        let middle = bytes.len() / PAGE / 2;
+        for page in middle - 10..middle + 10 {
+            bytes[page * PAGE..(page + 1) * PAGE].fill(0);
+            gone.push(i64::try_from(page + 1).unwrap());
+        }
+        std::fs::write(db, bytes).unwrap();
+    });
+    assert_eq!(code, Some(4), "{report}");
+    saves_every_reachable_row(&sound, &saved, &gone);
+}
+
+#[test]
+fn a_salvage_of_a_ledger_with_a_zeroed_index_page_saves_every_row() {
+    let (code, report, _w, sound, saved) = salvaged(|db| {
+        let (mut file, root) = file_and_root(db, "sqlite_autoindex_input_lines_1");
+        file[root..root + PAGE].fill(0);
+        std::fs::write(db, file).unwrap();
+    });
+    assert_eq!(code, Some(0), "{report}");
+    assert!(!report.contains("not saved"), "{report}");
+    assert!(report.contains("every row of"), "{report}");
+    assert_eq!(fixture::dump(&saved), fixture::dump(&sound));
+    let out = binary::run_at(&saved, NOW, &["check"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+}
+
+#[test]
+fn a_salvage_of_a_callbacks_leaf_that_lost_cells_names_the_rows_it_dropped() {
+    let mut dropped = 0;
+    let (code, report, _w, _sound, saved) = salvaged(|db| {
+        dropped = damage_a_callbacks_leaf(db) - 6;
+    });
+    assert_eq!(code, Some(4), "{report}");
+    let kept = rowids(&saved, "callbacks").len();
+    assert_eq!(kept, 931 - usize::from(dropped));
+    assert!(
+        report.contains(&format!("the ledger counted 931 callbacks; {kept} of them")),
+        "{report}"
+    );
+    assert!(report.contains("are missing between rows read"), "{report}");
 }

@@ -114,6 +114,10 @@ pub(super) fn run_backup(
                 dest,
                 &format!("SQLite refuses to read it as it is ({detail})"),
             )
+            .context(format!(
+                "no backup was written ({} was left as it was)",
+                inert_path(dest)
+            ))
         }
         // The advice of a damaged ledger is a salvage: say that it cannot help here.
         StoreError::Damaged { detail, .. } => anyhow::anyhow!(
