@@ -4,6 +4,10 @@
 //! `CORRUPT` at once), and two bytes changed in a callbacks leaf page, which SQLite
 //! reads without an error (a listing came out 48 rows short with exit 0, and answer
 //! and ingest wrote on).
+//!
+//! The advice works: a plain `backup` of a damaged ledger refuses to name a copy that
+//! fails its check and names `backup --salvage`, which saves every row SQLite can still
+//! read and names the rows it could not, on four kinds of damage.
 
 mod support;
 
@@ -237,7 +241,9 @@ fn leaves(db: &Path) -> Vec<(String, i64, Vec<i64>, i64)> {
     let pages: Vec<(String, String, i64, String, i64)> = conn
         .prepare("SELECT name, path, pageno, pagetype, ncell FROM dbstat ORDER BY name, path")
         .unwrap()
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))
+        .query_map([], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })
         .unwrap()
         .collect::<rusqlite::Result<_>>()
         .unwrap();
@@ -358,6 +364,13 @@ fn salvaged(damage: impl FnOnce(&Path)) -> Salvaged {
         copy.display()
     );
     assert!(stderr.contains(&salvage_command), "{stderr}");
+    // What was found: SQLite's own refusal, or the check of the copy.
+    assert!(
+        stderr.contains("SQLite")
+            || stderr.contains("its copy failed the check: kept_counts")
+            || stderr.contains("its copy failed the check: quick_check"),
+        "{stderr}"
+    );
     assert!(!copy.exists(), "a copy that fails its check was named");
     let left: Vec<_> = std::fs::read_dir(w.dir.path())
         .unwrap()
@@ -365,7 +378,10 @@ fn salvaged(damage: impl FnOnce(&Path)) -> Salvaged {
         .filter(|e| e.file_name().to_string_lossy().contains(".partial-"))
         .collect();
     assert!(left.is_empty(), "{left:?}");
-    assert!(std::fs::read(&w.db).unwrap() == before, "backup changed the ledger");
+    assert!(
+        std::fs::read(&w.db).unwrap() == before,
+        "backup changed the ledger"
+    );
 
     let saved = w.dir.path().join("saved.db");
     let out = w.run(&["backup", "--salvage", saved.to_str().unwrap()]);
@@ -374,7 +390,10 @@ fn salvaged(damage: impl FnOnce(&Path)) -> Salvaged {
     assert!(!stderr.contains("panicked"), "{stderr}");
     let report = String::from_utf8(out.stdout).unwrap();
     assert!(report.contains("salvage written to"), "{report}\n{stderr}");
-    assert!(std::fs::read(&w.db).unwrap() == before, "salvage changed the ledger");
+    assert!(
+        std::fs::read(&w.db).unwrap() == before,
+        "salvage changed the ledger"
+    );
 
     // Only rows of the sound ledger, and every one not saved is named.
     let (whole, kept) = (fixture::dump(&sound), fixture::dump(&saved));
@@ -391,7 +410,10 @@ fn salvaged(damage: impl FnOnce(&Path)) -> Salvaged {
             "{line}"
         );
         let of_sound: std::collections::HashSet<&String> = whole[table].iter().collect();
-        assert!(rows.iter().all(|r| of_sound.contains(r)), "{table} holds a row the ledger never had");
+        assert!(
+            rows.iter().all(|r| of_sound.contains(r)),
+            "{table} holds a row the ledger never had"
+        );
         assert_eq!(
             rows.len() < whole[table].len(),
             line.contains("not saved"),
@@ -405,7 +427,10 @@ fn salvaged(damage: impl FnOnce(&Path)) -> Salvaged {
             .unwrap();
         let saved_rowids = rowids(&saved, &table);
         for lost in rowids(&sound, &table).difference(&saved_rowids) {
-            assert!(names_lost(line, *lost), "{table} row {lost} lost unnamed: {line}");
+            assert!(
+                names_lost(line, *lost),
+                "{table} row {lost} lost unnamed: {line}"
+            );
         }
     }
 
@@ -421,7 +446,13 @@ fn salvaged(damage: impl FnOnce(&Path)) -> Salvaged {
         .collect();
     for check in &failed {
         assert!(
-            ["foreign_keys", "callback_lines", "latest_attempts", "answers"].contains(check),
+            [
+                "foreign_keys",
+                "callback_lines",
+                "latest_attempts",
+                "answers"
+            ]
+            .contains(check),
             "{check} fails on the salvage: {checked}"
         );
     }
@@ -436,7 +467,10 @@ fn saves_every_reachable_row(sound: &Path, saved: &Path, gone: &[i64]) {
     for table in rowid_tables(sound) {
         let reachable = rows_reachable(&leaves, &table, gone);
         let kept = i64::try_from(rowids(saved, &table).len()).unwrap();
-        assert_eq!(kept, reachable, "{table}: a damaged page lost more than its own rows");
+        assert_eq!(
+            kept, reachable,
+            "{table}: a damaged page lost more than its own rows"
+        );
     }
 }
 
@@ -449,8 +483,12 @@ fn a_salvage_of_a_ledger_cut_to_half_saves_the_pages_that_are_there() {
         std::fs::write(db, &bytes[..bytes.len() / 2]).unwrap();
     });
     assert_eq!(code, Some(4), "{report}");
-    assert!(report.contains("the ledger counted 931 callbacks"), "{report}");
-    let gone: Vec<i64> = (i64::try_from(pages / 2).unwrap() + 1..=i64::try_from(pages).unwrap()).collect();
+    assert!(
+        report.contains("the ledger counted 931 callbacks"),
+        "{report}"
+    );
+    let gone: Vec<i64> =
+        (i64::try_from(pages / 2).unwrap() + 1..=i64::try_from(pages).unwrap()).collect();
     saves_every_reachable_row(&sound, &saved, &gone);
 }
 
@@ -482,7 +520,12 @@ fn a_salvage_of_a_ledger_with_a_zeroed_index_page_saves_every_row() {
     assert!(report.contains("every row of"), "{report}");
     assert_eq!(fixture::dump(&saved), fixture::dump(&sound));
     let out = binary::run_at(&saved, NOW, &["check"]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
 }
 
 #[test]

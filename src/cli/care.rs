@@ -1,6 +1,7 @@
 //! `check` and `backup`: the two tools an operator reaches for when something went
 //! wrong. Both only read the ledger.
 
+use std::fmt::Write as _;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -210,10 +211,7 @@ fn first_problems(problems: &[String]) -> String {
         .collect::<Vec<_>>()
         .join("; ");
     if problems.len() > PROBLEMS_SHOWN {
-        text.push_str(&format!(
-            "; and {} more",
-            problems.len() - PROBLEMS_SHOWN
-        ));
+        let _ = write!(text, "; and {} more", problems.len() - PROBLEMS_SHOWN);
     }
     text
 }
@@ -284,7 +282,9 @@ fn run_salvage(
         ))
     })?;
     let bytes = std::fs::metadata(dest).map_or(0, |m| m.len());
-    out.write_all(report::salvage_written(path, dest, &salvage, bytes, started.elapsed()).as_bytes())?;
+    out.write_all(
+        report::salvage_written(path, dest, &salvage, bytes, started.elapsed()).as_bytes(),
+    )?;
     out.flush()?;
     Ok(if salvage.complete() {
         ExitCode::SUCCESS

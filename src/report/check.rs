@@ -30,7 +30,12 @@ impl CheckReport {
 
 /// The checks that a row referring to a row not in the ledger fails, and nothing
 /// else: what a salvage that lost rows leaves in its new ledger.
-const REFERENCES: [&str; 4] = ["foreign_keys", "callback_lines", "latest_attempts", "answers"];
+const REFERENCES: [&str; 4] = [
+    "foreign_keys",
+    "callback_lines",
+    "latest_attempts",
+    "answers",
+];
 
 /// What each check looked at, for the readable report.
 fn examined(check: &str, n: i64) -> String {
@@ -129,12 +134,7 @@ pub fn salvage_written(
         .max()
         .unwrap_or(0);
     for t in &salvage.tables {
-        let _ = write!(
-            text,
-            "{:<width$}  {} rows saved",
-            inert(&t.table),
-            t.saved
-        );
+        let _ = write!(text, "{:<width$}  {} rows saved", inert(&t.table), t.saved);
         if !t.lost.is_empty() {
             let listed: Vec<String> = t.lost.iter().take(LOST_LISTED).map(lost).collect();
             let _ = write!(text, "; not saved: {}", inert(&listed.join("; ")));

@@ -173,7 +173,9 @@ impl Ledger {
         let mut problems = Vec::new();
         for (name, run) in checks {
             match run(&self.conn) {
-                Ok((_, found)) => problems.extend(found.into_iter().map(|p| format!("{name}: {p}"))),
+                Ok((_, found)) => {
+                    problems.extend(found.into_iter().map(|p| format!("{name}: {p}")));
+                }
                 Err(e) => match self.err(e) {
                     StoreError::Damaged { detail, .. } => {
                         problems.push(format!("{name}: the copy is damaged ({detail})"));
@@ -253,7 +255,11 @@ fn integrity(conn: &Connection) -> Found {
 /// leaves out comparing each index with its table.
 fn pages_checked(conn: &Connection, pragma: &str) -> Found {
     let pages: i64 = conn.query_row("PRAGMA page_count", [], |r| r.get(0))?;
-    let problems = listed(conn, &format!("PRAGMA {pragma}({})", LISTED + 1), "problems")?;
+    let problems = listed(
+        conn,
+        &format!("PRAGMA {pragma}({})", LISTED + 1),
+        "problems",
+    )?;
     // SQLite puts several findings in one row at times, headed by the database's name.
     let problems = problems
         .iter()

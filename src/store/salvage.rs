@@ -65,7 +65,10 @@ impl Salvage {
     /// Was every row of the ledger read and saved?
     pub fn complete(&self) -> bool {
         self.tables.iter().all(|t| t.lost.is_empty())
-            && self.counted.iter().all(|(_, counted, saved)| counted == saved)
+            && self
+                .counted
+                .iter()
+                .all(|(_, counted, saved)| counted == saved)
     }
 }
 
@@ -119,7 +122,10 @@ impl Ledger {
         let mut copy = TableCopy {
             from: self,
             into,
-            insert: into.conn.prepare(&shape.insert_sql()).map_err(|e| into.err(e))?,
+            insert: into
+                .conn
+                .prepare(&shape.insert_sql())
+                .map_err(|e| into.err(e))?,
             shape: &shape,
             found: TableSalvage {
                 table: table.to_owned(),
@@ -136,10 +142,7 @@ impl Ledger {
         let found = copy.found;
         drop(copy.insert);
         match copied {
-            Ok(()) => into
-                .conn
-                .execute_batch("COMMIT")
-                .map_err(|e| into.err(e))?,
+            Ok(()) => into.conn.execute_batch("COMMIT").map_err(|e| into.err(e))?,
             Err(e) => {
                 let _ = into.conn.execute_batch("ROLLBACK");
                 return Err(e);
@@ -167,7 +170,11 @@ impl Ledger {
             .into_iter()
             .map(|what| {
                 let prefix = format!("{what}.");
-                (what.to_owned(), total(&kept, &prefix), total(&saved, &prefix))
+                (
+                    what.to_owned(),
+                    total(&kept, &prefix),
+                    total(&saved, &prefix),
+                )
             })
             .filter(|(_, kept, saved)| kept != saved)
             .collect())
@@ -207,11 +214,9 @@ fn recount(into: &Connection) -> rusqlite::Result<()> {
 
 /// Rows saved that refer to a row not saved, counted by table.
 fn dangling(into: &Connection) -> rusqlite::Result<Vec<(String, i64)>> {
-    into.prepare(
-        "SELECT \"table\", count(*) FROM pragma_foreign_key_check GROUP BY 1 ORDER BY 1",
-    )?
-    .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
-    .collect()
+    into.prepare("SELECT \"table\", count(*) FROM pragma_foreign_key_check GROUP BY 1 ORDER BY 1")?
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+        .collect()
 }
 
 /// How a table is read and written.
@@ -409,18 +414,14 @@ impl TableCopy<'_> {
         // look further and further on for one that can.
         let mut at = first;
         while let Read::BrokeAt(broke) = self.read(&mut select, at, i64::MAX)? {
-            match self.readable_after(broke)? {
-                Some(from) => {
-                    self.read_span(&mut select, broke, from - 1)?;
-                    at = from;
-                }
-                None => {
-                    self.found.lost.push(Lost::Tail {
-                        after: broke.checked_sub(1).filter(|a| *a >= first),
-                    });
-                    return Ok(());
-                }
-            }
+            let Some(from) = self.readable_after(broke)? else {
+                self.found.lost.push(Lost::Tail {
+                    after: broke.checked_sub(1).filter(|a| *a >= first),
+                });
+                return Ok(());
+            };
+            self.read_span(&mut select, broke, from - 1)?;
+            at = from;
         }
         Ok(())
     }
@@ -490,9 +491,7 @@ impl TableCopy<'_> {
         first: i64,
         last: i64,
     ) -> Result<Read, StoreError> {
-        let mut rows = select
-            .query([first, last])
-            .map_err(|e| self.from.err(e))?;
+        let mut rows = select.query([first, last]).map_err(|e| self.from.err(e))?;
         let mut next = first;
         loop {
             let row = match rows.next() {
@@ -503,9 +502,8 @@ impl TableCopy<'_> {
                     return Ok(Read::BrokeAt(next));
                 }
             };
-            let rowid = match row.get_ref(0) {
-                Ok(ValueRef::Integer(rowid)) => rowid,
-                _ => return Ok(Read::BrokeAt(next)),
+            let Ok(ValueRef::Integer(rowid)) = row.get_ref(0) else {
+                return Ok(Read::BrokeAt(next));
             };
             self.account(rowid);
             let skip = usize::from(!self.shape.rowid_apart);
@@ -567,9 +565,7 @@ impl TableCopy<'_> {
             .iter()
             .map(|v| v as &dyn rusqlite::ToSql)
             .collect();
-        let mut rows = select
-            .query(params.as_slice())
-            .map_err(|e| from.err(e))?;
+        let mut rows = select.query(params.as_slice()).map_err(|e| from.err(e))?;
         let mut reached = None;
         loop {
             match rows.next() {
