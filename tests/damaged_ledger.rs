@@ -456,6 +456,15 @@ fn salvaged(damage: impl FnOnce(&Path)) -> Salvaged {
             "{check} fails on the salvage: {checked}"
         );
     }
+    if !failed.is_empty() {
+        // Its pages are sound: the advice is no salvage of the salvage.
+        let text = String::from_utf8(binary::run_at(&saved, NOW, &["check"]).stdout).unwrap();
+        assert!(
+            text.contains("as a salvage of a damaged ledger leaves them"),
+            "{text}"
+        );
+        assert!(!text.contains("--salvage"), "{text}");
+    }
     let dangling = report.contains("refer to rows that were lost");
     assert_eq!(failed.contains(&"foreign_keys"), dangling, "{report}");
     (salvage_code, report, w, sound, saved)
