@@ -295,7 +295,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             report::write(&mut whole, views.as_slice(), json)?;
         }
         Command::Check { json } => return care::run_check(&path, json, &mut out),
-        Command::Backup { dest } => return care::run_backup(&path, &dest, &mut out),
+        Command::Backup { dest, salvage } => {
+            return care::run_backup(&path, &dest, salvage, &mut out);
+        }
         Command::Restore { backup } => return restore::run(&path, &backup, now, &mut out),
         Command::Demo { .. } => unreachable!("handled above"),
     }

@@ -25,7 +25,7 @@ use crate::inert::is_dangerous;
 
 pub use bulk::BulkReport;
 pub use callbacks::write_callbacks;
-pub use check::{CheckReport, backup_written, megabytes};
+pub use check::{CheckReport, backup_written, megabytes, salvage_written};
 pub use summary::{Summary, backlog_line};
 pub use whole::{MEMORY_BOUND, WholeOutput};
 pub use writes::{

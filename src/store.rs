@@ -35,6 +35,7 @@ mod outputs;
 mod owners;
 mod query;
 mod rows;
+mod salvage;
 mod sql_values;
 mod submissions;
 mod timeline;
@@ -59,6 +60,7 @@ pub use keyset::{CallbackKey, JobKey, Keyset, PageRequest, SortValue};
 pub use open::{BUSY_TIMEOUT, PAGE_SIZE, SCHEMA_VERSION};
 pub use outputs::NewDecision;
 pub use rows::*;
+pub use salvage::{Lost, Salvage, TableSalvage};
 pub use submissions::{ConflictingSubmission, NewRepeat, SubmittedIdentity};
 pub use timeline::{TimelineEntry, TimelineFact};
 pub use turns::WaitingWriters;
@@ -154,7 +156,7 @@ pub enum StoreError {
     Incomplete { path: PathBuf, version: i64 },
     // Damaged files and a full disk under the shared-memory index (issue 11, finding 9).
     #[error(
-        "the ledger {path} is damaged ({detail}); nothing more was written to it. Keep a copy of the file as it is, see what is wrong with `jobledger --db {path} check`, and save what can still be read with `jobledger --db {path} backup NEW.db`"
+        "the ledger {path} is damaged ({detail}); nothing more was written to it. Keep a copy of the file as it is, see what is wrong with `jobledger --db {path} check`, and save what can still be read with `jobledger --db {path} backup --salvage NEW.db` (a new ledger, the rows it could not read named)"
     )]
     Damaged { path: PathBuf, detail: String },
     #[error(
@@ -224,6 +226,13 @@ impl Ledger {
     /// Opens an existing ledger without ever writing to it.
     pub fn open_read_only(path: &Path) -> Result<Ledger, StoreError> {
         open::open(path, OpenMode::ReadOnly, BUSY_TIMEOUT)
+    }
+
+    /// Opens an existing ledger as [`Ledger::open_read_only`] does, to save what can
+    /// be read of it ([`Ledger::salvage_into`]): a file cut short is read as far as it
+    /// goes, where every other open refuses it whole.
+    pub fn open_to_salvage(path: &Path) -> Result<Ledger, StoreError> {
+        open::open_to_salvage(path)
     }
 
     /// The mode of the ledger file at `path` when its group or others may read it (a
@@ -387,7 +396,11 @@ impl Ledger {
         params: impl rusqlite::Params,
         from: fn(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
     ) -> Result<Vec<T>, StoreError> {
-        self.run(|c| c.prepare_cached(sql)?.query_map(params, from)?.collect())
+        let mut statement = self.conn.prepare_cached(sql).map_err(|e| self.err(e))?;
+        let rows: rusqlite::Result<Vec<T>> = statement
+            .query_map(params, from)
+            .and_then(Iterator::collect);
+        rows.map_err(|e| self.err(name_the_column(e, &statement)))
     }
 
     /// Runs a read on the connection, its error made one a person can act on.
@@ -433,8 +446,86 @@ pub(crate) fn classify(path: &Path, e: rusqlite::Error) -> StoreError {
         },
         Some(ErrorCode::NotADatabase) => StoreError::NotADatabase { path },
         Some(ErrorCode::SystemIoFailure) if is_shm_growth(&e) => StoreError::ShmFull { path },
-        _ => StoreError::Sqlite { path, source: e },
+        _ => match unreadable_value(&e) {
+            Some(detail) => StoreError::Damaged { path, detail },
+            None => StoreError::Sqlite { path, source: e },
+        },
     }
+}
+
+/// What is wrong, in words, when `e` is a value of the ledger's own that its column
+/// cannot hold: text that is not UTF-8, a type its STRICT column refuses, a name no
+/// closed set knows. Only damage puts such a value there, since every value was
+/// written by this crate through the same types; rusqlite's own words ("invalid
+/// utf-8 sequence of 1 bytes from index 5") name no damage and say nothing to do.
+/// `column` names the column when the caller knows it (else its place in the row).
+fn unreadable_value(e: &rusqlite::Error) -> Option<String> {
+    use rusqlite::Error as E;
+    if let E::FromSqlConversionFailure(_, _, inner) = e
+        && let Some(named) = inner.downcast_ref::<InColumn>()
+    {
+        return Some(named.to_string());
+    }
+    let (index, what) = unreadable_parts(e)?;
+    Some(format!(
+        "a row holds in column {} of a row it read {}, which the ledger never writes",
+        index + 1,
+        crate::inert::inert(&what)
+    ))
+}
+
+/// Which column of a row read, and what it held, when `e` is a value its column
+/// cannot hold ([`unreadable_value`]).
+fn unreadable_parts(e: &rusqlite::Error) -> Option<(usize, String)> {
+    use rusqlite::Error as E;
+    Some(match e {
+        E::Utf8Error(index, _) => (*index, "text that is not UTF-8".to_owned()),
+        E::InvalidColumnType(index, _, found) => (*index, format!("a value of type {found}")),
+        E::IntegralValueOutOfRange(index, value) => {
+            (*index, format!("the number {value}, out of its range"))
+        }
+        E::FromSqlConversionFailure(index, _, inner) => (*index, format!("{inner}")),
+        _ => return None,
+    })
+}
+
+/// A value its column cannot hold, with the column's name, which the error of a row
+/// read does not carry (only the column's place): the statement read knows it.
+#[derive(Debug)]
+struct InColumn {
+    column: String,
+    what: String,
+}
+
+impl std::fmt::Display for InColumn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "a row holds in its column {} {}, which the ledger never writes",
+            crate::inert::inert(&self.column),
+            crate::inert::inert(&self.what)
+        )
+    }
+}
+
+impl std::error::Error for InColumn {}
+
+/// `e`, when it is a value its column cannot hold, with the column named from the
+/// statement that read it; any other error as it is.
+fn name_the_column(e: rusqlite::Error, statement: &rusqlite::Statement<'_>) -> rusqlite::Error {
+    let Some((index, what)) = unreadable_parts(&e) else {
+        return e;
+    };
+    let Ok(column) = statement.column_name(index) else {
+        return e;
+    };
+    // `c.reason` is read as `reason`: the name without the table's alias.
+    let column = column.rsplit('.').next().unwrap_or(column).to_owned();
+    rusqlite::Error::FromSqlConversionFailure(
+        index,
+        rusqlite::types::Type::Null,
+        Box::new(InColumn { column, what }),
+    )
 }
 
 /// Does the file at `path` begin as a SQLite file (or a jobledger ledger) does? Then a
@@ -487,17 +578,44 @@ mod tests {
     }
 
     #[test]
-    fn a_corrupt_page_is_a_damaged_ledger_that_names_check_and_backup() {
+    fn a_corrupt_page_is_a_damaged_ledger_that_names_check_and_the_salvage() {
         let e = classify(Path::new("l.db"), sqlite(ffi::SQLITE_CORRUPT, "malformed"));
         let said = e.to_string();
         assert!(matches!(e, StoreError::Damaged { .. }), "{said}");
-        for word in ["damaged", "jobledger --db l.db check", "backup NEW.db"] {
+        for word in [
+            "damaged",
+            "jobledger --db l.db check",
+            "jobledger --db l.db backup --salvage NEW.db",
+        ] {
             assert!(said.contains(word), "{said}");
         }
         assert!(
             !said.contains("re-run") && !said.contains("malformed"),
             "{said}"
         );
+    }
+
+    #[test]
+    fn a_value_its_column_cannot_hold_is_damage_named_without_rusqlites_words() {
+        let conn = rusqlite::Connection::open_in_memory().unwrap();
+        let read = |sql: &str| {
+            conn.query_row(sql, [], |row| row.get::<_, String>(0))
+                .unwrap_err()
+        };
+        for e in [
+            read("SELECT CAST(x'41ff42' AS TEXT)"),
+            read("SELECT 5"),
+            conn.query_row("SELECT 'hold-ish'", [], |row| {
+                row.get::<_, crate::decision::Disposition>(0)
+            })
+            .unwrap_err(),
+        ] {
+            let raw = e.to_string();
+            let e = classify(Path::new("l.db"), e);
+            let said = e.to_string();
+            assert!(matches!(e, StoreError::Damaged { .. }), "{said}");
+            assert!(said.contains("column 1") && !said.contains(&raw), "{said}");
+        }
     }
 
     #[test]

@@ -148,6 +148,23 @@ fn a_callback_on_a_line_that_is_no_callback_is_found() {
 }
 
 #[test]
+fn a_value_breaking_a_check_constraint_is_found() {
+    let (w, _) = Workdir::with_demo();
+    // SQLite's integrity_check skips CHECK constraints on a file opened read-only.
+    tamper(
+        &w.db,
+        "PRAGMA ignore_check_constraints = ON;
+         DROP TRIGGER callbacks_keep_disposition;
+         UPDATE callbacks SET outcome = 'maybe' WHERE seq = (SELECT min(seq) FROM callbacks)",
+    );
+    finds(
+        &w.db,
+        "constraints",
+        "breaks its CHECK (outcome = 'success'",
+    );
+}
+
+#[test]
 fn check_of_a_missing_ledger_fails_with_a_sentence_and_exit_1() {
     let w = Workdir::new();
     let out = w.run(&["check"]);
@@ -192,9 +209,9 @@ fn backup_never_writes_over_a_file() {
     let out = backup(&w, &dest);
     binary::refused(&out, &["already exists", "never writes over"]);
     assert_eq!(std::fs::read(&dest).unwrap(), b"somebody's notes\n");
-    // The ledger itself is a file that exists.
+    // The ledger itself is refused as the ledger's own file.
     let out = w.run(&["backup", w.db.to_str().unwrap()]);
-    binary::refused(&out, &["already exists"]);
+    binary::refused(&out, &["one of its own files"]);
     // An empty file given for the copy (made owner-only first) is filled.
     let empty = w.file("empty.db", b"");
     binary::succeeded(&backup(&w, &empty), &["backup"]);
@@ -267,4 +284,102 @@ fn backup_and_check_work_on_a_ledger_nobody_may_write() {
     assert!(std::fs::read(&w.db).unwrap() == before);
     assert_eq!(check(&dest).0, Some(0));
     assert_eq!(fixture::dump(&dest), fixture::dump(&w.db));
+}
+
+#[test]
+fn backup_refuses_the_ledger_and_its_own_files_by_name_and_by_identity() {
+    let (w, _) = Workdir::with_demo();
+    let waiting = w.dir.path().join("ledger.db-waiting");
+    assert!(
+        waiting.exists(),
+        "a write leaves its lock file beside the ledger"
+    );
+    let linked = w.dir.path().join("other-name.db");
+    std::fs::hard_link(&waiting, &linked).unwrap();
+    let roundabout = w.dir.path().join(".").join("ledger.db-wal");
+    for dest in [
+        waiting.clone(),
+        w.dir.path().join("ledger.db-shm"),
+        roundabout,
+        linked,
+    ] {
+        let out = backup(&w, &dest);
+        binary::refused(&out, &["one of its own files"]);
+    }
+    assert_eq!(
+        std::fs::read(&waiting).unwrap(),
+        b"",
+        "the lock file is as it was"
+    );
+    assert_eq!(check(&w.db).0, Some(0));
+}
+
+#[test]
+fn a_backup_removes_what_killed_backups_left_beside_it() {
+    let (w, _) = Workdir::with_demo();
+    let copy = w.dir.path().join("copy.db");
+    // A process id above the kernel's largest (4194304) is never running.
+    let stale = w.file(".copy.db.partial-99999999", b"SQLite format 3\0 and more");
+    let stale_journal = w.file(".copy.db.partial-99999999-journal", b"");
+    let running = format!(".copy.db.partial-{}", std::process::id());
+    let live = w.file(&running, b"");
+    let someone_elses = w.file(".notes.partial-99999999", b"a person's text");
+    binary::succeeded(&backup(&w, &copy), &["backup"]);
+    assert!(
+        !stale.exists() && !stale_journal.exists(),
+        "stale copy left"
+    );
+    assert!(live.exists(), "a running backup's copy was removed");
+    assert!(someone_elses.exists(), "a file that is no copy was removed");
+}
+
+#[test]
+fn a_backup_onto_a_full_disk_names_that_disk_and_leaves_nothing() {
+    let w = Workdir::new();
+    let stream = w.file("stream.ndjson", &fixture::synthetic_stream(1000));
+    w.ok(&["ingest", stream.to_str().unwrap()]);
+    let small = support::disk::SmallDisk::mount("512k");
+    let dest = small.path().join("copy.db");
+    let out = backup(&w, &dest);
+    let stderr = binary::failed(&out, &["backup"]);
+    assert!(
+        stderr.contains(&format!("the disk holding {} is full", dest.display())),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("interrupted batch"), "{stderr}");
+    let left: Vec<_> = std::fs::read_dir(small.path()).unwrap().flatten().collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn a_salvage_of_a_sound_ledger_saves_every_row_and_passes_every_check() {
+    let (w, _) = Workdir::with_demo();
+    w.ok(&["answer", "5", "--verdict", "noise", "--reviewer", "ana"]);
+    w.ok(&["owner", "booking-1043", "--owner", "ops:kim"]);
+    let dest = w.dir.path().join("saved.db");
+    let args = ["backup", "--salvage", dest.to_str().unwrap()];
+    let said = binary::succeeded(&w.run(&args), &args);
+    assert!(said.contains("salvage written to"), "{said}");
+    assert!(said.contains("every row of"), "{said}");
+    assert!(!said.contains("not saved"), "{said}");
+    let mode = std::fs::metadata(&dest).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "the new ledger is owner-only");
+    assert_eq!(check(&dest).0, Some(0));
+    assert_eq!(fixture::dump(&dest), fixture::dump(&w.db));
+    let leftovers: Vec<_> = std::fs::read_dir(w.dir.path())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().contains(".partial-"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    // Like a backup, it never writes over a file.
+    binary::refused(&w.run(&args), &["already exists"]);
+}
+
+#[test]
+fn backup_help_names_the_salvage_and_its_exit_status() {
+    let out = binary::bare().args(["backup", "--help"]).output().unwrap();
+    let help = binary::succeeded(&out, &["backup", "--help"]);
+    assert!(help.contains("--salvage"), "{help}");
+    assert!(help.contains("4 with --salvage"), "{help}");
 }

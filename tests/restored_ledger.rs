@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::Connection;
 use support::binary::{self, Workdir};
+use support::damage::damage_a_callbacks_leaf;
 use support::fixture;
 
 /// The ledger's log as it stands after an ingest of `stream` that did not close the
@@ -204,5 +205,38 @@ fn restore_refuses_while_the_ledger_is_open_and_changes_nothing() {
             .to_string_lossy()
             .contains("before-restore")),
         "{entries} entries"
+    );
+}
+
+#[test]
+fn restore_refuses_a_damaged_backup_and_changes_nothing() {
+    let w = Workdir::new();
+    let stream = w.file("stream.ndjson", &fixture::synthetic_stream(1000));
+    w.ok(&["ingest", stream.to_str().unwrap()]);
+    let backup = w.dir.path().join("b.db");
+    w.ok(&["backup", backup.to_str().unwrap()]);
+    // The first leaf loses its rows without an error: only a recount shows it.
+    damage_a_callbacks_leaf(&backup);
+    let before = std::fs::read(&w.db).unwrap();
+    let stderr = w.fails(&["restore", backup.to_str().unwrap()]);
+    assert!(
+        stderr.contains("damaged")
+            && stderr.contains("--salvage")
+            && stderr.contains("nothing was restored"),
+        "{stderr}"
+    );
+    assert!(
+        std::fs::read(&w.db).unwrap() == before,
+        "the ledger changed"
+    );
+    let names: Vec<String> = std::fs::read_dir(w.dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        !names
+            .iter()
+            .any(|n| n.contains("before-restore") || n.contains("partial")),
+        "{names:?}"
     );
 }

@@ -17,6 +17,8 @@ pub mod binary;
 pub mod concurrent;
 #[path = "support/crash.rs"]
 pub mod crash;
+#[path = "support/damage.rs"]
+pub mod damage;
 #[path = "support/disk.rs"]
 pub mod disk;
 #[path = "support/fixture.rs"]

@@ -199,10 +199,23 @@ pub(super) enum Command {
         json: bool,
     },
     /// Copy the ledger to DEST while others go on writing (one consistent snapshot,
-    /// owner-only; DEST must not exist or be empty; the ledger is only read)
+    /// owner-only; DEST must not exist or be empty; the ledger is only read). The copy
+    /// is checked before it gets its name; a damaged ledger's copy is refused, and
+    /// --salvage saves what can still be read of it
+    #[command(
+        after_help = "A plain backup copies the ledger as SQLite reads it, then checks the copy (SQLite's quick_check, and the kept counts against the rows) before naming it DEST: a copy that fails is removed, and the message says what was found.
+
+With --salvage, DEST is a new ledger (this jobledger's schema) into which every table is copied row by row, around the pages SQLite cannot read: a damaged index loses nothing, a damaged page only its own rows. Each table's rows saved, and the rows that could not be read, are listed. Saved rows whose parent row was lost are kept as read, and `jobledger --db DEST check` names them.
+
+Exit status: 0 when the copy is written (with --salvage: every row was saved), 4 with --salvage when the copy is written without some rows (listed), 1 when nothing was written."
+    )]
     Backup {
         /// The new file
         dest: PathBuf,
+        /// Save what can still be read of a damaged ledger: a new ledger, its tables
+        /// copied row by row around what cannot be read, what was lost listed
+        #[arg(long)]
+        salvage: bool,
     },
     /// Put a backup in the ledger's place. The ledger as it was is kept beside it,
     /// with its -wal and -shm, as LEDGER.before-restore-TIME (nothing is deleted), and

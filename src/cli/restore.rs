@@ -59,20 +59,10 @@ pub(super) fn run(
             pids.join(", ")
         );
     }
-    let aside = aside_name(path, now);
-    let kept = if path.exists() {
-        Ledger::set_aside(path, &aside).with_context(|| {
-            format!(
-                "setting the ledger {shown} aside as {}; nothing was restored",
-                inert_path(&aside)
-            )
-        })?
-    } else {
-        Vec::new()
-    };
-    let partial = partial_name(path);
     // Copied by SQLite from one snapshot of the backup (its own log included, if it
-    // has one), into a file with a token of its own.
+    // has one), into a file with a token of its own, and checked as `backup` checks
+    // its copies, before the ledger is touched.
+    let partial = partial_name(path);
     let copied = create_private(&partial)
         .and_then(|()| source.copy_into(&partial).map_err(anyhow::Error::from))
         .and_then(|()| {
@@ -80,8 +70,40 @@ pub(super) fn run(
                 .and_then(|f| f.sync_all())
                 .with_context(|| format!("syncing {}", inert_path(&partial)))
         })
-        .and_then(|()| place(&partial, path));
+        .and_then(|()| {
+            let problems = Ledger::open_read_only(&partial)?.copy_problems()?;
+            if problems.is_empty() {
+                return Ok(());
+            }
+            bail!(
+                "the backup {} is damaged ({}): save what it holds with `jobledger --db {} backup --salvage NEW.db`",
+                inert_path(backup),
+                problems.iter().take(3).cloned().collect::<Vec<_>>().join("; "),
+                inert_path(backup)
+            )
+        });
     if let Err(e) = copied {
+        let _ = std::fs::remove_file(&partial);
+        return Err(e.context(format!(
+            "nothing was restored, and {shown} was left as it was"
+        )));
+    }
+    let aside = aside_name(path, now);
+    let kept = if path.exists() {
+        Ledger::set_aside(path, &aside)
+            .with_context(|| {
+                format!(
+                    "setting the ledger {shown} aside as {}; nothing was restored",
+                    inert_path(&aside)
+                )
+            })
+            .inspect_err(|_| {
+                let _ = std::fs::remove_file(&partial);
+            })?
+    } else {
+        Vec::new()
+    };
+    if let Err(e) = place(&partial, path) {
         let _ = std::fs::remove_file(&partial);
         let undone = match kept.first() {
             Some(file) => format!(

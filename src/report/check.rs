@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::Report;
 use crate::inert::{inert, inert_path};
-use crate::store::CheckFinding;
+use crate::store::{CheckFinding, Lost, Salvage};
 
 /// Every check's finding, and whether the ledger passed them all.
 #[derive(Debug, Clone, Serialize)]
@@ -28,12 +28,22 @@ impl CheckReport {
     }
 }
 
+/// The checks that a row referring to a row not in the ledger fails, and nothing
+/// else: what a salvage that lost rows leaves in its new ledger.
+const REFERENCES: [&str; 4] = [
+    "foreign_keys",
+    "callback_lines",
+    "latest_attempts",
+    "answers",
+];
+
 /// What each check looked at, for the readable report.
 fn examined(check: &str, n: i64) -> String {
     let what = match check {
         "identity" => "application id and schema version",
         "integrity" => "pages",
         "foreign_keys" => "tables",
+        "constraints" => "CHECK constraints",
         "kept_counts" => "kept counts",
         "line_identity" => "lines",
         "callback_lines" => "callbacks",
@@ -68,10 +78,25 @@ impl Report for CheckReport {
         let ledger = inert(&self.ledger);
         if failed == 0 {
             let _ = writeln!(text, "the ledger {ledger} passed every check");
+        } else if self.checks.iter().any(|c| c.check == "open") {
+            let _ = writeln!(
+                text,
+                "the ledger {ledger} could not be opened: SQLite cannot read where it begins, so nothing can be copied or saved from it. Keep the file as it is (cp), and restore an earlier backup"
+            );
+        } else if self
+            .checks
+            .iter()
+            .all(|c| c.ok() || REFERENCES.contains(&c.check))
+        {
+            let _ = writeln!(
+                text,
+                "the ledger {ledger} failed {failed} of {} checks: it holds rows that refer to rows it does not hold, as a salvage of a damaged ledger leaves them (it keeps every row it could read). Its pages and kept counts are sound: `jobledger --db {ledger} backup NEW.db` copies it as it is",
+                self.checks.len()
+            );
         } else {
             let _ = writeln!(
                 text,
-                "the ledger {ledger} failed {failed} of {} checks. Keep a copy of the file as it is before anything else writes to it; `jobledger --db {ledger} backup NEW.db` saves what SQLite can still read",
+                "the ledger {ledger} failed {failed} of {} checks. Keep a copy of the file as it is before anything else writes to it; `jobledger --db {ledger} backup --salvage NEW.db` saves what SQLite can still read into a new ledger, table by table, and lists what it could not",
                 self.checks.len()
             );
         }
@@ -79,14 +104,124 @@ impl Report for CheckReport {
     }
 }
 
-/// One line: what a backup wrote, how large, how long it took.
+/// One line: what a backup wrote, how large, how long it took, and that it was checked.
 pub fn backup_written(dest: &std::path::Path, bytes: u64, took: Duration) -> String {
     format!(
-        "backup written to {} ({} in {:.1} s)\n",
+        "backup written to {} ({} in {:.1} s; the copy passed SQLite's quick_check, and its kept counts match its rows)\n",
         inert_path(dest),
         megabytes(bytes),
         took.as_secs_f64(),
     )
+}
+
+/// How many of a table's lost rows or ranges are listed before they are only counted.
+const LOST_LISTED: usize = 10;
+
+/// What a salvage saved: a line per table (rows saved, and what could not be), then
+/// what it comes to.
+pub fn salvage_written(
+    source: &std::path::Path,
+    dest: &std::path::Path,
+    salvage: &Salvage,
+    bytes: u64,
+    took: Duration,
+) -> String {
+    let mut text = String::new();
+    let width = salvage
+        .tables
+        .iter()
+        .map(|t| t.table.len())
+        .max()
+        .unwrap_or(0);
+    for t in &salvage.tables {
+        let _ = write!(text, "{:<width$}  {} rows saved", inert(&t.table), t.saved);
+        if !t.lost.is_empty() {
+            let listed: Vec<String> = t.lost.iter().take(LOST_LISTED).map(lost).collect();
+            let _ = write!(text, "; not saved: {}", inert(&listed.join("; ")));
+            if t.lost.len() > LOST_LISTED {
+                let _ = write!(text, "; and {} more", t.lost.len() - LOST_LISTED);
+            }
+        }
+        text.push('\n');
+    }
+    for (what, counted, saved) in &salvage.counted {
+        let _ = writeln!(
+            text,
+            "the ledger counted {counted} {what}; {saved} of them could be read and are saved"
+        );
+    }
+    let (dest_shown, source_shown) = (inert_path(dest), inert_path(source));
+    let size = format!("{} in {:.1} s", megabytes(bytes), took.as_secs_f64());
+    if salvage.complete() {
+        let _ = writeln!(
+            text,
+            "salvage written to {dest_shown} ({size}): every row of {source_shown} was read and saved, and the new ledger passed SQLite's quick_check and its kept counts. The ledger {source_shown} was only read and is as it was"
+        );
+        return text;
+    }
+    let _ = writeln!(
+        text,
+        "salvage written to {dest_shown} ({size}) without the rows listed above, which could not be read; it holds every other row, and passed SQLite's quick_check and its kept counts (recounted from the rows saved). The ledger {source_shown} was only read and is as it was: keep it, other tools may read more of it"
+    );
+    if !salvage.dangling.is_empty() {
+        let total: i64 = salvage.dangling.iter().map(|(_, n)| n).sum();
+        let by_table: Vec<String> = salvage
+            .dangling
+            .iter()
+            .map(|(table, n)| format!("{n} in {}", inert(table)))
+            .collect();
+        let _ = writeln!(
+            text,
+            "{total} rows saved refer to rows that were lost ({}): they are kept as they were read, and `jobledger --db {dest_shown} check` names them",
+            by_table.join(", ")
+        );
+    }
+    text
+}
+
+/// One loss of a table, in words.
+fn lost(lost: &Lost) -> String {
+    let rowids = |first: i64, last: i64| {
+        if first == last {
+            format!("rowid {first}")
+        } else {
+            format!("rowids {first}-{last}")
+        }
+    };
+    match lost {
+        Lost::Unreadable { first, last } => {
+            format!("{} could not be read", rowids(*first, *last))
+        }
+        Lost::Tail { after: Some(after) } => format!(
+            "the rows after rowid {after} could not be read (how many there were is unknown)"
+        ),
+        Lost::Tail { after: None } => {
+            "no row could be read (how many there were is unknown)".to_owned()
+        }
+        Lost::Missing { first, last } => format!(
+            "{} are missing between rows read (the ledger never deletes a row: a damaged page dropped them without an error)",
+            rowids(*first, *last)
+        ),
+        Lost::Refused { row, why } => {
+            format!("row {row} was read, but its values do not fit its table ({why})")
+        }
+        Lost::Between {
+            after: Some(after),
+            before: Some(before),
+        } => format!("the rows between keys {after} and {before} could not be read"),
+        Lost::Between {
+            after: Some(after),
+            before: None,
+        } => format!("the rows after key {after} could not be read"),
+        Lost::Between {
+            after: None,
+            before: Some(before),
+        } => format!("the rows before key {before} could not be read"),
+        Lost::Between {
+            after: None,
+            before: None,
+        } => "no row could be read".to_owned(),
+    }
 }
 
 /// A file's size for a person, in MB (2^20 bytes) to one decimal.

@@ -14,9 +14,10 @@ use rusqlite::Connection;
 use super::{APPLICATION_ID, CallbackFilter, Ledger, SCHEMA_VERSION, StoreError, classify};
 
 /// Each check's name (the report's and JSON's) and what runs it, in the order they run.
-const RUNS: [(&str, Check); 8] = [
+const RUNS: [(&str, Check); 9] = [
     ("identity", identity),
     ("integrity", integrity),
+    ("constraints", constraints),
     ("foreign_keys", foreign_keys),
     ("kept_counts", kept_counts),
     ("line_identity", line_identity),
@@ -161,6 +162,33 @@ impl Ledger {
         super::log_owner::give_own_token(dest)
     }
 
+    /// What a copy is checked for before it is given its name, each problem headed by
+    /// the check that found it (none: the copy may be named). SQLite's `quick_check` of
+    /// every page, and `check`'s kept counts against the rows: a page that lost rows
+    /// without an error (a leaf whose count of cells was changed) copies as a sound
+    /// file that holds fewer rows than it counts, which only the counts show.
+    pub fn copy_problems(&self) -> Result<Vec<String>, StoreError> {
+        let checks: [(&str, Check); 2] = [
+            ("quick_check", |conn| pages_checked(conn, "quick_check")),
+            ("kept_counts", kept_counts),
+        ];
+        let mut problems = Vec::new();
+        for (name, run) in checks {
+            match run(&self.conn) {
+                Ok((_, found)) => {
+                    problems.extend(found.into_iter().map(|p| format!("{name}: {p}")));
+                }
+                Err(e) => match self.err(e) {
+                    StoreError::Damaged { detail, .. } => {
+                        problems.push(format!("{name}: the copy is damaged ({detail})"));
+                    }
+                    e => return Err(e),
+                },
+            }
+        }
+        Ok(problems)
+    }
+
     /// The size of the ledger in bytes (pages × page size), without its WAL.
     pub fn size_bytes(&self) -> Result<i64, StoreError> {
         self.run(|c| {
@@ -222,10 +250,16 @@ fn identity(conn: &Connection) -> Found {
 }
 
 fn integrity(conn: &Connection) -> Found {
+    pages_checked(conn, "integrity_check")
+}
+
+/// SQLite's check of every page, `pragma` `integrity_check` or the `quick_check` that
+/// leaves out comparing each index with its table.
+fn pages_checked(conn: &Connection, pragma: &str) -> Found {
     let pages: i64 = conn.query_row("PRAGMA page_count", [], |r| r.get(0))?;
     let problems = listed(
         conn,
-        &format!("PRAGMA integrity_check({})", LISTED + 1),
+        &format!("PRAGMA {pragma}({})", LISTED + 1),
         "problems",
     )?;
     // SQLite puts several findings in one row at times, headed by the database's name.
@@ -236,6 +270,123 @@ fn integrity(conn: &Connection) -> Found {
         .map(str::to_owned)
         .collect();
     Ok((pages, problems))
+}
+
+/// Every row against the CHECK constraints of its table. SQLite's `integrity_check`
+/// verifies them only on a connection that may write (it does not even parse them
+/// for a file opened read-only, as `check` opens it), so a value no write of ours
+/// could store (an outcome of `'maybe'`) passed with exit 0. Each constraint is read
+/// from the table's own `CREATE TABLE` text and asked of every row.
+fn constraints(conn: &Connection) -> Found {
+    let tables: Vec<(String, String)> = conn
+        .prepare(
+            "SELECT name, sql FROM sqlite_schema
+              WHERE type = 'table' AND sql IS NOT NULL ORDER BY name",
+        )?
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let literal = |text: &str| format!("'{}'", text.replace('\'', "''"));
+    let (mut examined, mut problems) = (0_i64, Vec::new());
+    for (table, sql) in &tables {
+        // A row is named by its rowid, or by its key in a table WITHOUT ROWID.
+        let key: String = conn.query_row(
+            "SELECT iif(wr, (SELECT group_concat('quote(\"' || replace(name, '\"', '\"\"') || '\")', ' || '', '' || ')
+                               FROM pragma_table_info(?1) WHERE pk > 0),
+                        'rowid')
+               FROM pragma_table_list WHERE schema = 'main' AND name = ?1",
+            [table],
+            |row| row.get(0),
+        )?;
+        for expr in check_clauses(sql) {
+            examined += 1;
+            let sql = format!(
+                "SELECT format('%s row %s breaks its CHECK (%s)', {}, {key}, {})
+                   FROM \"{}\" WHERE NOT ({expr})",
+                literal(table),
+                literal(&expr),
+                table.replace('"', "\"\"")
+            );
+            match listed(conn, &sql, "rows breaking a CHECK") {
+                Ok(rows) => problems.extend(rows),
+                Err(e) => problems.push(format!(
+                    "the CHECK ({expr}) of {table} could not be asked: {}",
+                    sqlite_message(Path::new(""), e)
+                )),
+            }
+        }
+    }
+    Ok((examined, problems))
+}
+
+/// The expressions of every `CHECK (...)` in a `CREATE TABLE` statement, skipping
+/// what is quoted or commented.
+fn check_clauses(sql: &str) -> Vec<String> {
+    let bytes = sql.as_bytes();
+    let (mut found, mut i) = (Vec::new(), 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            quote @ (b'\'' | b'"' | b'`') => i = skip_past(bytes, i + 1, &[quote]),
+            b'[' => i = skip_past(bytes, i + 1, b"]"),
+            b'-' if bytes.get(i + 1) == Some(&b'-') => i = skip_past(bytes, i, b"\n"),
+            b'/' if bytes.get(i + 1) == Some(&b'*') => i = skip_past(bytes, i + 2, b"*/"),
+            _ if bytes[i..].len() >= 5
+                && bytes[i..i + 5].eq_ignore_ascii_case(b"check")
+                && (i == 0 || !is_word(bytes[i - 1]))
+                && !bytes.get(i + 5).copied().is_some_and(is_word) =>
+            {
+                let open = i
+                    + 5
+                    + bytes[i + 5..]
+                        .iter()
+                        .take_while(|b| b.is_ascii_whitespace())
+                        .count();
+                if bytes.get(open) != Some(&b'(') {
+                    i += 5;
+                    continue;
+                }
+                let close = closing_paren(bytes, open);
+                found.push(sql[open + 1..close].trim().to_owned());
+                i = close + 1;
+            }
+            _ => i += 1,
+        }
+    }
+    found
+}
+
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// The index just past the first `end` at or after `from` (the end of the text if none).
+fn skip_past(bytes: &[u8], from: usize, end: &[u8]) -> usize {
+    bytes
+        .get(from..)
+        .and_then(|rest| rest.windows(end.len()).position(|w| w == end))
+        .map_or(bytes.len(), |at| from + at + end.len())
+}
+
+/// The index of the parenthesis closing the one at `open` (the last index if none).
+fn closing_paren(bytes: &[u8], open: usize) -> usize {
+    let (mut depth, mut i) = (0_usize, open);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i;
+                }
+            }
+            quote @ (b'\'' | b'"' | b'`') => {
+                i = skip_past(bytes, i + 1, &[quote]);
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    bytes.len().saturating_sub(1)
 }
 
 fn foreign_keys(conn: &Connection) -> Found {

@@ -168,12 +168,15 @@ pub(super) fn query_named<T>(
             st.raw_bind_parameter(i, value)?;
         }
     }
-    let mut rows = st.raw_query();
-    let mut out = Vec::new();
-    while let Some(row) = rows.next()? {
-        out.push(from_row(row)?);
-    }
-    Ok(out)
+    let read = (|| {
+        let mut rows = st.raw_query();
+        let mut out = Vec::new();
+        while let Some(row) = rows.next()? {
+            out.push(from_row(row)?);
+        }
+        Ok(out)
+    })();
+    read.map_err(|e| super::name_the_column(e, st))
 }
 
 impl Condition {

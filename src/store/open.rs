@@ -36,6 +36,23 @@ pub(super) fn open(
     mode: OpenMode,
     busy_timeout: Duration,
 ) -> Result<Ledger, StoreError> {
+    open_as(path, mode, busy_timeout, false)
+}
+
+/// Opens an existing ledger read-only to save what can be read of it, a file cut short
+/// included: SQLite refuses every read of a file shorter than its header says
+/// (`writable_schema` lifts that check, and reads the pages that are there; on a
+/// connection that cannot write, it lets nothing be written).
+pub(super) fn open_to_salvage(path: &Path) -> Result<Ledger, StoreError> {
+    open_as(path, OpenMode::ReadOnly, BUSY_TIMEOUT, true)
+}
+
+fn open_as(
+    path: &Path,
+    mode: OpenMode,
+    busy_timeout: Duration,
+    cut_short: bool,
+) -> Result<Ledger, StoreError> {
     if let Some(why) = not_a_file_name(path) {
         return Err(StoreError::NotAFileName {
             path: path.to_path_buf(),
@@ -71,6 +88,10 @@ pub(super) fn open(
         None => Connection::open_with_flags(path, flags),
     }
     .map_err(|e| classify(path, e))?;
+    if cut_short {
+        conn.execute_batch("PRAGMA writable_schema = ON")
+            .map_err(|e| classify(path, e))?;
+    }
     let opened = FileIdentity::opened(path)?;
     let turns = super::turns::Turns::new(path);
     let waiting = turns.clone();
