@@ -140,43 +140,8 @@ pub(super) fn run_backup(
     ));
     remove_stale_partials(dest);
     let partial = partial_name(dest);
-    create_private(&partial)?;
-    let copied = ledger
-        .copy_into(&partial)
-        .map_err(|e| match e {
-            // SQLite names the ledger's disk, and ingest's batch: it is the copy's.
-            StoreError::DiskFull { .. } => anyhow::anyhow!(
-                "the disk holding {} is full: the copy did not fit there. The ledger {} was only read and is as it was; free some space on that disk, or give a backup name on another disk",
-                inert_path(dest),
-                inert_path(path)
-            ),
-            // SQLite's copy stops at the first page it cannot read.
-            StoreError::Damaged { detail, .. } => refused_as_damaged(
-                path,
-                dest,
-                &format!("SQLite stopped copying it at a page it cannot read ({detail})"),
-            ),
-            e => e.into(),
-        })
-        .and_then(|()| {
-            std::fs::File::open(&partial)
-                .and_then(|f| f.sync_all())
-                .with_context(|| format!("syncing {}", inert_path(&partial)))
-        })
-        .and_then(|()| {
-            // A copy of a damaged ledger holds what SQLite could read, and can look
-            // whole: it is checked before it may be taken for a backup.
-            let problems = Ledger::open_read_only(&partial)?.copy_problems()?;
-            if problems.is_empty() {
-                return Ok(());
-            }
-            Err(refused_as_damaged(
-                path,
-                dest,
-                &format!("its copy failed the check: {}", first_problems(&problems)),
-            ))
-        })
-        .and_then(|()| place(&partial, dest));
+    let copied =
+        checked_copy(&ledger, path, &partial, dest, dest).and_then(|()| place(&partial, dest));
     remove_partial(&partial);
     if let Err(e) = copied {
         return Err(e.context(format!(
@@ -188,6 +153,50 @@ pub(super) fn run_backup(
     out.write_all(report::backup_written(dest, bytes, started.elapsed()).as_bytes())?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Makes the new file `partial` a copy of the ledger at `path` that passed its check:
+/// one snapshot (`VACUUM INTO`), owner-only, synced, then checked as a backup is
+/// before it gets its name (a copy of a damaged ledger holds what SQLite could read,
+/// and can look whole). `dest` is where the copy is going (its disk is the one that
+/// fills), `salvage_to` the name a refusal offers for the salvage.
+pub(super) fn checked_copy(
+    ledger: &Ledger,
+    path: &Path,
+    partial: &Path,
+    dest: &Path,
+    salvage_to: &Path,
+) -> Result<()> {
+    create_private(partial)?;
+    ledger
+        .copy_into(partial)
+        .map_err(|e| match e {
+            // SQLite names the ledger's disk, and ingest's batch: it is the copy's.
+            StoreError::DiskFull { .. } => anyhow::anyhow!(
+                "the disk holding {} is full: the copy did not fit there. The ledger {} was only read and is as it was; free some space on that disk, or give a name on another disk",
+                inert_path(dest),
+                inert_path(path)
+            ),
+            // SQLite's copy stops at the first page it cannot read.
+            StoreError::Damaged { detail, .. } => refused_as_damaged(
+                path,
+                salvage_to,
+                &format!("SQLite stopped copying it at a page it cannot read ({detail})"),
+            ),
+            e => e.into(),
+        })?;
+    std::fs::File::open(partial)
+        .and_then(|f| f.sync_all())
+        .with_context(|| format!("syncing {}", inert_path(partial)))?;
+    let problems = Ledger::open_read_only(partial)?.copy_problems()?;
+    if problems.is_empty() {
+        return Ok(());
+    }
+    Err(refused_as_damaged(
+        path,
+        salvage_to,
+        &format!("its copy failed the check: {}", first_problems(&problems)),
+    ))
 }
 
 /// The refusal of a copy of a damaged ledger: what was found, and the command that
@@ -303,7 +312,7 @@ pub(super) fn partial_name(dest: &Path) -> PathBuf {
 }
 
 /// Removes the partial copy and whatever SQLite kept beside it while writing it.
-fn remove_partial(partial: &Path) {
+pub(super) fn remove_partial(partial: &Path) {
     let _ = std::fs::remove_file(partial);
     for suffix in ["-journal", "-wal", "-shm"] {
         let mut name = partial.as_os_str().to_owned();
@@ -403,7 +412,7 @@ fn refuse_the_ledgers_own(path: &Path, dest: &Path) -> Result<()> {
 }
 
 /// An empty file only its owner reads: `VACUUM INTO` writes into it and keeps its mode.
-pub(super) fn create_private(path: &Path) -> Result<()> {
+fn create_private(path: &Path) -> Result<()> {
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]

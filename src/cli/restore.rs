@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 
-use super::care::{create_private, partial_name, place};
+use super::care::{checked_copy, partial_name, place, remove_partial};
 use crate::clock::Timestamp;
 use crate::inert::inert_path;
 use crate::report;
@@ -59,31 +59,12 @@ pub(super) fn run(
             pids.join(", ")
         );
     }
-    // Copied by SQLite from one snapshot of the backup (its own log included, if it
-    // has one), into a file with a token of its own, and checked as `backup` checks
-    // its copies, before the ledger is touched.
+    // Copied from one snapshot of the backup (its own log included, if it has one),
+    // into a file with a token of its own, and checked before the ledger is touched.
     let partial = partial_name(path);
-    let copied = create_private(&partial)
-        .and_then(|()| source.copy_into(&partial).map_err(anyhow::Error::from))
-        .and_then(|()| {
-            std::fs::File::open(&partial)
-                .and_then(|f| f.sync_all())
-                .with_context(|| format!("syncing {}", inert_path(&partial)))
-        })
-        .and_then(|()| {
-            let problems = Ledger::open_read_only(&partial)?.copy_problems()?;
-            if problems.is_empty() {
-                return Ok(());
-            }
-            bail!(
-                "the backup {} is damaged ({}): save what it holds with `jobledger --db {} backup --salvage NEW.db`",
-                inert_path(backup),
-                problems.iter().take(3).cloned().collect::<Vec<_>>().join("; "),
-                inert_path(backup)
-            )
-        });
+    let copied = checked_copy(&source, backup, &partial, path, Path::new("NEW.db"));
     if let Err(e) = copied {
-        let _ = std::fs::remove_file(&partial);
+        remove_partial(&partial);
         return Err(e.context(format!(
             "nothing was restored, and {shown} was left as it was"
         )));
@@ -97,14 +78,12 @@ pub(super) fn run(
                     inert_path(&aside)
                 )
             })
-            .inspect_err(|_| {
-                let _ = std::fs::remove_file(&partial);
-            })?
+            .inspect_err(|_| remove_partial(&partial))?
     } else {
         Vec::new()
     };
     if let Err(e) = place(&partial, path) {
-        let _ = std::fs::remove_file(&partial);
+        remove_partial(&partial);
         let undone = match kept.first() {
             Some(file) => format!(
                 "the ledger as it was is at {}, with its log: move it back with `mv` (and its -wal and -shm likewise)",
