@@ -190,16 +190,7 @@ fn a_backup_is_owner_only_passes_the_check_and_holds_the_same_rows() {
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("copying"), "{stderr}");
-    let mode = std::fs::metadata(&dest).unwrap().permissions().mode() & 0o777;
-    assert_eq!(mode, 0o600, "the backup is owner-only");
-    assert_eq!(check(&dest).0, Some(0));
-    assert_eq!(fixture::dump(&dest), fixture::dump(&w.db));
-    let leftovers: Vec<_> = std::fs::read_dir(w.dir.path())
-        .unwrap()
-        .flatten()
-        .filter(|e| e.file_name().to_string_lossy().contains(".partial-"))
-        .collect();
-    assert!(leftovers.is_empty(), "{leftovers:?}");
+    assert_a_whole_private_copy(&w, &dest);
 }
 
 #[test]
@@ -362,16 +353,7 @@ fn a_salvage_of_a_sound_ledger_saves_every_row_and_passes_every_check() {
     assert!(said.contains("salvage written to"), "{said}");
     assert!(said.contains("every row of"), "{said}");
     assert!(!said.contains("not saved"), "{said}");
-    let mode = std::fs::metadata(&dest).unwrap().permissions().mode() & 0o777;
-    assert_eq!(mode, 0o600, "the new ledger is owner-only");
-    assert_eq!(check(&dest).0, Some(0));
-    assert_eq!(fixture::dump(&dest), fixture::dump(&w.db));
-    let leftovers: Vec<_> = std::fs::read_dir(w.dir.path())
-        .unwrap()
-        .flatten()
-        .filter(|e| e.file_name().to_string_lossy().contains(".partial-"))
-        .collect();
-    assert!(leftovers.is_empty(), "{leftovers:?}");
+    assert_a_whole_private_copy(&w, &dest);
     // Like a backup, it never writes over a file.
     binary::refused(&w.run(&args), &["already exists"]);
 }
@@ -382,4 +364,19 @@ fn backup_help_names_the_salvage_and_its_exit_status() {
     let help = binary::succeeded(&out, &["backup", "--help"]);
     assert!(help.contains("--salvage"), "{help}");
     assert!(help.contains("4 with --salvage"), "{help}");
+}
+
+/// `dest` is a copy of the ledger that only its owner may read, passes `check`, holds
+/// the same rows table by table, and left no partial copy beside it.
+fn assert_a_whole_private_copy(w: &Workdir, dest: &Path) {
+    let mode = std::fs::metadata(dest).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "the copy is owner-only");
+    assert_eq!(check(dest).0, Some(0));
+    assert_eq!(fixture::dump(dest), fixture::dump(&w.db));
+    let leftovers: Vec<_> = std::fs::read_dir(w.dir.path())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().contains(".partial-"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
 }
