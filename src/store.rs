@@ -327,14 +327,6 @@ impl Ledger {
         file_checks::holders(path)
     }
 
-    /// Do `a` and `b` name the same file (symbolic links followed)?
-    pub fn same_file(a: &Path, b: &Path) -> bool {
-        match (identity::FileIdentity::at(a), identity::FileIdentity::at(b)) {
-            (Ok(a), Ok(b)) => a == b,
-            _ => false,
-        }
-    }
-
     /// Asks, for a bulk writer holding the lock long, whether another writer waits for
     /// it (`None`: the lock file beside the ledger cannot be made; no one can say so).
     pub fn waiting_writers(&self) -> Option<WaitingWriters> {

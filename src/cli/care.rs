@@ -382,13 +382,6 @@ fn refuse_the_ledgers_own(path: &Path, dest: &Path) -> Result<()> {
             PathBuf::from(name)
         })
         .collect();
-    let same_file = |a: &Path, b: &Path| {
-        use std::os::unix::fs::MetadataExt as _;
-        match (std::fs::metadata(a), std::fs::metadata(b)) {
-            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
-            _ => false,
-        }
-    };
     let resolved = |p: &Path| -> Option<PathBuf> {
         let dir = match p.parent() {
             Some(d) if !d.as_os_str().is_empty() => d,
@@ -397,9 +390,9 @@ fn refuse_the_ledgers_own(path: &Path, dest: &Path) -> Result<()> {
         Some(std::fs::canonicalize(dir).ok()?.join(p.file_name()?))
     };
     let dest_resolved = resolved(dest);
-    let hit = own
-        .iter()
-        .any(|o| same_file(o, dest) || (dest_resolved.is_some() && resolved(o) == dest_resolved));
+    let by_identity = std::fs::metadata(dest).is_ok_and(|m| Ledger::own_file(path, &m).is_some());
+    let hit = by_identity
+        || (dest_resolved.is_some() && own.iter().any(|o| resolved(o) == dest_resolved));
     if hit {
         bail!(
             "{} is the ledger {} or one of its own files; backup writes only a new file of its own: give another name, e.g. {}",

@@ -23,9 +23,12 @@ pub(super) fn run(
     out: &mut impl Write,
 ) -> Result<ExitCode> {
     let shown = inert_path(path);
-    if Ledger::same_file(path, backup) {
+    if let Some(what) = std::fs::metadata(backup)
+        .ok()
+        .and_then(|m| Ledger::own_file(path, &m))
+    {
         bail!(
-            "{} is the ledger itself: give the backup to put in its place",
+            "{} is no backup: it is {what} {shown}; give the backup to put in its place. Nothing was changed",
             inert_path(backup)
         );
     }

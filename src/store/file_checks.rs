@@ -101,7 +101,7 @@ pub(super) fn own_file(path: &Path, other: &std::fs::Metadata) -> Option<&'stati
             ("-shm", "the shared-memory index (-shm) of the ledger"),
             (
                 "-waiting",
-                "the ledger's file of waiting writers (its -waiting)",
+                "the file of waiting writers (-waiting) of the ledger",
             ),
         ]
         .into_iter()
