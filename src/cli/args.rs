@@ -198,12 +198,11 @@ pub(super) enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Copy the ledger to DEST while others go on writing (one consistent snapshot,
-    /// owner-only; DEST must not exist or be empty; the ledger is only read). The copy
-    /// is checked before it gets its name; a damaged ledger's copy is refused, and
-    /// --salvage saves what can still be read of it
+    /// Copy the ledger to DEST while others go on writing, checked (--salvage: a damaged one)
     #[command(
-        after_help = "A plain backup copies the ledger as SQLite reads it, then checks the copy (SQLite's quick_check, and the kept counts against the rows) before naming it DEST: a copy that fails is removed, and the message says what was found.
+        after_help = "One consistent snapshot, owner-only; DEST must not exist or be empty, nor be one of the ledger's own files; the ledger is only read.
+
+A plain backup copies the ledger as SQLite reads it, then checks the copy (SQLite's quick_check, and the kept counts against the rows) before naming it DEST: a copy that fails is removed, and the message says what was found.
 
 With --salvage, DEST is a new ledger (this jobledger's schema) into which every table is copied row by row, around the pages SQLite cannot read: a damaged index loses nothing, a damaged page only its own rows. Each table's rows saved, and the rows that could not be read, are listed. Saved rows whose parent row was lost are kept as read, and `jobledger --db DEST check` names them.
 
@@ -217,10 +216,10 @@ Exit status: 0 when the copy is written (with --salvage: every row was saved), 4
         #[arg(long)]
         salvage: bool,
     },
-    /// Put a backup in the ledger's place. The ledger as it was is kept beside it,
-    /// with its -wal and -shm, as LEDGER.before-restore-TIME (nothing is deleted), and
-    /// no log written for it is ever applied to the backup. Stop every jobledger using
-    /// the ledger first (restore refuses while one has it open)
+    /// Put a backup in the ledger's place; the ledger as it was is kept, with its log
+    #[command(
+        after_help = "The ledger as it was is kept beside it, with its -wal and -shm, as LEDGER.before-restore-TIME (nothing is deleted), and no log written for it is ever applied to the backup, which is copied (the backup file stays as it is) and checked as a backup is. Stop every jobledger using the ledger first: restore refuses while one has it open."
+    )]
     Restore {
         /// The backup to put in place (it is copied: the backup file stays as it is)
         backup: PathBuf,
