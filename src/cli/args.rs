@@ -188,8 +188,8 @@ pub(super) enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Check the ledger: SQLite's integrity and foreign keys, the kept counts against
-    /// recounts, one row per line identity (reads only)
+    /// Check the ledger: SQLite's integrity, CHECK constraints and foreign keys, the kept
+    /// counts against recounts, one row per line identity (reads every page; writes nothing)
     #[command(
         after_help = "Exit status: 0 when every check passes, 3 when any check finds something wrong, 1 when the check could not run."
     )]
