@@ -15,6 +15,7 @@ use anyhow::{Context, Result, bail};
 use clap::Parser;
 
 use crate::clock::{Clock, Timestamp};
+use crate::decision::DecisionVerdict;
 use crate::outbox::{self, RequestKind};
 use crate::reconcile::{self, DEFAULT_REVIEW_CAPACITY};
 use crate::report::{self, Summary};
@@ -50,6 +51,11 @@ fn ledger_path(flag: Option<PathBuf>) -> PathBuf {
     flag.or_else(|| std::env::var_os("JOBLEDGER_DB").map(PathBuf::from))
         .unwrap_or_else(|| PathBuf::from("jobledger.db"))
 }
+
+/// The exit status of `summary --exit-code` and `reconcile --exit-code` when the
+/// report shows something for a person to do. Not 1, which says a command could not
+/// run: a script must tell "look at this" from "this did not work".
+const NEEDS_A_PERSON: u8 = 5;
 
 /// Runs the command line; errors are printed, and the exit code says whether it worked.
 pub fn main() -> ExitCode {
@@ -141,6 +147,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
     // A report is printed whole or not at all: one that fails midway (a damaged row)
     // must not leave half a document on standard output.
     let mut whole = report::WholeOutput::new();
+    let mut code = ExitCode::SUCCESS;
     match command {
         Command::Review(args) => review_console(&path, clock, args)?,
         Command::Ingest {
@@ -158,9 +165,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Summary {
             json,
             review_capacity,
+            exit_code,
         } => {
             let summary = Summary::gather(&open_to_read(&path)?, now, review_capacity)?;
             report::write(&mut whole, &summary, json)?;
+            if exit_code && summary.needs_a_person() {
+                code = ExitCode::from(NEEDS_A_PERSON);
+            }
         }
         Command::Callbacks {
             json,
@@ -187,10 +198,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             json,
             window,
             review_capacity,
+            exit_code,
         } => {
             let ledger = open_to_read(&path)?;
             let r = reconcile::reconcile(&ledger, now, window, review_capacity)?;
             report::write(&mut whole, &r, json)?;
+            if exit_code && r.needs_a_person() {
+                code = ExitCode::from(NEEDS_A_PERSON);
+            }
         }
         Command::Answer {
             seq,
@@ -201,6 +216,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             seen,
             bulk,
             decisions,
+            json,
         } => {
             let reviewer = reviewer_name(reviewer);
             if let Some(job_id) = decisions {
@@ -219,8 +235,23 @@ fn run(cli: Cli) -> Result<ExitCode> {
                         other => other.into(),
                     },
                 )?;
-                let said = report::decisions_answered(id, &job_id, &verdict, &reviewer);
-                out.write_all(said.as_bytes())?;
+                if json {
+                    let written = report::DecisionsAnsweredJson {
+                        answered_at: now,
+                        id,
+                        job_id: &job_id,
+                        note: &note,
+                        reviewer: &reviewer,
+                        // Checked against the closed set before it was written.
+                        verdict: DecisionVerdict::parse(&verdict)
+                            .context("the verdict written is not in the closed set")?,
+                    };
+                    report::write_json(&mut out, &written)?;
+                } else {
+                    let said = report::decisions_answered(id, &job_id, &verdict, &reviewer);
+                    out.write_all(said.as_bytes())?;
+                }
+                out.flush()?;
                 return Ok(ExitCode::SUCCESS);
             }
             let Some(seq) = seq else {
@@ -231,7 +262,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     link_job: job.as_deref(),
                     seen,
                 };
-                return bulk::run(&path, &answers, &bulk, now, &mut out);
+                return bulk::run(&path, &answers, &bulk, json, now, &mut out);
             };
             let request = AnswerRequest {
                 seq,
@@ -241,34 +272,50 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 link_job: job.as_deref(),
                 seen_answer: seen,
             };
-            let written = review::answer(&mut open_for_a_person(&path)?, &request, now).map_err(
-                |e| match e {
+            let mut ledger = open_for_a_person(&path)?;
+            let written = review::answer(&mut ledger, &request, now).map_err(|e| match e {
                     review::AnswerError::AnsweredMeanwhile(ref theirs) => {
                         answer_over_it(&e, theirs.id)
                     }
-                    other => other.into(),
-                },
-            )?;
-            let said = report::answer_written(seq, &verdict, &reviewer, job.as_deref(), &written);
-            out.write_all(said.as_bytes())?;
+                other => other.into(),
+            })?;
+            if json {
+                // Read back, so the JSON is the row as the ledger keeps it.
+                let answers = ledger.answers(seq)?;
+                let row = answers
+                    .iter()
+                    .find(|a| a.id == written.answer_id)
+                    .context("the answer written is not in the ledger")?;
+                report::write_json(&mut out, &report::AnswerJson::new(row, &written))?;
+            } else {
+                let said =
+                    report::answer_written(seq, &verdict, &reviewer, job.as_deref(), &written);
+                out.write_all(said.as_bytes())?;
+            }
         }
         Command::Owner {
             job,
             owner,
             escalate_at,
             by,
+            json,
         } => {
             let mut ledger = open_for_a_person(&path)?;
             let by = reviewer_name(by);
-            escalation::set_owner(&mut ledger, &job, &owner, escalate_at, &by, now)?;
-            out.write_all(report::owner_set(&job, &owner, escalate_at).as_bytes())?;
+            let escalate_at = escalate_at.map(|at| at.from(now));
+            let row = escalation::set_owner(&mut ledger, &job, &owner, escalate_at, &by, now)?;
+            if json {
+                report::write_json(&mut out, &report::OwnerJson::new(&job, &row))?;
+            } else {
+                out.write_all(report::owner_set(&job, &owner, escalate_at).as_bytes())?;
+            }
         }
         Command::Request {
             request: RequestCommand::Retry(args),
-        } => out.write_all(run_request(&path, RequestKind::Retry, &args, now)?.as_bytes())?,
+        } => run_request(&path, RequestKind::Retry, args, now, &mut out)?,
         Command::Request {
             request: RequestCommand::Cancel(args),
-        } => out.write_all(run_request(&path, RequestKind::Cancel, &args, now)?.as_bytes())?,
+        } => run_request(&path, RequestKind::Cancel, args, now, &mut out)?,
         Command::Request {
             request:
                 RequestCommand::Withdraw {
@@ -303,24 +350,30 @@ fn run(cli: Cli) -> Result<ExitCode> {
     }
     whole.finish(&mut out)?;
     out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(code)
 }
 
-/// Checks and writes a retry or cancel; says what was written.
+/// Checks and writes a retry or cancel; says what was written (with `--json`, the
+/// request as `outbox --json` lists it).
 fn run_request(
     path: &Path,
     kind: RequestKind,
-    args: &RequestArgs,
+    args: RequestArgs,
     now: Timestamp,
-) -> Result<String> {
-    let written = outbox::request(
-        &mut open_for_a_person(path)?,
-        kind,
-        &args.job,
-        &args.by,
-        now,
-    )?;
-    Ok(report::request_written(kind, &args.job, &written))
+    out: &mut impl Write,
+) -> Result<()> {
+    let by = reviewer_name(args.by);
+    let mut ledger = open_for_a_person(path)?;
+    let written = outbox::request(&mut ledger, kind, &args.job, &by, now)?;
+    if args.json {
+        let row = ledger
+            .outbox_request(written.id)?
+            .context("the request written is not in the outbox")?;
+        report::write_json(out, &row)?;
+    } else {
+        out.write_all(report::request_written(kind, &args.job, &written).as_bytes())?;
+    }
+    Ok(())
 }
 
 /// An answer refused over one the reviewer had not seen, with how to answer over it.

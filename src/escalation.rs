@@ -1,7 +1,7 @@
 //! Escalation owners: who owns a stuck job, and when it escalates.
 
-use crate::clock::Timestamp;
-use crate::store::{Ledger, StoreError};
+use crate::clock::{Timestamp, parse_duration};
+use crate::store::{Ledger, OwnerRow, StoreError};
 
 /// Why an owner was not set.
 #[derive(Debug, thiserror::Error)]
@@ -14,7 +14,55 @@ pub enum OwnerError {
     Store(#[from] StoreError),
 }
 
-/// Appends an owner assignment (the latest one stands), in one transaction.
+/// An escalation time as a person gives it: a delay from now (`30m`, `+2h`) or a time.
+///
+/// The delay is kept as typed and counted from the clock when the owner is written,
+/// so the command line (which reads its arguments before it reads the clock) and the
+/// console's owner form take the same words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EscalationTime {
+    /// This many seconds after the owner is set.
+    In(i64),
+    At(Timestamp),
+}
+
+impl EscalationTime {
+    /// Reads an escalation time as typed: empty for none, a delay from now (`30m`,
+    /// `+2h`), or an RFC 3339 time; the error is a sentence naming what is accepted.
+    pub fn parse(text: &str) -> Result<Option<EscalationTime>, String> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Ok(None);
+        }
+        if let Some(seconds) = parse_duration(text.strip_prefix('+').unwrap_or(text)) {
+            return Ok(Some(EscalationTime::In(seconds)));
+        }
+        Timestamp::parse(text)
+            .map(|at| Some(EscalationTime::At(at)))
+            .ok_or_else(|| {
+                format!(
+                    "{text:?} is neither a time (2026-11-27T18:00:00Z) nor a delay from now (30m, 2h)"
+                )
+            })
+    }
+
+    /// The time it names, counting a delay from `now`.
+    pub fn from(self, now: Timestamp) -> Timestamp {
+        match self {
+            EscalationTime::In(seconds) => now.plus_seconds(seconds),
+            EscalationTime::At(at) => at,
+        }
+    }
+}
+
+/// Reads an escalation time as typed and counts a delay from `now` (see
+/// [`EscalationTime::parse`]).
+pub fn parse_escalation(text: &str, now: Timestamp) -> Result<Option<Timestamp>, String> {
+    Ok(EscalationTime::parse(text)?.map(|at| at.from(now)))
+}
+
+/// Appends an owner assignment (the latest one stands), in one transaction; returns
+/// the assignment as written.
 pub fn set_owner(
     ledger: &mut Ledger,
     job_id: &str,
@@ -22,7 +70,7 @@ pub fn set_owner(
     escalate_at: Option<Timestamp>,
     set_by: &str,
     now: Timestamp,
-) -> Result<(), OwnerError> {
+) -> Result<OwnerRow, OwnerError> {
     if owner.trim().is_empty() {
         return Err(OwnerError::NoOwner);
     }
@@ -32,5 +80,34 @@ pub fn set_owner(
     }
     writer.assign_owner(job_id, owner, escalate_at, set_by, now)?;
     writer.commit()?;
-    Ok(())
+    Ok(OwnerRow {
+        owner: owner.to_owned(),
+        escalate_at,
+        set_by: set_by.to_owned(),
+        set_at: now,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escalation_takes_a_delay_or_a_time() {
+        let now = Timestamp::parse("2026-11-27T17:00:00Z").unwrap();
+        assert_eq!(parse_escalation("", now), Ok(None));
+        assert_eq!(
+            parse_escalation("+30m", now),
+            Ok(Timestamp::parse("2026-11-27T17:30:00Z"))
+        );
+        assert_eq!(
+            parse_escalation("2h", now),
+            Ok(Timestamp::parse("2026-11-27T19:00:00Z"))
+        );
+        assert_eq!(
+            parse_escalation("2026-11-28T09:00:00Z", now),
+            Ok(Timestamp::parse("2026-11-28T09:00:00Z"))
+        );
+        assert!(parse_escalation("tomorrow", now).is_err());
+    }
 }

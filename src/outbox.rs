@@ -19,10 +19,13 @@ use crate::store::{
 pub enum Refusal {
     #[error("the job's attempt budget is spent: {used} of {budget} attempts used or requested")]
     BudgetSpent { used: i64, budget: i64 },
-    #[error("the job already has a success on record ({state}); a retry could do the work twice")]
-    AlreadySucceeded { state: JobState },
-    #[error("the job's output object exists ({reference}); nothing is missing to redo")]
-    OutputExists { reference: String },
+    #[error("the job already has a success on record ({state}); {}", done_already(*.kind))]
+    AlreadySucceeded { state: JobState, kind: RequestKind },
+    #[error("the job's output object exists ({reference}); {}", output_there(*.kind))]
+    OutputExists {
+        reference: String,
+        kind: RequestKind,
+    },
     #[error(
         "the job's output retention expired at {until}; what a retry would replace is gone, so a person must decide outside"
     )]
@@ -41,6 +44,24 @@ pub enum Refusal {
         "attempt {attempt} is still running; a retry now could do the work twice at once, so wait until it ends or times out"
     )]
     StillRunning { attempt: i64 },
+}
+
+/// Why a job whose work is done takes no request: a retry would do it again, and a
+/// cancel has nothing left to stop.
+fn done_already(kind: RequestKind) -> &'static str {
+    match kind {
+        RequestKind::Retry => "a retry could do the work twice",
+        RequestKind::Cancel => "its work is done, so there is nothing left to cancel",
+    }
+}
+
+/// Why a job whose output exists takes no request: nothing is missing for a retry to
+/// make, and a cancel cannot stop what has been made.
+fn output_there(kind: RequestKind) -> &'static str {
+    match kind {
+        RequestKind::Retry => "nothing is missing to redo",
+        RequestKind::Cancel => "its work is done, so there is nothing left to cancel",
+    }
 }
 
 /// What a request is checked against, read in the transaction that writes it.
@@ -124,7 +145,10 @@ pub fn check(kind: RequestKind, facts: &RequestFacts, now: Timestamp) -> Result<
     } = facts;
     let retry = kind == RequestKind::Retry;
     if job.state.has_success() {
-        return Err(Refusal::AlreadySucceeded { state: job.state });
+        return Err(Refusal::AlreadySucceeded {
+            state: job.state,
+            kind,
+        });
     }
     if job.state == JobState::Cancelled {
         return Err(Refusal::Closed {
@@ -140,6 +164,7 @@ pub fn check(kind: RequestKind, facts: &RequestFacts, now: Timestamp) -> Result<
     if output.exists() {
         return Err(Refusal::OutputExists {
             reference: output.reference.clone().unwrap_or_default(),
+            kind,
         });
     }
     if retry && failed_permanently(job) {

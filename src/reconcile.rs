@@ -163,6 +163,16 @@ impl Reconciliation {
     pub fn complete(&self) -> bool {
         self.missing_terminal.is_empty() && self.missing_output.is_empty()
     }
+
+    /// Something in the report waits for a person (`reconcile --exit-code`): it is
+    /// not complete, a job is past its expected age, or a job's divergent decisions
+    /// have no answer that closes them. A missing notification is not counted: the
+    /// report calls it informational, the job itself being fine.
+    pub fn needs_a_person(&self) -> bool {
+        !self.complete()
+            || !self.aged.is_empty()
+            || self.divergent_decisions.iter().any(DivergentJob::open)
+    }
 }
 
 /// Job ids of one finding: how many there are, and the first of them in id order.

@@ -29,7 +29,8 @@ pub use check::{CheckReport, backup_written, megabytes, salvage_written};
 pub use summary::{Summary, backlog_line};
 pub use whole::{MEMORY_BOUND, WholeOutput};
 pub use writes::{
-    Withdrawn, answer_written, decisions_answered, owner_set, request_written, withdrawn_line,
+    AnswerJson, DecisionsAnsweredJson, OwnerJson, Withdrawn, answer_written, decisions_answered,
+    owner_set, request_written, withdrawn_line,
 };
 
 /// A report: JSON from its `Serialize`, or readable text.

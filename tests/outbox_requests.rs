@@ -80,12 +80,34 @@ fn a_retry_is_refused_when_the_job_already_succeeded() {
     assert!(matches!(why, Refusal::AlreadySucceeded { .. }), "{why:?}");
 }
 
+/// A cancel of a job whose work is done says so: a retry's worry (doing the work
+/// twice) is not a cancel's, and a person told it would wonder what a cancel repeats.
+#[test]
+fn a_refused_cancel_says_there_is_nothing_left_to_cancel() {
+    let mut t = demo_with_refusable_jobs();
+    for (job, says) in [
+        ("booking-1050", "already has a success"),
+        ("out-1", "output object exists"),
+    ] {
+        let (_, message) = refusal(&mut t, RequestKind::Cancel, job);
+        assert!(message.contains(says), "{job}: {message}");
+        assert!(
+            message.contains("nothing left to cancel"),
+            "{job}: {message}"
+        );
+        for retry_words in ["retry", "twice", "redo"] {
+            assert!(!message.contains(retry_words), "{job}: {message}");
+        }
+    }
+}
+
 /// A retry of a job whose output object exists, or whose retention expired: the
 /// work is done, or its result is gone for good.
 #[test]
 fn a_retry_is_refused_when_the_output_exists_or_the_retention_expired() {
     let exists = Refusal::OutputExists {
         reference: "bookings/out-1.pdf".into(),
+        kind: RequestKind::Retry,
     };
     let expired = Refusal::RetentionExpired {
         until: fixture::at("2026-11-27T16:00:00Z"),

@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use crate::clock::{Timestamp, parse_duration};
 use crate::decision::{DecisionVerdict, Disposition};
 use crate::demo::synthetic::StreamOrder;
+use crate::escalation::EscalationTime;
 use crate::outbox::RequestKind;
 use crate::reconcile::DEFAULT_REVIEW_CAPACITY;
 use crate::review::CaseKind;
@@ -78,6 +79,7 @@ pub(super) enum Command {
         max_line_bytes: usize,
     },
     /// Totals: callbacks by disposition, jobs by state, outbox, backlog alarm
+    #[command(after_help = SUMMARY_EXIT)]
     Summary {
         /// Print JSON (the shapes of SPEC sec. 7) instead of a table
         #[arg(long)]
@@ -85,6 +87,10 @@ pub(super) enum Command {
         /// Held + quarantined arrivals an hour that reviewers can take
         #[arg(long, default_value_t = DEFAULT_REVIEW_CAPACITY, value_name = "N")]
         review_capacity: i64,
+        /// Exit with 5 (not 0) when a person is needed: the backlog alarm is raised or
+        /// a question is open (a held or quarantined callback without a closing answer)
+        #[arg(long)]
+        exit_code: bool,
     },
     /// List callbacks in ingest order, with disposition, timeout, arrival and answer
     Callbacks {
@@ -105,6 +111,7 @@ pub(super) enum Command {
         query: Option<String>,
     },
     /// Account for every accepted job: missing terminal records, outputs, notifications, aged jobs
+    #[command(after_help = RECONCILE_EXIT)]
     Reconcile {
         /// Print JSON (the shapes of SPEC sec. 7) instead of a table
         #[arg(long)]
@@ -115,6 +122,11 @@ pub(super) enum Command {
         /// Held + quarantined arrivals an hour that reviewers can take
         #[arg(long, default_value_t = DEFAULT_REVIEW_CAPACITY, value_name = "N")]
         review_capacity: i64,
+        /// Exit with 5 (not 0) when a person is needed: the report is NOT COMPLETE (a
+        /// job without a terminal record, a success without its output), a job is aged,
+        /// or a job's divergent decisions are unanswered
+        #[arg(long)]
+        exit_code: bool,
     },
     /// Answer a held or quarantined callback (append-only), or many at once, or a job's
     /// divergent decisions
@@ -149,20 +161,28 @@ pub(super) enum Command {
         /// callback: one of first_stands, second_stands, both_intended, needs_remote_check
         #[arg(long, value_name = "JOB", conflicts_with_all = ["seq", "job", "disposition", "query"])]
         decisions: Option<String>,
+        /// Print what was written as JSON: the answer (as `callbacks --json` shows it,
+        /// with `linked`), the answer on the decisions (with `job_id`), or the bulk report
+        #[arg(long)]
+        json: bool,
     },
-    /// Set the owner and escalation time of a (stuck) job
+    /// Set the owner and escalation time of a (stuck) job (appended: the latest stands)
     Owner {
         /// The job's id
         job: String,
         /// Who owns the job from now on (e.g. ops:lee)
         #[arg(long)]
         owner: String,
-        /// When it escalates (RFC 3339)
-        #[arg(long, value_name = "TIME", value_parser = parse_time)]
-        escalate_at: Option<Timestamp>,
-        /// Who sets it [default: the login name]
+        /// When it escalates: a delay from now (30m, 2h, 1d) or a time (RFC 3339, e.g.
+        /// 2026-11-27T18:00:00Z); without it, no escalation time
+        #[arg(long, value_name = "WHEN", value_parser = parse_escalate_at)]
+        escalate_at: Option<EscalationTime>,
+        /// Who sets it [default: env JOBLEDGER_REVIEWER, else the login name]
         #[arg(long)]
         by: Option<String>,
+        /// Print the assignment written as JSON (job_id, owner, escalate_at, set_by, set_at)
+        #[arg(long)]
+        json: bool,
     },
     /// Ask the outside to retry or cancel a job (checked; goes to the outbox), or
     /// withdraw a pending request
@@ -251,7 +271,7 @@ Exit status: 0 when the copy is written (with --salvage: every row was saved), 4
     },
 }
 
-/// `request retry|cancel JOB --by NAME`, or `request withdraw ID`.
+/// `request retry|cancel JOB [--by NAME]`, or `request withdraw ID`.
 #[derive(Debug, Subcommand)]
 pub(super) enum RequestCommand {
     /// Ask the outside to run the job again (checked; goes to the outbox)
@@ -280,9 +300,12 @@ pub(super) enum RequestCommand {
 pub(super) struct RequestArgs {
     /// The job's id
     pub(super) job: String,
-    /// Who asks
+    /// Who asks [default: env JOBLEDGER_REVIEWER, else the login name]
     #[arg(long)]
-    pub(super) by: String,
+    pub(super) by: Option<String>,
+    /// Print the request written as JSON (an `outbox --json` row)
+    #[arg(long)]
+    pub(super) json: bool,
 }
 
 #[derive(Debug, Default, clap::Args)]
@@ -295,10 +318,16 @@ pub(super) struct ReviewArgs {
     pub(super) reviewer: Option<String>,
 }
 
+/// The exit statuses of `summary`.
+const SUMMARY_EXIT: &str = "Exit status: 0 when the summary is printed; with --exit-code, 5 instead when the backlog alarm is raised or a question is open; 1 when the summary could not be read.";
+
+/// The exit statuses of `reconcile`.
+const RECONCILE_EXIT: &str = "Exit status: 0 when the report is printed; with --exit-code, 5 instead when it is NOT COMPLETE, a job is aged or a job's divergent decisions are unanswered; 1 when the report could not be read.";
+
 /// `answer`'s two forms: one callback, or every open one a selection keeps.
 const ANSWER_USAGE: &str = "jobledger answer <SEQ> --verdict <VERDICT> [OPTIONS]
        jobledger answer [--disposition <DISPOSITION>] [--where <QUERY>] --verdict <VERDICT> [--dry-run | --as-of <ANSWER_ID>] [--expect <N>] [OPTIONS]
-       jobledger answer --decisions <JOB> --verdict <VERDICT> [--note <NOTE>] [--seen <ANSWER_ID>]";
+       jobledger answer --decisions <JOB> --verdict <VERDICT> [--note <NOTE>] [--seen <ANSWER_ID>] [--json]";
 
 /// What `answer` may be given instead of a callback number: a selection, or a job's
 /// divergent decisions.
@@ -339,9 +368,6 @@ pub(super) struct BulkArgs {
         conflicts_with = "dry_run"
     )]
     pub(super) as_of: Option<i64>,
-    /// Print JSON instead of text
-    #[arg(long, requires = "selection")]
-    pub(super) json: bool,
 }
 
 /// The closed sets the command line takes as values: their stored names are the
@@ -366,6 +392,14 @@ value_enum!(StreamOrder);
 fn parse_time(text: &str) -> Result<Timestamp, String> {
     Timestamp::parse(text)
         .ok_or_else(|| format!("{text:?} is not an RFC 3339 time (e.g. 2026-11-27T17:00:00Z)"))
+}
+
+/// `--escalate-at`: the console's owner form reads it (a delay is counted from the
+/// clock when the owner is written).
+fn parse_escalate_at(text: &str) -> Result<EscalationTime, String> {
+    EscalationTime::parse(text)?.ok_or_else(|| {
+        "an empty escalation time; leave out --escalate-at for none".to_owned()
+    })
 }
 
 fn parse_window(text: &str) -> Result<i64, String> {

@@ -44,11 +44,12 @@ fn selection(args: &BulkArgs, now: Timestamp) -> Result<CallbackFilter> {
     }
 }
 
-/// Plans or writes the bulk answer and prints what came of it.
+/// Plans or writes the bulk answer and prints what came of it (as JSON with `json`).
 pub(super) fn run(
     path: &Path,
     answer: &BulkAnswer<'_>,
     args: &BulkArgs,
+    json: bool,
     now: Timestamp,
     out: &mut impl Write,
 ) -> Result<ExitCode> {
@@ -84,7 +85,7 @@ pub(super) fn run(
         report::write(
             out,
             &BulkReport::new(&plan, answer.reviewer, None, command),
-            args.json,
+            json,
         )?;
     } else {
         let request = BulkRequest {
@@ -102,7 +103,7 @@ pub(super) fn run(
             Some(&written.answer_ids),
             None,
         );
-        report::write(out, &said, args.json)?;
+        report::write(out, &said, json)?;
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)

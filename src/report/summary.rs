@@ -40,6 +40,13 @@ impl Summary {
             backlog: Backlog::measure(ledger, now, review_capacity)?,
         })
     }
+
+    /// Something waits for a person (`summary --exit-code`): the backlog alarm is
+    /// raised, or a question is open (a held or quarantined callback without an answer
+    /// that closes it).
+    pub fn needs_a_person(&self) -> bool {
+        self.backlog.raised || self.backlog.open > 0
+    }
 }
 
 /// `summary --json`: the counts by disposition beside their total, and the alarm

@@ -3,10 +3,11 @@
 use std::fmt::Write as _;
 
 use crate::clock::Timestamp;
+use crate::decision::{DecisionVerdict, Disposition, ReasonCode};
 use crate::inert::inert;
 use crate::outbox::{RequestKind, RequestWritten};
-use crate::review::AnswerWritten;
-use crate::store::OutboxRow;
+use crate::review::{AnswerWritten, Verdict};
+use crate::store::{AnswerRow, OutboxRow, OwnerRow};
 
 /// After `answer`: the answer written, and for `linked` how the table judged it.
 pub fn answer_written(
@@ -100,4 +101,81 @@ pub fn withdrawn_line(row: &OutboxRow) -> Option<String> {
         inert(&w.withdrawn_by),
         w.withdrawn_at.short()
     ))
+}
+
+/// `answer SEQ --json`: the answer as written, with the keys of the `answer` object of
+/// `callbacks --json`, and for `linked` the callback it made and how the table judged it.
+#[derive(Debug, serde::Serialize)]
+pub struct AnswerJson<'a> {
+    pub answered_at: Timestamp,
+    pub callback_seq: i64,
+    pub id: i64,
+    pub linked: Option<LinkedJson>,
+    pub linked_job_id: Option<&'a str>,
+    pub note: &'a str,
+    pub reviewer: &'a str,
+    pub verdict: Verdict,
+}
+
+/// The callback a `linked` answer made, judged against the job it names.
+#[derive(Debug, serde::Serialize)]
+pub struct LinkedJson {
+    pub disposition: Disposition,
+    pub reason: ReasonCode,
+    pub seq: i64,
+}
+
+impl<'a> AnswerJson<'a> {
+    /// The JSON of `answer` as read back, and what [`AnswerWritten`] says it linked.
+    pub fn new(answer: &'a AnswerRow, written: &AnswerWritten) -> Self {
+        AnswerJson {
+            answered_at: answer.answered_at,
+            callback_seq: answer.callback_seq,
+            id: answer.id,
+            linked: written.linked.map(|(seq, decision)| LinkedJson {
+                disposition: decision.disposition,
+                reason: decision.reason,
+                seq,
+            }),
+            linked_job_id: answer.linked_job_id.as_deref(),
+            note: &answer.note,
+            reviewer: &answer.reviewer,
+            verdict: answer.verdict,
+        }
+    }
+}
+
+/// `answer --decisions JOB --json`: the answer written, with the keys of the `answer`
+/// of a divergent job in `reconcile --json`, and the job it answers.
+#[derive(Debug, serde::Serialize)]
+pub struct DecisionsAnsweredJson<'a> {
+    pub answered_at: Timestamp,
+    pub id: i64,
+    pub job_id: &'a str,
+    pub note: &'a str,
+    pub reviewer: &'a str,
+    pub verdict: DecisionVerdict,
+}
+
+/// `owner --json`: the assignment written (keys in alphabetical order).
+#[derive(Debug, serde::Serialize)]
+pub struct OwnerJson<'a> {
+    pub escalate_at: Option<Timestamp>,
+    pub job_id: &'a str,
+    pub owner: &'a str,
+    pub set_at: Timestamp,
+    pub set_by: &'a str,
+}
+
+impl<'a> OwnerJson<'a> {
+    /// The JSON of `row`, the assignment written for `job_id`.
+    pub fn new(job_id: &'a str, row: &'a OwnerRow) -> Self {
+        OwnerJson {
+            escalate_at: row.escalate_at,
+            job_id,
+            owner: &row.owner,
+            set_at: row.set_at,
+            set_by: &row.set_by,
+        }
+    }
 }

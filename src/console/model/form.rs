@@ -4,7 +4,7 @@
 //! writes themselves happen in [`crate::console::update()`]. Once written (or refused) the form
 //! stays open showing the outcome until the reviewer closes it.
 
-use crate::clock::{Timestamp, parse_duration};
+use crate::clock::Timestamp;
 use crate::decision::JobState;
 use crate::outbox::{self, RequestFacts, RequestKind};
 use crate::review::{CaseKind, Verdict};
@@ -149,21 +149,6 @@ impl OwnerForm {
             OwnerField::EscalateAt => &mut self.escalate_at,
         }
     }
-}
-
-/// Reads an escalation time as typed: empty for none, a duration from now (`30m`,
-/// `+2h`), or an RFC 3339 time.
-pub fn parse_escalation(text: &str, now: Timestamp) -> Result<Option<Timestamp>, String> {
-    let text = text.trim();
-    if text.is_empty() {
-        return Ok(None);
-    }
-    if let Some(seconds) = parse_duration(text.strip_prefix('+').unwrap_or(text)) {
-        return Ok(Some(now.plus_seconds(seconds)));
-    }
-    Timestamp::parse(text).map(Some).ok_or_else(|| {
-        format!("{text:?} is neither a time (2026-11-27T18:00:00Z) nor a delay from now (30m, 2h)")
-    })
 }
 
 /// One check of SPEC sec. 6, as the confirmation shows it.
@@ -334,29 +319,5 @@ impl Form {
             Form::Bulk(f) => f.outcome.as_ref(),
             Form::Decisions(f) => f.outcome.as_ref(),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn escalation_takes_a_delay_or_a_time() {
-        let now = Timestamp::parse("2026-11-27T17:00:00Z").unwrap();
-        assert_eq!(parse_escalation("", now), Ok(None));
-        assert_eq!(
-            parse_escalation("+30m", now),
-            Ok(Timestamp::parse("2026-11-27T17:30:00Z"))
-        );
-        assert_eq!(
-            parse_escalation("2h", now),
-            Ok(Timestamp::parse("2026-11-27T19:00:00Z"))
-        );
-        assert_eq!(
-            parse_escalation("2026-11-28T09:00:00Z", now),
-            Ok(Timestamp::parse("2026-11-28T09:00:00Z"))
-        );
-        assert!(parse_escalation("tomorrow", now).is_err());
     }
 }

@@ -1,6 +1,6 @@
 //! Opening the forms and writing what they say: answers, owners, requests.
 
-use crate::escalation::{self, OwnerError};
+use crate::escalation::{self, OwnerError, parse_escalation};
 use crate::inert::inert;
 use crate::outbox::{self, RequestError, RequestFacts, RequestKind};
 use crate::review::{self, AnswerError, AnswerRequest};
@@ -9,7 +9,6 @@ use crate::store::StoreError;
 use super::super::action::{Action, Move};
 use super::super::model::form::{
     AnswerField, AnswerForm, Form, Outcome, OwnerField, OwnerForm, RequestForm, TextField,
-    parse_escalation,
 };
 use super::super::model::{Flash, List, Overlay};
 use super::App;
@@ -241,7 +240,7 @@ fn owner_action(app: &mut App, form: &mut OwnerForm, action: Action) -> bool {
                 app.model.now,
             );
             match set {
-                Ok(()) => {
+                Ok(_) => {
                     let when = escalate_at.map_or_else(
                         || "no escalation time".to_owned(),
                         |t| format!("escalates at {}", t.month_day_time()),
