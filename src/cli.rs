@@ -274,9 +274,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             let mut ledger = open_for_a_person(&path)?;
             let written = review::answer(&mut ledger, &request, now).map_err(|e| match e {
-                    review::AnswerError::AnsweredMeanwhile(ref theirs) => {
-                        answer_over_it(&e, theirs.id)
-                    }
+                review::AnswerError::AnsweredMeanwhile(ref theirs) => answer_over_it(&e, theirs.id),
                 other => other.into(),
             })?;
             if json {

@@ -211,6 +211,153 @@ fn held_callbacks_json_carries_timeout_arrival_and_replacement() {
     assert_eq!(time(&answer["answered_at"]), at(NOW));
 }
 
+/// `answer SEQ --json` prints the answer written: the `answer` object `callbacks
+/// --json` then shows, with `linked` beside it.
+#[test]
+fn answer_json_prints_the_answer_written() {
+    let w = Workdir::with_afternoon();
+    let held = w.json(&["callbacks", "--json", "--disposition", "hold"]);
+    let seq = held[0]["seq"].as_i64().unwrap().to_string();
+    let written = w.json(&[
+        "answer",
+        &seq,
+        "--verdict",
+        "single_effect",
+        "--reviewer",
+        "ana",
+        "--note",
+        "one booking at the hotel",
+        "--json",
+    ]);
+    let held = w.json(&["callbacks", "--json", "--disposition", "hold"]);
+    let mut shown = held[0]["answer"].clone();
+    shown["linked"] = Value::Null;
+    assert_eq!(written, shown);
+    assert_eq!(written["reviewer"], "ana");
+    assert_eq!(time(&written["answered_at"]), at(NOW));
+}
+
+/// The plain table keeps every cell in its column: a replacement wider than its
+/// column (`#2 staff:maria 2026-11-27 13:14:30`) pushed the answers of its row right.
+#[test]
+fn the_callbacks_table_keeps_its_columns_aligned() {
+    let w = Workdir::with_afternoon();
+    let table = w.ok(&["callbacks"]);
+    let mut lines = table.lines();
+    let header = lines.next().expect("a header");
+    let answer_at = header.find("answer").expect("an answer column");
+    let header_chars = header[..answer_at].chars().count();
+    let mut with_replacement = 0;
+    for line in lines {
+        let chars: Vec<char> = line.chars().collect();
+        assert!(
+            chars.get(header_chars - 1) == Some(&' ')
+                && chars.get(header_chars).is_some_and(|c| *c != ' '),
+            "the answer cell does not start under its header:\n{header}\n{line}"
+        );
+        with_replacement += usize::from(line.contains("#2 staff:maria 2026-11-27 13:14:30"));
+    }
+    assert_eq!(with_replacement, 1, "{table}");
+}
+
+/// A clean ledger for `--exit-code`: one job accepted, answered within its timeout,
+/// its output stored and its client told.
+const ALL_DONE: &str = r#"{"event":"job_accepted","job_id":"ok-1","at":"2026-11-27T16:00:00Z","timeout_s":120,"expected_age_s":3600,"attempt_budget":3}
+{"event":"attempt_started","job_id":"ok-1","attempt":1,"at":"2026-11-27T16:00:01Z"}
+{"event":"callback","delivery_id":"d-ok-1","job_id":"ok-1","attempt":1,"outcome":"success","at":"2026-11-27T16:00:30Z","payload":{}}
+{"event":"output_stored","job_id":"ok-1","ref":"r/ok-1.pdf","at":"2026-11-27T16:00:40Z","retention_until":"2027-02-27T00:00:00Z"}
+{"event":"notification_sent","job_id":"ok-1","kind":"done","at":"2026-11-27T16:00:41Z"}
+"#;
+
+/// A callback held as a possible duplicate half an hour before the clock: one arrival
+/// for the backlog alarm, one question until it is answered.
+const HELD_LATE: &str = r#"{"event":"job_accepted","job_id":"late-1","at":"2026-11-27T16:00:00Z","timeout_s":120,"expected_age_s":3600,"attempt_budget":3}
+{"event":"attempt_started","job_id":"late-1","attempt":1,"at":"2026-11-27T16:00:01Z"}
+{"event":"attempt_timed_out","job_id":"late-1","attempt":1,"at":"2026-11-27T16:02:01Z"}
+{"event":"attempt_started","job_id":"late-1","attempt":2,"at":"2026-11-27T16:05:00Z","created_by":"staff:maria"}
+{"event":"callback","delivery_id":"d-late-1","job_id":"late-1","attempt":1,"outcome":"success","at":"2026-11-27T16:30:00Z","payload":{}}
+"#;
+
+/// `summary --exit-code` counts an open question, and the backlog alarm alone: more
+/// arrivals than reviewers can take is for a person to see even once all are answered.
+#[test]
+fn summary_exit_code_counts_open_questions_and_the_backlog_alarm() {
+    let w = Workdir::new();
+    let stream = w.file("held.ndjson", HELD_LATE.as_bytes());
+    w.ok(&["ingest", stream.to_str().unwrap()]);
+    let code = |capacity: &str| {
+        let args = ["summary", "--exit-code", "--review-capacity", capacity];
+        let out = w.run(&args);
+        assert!(out.stderr.is_empty(), "{args:?}: {out:?}");
+        out.status.code()
+    };
+    assert_eq!(code("30"), Some(5), "one question open");
+    w.ok(&[
+        "answer",
+        "1",
+        "--verdict",
+        "single_effect",
+        "--reviewer",
+        "ana",
+    ]);
+    assert_eq!(
+        code("30"),
+        Some(0),
+        "answered, and one arrival within capacity"
+    );
+    assert_eq!(code("0"), Some(5), "one arrival against a capacity of none");
+    let summary = w.json(&["summary", "--json", "--review-capacity", "0"]);
+    assert_eq!(summary["backlog_alarm"], true, "{summary}");
+    assert_eq!(summary["backlog"]["open"], 0, "{summary}");
+}
+
+/// `reconcile --exit-code` and `summary --exit-code` exit 5 when the report shows
+/// something for a person (NOT COMPLETE, aged jobs; open questions), 0 on a clean
+/// ledger; without the flag both exit 0 whatever they report.
+#[test]
+fn exit_code_says_whether_a_report_needs_a_person() {
+    let clean = Workdir::new();
+    let stream = clean.file("done.ndjson", ALL_DONE.as_bytes());
+    clean.ok(&["ingest", stream.to_str().unwrap()]);
+    let afternoon = Workdir::with_afternoon();
+    for (w, command, expected) in [
+        (&clean, "reconcile", 0),
+        (&clean, "summary", 0),
+        (&afternoon, "reconcile", 5),
+        (&afternoon, "summary", 5),
+    ] {
+        for json in [false, true] {
+            let mut args = vec![command, "--exit-code"];
+            if json {
+                args.push("--json");
+            }
+            let out = w.run(&args);
+            assert_eq!(out.status.code(), Some(expected), "{args:?}: {out:?}");
+            assert!(out.stderr.is_empty(), "{args:?}: {out:?}");
+            let stdout = String::from_utf8(out.stdout).unwrap();
+            if json {
+                serde_json::from_str::<Value>(&stdout).expect("the report is printed whole");
+            }
+            // The report printed is the one printed without the flag.
+            let plain: Vec<&str> = args
+                .iter()
+                .copied()
+                .filter(|a| *a != "--exit-code")
+                .collect();
+            assert_eq!(stdout, w.ok(&plain), "{args:?}");
+        }
+    }
+    let text = afternoon.ok(&["reconcile"]);
+    assert!(text.contains("NOT COMPLETE"), "{text}");
+    let summary = afternoon.json(&["summary", "--json"]);
+    assert!(
+        summary["backlog"]["open"].as_i64().unwrap() > 0,
+        "{summary}"
+    );
+    let help = afternoon.ok(&["reconcile", "--help"]);
+    assert!(help.contains("Exit status:"), "{help}");
+}
+
 #[test]
 fn callbacks_json_lists_every_callback_in_ingest_order() {
     let (w, _) = Workdir::with_demo();

@@ -89,6 +89,41 @@ fn an_answer_is_refused_on_a_job_decided_once_for_an_unknown_verdict_and_over_an
     ));
 }
 
+/// A job done in full (terminal, output, notification) but decided twice.
+const DONE_BUT_DECIDED_TWICE: &str = r#"{"event":"job_accepted","job_id":"x","at":"2026-11-27T16:00:00Z","timeout_s":120,"expected_age_s":3600,"attempt_budget":3}
+{"event":"attempt_started","job_id":"x","attempt":1,"at":"2026-11-27T16:00:01Z"}
+{"event":"decision","decision_id":"x1","job_id":"x","action":"pay","at":"2026-11-27T16:00:05Z"}
+{"event":"decision","decision_id":"x2","job_id":"x","action":"pay","at":"2026-11-27T16:00:06Z"}
+{"event":"callback","delivery_id":"d-x","job_id":"x","attempt":1,"outcome":"success","at":"2026-11-27T16:00:30Z","payload":{}}
+{"event":"output_stored","job_id":"x","ref":"r/x.pdf","at":"2026-11-27T16:00:40Z","retention_until":"2027-02-27T00:00:00Z"}
+{"event":"notification_sent","job_id":"x","kind":"done","at":"2026-11-27T16:00:41Z"}
+"#;
+
+/// `reconcile --exit-code` counts unanswered divergent decisions on a ledger that is
+/// otherwise complete, and stops counting them once an answer closes them.
+#[test]
+fn reconcile_exit_code_waits_for_an_answer_on_divergent_decisions() {
+    let w = Workdir::new();
+    let stream = w.file("decided.ndjson", DONE_BUT_DECIDED_TWICE.as_bytes());
+    w.ok(&["ingest", stream.to_str().unwrap()]);
+    let code = || w.run(&["reconcile", "--exit-code"]).status.code();
+    let text = w.ok(&["reconcile"]);
+    assert!(!text.contains("NOT COMPLETE"), "{text}");
+    assert_eq!(code(), Some(5), "{text}");
+    let answer = [
+        "answer",
+        "--decisions",
+        "x",
+        "--reviewer",
+        "lee",
+        "--verdict",
+    ];
+    w.ok(&[&answer[..], &["needs_remote_check"]].concat());
+    assert_eq!(code(), Some(5), "needs_remote_check leaves it open");
+    w.ok(&[&answer[..], &["first_stands", "--seen", "1"]].concat());
+    assert_eq!(code(), Some(0));
+}
+
 #[test]
 fn the_command_line_answers_and_reconcile_shows_the_answer_in_text_and_json() {
     let w = Workdir::new();
@@ -107,6 +142,23 @@ fn the_command_line_answers_and_reconcile_shows_the_answer_in_text_and_json() {
         said.contains("divergent decisions of job b: first_stands by lee"),
         "{said}"
     );
+    // `--json`: the answer written, as `reconcile --json` shows it on the job, with
+    // the job it answers.
+    let written = w.json(&[
+        "answer",
+        "--decisions",
+        "a",
+        "--verdict",
+        "needs_remote_check",
+        "--reviewer",
+        "kim",
+        "--json",
+    ]);
+    let standing = w.json(&["reconcile", "--json"])["divergent_decisions"][0]["answer"].clone();
+    let mut expected = standing.clone();
+    expected["job_id"] = "a".into();
+    assert_eq!(written, expected, "{standing}");
+    assert_eq!(written["verdict"], "needs_remote_check");
     let refused = w.fails(&["answer", "--decisions", "c", "--verdict", "first_stands"]);
     assert!(
         refused.contains("not decided under more than one decision id"),
@@ -120,7 +172,7 @@ fn the_command_line_answers_and_reconcile_shows_the_answer_in_text_and_json() {
     let jobs = json["divergent_decisions"].as_array().unwrap();
     let ids: Vec<&str> = jobs.iter().map(|j| j["job_id"].as_str().unwrap()).collect();
     assert_eq!(ids, ["a", "b"]);
-    assert!(jobs[0]["answer"].is_null());
+    assert_eq!(jobs[0]["answer"]["verdict"], "needs_remote_check");
     assert_eq!(jobs[1]["answer"]["verdict"], "first_stands");
     assert_eq!(jobs[1]["answer"]["reviewer"], "lee");
     assert_eq!(jobs[0]["actions_agree"], false);

@@ -178,7 +178,7 @@ pub(super) enum Command {
         #[arg(long, value_name = "WHEN", value_parser = parse_escalate_at)]
         escalate_at: Option<EscalationTime>,
         /// Who sets it [default: env JOBLEDGER_REVIEWER, else the login name]
-        #[arg(long)]
+        #[arg(long, value_name = "NAME")]
         by: Option<String>,
         /// Print the assignment written as JSON (job_id, owner, escalate_at, set_by, set_at)
         #[arg(long)]
@@ -301,7 +301,7 @@ pub(super) struct RequestArgs {
     /// The job's id
     pub(super) job: String,
     /// Who asks [default: env JOBLEDGER_REVIEWER, else the login name]
-    #[arg(long)]
+    #[arg(long, value_name = "NAME")]
     pub(super) by: Option<String>,
     /// Print the request written as JSON (an `outbox --json` row)
     #[arg(long)]
@@ -397,9 +397,8 @@ fn parse_time(text: &str) -> Result<Timestamp, String> {
 /// `--escalate-at`: the console's owner form reads it (a delay is counted from the
 /// clock when the owner is written).
 fn parse_escalate_at(text: &str) -> Result<EscalationTime, String> {
-    EscalationTime::parse(text)?.ok_or_else(|| {
-        "an empty escalation time; leave out --escalate-at for none".to_owned()
-    })
+    EscalationTime::parse(text)?
+        .ok_or_else(|| "an empty escalation time; leave out --escalate-at for none".to_owned())
 }
 
 fn parse_window(text: &str) -> Result<i64, String> {

@@ -91,12 +91,8 @@ const COLUMNS: [Column<CallbackRow>; 11] = [
         or_dash(r.arrived_at.map(Timestamp::short))
     }),
     Column::new("  ", "gap", 8, Right, |r| or_dash(gap_s(r).map(format_gap))),
-    Column::new("  ", "replacement", 24, Left, |r| {
-        or_dash(
-            r.replacement
-                .as_ref()
-                .map(|p| who_when(&format!("#{}", p.attempt), &p.created_by, p.started_at)),
-        )
+    Column::new("  ", "replacement", REPLACEMENT_WIDTH, Left, |r| {
+        or_dash(r.replacement.as_ref().map(replacement_cell))
     }),
     Column::new("  ", "answer", 0, Left, |r| {
         or_dash(
@@ -106,6 +102,21 @@ const COLUMNS: [Column<CallbackRow>; 11] = [
         )
     }),
 ];
+
+/// The replacement column's width: `#2 staff:maria 2026-11-27 13:14:30` and more.
+const REPLACEMENT_WIDTH: usize = 38;
+
+/// `#2 staff:maria 2026-11-27 13:14:30`: who started the replacement is shortened so
+/// that the cell stays inside its column, the attempt and the time whole.
+fn replacement_cell(p: &Replacement) -> String {
+    let attempt = format!("#{}", p.attempt);
+    let when = p.started_at.short();
+    let room = REPLACEMENT_WIDTH.saturating_sub(attempt.chars().count() + when.chars().count() + 2);
+    format!(
+        "{attempt} {} {when}",
+        clip(&inert(&p.created_by), room.max(1))
+    )
+}
 
 /// What was done, by whom (from outside, so made inert), and when.
 fn who_when(what: &str, who: &str, at: Timestamp) -> String {
