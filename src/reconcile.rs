@@ -165,13 +165,12 @@ impl Reconciliation {
     }
 
     /// Something in the report waits for a person (`reconcile --exit-code`): it is
-    /// not complete, a job is past its expected age, or a job's divergent decisions
-    /// have no answer that closes them. A missing notification is not counted: the
-    /// report calls it informational, the job itself being fine.
+    /// not complete (an aged job is open, so it is among the jobs without a terminal
+    /// record), or a job's divergent decisions have no answer that closes them. A
+    /// missing notification is not counted: the report calls it informational, the
+    /// job itself being fine.
     pub fn needs_a_person(&self) -> bool {
-        !self.complete()
-            || !self.aged.is_empty()
-            || self.divergent_decisions.iter().any(DivergentJob::open)
+        !self.complete() || self.divergent_decisions.iter().any(DivergentJob::open)
     }
 }
 

@@ -123,8 +123,8 @@ pub(super) enum Command {
         #[arg(long, default_value_t = DEFAULT_REVIEW_CAPACITY, value_name = "N")]
         review_capacity: i64,
         /// Exit with 5 (not 0) when a person is needed: the report is NOT COMPLETE (a
-        /// job without a terminal record, a success without its output), a job is aged,
-        /// or a job's divergent decisions are unanswered
+        /// job without a terminal record, aged jobs among them, or a success without
+        /// its output object), or a job's divergent decisions have no closing answer
         #[arg(long)]
         exit_code: bool,
     },
@@ -322,7 +322,7 @@ pub(super) struct ReviewArgs {
 const SUMMARY_EXIT: &str = "Exit status: 0 when the summary is printed; with --exit-code, 5 instead when the backlog alarm is raised or a question is open; 1 when the summary could not be read.";
 
 /// The exit statuses of `reconcile`.
-const RECONCILE_EXIT: &str = "Exit status: 0 when the report is printed; with --exit-code, 5 instead when it is NOT COMPLETE, a job is aged or a job's divergent decisions are unanswered; 1 when the report could not be read.";
+const RECONCILE_EXIT: &str = "Exit status: 0 when the report is printed; with --exit-code, 5 instead when it is NOT COMPLETE or a job's divergent decisions have no closing answer (a missing notification alone does not count); 1 when the report could not be read.";
 
 /// `answer`'s two forms: one callback, or every open one a selection keeps.
 const ANSWER_USAGE: &str = "jobledger answer <SEQ> --verdict <VERDICT> [OPTIONS]
