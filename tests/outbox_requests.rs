@@ -4,7 +4,10 @@
 mod support;
 
 use fixture::{TempLedger, booking_afternoon, demo_queue, now};
-use jobledger::outbox::{Refusal, RequestError, RequestKind, RequestWritten, request};
+use jobledger::console::model::form::RequestForm;
+use jobledger::outbox::{
+    Refusal, RequestError, RequestFacts, RequestKind, RequestWritten, request,
+};
 use jobledger::review::{AnswerRequest, answer};
 use jobledger::store::OutboxRow;
 use support::fixture;
@@ -99,6 +102,20 @@ fn a_refused_cancel_says_there_is_nothing_left_to_cancel() {
             assert!(!message.contains(retry_words), "{job}: {message}");
         }
     }
+}
+
+/// The console's request form says what the command line says: its expected outcome
+/// is the same refusal, in the same words.
+#[test]
+fn the_console_form_gives_a_refused_cancel_the_same_words() {
+    let t = demo_with_refusable_jobs();
+    let facts = RequestFacts::read(&t.ledger, "out-1")
+        .unwrap()
+        .expect("out-1 is in the ledger");
+    let form = RequestForm::new(RequestKind::Cancel, &facts, now());
+    let expected = form.expected.expect_err("the cancel is refused");
+    assert!(expected.contains("nothing left to cancel"), "{expected}");
+    assert!(!expected.contains("redo"), "{expected}");
 }
 
 /// A retry of a job whose output object exists, or whose retention expired: the
