@@ -235,6 +235,30 @@ fn answer_json_prints_the_answer_written() {
     assert_eq!(written, shown);
     assert_eq!(written["reviewer"], "ana");
     assert_eq!(time(&written["answered_at"]), at(NOW));
+
+    // `linked` names the callback the answer made, as `callbacks --json` lists it.
+    let linked = w.json(&[
+        "answer",
+        "5",
+        "--verdict",
+        "linked",
+        "--job",
+        "booking-1043",
+        "--json",
+    ]);
+    assert_eq!(linked["linked_job_id"], "booking-1043", "{linked}");
+    let made = linked["linked"]["seq"].as_i64().expect("the callback made");
+    let all = w.json(&["callbacks", "--json"]);
+    let row = all
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["seq"] == made)
+        .expect("the callback made is listed");
+    assert_eq!(row["linked_from_seq"], 5, "{row}");
+    for key in ["disposition", "reason"] {
+        assert_eq!(linked["linked"][key], row[key], "{key}");
+    }
 }
 
 /// The plain table keeps every cell in its column: a replacement wider than its
