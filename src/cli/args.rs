@@ -161,9 +161,9 @@ pub(super) enum Command {
         /// callback: one of first_stands, second_stands, both_intended, needs_remote_check
         #[arg(long, value_name = "JOB", conflicts_with_all = ["seq", "job", "disposition", "query"])]
         decisions: Option<String>,
-        /// Print JSON instead of text: the answer written (as `callbacks --json` shows
-        /// it, with `linked`), the answer on the decisions (with `job_id`), or the bulk
-        /// report (on a dry run, its plan)
+        /// Print JSON instead of text: the answer written (the `answer` of its row in
+        /// the JSON of `callbacks`, with `linked`), the answer on the decisions (with
+        /// `job_id`), or the bulk report (on a dry run, its plan)
         #[arg(long)]
         json: bool,
     },
