@@ -108,7 +108,19 @@ pub(super) fn form_action(app: &mut App, action: Action) -> Result<(), StoreErro
         return Ok(());
     }
     let wrote = match &mut *form {
-        Form::Answer(f) => answer_action(app, f, action),
+        Form::Answer(f) => match answer_action(app, f, action) {
+            Answered::Nothing => false,
+            Answered::Shown => true,
+            Answered::Passing(line) => {
+                // Written: the form closes, the cursor goes on to the next open
+                // question, and what was written stays a few seconds on the message line.
+                let seq = f.seq;
+                app.refresh()?;
+                app.to_next_open_row(seq)?;
+                app.model.flash = Flash::passing(line, app.passing_for);
+                return Ok(());
+            }
+        },
         Form::Owner(f) => owner_action(app, f, action),
         Form::Request(f) => request_action(app, f, action),
         Form::Withdraw(f) => super::withdraw::action(app, f, action),
@@ -123,7 +135,18 @@ pub(super) fn form_action(app: &mut App, action: Action) -> Result<(), StoreErro
     Ok(())
 }
 
-fn answer_action(app: &mut App, form: &mut AnswerForm, action: Action) -> bool {
+/// What came of an action in the answer form.
+enum Answered {
+    /// Nothing written (the form stays open, maybe with an error to fix).
+    Nothing,
+    /// Something happened that the form shows until the reviewer closes it: a linked
+    /// answer's new callback, or someone else's answer that came first.
+    Shown,
+    /// Written, said in one line: the form closes and the line passes.
+    Passing(String),
+}
+
+fn answer_action(app: &mut App, form: &mut AnswerForm, action: Action) -> Answered {
     let fields = form.fields();
     let at = fields.iter().position(|f| *f == form.field).unwrap_or(0);
     match action {
@@ -151,16 +174,16 @@ fn answer_action(app: &mut App, form: &mut AnswerForm, action: Action) -> bool {
     if !form.fields().contains(&form.field) {
         form.field = AnswerField::Verdict;
     }
-    false
+    Answered::Nothing
 }
 
-fn submit_answer(app: &mut App, form: &mut AnswerForm) -> bool {
+fn submit_answer(app: &mut App, form: &mut AnswerForm) -> Answered {
     let verdict = form.chosen();
     let link_job = form.link_job.text.trim();
     if verdict.needs_job() && link_job.is_empty() {
         form.error = Some("`linked` needs the id of the job this callback belongs to".to_owned());
         form.field = AnswerField::LinkJob;
-        return false;
+        return Answered::Nothing;
     }
     let request = AnswerRequest {
         seq: form.seq,
@@ -171,7 +194,22 @@ fn submit_answer(app: &mut App, form: &mut AnswerForm) -> bool {
         seen_answer: form.seen.as_ref().map(|a| a.id),
     };
     match review::answer(&mut app.ledger, &request, app.model.now) {
+        Ok(written) if written.linked.is_none() => {
+            let stays_open = if verdict.closes() {
+                ""
+            } else {
+                "; the question stays open"
+            };
+            Answered::Passing(format!(
+                "Answer {} written on callback #{}: {} by {}{stays_open}.",
+                written.answer_id,
+                form.seq,
+                verdict.as_str(),
+                inert(&app.model.reviewer)
+            ))
+        }
         Ok(written) => {
+            // A linked answer judged a new callback: three lines, kept until closed.
             let mut lines = vec![format!(
                 "Answer {} written on callback #{}: {} by {}.",
                 written.answer_id,
@@ -198,16 +236,17 @@ fn submit_answer(app: &mut App, form: &mut AnswerForm) -> bool {
             }
             form.error = None;
             form.outcome = Some(Outcome::Written(lines));
-            true
+            Answered::Shown
         }
         Err(AnswerError::AnsweredMeanwhile(theirs)) => {
+            // Refused: said in the form, which stays until closed, so it cannot pass
+            // unread. Show their answer in the row too.
             form.outcome = Some(Outcome::AnsweredMeanwhile(theirs));
-            // Show their answer in the row too.
-            true
+            Answered::Shown
         }
         Err(e) => {
             form.error = Some(e.to_string());
-            false
+            Answered::Nothing
         }
     }
 }
