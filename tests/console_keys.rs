@@ -9,10 +9,13 @@ use std::time::Duration;
 
 use jobledger::console::model::form::{AnswerField, Form};
 use jobledger::console::{self, Action, App, Context, Tab, update};
+use jobledger::demo;
+use jobledger::review::{self, AnswerRequest};
 use jobledger::store::{Finding, Ledger};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use support::terminal::{
-    ch, demo_app, key, open_app, open_finding, render, selected_callback, shows, type_text,
+    DemoLedger, ch, demo_app, key, open_app, open_finding, render, selected_callback, shows,
+    type_text,
 };
 
 /// Shift-Tab as terminals report it: with the SHIFT modifier (most) and without it.
@@ -240,17 +243,15 @@ fn an_answer_closes_its_form_and_goes_on_to_the_next_open_row() {
     key(&mut app, KeyCode::Esc); // a new message takes its place
     assert!(!render(&app).contains(said));
 
-    // All held rows: #2 (answered now), #10 (bob's answer closed it), #11.
-    let (_ledger, mut app) = demo_app("ana");
-    type_text(&mut app, "1O");
-    assert_eq!(selected_callback(&app).seq, 2);
+    // All quarantined rows: #5 (answered now), #13 (closed by bob before), #14.
+    let (ledger, mut app) = demo_app("ana");
+    answer_as_bob(&ledger, 13, "noise");
+    type_text(&mut app, "2O");
+    assert_eq!(selected_callback(&app).seq, 5);
     app.pass_messages_after(Duration::ZERO);
-    answer(&mut app, 1, "twice");
-    assert_eq!(selected_callback(&app).seq, 11, "not on the next open row");
-    shows(
-        &app,
-        "Answer 1 written on callback #2: duplicate_effect by ana.",
-    );
+    answer(&mut app, 1, "not ours");
+    assert_eq!(selected_callback(&app).seq, 14, "not on the next open row");
+    shows(&app, "Answer 2 written on callback #5: noise by ana.");
     update(&mut app, Action::Tick);
     assert_eq!(app.flash(), None, "the message did not go by itself");
 
@@ -267,25 +268,30 @@ fn an_answer_closes_its_form_and_goes_on_to_the_next_open_row() {
     assert_eq!(selected_callback(&app).seq, 2, "the open row left the list");
 }
 
+/// Bob answers callback `seq` with `verdict` from another connection.
+fn answer_as_bob(ledger: &DemoLedger, seq: i64, verdict: &str) {
+    let mut other = Ledger::open(&ledger.path).unwrap();
+    review::answer(
+        &mut other,
+        &AnswerRequest {
+            seq,
+            verdict,
+            note: "bob's",
+            reviewer: "bob",
+            link_job: None,
+            seen_answer: None,
+        },
+        demo::demo_now(),
+    )
+    .unwrap();
+}
+
 #[test]
 fn an_answer_refused_because_someone_answered_first_stays_until_closed() {
     let (ledger, mut app) = demo_app("ana");
     app.pass_messages_after(Duration::ZERO);
     ch(&mut app, 'a');
-    let mut other = Ledger::open(&ledger.path).unwrap();
-    jobledger::review::answer(
-        &mut other,
-        &jobledger::review::AnswerRequest {
-            seq: 2,
-            verdict: "single_effect",
-            note: "called the hotel",
-            reviewer: "bob",
-            link_job: None,
-            seen_answer: None,
-        },
-        jobledger::demo::demo_now(),
-    )
-    .unwrap();
+    answer_as_bob(&ledger, 2, "single_effect");
     key(&mut app, KeyCode::Enter);
     for _ in 0..3 {
         update(&mut app, Action::Tick);
