@@ -330,7 +330,7 @@ impl App {
     /// is on the one after it already; in a list of all of them (or when the answer
     /// leaves the question open) it moves down past the answered row and past closed
     /// ones.
-    fn to_next_open_row(&mut self, seq: i64) -> Result<(), StoreError> {
+    fn go_on_to_next_open_row(&mut self, seq: i64) -> Result<(), StoreError> {
         let selected = |model: &Model| model.list().and_then(List::callback).map(|c| c.seq);
         if selected(&self.model) != Some(seq) {
             return Ok(());

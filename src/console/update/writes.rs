@@ -116,7 +116,7 @@ pub(super) fn form_action(app: &mut App, action: Action) -> Result<(), StoreErro
                 // question, and what was written stays a few seconds on the message line.
                 let seq = f.seq;
                 app.refresh()?;
-                app.to_next_open_row(seq)?;
+                app.go_on_to_next_open_row(seq)?;
                 app.model.flash = Flash::passing(line, app.passing_for);
                 return Ok(());
             }
