@@ -325,23 +325,24 @@ impl App {
         }
     }
 
-    /// After an answer on callback `seq` was written: the cursor goes on to the next
-    /// open question. In a list of open questions the answered row left and the cursor
-    /// is on the one after it already; in a list of all of them (or when the answer
-    /// leaves the question open) it moves down past the answered row and past closed
-    /// ones.
-    fn go_on_to_next_open_row(&mut self, seq: i64) -> Result<(), StoreError> {
-        let selected = |model: &Model| model.list().and_then(List::callback).map(|c| c.seq);
-        if selected(&self.model) != Some(seq) {
+    /// After an answer on the selected row (`answered`) was written: the cursor goes
+    /// on to the next row `open` says is a question still open. In a list of open
+    /// questions the answered row left and the cursor is on the one after it already;
+    /// in a list of all of them (or when the answer leaves the question open) it moves
+    /// down past the answered row and past closed ones.
+    fn go_on_to_next_open_row(
+        &mut self,
+        answered: &Subject,
+        open: fn(&Model) -> bool,
+    ) -> Result<(), StoreError> {
+        let selected = |model: &Model| model.list().and_then(List::subject);
+        if selected(&self.model).as_ref() != Some(answered) {
             return Ok(());
         }
         for _ in 0..NEXT_OPEN_WITHIN {
             let before = selected(&self.model);
             self.step(Move::Down)?;
-            let Some(row) = self.model.list().and_then(List::callback) else {
-                break;
-            };
-            if Some(row.seq) == before || row.is_open_question() {
+            if selected(&self.model) == before || open(&self.model) {
                 break;
             }
         }

@@ -7,12 +7,15 @@ use crate::review::{self, AnswerError, AnswerRequest};
 use crate::store::StoreError;
 
 use super::super::action::{Action, Move};
+use super::super::model::detail::Subject;
 use super::super::model::form::{
     AnswerField, AnswerForm, Form, Outcome, OwnerField, OwnerForm, RequestForm, TextField,
     parse_escalation,
 };
-use super::super::model::{Flash, List, Overlay};
+use super::super::model::page::Page;
+use super::super::model::{Flash, List, Model, Overlay};
 use super::App;
+use crate::store::CallbackRow;
 
 pub(super) const READ_ONLY: &str =
     "read-only: the console was opened with --read-only, nothing can be written";
@@ -112,20 +115,28 @@ pub(super) fn form_action(app: &mut App, action: Action) -> Result<(), StoreErro
             Answered::Nothing => false,
             Answered::Shown => true,
             Answered::Passing(line) => {
-                // Written: the form closes, the cursor goes on to the next open
-                // question, and what was written stays a few seconds on the message line.
-                let seq = f.seq;
-                app.refresh()?;
-                app.go_on_to_next_open_row(seq)?;
-                app.model.flash = Flash::passing(line, app.passing_for);
-                return Ok(());
+                let open: fn(&Model) -> bool = |model| {
+                    let row = model.list().and_then(List::callback);
+                    row.is_some_and(CallbackRow::is_open_question)
+                };
+                return answered(app, &Subject::Callback(f.seq), open, line);
+            }
+        },
+        Form::Decisions(f) => match super::decisions::action(app, f, action) {
+            Answered::Nothing => false,
+            Answered::Shown => true,
+            Answered::Passing(line) => {
+                let open: fn(&Model) -> bool = |model| {
+                    let job = model.findings.jobs.as_ref().and_then(Page::current);
+                    job.is_some_and(|j| j.answer.as_ref().is_none_or(|(v, _)| !v.closes()))
+                };
+                return answered(app, &Subject::Job(f.job_id.clone()), open, line);
             }
         },
         Form::Owner(f) => owner_action(app, f, action),
         Form::Request(f) => request_action(app, f, action),
         Form::Withdraw(f) => super::withdraw::action(app, f, action),
         Form::Bulk(f) => super::bulk::form_action(app, f, action),
-        Form::Decisions(f) => super::decisions::action(app, f, action),
     };
     app.model.overlay = Overlay::Form(form);
     if wrote {
@@ -135,8 +146,23 @@ pub(super) fn form_action(app: &mut App, action: Action) -> Result<(), StoreErro
     Ok(())
 }
 
-/// What came of an action in the answer form.
-enum Answered {
+/// Written: the form closes (it was taken off already), the cursor goes on to the next
+/// open question after the `row` answered, and `line` says what was written for a few
+/// seconds on the message line.
+fn answered(
+    app: &mut App,
+    row: &Subject,
+    open: fn(&Model) -> bool,
+    line: String,
+) -> Result<(), StoreError> {
+    app.refresh()?;
+    app.go_on_to_next_open_row(row, open)?;
+    app.model.flash = Flash::passing(line, app.passing_for);
+    Ok(())
+}
+
+/// What came of an action in an answer form (one callback, or one job's decisions).
+pub(super) enum Answered {
     /// Nothing written (the form stays open, maybe with an error to fix).
     Nothing,
     /// Something happened that the form shows until the reviewer closes it: a linked
