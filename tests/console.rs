@@ -183,8 +183,18 @@ fn answering_a_held_row_writes_the_answer_and_shows_it() {
     assert_eq!(answer.verdict.as_str(), "duplicate_effect");
     assert_eq!(answer.reviewer, "ana");
     assert_eq!(answer.note, "checked the hotel system: booked twice");
-    assert!(render(&app).contains("Answer 1 written on callback #2"));
-    key(&mut app, KeyCode::Enter);
+    // One key: the form closed, the cursor is on the next open row (#11), and what
+    // was written is on the message line, above the footer.
+    for size in SIZES {
+        let name = sized("answer_written", size);
+        let text = screen_at(&mut app, &ledger, size);
+        assert!(
+            text.contains("Answer 1 written on callback #2: duplicate_effect by ana."),
+            "{text}"
+        );
+        insta::assert_snapshot!(name, text);
+    }
+    resize(&mut app, 160, 48);
     // The answer closed the question: it left the open list; O shows all again.
     assert!(!render(&app).contains("booking-1042"));
     ch(&mut app, 'O');

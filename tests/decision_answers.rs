@@ -211,9 +211,15 @@ fn the_console_answers_a_divergent_job_from_its_list_and_the_finding_counts_it_a
     key(&mut app, KeyCode::Tab);
     type_text(&mut app, "refund was intended");
     key(&mut app, KeyCode::Enter);
+    // One key: the form closed, the cursor went on to the next open job, and the
+    // message line says what was written.
     let screen = render_at(&app, 100, 30);
-    assert!(screen.contains("both_intended by ana"), "{screen}");
-    key(&mut app, KeyCode::Enter);
+    assert!(
+        screen.contains("Answer 1 written on the divergent decisions of a: both_intended by ana."),
+        "{screen}"
+    );
+    assert!(app.model().form().is_none(), "the form stayed open");
+    assert_eq!(app.model().list().and_then(|l| l.job()), Some("b"));
     let standing = t.ledger.decision_answer("a").unwrap().unwrap();
     assert_eq!(standing.verdict.as_str(), "both_intended");
     assert_eq!(standing.note, "refund was intended");

@@ -47,6 +47,20 @@ fn review_answers_a_held_callback_in_a_real_terminal() {
 }
 
 #[test]
+fn ctrl_c_leaves_at_once_from_a_form_and_gives_the_terminal_back() {
+    let (w, _) = Workdir::with_demo();
+    let mut console = review(&w, &["--reviewer", "pty-reviewer"]);
+    console.wait_for("held still open");
+    console.send(b"1a");
+    console.wait_for("Answer callback #2");
+    console.send(b"\tq");
+    console.wait_for("q▏");
+    // Ctrl-C, as a terminal in raw mode sends it: one byte, not a signal.
+    console.leave_with(b"\x03", "Ctrl-C");
+    assert_eq!(answer_on(&w, 2), Value::Null, "Ctrl-C wrote the answer");
+}
+
+#[test]
 fn review_read_only_says_so_and_writes_nothing() {
     let (w, _) = Workdir::with_demo();
     let before = fixture::dump(&w.db);

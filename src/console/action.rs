@@ -10,8 +10,12 @@ use super::tab::Tab;
 pub enum Action {
     /// Leave the console.
     Quit,
-    /// Step back: close what is open, clear the filter; never leave (only [`Action::Quit`] does).
+    /// Step back: close what is open, clear the filter; never leave (only [`Action::Quit`]
+    /// and [`Action::BackOrQuit`] at the top level do).
     Back,
+    /// `q` in a list: back one level where there is one (a finding's jobs go back to
+    /// the findings); at the top level, leave.
+    BackOrQuit,
     /// Move the selection, or scroll what has the keyboard.
     Move(Move),
     NextTab,

@@ -297,7 +297,7 @@ use Context::{
 /// Every key of the console, as written.
 #[rustfmt::skip]
 const TABLE: &[Entry] = &[
-    bind(Everywhere, &[Trigger::Key(KeyCode::Char('c'), KeyModifiers::CONTROL)], Action::Quit, "leave at once", None),
+    bind(Everywhere, &[Trigger::Key(KeyCode::Char('c'), KeyModifiers::CONTROL)], Action::Quit, "leave at once, from anywhere (forms too)", None),
     // Lists.
     moves(List, ["next row", "previous row", "next page", "previous page", "first row", "last row"], Some("move")),
     bind(List, &[key(KeyCode::Tab), key(KeyCode::Right)], Action::NextTab, "next view", Some("next view")),
@@ -307,7 +307,7 @@ const TABLE: &[Entry] = &[
     bind(List, &[ch('/')], Action::Filter, "filter with a query, terms joined by AND: job: delivery: reason: disposition: outcome: verdict: reviewer: owner: answered:yes|no by: (text fields match what contains the value; closed sets are checked); gap>1h age>2d arrived<2026-11-27T14:00 timeout>= escalates<= ; bare words match ids and reasons; -term negates; \"quotes\" hold spaces. A view refuses a field it lacks, naming its own", Some("filter")),
     bind(List, &[ch('s')], Action::SortNext, "sort by the next column (gap, arrival, timeout, reason)", Some("sort")),
     bind(List, &[ch('S')], Action::SortReverse, "reverse the sort", None),
-    bind(List, &[ch(':')], Action::Command, "command: :save NAME saves this view's tab and query in the ledger", None),
+    bind(List, &[ch(':')], Action::Command, "command: :save NAME saves this view's tab and query in the ledger; :q leaves", None),
     bind(List, &[ch('\'')], Action::SavedViews, "saved views: Enter shows one (its tab and query)", None),
     bind(List, &[ch('O')], Action::ToggleOpen, "held, quarantined: the open questions only, or all", None),
     Entry::RowActions(List),
@@ -319,7 +319,7 @@ const TABLE: &[Entry] = &[
     bind(List, &[Trigger::LeftClick], CLICK, "select the row or the view clicked", None),
     bind(List, &[ch('?')], Action::Help, "help: every key", Some("help")),
     bind(List, &[key(KeyCode::Esc)], Action::Back, "clear the filter, close a finding (never leaves)", None),
-    bind(List, &[ch('q')], Action::Quit, "leave", Some("quit")),
+    bind(List, &[ch('q')], Action::BackOrQuit, "a finding's jobs: back to the findings; otherwise leave", Some("quit")),
     // Marking callbacks for a bulk answer (`a` then answers the marked rows).
     bind(List, &[ch(' ')], Action::Mark, "mark or unmark for a bulk answer, then next row", Some("mark")),
     bind(List, &[ch('V')], Action::MarkAll, "mark every row the filter matches (all pages)", None),
@@ -335,21 +335,20 @@ const TABLE: &[Entry] = &[
     bind(Detail, &[Trigger::LeftClick], CLICK, "select the row or the view clicked", None),
     tab_keys(Detail, " (closes the detail)"),
     bind(Detail, &[ch('?')], Action::Help, "help: every key", None),
-    bind(Detail, &[key(KeyCode::Esc), key(KeyCode::Enter)], Action::Back, "back to the list", Some("back to the list")),
-    bind(Detail, &[ch('q')], Action::Quit, "leave", None),
+    bind(Detail, &[key(KeyCode::Esc), ch('q'), key(KeyCode::Enter)], Action::Back, "back to the list", Some("back to the list")),
     // Typing a filter.
     bind(Filter, &[Trigger::Typing], Action::Input(' '), "add to the filter (applied as you type)", None),
     bind(Filter, &[key(KeyCode::Backspace)], Action::Erase, "delete a character", None),
     bind(Filter, &[key(KeyCode::Enter)], Action::Submit, "keep the filter", Some("keep the filter")),
     bind(Filter, &[key(KeyCode::Esc)], Action::Back, "put the old filter back", Some("put the old one back")),
     // A command, and the saved views.
-    bind(Command, &[Trigger::Typing], Action::Input(' '), "type the command (save NAME)", None),
+    bind(Command, &[Trigger::Typing], Action::Input(' '), "type the command (save NAME, or q to leave)", None),
     bind(Command, &[key(KeyCode::Backspace)], Action::Erase, "delete a character", None),
     bind(Command, &[key(KeyCode::Enter)], Action::Submit, "run the command", Some("run")),
     bind(Command, &[key(KeyCode::Esc)], Action::Back, "close without running", Some("close")),
     moves(SavedViews, ["next view", "previous view", "a page down", "a page up", "first view", "last view"], Some("move")),
     bind(SavedViews, &[key(KeyCode::Enter)], Action::Submit, "show this view (its tab and query)", Some("show it")),
-    bind(SavedViews, &[key(KeyCode::Esc), ch('\'')], Action::Back, "close", Some("close")),
+    bind(SavedViews, &[key(KeyCode::Esc), ch('q'), ch('\'')], Action::Back, "close", Some("close")),
     // Forms.
     bind(Form, &[key(KeyCode::Down)], Action::Move(Move::Down), "next verdict (or field)", Some("next verdict")),
     bind(Form, &[key(KeyCode::Up)], Action::Move(Move::Up), "previous verdict (or field)", None),
@@ -357,13 +356,13 @@ const TABLE: &[Entry] = &[
     bind(Form, &[key(KeyCode::BackTab)], Action::PrevField, "previous field", None),
     bind(Form, &[Trigger::Typing], Action::Input(' '), "type into the field", None),
     bind(Form, &[key(KeyCode::Backspace)], Action::Erase, "delete a character", None),
-    bind(Form, &[key(KeyCode::Enter)], Action::Submit, "write it now", Some("write it now")),
+    bind(Form, &[key(KeyCode::Enter)], Action::Submit, "write it now (an answer: then on to the next open row)", Some("write it now")),
     bind(Form, &[key(KeyCode::Esc)], Action::Back, "close without writing", Some("close without writing")),
     // Confirming a request.
     bind(Confirm, &[ch('y'), key(KeyCode::Enter)], Action::Submit, "send the request to the outbox", Some("send to the outbox")),
-    bind(Confirm, &[ch('n'), key(KeyCode::Esc)], Action::Back, "don't send it", Some("don't send")),
+    bind(Confirm, &[ch('n'), key(KeyCode::Esc), ch('q')], Action::Back, "don't send it", Some("don't send")),
     // A request already refused: no key sends it.
-    bind(Refused, &[ch('n'), key(KeyCode::Esc), key(KeyCode::Enter)], Action::Back, "close; nothing is sent", Some("close, nothing is sent")),
+    bind(Refused, &[ch('n'), key(KeyCode::Esc), ch('q'), key(KeyCode::Enter)], Action::Back, "close; nothing is sent", Some("close, nothing is sent")),
     // Withdrawing a pending request (Outbox view).
     bind(Withdraw, &[Trigger::Typing], Action::Input(' '), "type a note (optional)", None),
     bind(Withdraw, &[key(KeyCode::Backspace)], Action::Erase, "delete a character", None),
@@ -371,8 +370,7 @@ const TABLE: &[Entry] = &[
     bind(Withdraw, &[key(KeyCode::Esc)], Action::Back, "keep it pending; nothing is written", Some("keep it")),
     // The comparison pane of a held callback.
     moves(Compare, ["scroll down", "scroll up", "scroll a page down", "scroll a page up", "top of the comparison", "end of the comparison"], Some("scroll")),
-    bind(Compare, &[key(KeyCode::Esc), ch('C')], Action::Back, "close the comparison", Some("close")),
-    bind(Compare, &[ch('q')], Action::Quit, "leave", None),
+    bind(Compare, &[key(KeyCode::Esc), ch('q'), ch('C')], Action::Back, "close the comparison", Some("close")),
     // A bulk answer: the verdict and note, then the plan.
     bind(Bulk, &[key(KeyCode::Down)], Action::Move(Move::Down), "next verdict", Some("next verdict")),
     bind(Bulk, &[key(KeyCode::Up)], Action::Move(Move::Up), "previous verdict", None),
@@ -381,12 +379,13 @@ const TABLE: &[Entry] = &[
     bind(Bulk, &[key(KeyCode::Backspace)], Action::Erase, "delete a character", None),
     bind(Bulk, &[key(KeyCode::Enter)], Action::Submit, "show the plan (nothing is written yet)", Some("plan")),
     bind(Bulk, &[key(KeyCode::Esc)], Action::Back, "close; nothing is written", Some("close")),
+    // The count is digits: `q` is free to close, as everywhere q is no text.
     bind(Plan, &[Trigger::Typing], Action::Input(' '), "type the count, when asked to confirm it", None),
     bind(Plan, &[key(KeyCode::Backspace)], Action::Erase, "delete a character", None),
     bind(Plan, &[key(KeyCode::Enter)], Action::Submit, "write the answers, in one transaction", Some("write them")),
-    bind(Plan, &[key(KeyCode::Esc)], Action::Back, "close; nothing is written", Some("close, nothing written")),
+    bind(Plan, &[key(KeyCode::Esc), ch('q')], Action::Back, "close; nothing is written", Some("close, nothing written")),
     // What came of a form.
-    bind(Outcome, &[key(KeyCode::Enter), key(KeyCode::Esc)], Action::Back, "close", Some("close")),
+    bind(Outcome, &[key(KeyCode::Enter), key(KeyCode::Esc), ch('q')], Action::Back, "close", Some("close")),
     // Help.
     moves(Help, ["scroll down", "scroll up", "scroll a page down", "scroll a page up", "top of the help", "end of the help"], None),
     bind(Help, &[key(KeyCode::Esc), ch('?'), ch('q')], Action::Back, "close the help", Some("close the help")),
@@ -494,7 +493,11 @@ pub fn hints(context: Context, applies: impl Fn(Action) -> bool) -> Vec<Hint> {
                 keys: b.triggers[0].label(),
                 help: b.hint?,
                 // The ways out and to the help: a narrow footer keeps these first.
-                essential: matches!(b.action, Action::Help | Action::Quit | Action::Back),
+                essential: matches!(
+                    b.action,
+                    Action::Help | Action::Quit | Action::Back | Action::BackOrQuit
+                ),
+                action: b.action,
             })
         })
         .collect()
@@ -509,6 +512,8 @@ pub struct Hint {
     pub help: &'static str,
     /// A way out or to the help, kept when the footer is too narrow for every hint.
     pub essential: bool,
+    /// What the key does.
+    pub action: Action,
 }
 
 #[cfg(test)]
@@ -532,10 +537,14 @@ mod tests {
     #[test]
     fn typing_falls_through_to_text_fields_only() {
         let q = KeyEvent::from(KeyCode::Char('q'));
-        assert_eq!(action_for_key(List, &q), Some(Action::Quit));
+        assert_eq!(action_for_key(List, &q), Some(Action::BackOrQuit));
         assert_eq!(action_for_key(Filter, &q), Some(Action::Input('q')));
         assert_eq!(action_for_key(Form, &q), Some(Action::Input('q')));
-        assert_eq!(action_for_key(Confirm, &q), None);
+        assert_eq!(action_for_key(Confirm, &q), Some(Action::Back));
+        assert_eq!(
+            action_for_key(Confirm, &KeyEvent::from(KeyCode::Char('z'))),
+            None
+        );
         assert_eq!(
             action_for_key(Refused, &KeyEvent::from(KeyCode::Char('y'))),
             None

@@ -29,13 +29,16 @@ use form::Form;
 use marks::Marks;
 use page::{CallbackItem, Page, PageRow, RowSource};
 
-/// A message in the line above the footer, until the next key.
+/// A message in the line above the footer: until the next key, or (a passing one)
+/// for a few seconds whatever keys come, then it goes by itself.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Flash {
     /// What to say.
     pub text: String,
     /// Something was not done (drawn as a warning).
     pub error: bool,
+    /// A passing message stays until then, keys or not; `None`: until the next key.
+    pub until: Option<std::time::Instant>,
 }
 
 impl Flash {
@@ -45,7 +48,25 @@ impl Flash {
         Some(Flash {
             text: text.into(),
             error: false,
+            until: None,
         })
+    }
+
+    /// A message that something was written, shown for `lasts` while the reviewer
+    /// goes on to the next row: it needs no key to close, and the next key does not
+    /// take it away before it could be read.
+    #[allow(clippy::unnecessary_wraps)] // every caller assigns an `Option<Flash>`
+    pub(crate) fn passing(text: impl Into<String>, lasts: std::time::Duration) -> Option<Flash> {
+        Some(Flash {
+            text: text.into(),
+            error: false,
+            until: Some(std::time::Instant::now() + lasts),
+        })
+    }
+
+    /// Has its time passed (a passing message), at `now`?
+    pub fn gone_at(&self, now: std::time::Instant) -> bool {
+        self.until.is_some_and(|until| now >= until)
     }
 
     /// A message that something was not done, and why.
@@ -54,6 +75,7 @@ impl Flash {
         Some(Flash {
             text: text.into(),
             error: true,
+            until: None,
         })
     }
 }

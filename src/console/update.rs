@@ -33,6 +33,13 @@ use reads::{GlanceWorker, LedgerRows};
 /// With the system clock, ages move without the ledger changing: recount this often.
 const RECOUNT_EVERY_S: i64 = 30;
 
+/// How long a passing message (an answer written) stays on the message line.
+const PASSING_FOR: std::time::Duration = std::time::Duration::from_secs(4);
+
+/// Rows looked at, at most, for the next open question after an answer: a list of
+/// thousands of closed ones is walked no further, and the cursor stays where it got.
+const NEXT_OPEN_WITHIN: usize = 500;
+
 /// The console: the ledger it reviews and the model drawn from it. Built from an open
 /// ledger, without a terminal.
 pub struct App {
@@ -49,6 +56,8 @@ pub struct App {
     search: query::Search,
     /// The file at the path that would not open when the ledger was replaced.
     refused_file: Option<file_watch::FileStamp>,
+    /// How long a passing message stays ([`PASSING_FOR`]; a test sets it short).
+    passing_for: std::time::Duration,
 }
 
 impl App {
@@ -78,6 +87,7 @@ impl App {
             filter_typed_at: None,
             search: query::Search::default(),
             refused_file: None,
+            passing_for: PASSING_FOR,
         };
         app.refresh()?;
         Ok(app)
@@ -125,6 +135,12 @@ impl App {
     /// writes it (see `terminal::write_clipboard`).
     pub fn take_clipboard(&mut self) -> Option<String> {
         self.model.clipboard.take()
+    }
+
+    /// How long a passing message (an answer written) stays on the message line: four
+    /// seconds, unless a test that watches it go sets it short.
+    pub fn pass_messages_after(&mut self, lasts: std::time::Duration) {
+        self.passing_for = lasts;
     }
 
     /// Views of at least `rows` rows search their filter on another thread (10,000 by
@@ -199,6 +215,14 @@ impl App {
     }
 
     fn tick(&mut self) -> Result<(), StoreError> {
+        if self
+            .model
+            .flash
+            .as_ref()
+            .is_some_and(|f| f.gone_at(std::time::Instant::now()))
+        {
+            self.model.flash = None;
+        }
         file_watch::check(self)?;
         query::search_when_paused(self)?;
         query::take_search(self)?;
@@ -283,7 +307,8 @@ impl App {
     }
 
     /// Esc closes and clears, and never leaves: pressed once too often it used to
-    /// quit the console under a reviewer's hands. Only `q` and Ctrl-C leave.
+    /// quit the console under a reviewer's hands. Only `q` at the top level, `:q` and
+    /// Ctrl-C leave.
     fn back(&mut self) -> Result<(), StoreError> {
         if self.model.detail.is_some() {
             self.close_detail()
@@ -298,6 +323,30 @@ impl App {
             self.model.flash = Flash::info("nothing to close (q leaves)");
             Ok(())
         }
+    }
+
+    /// After an answer on the selected row (`answered`) was written: the cursor goes
+    /// on to the next row `open` says is a question still open. In a list of open
+    /// questions the answered row left and the cursor is on the one after it already;
+    /// in a list of all of them (or when the answer leaves the question open) it moves
+    /// down past the answered row and past closed ones.
+    fn go_on_to_next_open_row(
+        &mut self,
+        answered: &Subject,
+        open: fn(&Model) -> bool,
+    ) -> Result<(), StoreError> {
+        let selected = |model: &Model| model.list().and_then(List::subject);
+        if selected(&self.model).as_ref() != Some(answered) {
+            return Ok(());
+        }
+        for _ in 0..NEXT_OPEN_WITHIN {
+            let before = selected(&self.model);
+            self.step(Move::Down)?;
+            if selected(&self.model) == before || open(&self.model) {
+                break;
+            }
+        }
+        Ok(())
     }
 
     fn help(&mut self, action: Action) {
@@ -428,7 +477,10 @@ pub fn mouse(app: &mut App, event: &MouseEvent) {
 /// Carries out `action`: every read and write of the console happens here.
 /// A failure is shown to the reviewer, never a reason to stop.
 pub fn update(app: &mut App, action: Action) {
-    if !matches!(action, Action::Tick | Action::Resize { .. }) {
+    // A key takes the message away, but a passing one stays its few seconds: the
+    // reviewer who answered and went on at once still reads what was written.
+    let passing = app.model.flash.as_ref().is_some_and(|f| f.until.is_some());
+    if !matches!(action, Action::Tick | Action::Resize { .. }) && !passing {
         app.model.flash = None;
     }
     if let Err(e) = dispatch(app, action) {
@@ -469,7 +521,7 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
         Context::Command => app.command_action(action),
         Context::SavedViews => app.saved_views_action(action),
         Context::Detail => match action {
-            Action::Back => app.close_detail(),
+            Action::Back | Action::BackOrQuit => app.close_detail(),
             Action::ShowTab(tab) => app.show_tab(tab),
             Action::NextRow => app.step(Move::Down),
             Action::PrevRow => app.step(Move::Up),
@@ -494,6 +546,14 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
         },
         Context::List | Context::Everywhere => match action {
             Action::Back => app.back(),
+            Action::BackOrQuit if app.model.findings.jobs.is_some() => {
+                findings::close(app);
+                Ok(())
+            }
+            Action::BackOrQuit => {
+                app.quit = true;
+                Ok(())
+            }
             Action::NextTab => app.show_tab(app.model.tab.next()),
             Action::PrevTab => app.show_tab(app.model.tab.prev()),
             Action::ShowTab(tab) => app.show_tab(tab),

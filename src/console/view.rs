@@ -6,6 +6,7 @@ use ratatui::style::{Color, Style, Stylize};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Tabs, Wrap};
 
+use super::action::Action;
 use super::keymap;
 use super::layout::{
     MIN_HEIGHT, MIN_WIDTH, Shape, TAB_DIVIDER, TAB_PADDING, TABS_GIVEN_WAY, body_areas,
@@ -19,7 +20,7 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
     let area = frame.area();
     if too_small((area.width, area.height)) {
         let text = format!(
-            "The terminal is too small ({}x{}); jobledger needs at least {MIN_WIDTH}x{MIN_HEIGHT}. Enlarge it, or press q to leave.",
+            "The terminal is too small ({}x{}); jobledger needs at least {MIN_WIDTH}x{MIN_HEIGHT}. Enlarge it, or press Ctrl-C to leave.",
             area.width, area.height
         );
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
@@ -108,7 +109,13 @@ fn draw_message(frame: &mut Frame<'_>, area: Rect, model: &Model) {
 /// left out (a cut "Space m" says nothing), the ways out and to the help last of all;
 /// `?` lists every key anyway.
 fn draw_footer(frame: &mut Frame<'_>, area: Rect, model: &Model) {
-    let hints = keymap::hints(model.context(), |a| model.offers(a));
+    let mut hints = keymap::hints(model.context(), |a| model.offers(a));
+    // `q` in a finding's jobs goes back to the findings, and says so.
+    if model.findings.jobs.is_some() {
+        for hint in hints.iter_mut().filter(|h| h.action == Action::BackOrQuit) {
+            hint.help = "back";
+        }
+    }
     let width = |h: &keymap::Hint| h.keys.chars().count() + 1 + h.help.chars().count() + 2;
     let mut room = usize::from(area.width) + 2;
     let mut shown = vec![false; hints.len()];

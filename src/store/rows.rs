@@ -231,6 +231,17 @@ pub struct CallbackRow {
     pub answer: Option<AnswerRow>,
 }
 
+impl CallbackRow {
+    /// A question still open: held or quarantined, with no standing answer that
+    /// closes it (the open-only lists keep the same rows).
+    pub fn is_open_question(&self) -> bool {
+        matches!(
+            self.disposition,
+            Disposition::Hold | Disposition::Quarantine
+        ) && self.answer.as_ref().is_none_or(|a| !a.verdict.closes())
+    }
+}
+
 /// Who owns a stuck job and when it escalates.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct OwnerRow {

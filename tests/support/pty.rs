@@ -113,9 +113,10 @@ impl PtySession {
     }
 
     /// Answers the demo's held callback #2 as a reviewer would: view 1, `a`, `downs`
-    /// verdicts down, `note` typed into the note, written, and the confirmation closed;
-    /// the answer closed the question, so `O` lists all held rows again until the row
-    /// shows `shown` (its column may cut the reviewer's name short).
+    /// verdicts down, `note` typed into the note, and written with one Enter: the
+    /// form closes and the confirmation on the message line goes by itself, no key
+    /// pressed; the answer closed the question, so `O` lists all held rows again until
+    /// the row shows `shown` (its column may cut the reviewer's name short).
     pub fn answer_held_callback(&mut self, downs: usize, note: &str, shown: &str) {
         self.wait_for("held still open");
         self.send(b"1");
@@ -129,9 +130,10 @@ impl PtySession {
         self.send(note.as_bytes());
         self.wait_for(note);
         self.send(b"\r");
-        self.wait_for("Answer 1 written on callback #2");
-        self.send(b"\r");
-        self.wait_until("the confirmation to close", &|s| {
+        self.wait_until("the form to close on the confirmation", &|s| {
+            s.contains("Answer 1 written on callback #2") && !s.contains("Answer callback #2")
+        });
+        self.wait_until("the confirmation to go by itself", &|s| {
             !s.contains("Answer 1 written")
         });
         self.send(b"O");
@@ -141,18 +143,52 @@ impl PtySession {
         });
     }
 
-    /// Presses `q` and waits for the program to leave; fails unless it exits cleanly.
-    pub fn quit(mut self) {
-        self.send(b"q");
+    /// Presses `q` and waits for the program to leave; fails unless it exits cleanly
+    /// and gives the terminal back.
+    pub fn quit(self) {
+        self.leave_with(b"q", "q");
+    }
+
+    /// Types `keys` (called `what`) and waits for the program to leave; fails unless it
+    /// exits cleanly and gives the terminal back: the alternate screen left, the mouse
+    /// released, the cursor shown.
+    pub fn leave_with(mut self, keys: &[u8], what: &str) {
+        self.send(keys);
         let deadline = Instant::now() + Duration::from_secs(30);
         let status = loop {
             if let Some(status) = self.child.try_wait().unwrap() {
                 break status;
             }
-            assert!(Instant::now() < deadline, "jobledger did not leave on q");
+            assert!(
+                Instant::now() < deadline,
+                "jobledger did not leave on {what}"
+            );
             std::thread::sleep(Duration::from_millis(50));
         };
-        assert!(status.success(), "jobledger exited with {status:?}");
+        assert!(
+            status.success(),
+            "jobledger exited with {status:?} on {what}"
+        );
+        // The last bytes may still be on their way through the pump.
+        loop {
+            let given_back = {
+                let parser = self.screen.lock().unwrap();
+                let screen = parser.screen();
+                !screen.alternate_screen()
+                    && !screen.hide_cursor()
+                    && screen.mouse_protocol_mode() == vt100::MouseProtocolMode::None
+            };
+            if given_back {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "after {what} the terminal was not given back (alternate screen, hidden \
+                 cursor or mouse capture left on):\n{}",
+                self.contents()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
     }
 }
 

@@ -11,6 +11,7 @@ use super::super::model::decisions::DecisionsForm;
 use super::super::model::form::{Form, Outcome};
 use super::super::model::{Flash, Overlay};
 use super::App;
+use super::writes::Answered;
 
 /// Opens the answer form on the job selected in the divergent-decisions list, with
 /// its standing answer read afresh, or says where answers are given here.
@@ -27,8 +28,8 @@ pub(super) fn open_selected(app: &mut App) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Picks, types, or writes on Submit; `true` when something was written.
-pub(super) fn action(app: &mut App, form: &mut DecisionsForm, action: Action) -> bool {
+/// Picks, types, or writes on Submit.
+pub(super) fn action(app: &mut App, form: &mut DecisionsForm, action: Action) -> Answered {
     match action {
         Action::Move(Move::Down) if !form.on_note => form.pick(1),
         Action::Move(Move::Up) if !form.on_note => form.pick(-1),
@@ -42,10 +43,10 @@ pub(super) fn action(app: &mut App, form: &mut DecisionsForm, action: Action) ->
         Action::Submit => return submit(app, form),
         _ => {}
     }
-    false
+    Answered::Nothing
 }
 
-fn submit(app: &mut App, form: &mut DecisionsForm) -> bool {
+fn submit(app: &mut App, form: &mut DecisionsForm) -> Answered {
     let verdict = form.chosen();
     let request = DecisionAnswerRequest {
         job_id: &form.job_id,
@@ -56,20 +57,16 @@ fn submit(app: &mut App, form: &mut DecisionsForm) -> bool {
     };
     match answer_decisions(&mut app.ledger, &request, app.model.now) {
         Ok(id) => {
-            let mut lines = vec![format!(
-                "Answer {id} written on the divergent decisions of {}: {verdict} by {}.",
+            let stays_open = if verdict.closes() {
+                ""
+            } else {
+                "; the finding stays open"
+            };
+            Answered::Passing(format!(
+                "Answer {id} written on the divergent decisions of {}: {verdict} by {}{stays_open}.",
                 inert(&form.job_id),
                 inert(&app.model.reviewer)
-            )];
-            if !verdict.closes() {
-                lines.push(
-                    "The finding stays open until someone checks what downstream acted on."
-                        .to_owned(),
-                );
-            }
-            form.error = None;
-            form.outcome = Some(Outcome::Written(lines));
-            true
+            ))
         }
         Err(DecisionAnswerError::AnsweredMeanwhile { answer, .. }) => {
             // Said as the console's own answers say it: the command line's advice
@@ -85,12 +82,13 @@ fn submit(app: &mut App, form: &mut DecisionsForm) -> bool {
                 answer.verdict,
                 answer.answered_at.month_day_time()
             )));
-            // Show their answer in the row too.
-            true
+            // Refused: said in the form, which stays until closed. Show their answer
+            // in the row too.
+            Answered::Shown
         }
         Err(e) => {
             form.error = Some(e.to_string());
-            false
+            Answered::Nothing
         }
     }
 }

@@ -31,12 +31,17 @@ impl App {
     }
 
     fn run_command(&mut self, command: &str) -> Result<(), StoreError> {
+        // `:q` leaves, as in vi, less and k9s.
+        if matches!(command, "q" | "quit") {
+            self.quit = true;
+            return Ok(());
+        }
         let name = match command.split_once(char::is_whitespace) {
             Some(("save", name)) => name.trim(),
             None if command == "save" => "",
             _ => {
                 self.model.flash = Flash::error(format!(
-                    "no command {:?}; :save NAME saves this view",
+                    "no command {:?}; :save NAME saves this view, :q leaves",
                     inert(command)
                 ));
                 return Ok(());

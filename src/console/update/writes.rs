@@ -7,11 +7,14 @@ use crate::review::{self, AnswerError, AnswerRequest};
 use crate::store::StoreError;
 
 use super::super::action::{Action, Move};
+use super::super::model::detail::Subject;
 use super::super::model::form::{
     AnswerField, AnswerForm, Form, Outcome, OwnerField, OwnerForm, RequestForm, TextField,
 };
-use super::super::model::{Flash, List, Overlay};
+use super::super::model::page::Page;
+use super::super::model::{Flash, List, Model, Overlay};
 use super::App;
+use crate::store::CallbackRow;
 
 pub(super) const READ_ONLY: &str =
     "read-only: the console was opened with --read-only, nothing can be written";
@@ -107,12 +110,32 @@ pub(super) fn form_action(app: &mut App, action: Action) -> Result<(), StoreErro
         return Ok(());
     }
     let wrote = match &mut *form {
-        Form::Answer(f) => answer_action(app, f, action),
+        Form::Answer(f) => match answer_action(app, f, action) {
+            Answered::Nothing => false,
+            Answered::Shown => true,
+            Answered::Passing(line) => {
+                let open: fn(&Model) -> bool = |model| {
+                    let row = model.list().and_then(List::callback);
+                    row.is_some_and(CallbackRow::is_open_question)
+                };
+                return answered(app, &Subject::Callback(f.seq), open, line);
+            }
+        },
+        Form::Decisions(f) => match super::decisions::action(app, f, action) {
+            Answered::Nothing => false,
+            Answered::Shown => true,
+            Answered::Passing(line) => {
+                let open: fn(&Model) -> bool = |model| {
+                    let job = model.findings.jobs.as_ref().and_then(Page::current);
+                    job.is_some_and(|j| j.answer.as_ref().is_none_or(|(v, _)| !v.closes()))
+                };
+                return answered(app, &Subject::Job(f.job_id.clone()), open, line);
+            }
+        },
         Form::Owner(f) => owner_action(app, f, action),
         Form::Request(f) => request_action(app, f, action),
         Form::Withdraw(f) => super::withdraw::action(app, f, action),
         Form::Bulk(f) => super::bulk::form_action(app, f, action),
-        Form::Decisions(f) => super::decisions::action(app, f, action),
     };
     app.model.overlay = Overlay::Form(form);
     if wrote {
@@ -122,7 +145,33 @@ pub(super) fn form_action(app: &mut App, action: Action) -> Result<(), StoreErro
     Ok(())
 }
 
-fn answer_action(app: &mut App, form: &mut AnswerForm, action: Action) -> bool {
+/// Written: the form closes (it was taken off already), the cursor goes on to the next
+/// open question after the `row` answered, and `line` says what was written for a few
+/// seconds on the message line.
+fn answered(
+    app: &mut App,
+    row: &Subject,
+    open: fn(&Model) -> bool,
+    line: String,
+) -> Result<(), StoreError> {
+    app.refresh()?;
+    app.go_on_to_next_open_row(row, open)?;
+    app.model.flash = Flash::passing(line, app.passing_for);
+    Ok(())
+}
+
+/// What came of an action in an answer form (one callback, or one job's decisions).
+pub(super) enum Answered {
+    /// Nothing written (the form stays open, maybe with an error to fix).
+    Nothing,
+    /// Something happened that the form shows until the reviewer closes it: a linked
+    /// answer's new callback, or someone else's answer that came first.
+    Shown,
+    /// Written, said in one line: the form closes and the line passes.
+    Passing(String),
+}
+
+fn answer_action(app: &mut App, form: &mut AnswerForm, action: Action) -> Answered {
     let fields = form.fields();
     let at = fields.iter().position(|f| *f == form.field).unwrap_or(0);
     match action {
@@ -150,16 +199,16 @@ fn answer_action(app: &mut App, form: &mut AnswerForm, action: Action) -> bool {
     if !form.fields().contains(&form.field) {
         form.field = AnswerField::Verdict;
     }
-    false
+    Answered::Nothing
 }
 
-fn submit_answer(app: &mut App, form: &mut AnswerForm) -> bool {
+fn submit_answer(app: &mut App, form: &mut AnswerForm) -> Answered {
     let verdict = form.chosen();
     let link_job = form.link_job.text.trim();
     if verdict.needs_job() && link_job.is_empty() {
         form.error = Some("`linked` needs the id of the job this callback belongs to".to_owned());
         form.field = AnswerField::LinkJob;
-        return false;
+        return Answered::Nothing;
     }
     let request = AnswerRequest {
         seq: form.seq,
@@ -170,7 +219,22 @@ fn submit_answer(app: &mut App, form: &mut AnswerForm) -> bool {
         seen_answer: form.seen.as_ref().map(|a| a.id),
     };
     match review::answer(&mut app.ledger, &request, app.model.now) {
+        Ok(written) if written.linked.is_none() => {
+            let stays_open = if verdict.closes() {
+                ""
+            } else {
+                "; the question stays open"
+            };
+            Answered::Passing(format!(
+                "Answer {} written on callback #{}: {} by {}{stays_open}.",
+                written.answer_id,
+                form.seq,
+                verdict.as_str(),
+                inert(&app.model.reviewer)
+            ))
+        }
         Ok(written) => {
+            // A linked answer judged a new callback: three lines, kept until closed.
             let mut lines = vec![format!(
                 "Answer {} written on callback #{}: {} by {}.",
                 written.answer_id,
@@ -197,16 +261,17 @@ fn submit_answer(app: &mut App, form: &mut AnswerForm) -> bool {
             }
             form.error = None;
             form.outcome = Some(Outcome::Written(lines));
-            true
+            Answered::Shown
         }
         Err(AnswerError::AnsweredMeanwhile(theirs)) => {
+            // Refused: said in the form, which stays until closed, so it cannot pass
+            // unread. Show their answer in the row too.
             form.outcome = Some(Outcome::AnsweredMeanwhile(theirs));
-            // Show their answer in the row too.
-            true
+            Answered::Shown
         }
         Err(e) => {
             form.error = Some(e.to_string());
-            false
+            Answered::Nothing
         }
     }
 }
