@@ -364,3 +364,30 @@ fn case_owners_and_time_bounds_keep_what_the_query_says() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+#[test]
+fn the_aged_view_finds_no_owner_by_owner_none_and_never_by_a_word() {
+    use jobledger::filter::{Query, Scope};
+    use jobledger::store::PageRequest;
+    let w = Workdir::with_afternoon();
+    w.ok(&["owner", "booking-1043", "--owner", "Unowned Desk"]);
+    let ledger = w.ledger();
+    let aged = |query: &str| -> Vec<String> {
+        let query = Query::parse(query, Scope::AgedJobs).expect("a query");
+        let page = ledger
+            .aged_jobs_page(support::fixture::now(), &query, &PageRequest::first(100))
+            .expect("the Aged view reads");
+        page.into_iter().map(|row| row.job_id).collect()
+    };
+    let all = aged("");
+    let nobodys: Vec<String> = all.iter().filter(|j| *j != "booking-1043").cloned().collect();
+    assert!(
+        all.len() > nobodys.len() && !nobodys.is_empty(),
+        "{all:?}: a weak case"
+    );
+    assert_eq!(aged("owner:none"), nobodys);
+    assert_eq!(aged("-owner:none"), ["booking-1043"]);
+    assert_eq!(aged("OWNER:unowned"), ["booking-1043"]);
+    assert_eq!(aged("unowned"), ["booking-1043"]);
+    assert_eq!(aged("owner:own"), ["booking-1043"]);
+}
