@@ -256,7 +256,11 @@ fn a_query_of_thousands_of_terms_runs_and_one_past_the_limit_is_refused_before_a
 /// `(job id, when its callback arrived, its owner)`.
 const RULES: [(&str, &str, Option<&str>); 4] = [
     ("Job-ÜBER-1", "2026-11-27T14:00:00.000Z", Some("Ops:Ünal")),
-    ("job-plain-2", "2026-11-27T20:30:00.000Z", Some("Unowned Desk")),
+    (
+        "job-plain-2",
+        "2026-11-27T20:30:00.000Z",
+        Some("Unowned Desk"),
+    ),
     ("job-free-3", "2026-11-28T09:00:00.000Z", None),
     ("job-named-4", "2026-11-26T23:59:59.999Z", Some("none")),
 ];
@@ -359,7 +363,9 @@ fn case_owners_and_time_bounds_keep_what_the_query_says() {
         let out = w.run(&["callbacks", "--where", query]);
         let err = String::from_utf8_lossy(&out.stderr);
         if out.status.success() || !err.contains(said) {
-            wrong.push(format!("--where {query:?} was not refused with {said:?}: {err}"));
+            wrong.push(format!(
+                "--where {query:?} was not refused with {said:?}: {err}"
+            ));
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
@@ -380,7 +386,11 @@ fn the_aged_view_finds_no_owner_by_owner_none_and_never_by_a_word() {
         page.into_iter().map(|row| row.job_id).collect()
     };
     let all = aged("");
-    let nobodys: Vec<String> = all.iter().filter(|j| *j != "booking-1043").cloned().collect();
+    let nobodys: Vec<String> = all
+        .iter()
+        .filter(|j| *j != "booking-1043")
+        .cloned()
+        .collect();
     assert!(
         all.len() > nobodys.len() && !nobodys.is_empty(),
         "{all:?}: a weak case"

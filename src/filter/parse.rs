@@ -323,22 +323,24 @@ fn time(text: &str) -> Option<(DateTime<Utc>, bool)> {
 /// A time outside what the ledger holds (years 0 to 9999) is refused.
 fn in_millis(op: Comparison, time: DateTime<Utc>, whole_day: bool) -> Option<(Comparison, Bound)> {
     let below = Timestamp::from_millis(time.timestamp_millis())?;
-    let between = time.timestamp_subsec_nanos() % 1_000_000 != 0;
+    let between = !time.timestamp_subsec_nanos().is_multiple_of(1_000_000);
     let op = match op {
         Comparison::LessOrEqual | Comparison::Greater if whole_day => {
             let next = time.checked_add_signed(chrono::TimeDelta::days(1));
-            return Some(match next.and_then(|t| Timestamp::from_millis(t.timestamp_millis())) {
-                Some(next) => (
-                    if op == Comparison::Greater {
-                        Comparison::GreaterOrEqual
-                    } else {
-                        Comparison::Less
-                    },
-                    Bound::At(next),
-                ),
-                // The ledger's last day: through its last millisecond.
-                None => (op, Bound::At(Timestamp::LATEST)),
-            });
+            return Some(
+                match next.and_then(|t| Timestamp::from_millis(t.timestamp_millis())) {
+                    Some(next) => (
+                        if op == Comparison::Greater {
+                            Comparison::GreaterOrEqual
+                        } else {
+                            Comparison::Less
+                        },
+                        Bound::At(next),
+                    ),
+                    // The ledger's last day: through its last millisecond.
+                    None => (op, Bound::At(Timestamp::LATEST)),
+                },
+            );
         }
         Comparison::Less if between => Comparison::LessOrEqual,
         Comparison::GreaterOrEqual if between => Comparison::Greater,

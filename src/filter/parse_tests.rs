@@ -209,7 +209,11 @@ fn a_word_written_like_a_field_that_is_none_is_refused_with_the_views_fields() {
             4,
             "`gap` is compared with >, <, >= or <=, not `=`: gap>1h",
         ),
-        ("x Job=j-1", 6, "`job` is matched with `:`, not `=`: job:TEXT"),
+        (
+            "x Job=j-1",
+            6,
+            "`job` is matched with `:`, not `=`: job:TEXT",
+        ),
         (
             "Foo:x",
             1,
@@ -253,30 +257,66 @@ fn owner_none_is_no_owner_and_a_quoted_none_is_a_name() {
 
 #[test]
 fn a_time_bound_keeps_the_stored_milliseconds_it_says() {
+    use Comparison::{Greater, GreaterOrEqual, Less, LessOrEqual};
     let at = |s| Bound::At(Timestamp::parse(s).expect("a time"));
     let compare = |text: &str| match tests(text).remove(0).1 {
         Test::Compare(_, op, bound) => (op, bound),
         other => panic!("{text:?}: {other:?}"),
     };
-    use Comparison::{Greater, GreaterOrEqual, Less, LessOrEqual};
     let cases = [
         // Between two milliseconds: `<` keeps the one below, `>=` leaves it out.
-        ("arrived<2026-11-27T14:00:00.0005Z", LessOrEqual, "2026-11-27T14:00:00.000Z"),
-        ("arrived<=2026-11-27T14:00:00.0005Z", LessOrEqual, "2026-11-27T14:00:00.000Z"),
-        ("arrived>2026-11-27T14:00:00.0005Z", Greater, "2026-11-27T14:00:00.000Z"),
-        ("arrived>=2026-11-27T14:00:00.0005Z", Greater, "2026-11-27T14:00:00.000Z"),
-        ("arrived<2026-11-27T15:00:00.0005+01:00", LessOrEqual, "2026-11-27T14:00:00.000Z"),
-        ("arrived<2026-11-27T14:00:00.000Z", Less, "2026-11-27T14:00:00.000Z"),
+        (
+            "arrived<2026-11-27T14:00:00.0005Z",
+            LessOrEqual,
+            "2026-11-27T14:00:00.000Z",
+        ),
+        (
+            "arrived<=2026-11-27T14:00:00.0005Z",
+            LessOrEqual,
+            "2026-11-27T14:00:00.000Z",
+        ),
+        (
+            "arrived>2026-11-27T14:00:00.0005Z",
+            Greater,
+            "2026-11-27T14:00:00.000Z",
+        ),
+        (
+            "arrived>=2026-11-27T14:00:00.0005Z",
+            Greater,
+            "2026-11-27T14:00:00.000Z",
+        ),
+        (
+            "arrived<2026-11-27T15:00:00.0005+01:00",
+            LessOrEqual,
+            "2026-11-27T14:00:00.000Z",
+        ),
+        (
+            "arrived<2026-11-27T14:00:00.000Z",
+            Less,
+            "2026-11-27T14:00:00.000Z",
+        ),
         // A day alone: the whole day for `<=` and `>`, its start for `<` and `>=`.
         ("arrived<=2026-11-27", Less, "2026-11-28T00:00:00Z"),
         ("timeout>2026-11-27", GreaterOrEqual, "2026-11-28T00:00:00Z"),
         ("arrived<2026-11-27", Less, "2026-11-27T00:00:00Z"),
-        ("arrived>=2026-11-27Z", GreaterOrEqual, "2026-11-27T00:00:00Z"),
+        (
+            "arrived>=2026-11-27Z",
+            GreaterOrEqual,
+            "2026-11-27T00:00:00Z",
+        ),
         ("arrived<=2026-12-31", Less, "2027-01-01T00:00:00Z"),
         // A time of the day is that instant.
-        ("arrived<=2026-11-27T14:00", LessOrEqual, "2026-11-27T14:00:00Z"),
+        (
+            "arrived<=2026-11-27T14:00",
+            LessOrEqual,
+            "2026-11-27T14:00:00Z",
+        ),
         // The ledger's last day ends at its last millisecond.
-        ("arrived<=9999-12-31", LessOrEqual, "9999-12-31T23:59:59.999Z"),
+        (
+            "arrived<=9999-12-31",
+            LessOrEqual,
+            "9999-12-31T23:59:59.999Z",
+        ),
         ("arrived>9999-12-31", Greater, "9999-12-31T23:59:59.999Z"),
     ];
     for (text, op, bound) in cases {

@@ -203,9 +203,11 @@ fn contains_lowered(haystack: &[u8], needle: &[u8]) -> bool {
         return true;
     }
     if haystack.is_ascii() && needle.is_ascii() {
-        return haystack
-            .windows(needle.len())
-            .any(|w| w.iter().zip(needle).all(|(h, n)| h.to_ascii_lowercase() == *n));
+        return haystack.windows(needle.len()).any(|w| {
+            w.iter()
+                .zip(needle)
+                .all(|(h, n)| h.to_ascii_lowercase() == *n)
+        });
     }
     let haystack = lowered(&String::from_utf8_lossy(haystack));
     let needle = String::from_utf8_lossy(needle);
