@@ -197,17 +197,19 @@ fn text_of(value: rusqlite::types::ValueRef<'_>) -> Option<std::borrow::Cow<'_, 
 
 /// Whether `haystack`, lowered, contains `needle` (lowered already). Text of ASCII
 /// alone (nearly every id and reason) is compared in place, allocating nothing; other
-/// text is lowered by [`lowered`] first.
+/// text is lowered by [`lowered`] first, as the needle was.
 fn contains_lowered(haystack: &[u8], needle: &[u8]) -> bool {
     if needle.is_empty() {
         return true;
     }
-    if haystack.is_ascii() && needle.is_ascii() {
-        return haystack.windows(needle.len()).any(|w| {
-            w.iter()
-                .zip(needle)
-                .all(|(h, n)| h.to_ascii_lowercase() == *n)
-        });
+    if haystack.is_ascii() {
+        // ASCII lowers to ASCII alone: no other needle is in it.
+        return needle.is_ascii()
+            && haystack.windows(needle.len()).any(|w| {
+                w.iter()
+                    .zip(needle)
+                    .all(|(h, n)| h.to_ascii_lowercase() == *n)
+            });
     }
     let haystack = lowered(&String::from_utf8_lossy(haystack));
     let needle = String::from_utf8_lossy(needle);
@@ -264,6 +266,7 @@ mod tests {
         assert!(holds("\u{212A}ELVIN", "kel"));
         assert!(!holds("booking", "bookings"));
         assert!(!holds("über", "uber"));
+        assert!(!holds("uber", "über"));
         assert!(holds("x", ""));
     }
 }
