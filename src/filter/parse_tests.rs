@@ -235,6 +235,8 @@ fn a_word_written_like_a_field_that_is_none_is_refused_with_the_views_fields() {
     // What a field's name cannot begin: still text to look for.
     assert_eq!(tests("14:00")[0].1, Test::Words("14:00".into()));
     assert_eq!(tests("j-1:x")[0].1, Test::Words("j-1:x".into()));
+    // Quoted, such text is looked for as it is.
+    assert_eq!(tests(r#""Foo:x""#)[0].1, Test::Words("Foo:x".into()));
 }
 
 #[test]
