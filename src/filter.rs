@@ -5,8 +5,14 @@
 //! comparisons on durations and times (`gap>1h`, `age>=2d`, `arrived<2026-11-27T14:00`),
 //! bare words (kept when an id or reason contains them), `-` before a term to negate
 //! it, and `"double quotes"` around a value with spaces or a colon. A query is parsed
-//! for one [`Scope`] (a kind of list): a field the list does not have, or a name
-//! outside a closed set, is an error naming what is allowed.
+//! for one [`Scope`] (a kind of list): a field the list does not have, a word written
+//! like a field that is none, or a name outside a closed set, is an error naming what
+//! is allowed. Case never counts: not in field names, closed-set names or text.
+//!
+//! A time term is parsed to a bound in whole milliseconds, as the ledger stores times,
+//! with its operator chosen so the rows kept are those the written time says: a day
+//! alone is the whole day for `<=` and `>`, its start for `<` and `>=`; a time finer
+//! than a millisecond falls between two stored ones.
 
 mod field;
 mod parse;
@@ -53,6 +59,8 @@ pub enum Test {
 pub enum Value {
     /// Text the field contains (any case).
     Text(String),
+    /// No value at all: `owner:none`, a job nobody owns.
+    Nothing,
     Disposition(Disposition),
     Outcome(Outcome),
     Verdict(Verdict),
@@ -89,6 +97,13 @@ impl Comparison {
             Comparison::GreaterOrEqual => Comparison::LessOrEqual,
         }
     }
+}
+
+/// `text` in lower case by Unicode's rules, character by character (so a letter
+/// lowers the same wherever it stands): the one folding of case the query language
+/// uses, for names and for text alike.
+pub fn lowered(text: &str) -> String {
+    text.chars().flat_map(char::to_lowercase).collect()
 }
 
 /// What a comparison compares with.

@@ -251,3 +251,153 @@ fn a_query_of_thousands_of_terms_runs_and_one_past_the_limit_is_refused_before_a
         );
     }
 }
+
+/// Four jobs, each with one callback, for the rules of case, owners and time bounds:
+/// `(job id, when its callback arrived, its owner)`.
+const RULES: [(&str, &str, Option<&str>); 4] = [
+    ("Job-ÜBER-1", "2026-11-27T14:00:00.000Z", Some("Ops:Ünal")),
+    (
+        "job-plain-2",
+        "2026-11-27T20:30:00.000Z",
+        Some("Unowned Desk"),
+    ),
+    ("job-free-3", "2026-11-28T09:00:00.000Z", None),
+    ("job-named-4", "2026-11-26T23:59:59.999Z", Some("none")),
+];
+
+fn rules_ledger() -> Workdir {
+    let w = Workdir::new();
+    let mut stream = String::new();
+    for (job, arrived, _) in RULES {
+        let lines = [
+            serde_json::json!({"event": "job_accepted", "job_id": job, "at": "2026-11-26T12:00:00Z",
+                "timeout_s": 864_000, "attempt_budget": 3, "input_digest": "sha256:1",
+                "model_digest": "sha256:2", "policy_revision": "p1"}),
+            serde_json::json!({"event": "attempt_started", "job_id": job, "attempt": 1,
+                "at": "2026-11-26T12:00:01Z"}),
+            serde_json::json!({"event": "callback", "delivery_id": format!("d-{job}"),
+                "job_id": job, "attempt": 1, "outcome": "success", "at": arrived,
+                "payload": {}}),
+        ];
+        for line in lines {
+            stream.push_str(&line.to_string());
+            stream.push('\n');
+        }
+    }
+    let file = w.file("rules.ndjson", stream.as_bytes());
+    w.ok(&["ingest", file.to_str().unwrap()]);
+    for (job, _, owner) in RULES {
+        if let Some(owner) = owner {
+            w.ok(&["owner", job, "--owner", owner]);
+        }
+    }
+    w
+}
+
+/// The jobs (by their number in [`RULES`]) whose callbacks `query` keeps.
+fn jobs_where(w: &Workdir, query: &str) -> Vec<usize> {
+    let mut kept: Vec<usize> = rows(w, &["--where", query])
+        .iter()
+        .map(|r| {
+            let job = text(r, &["job_id"]);
+            1 + RULES.iter().position(|(j, _, _)| *j == job).unwrap()
+        })
+        .collect();
+    kept.sort_unstable();
+    kept
+}
+
+#[test]
+fn case_owners_and_time_bounds_keep_what_the_query_says() {
+    let w = rules_ledger();
+    assert_eq!(jobs_where(&w, ""), [1, 2, 3, 4]);
+    let cases: &[(&str, &[usize])] = &[
+        // Case is folded by Unicode's rules, not A to Z alone.
+        ("job:über", &[1]),
+        ("JOB:ÜBER", &[1]),
+        ("über", &[1]),
+        ("-job:über", &[2, 3, 4]),
+        ("owner:ünal", &[1]),
+        ("Owner:ÜNAL", &[1]),
+        // Names and closed sets in any case.
+        ("Job:PLAIN", &[2]),
+        ("DISPOSITION:APPLY answered:NO", &[1, 2, 3, 4]),
+        ("Gap>1h", &[]),
+        ("gap<=0", &[1, 2, 3, 4]),
+        // No owner is a term of its own; an owner's name is text like any other.
+        ("owner:none", &[3]),
+        ("-owner:none", &[1, 2, 4]),
+        ("owner:\"none\"", &[4]),
+        ("owner:unowned", &[2]),
+        ("owner:own", &[2]),
+        ("-owner:own", &[1, 3, 4]),
+        // A bound finer than a millisecond.
+        ("arrived<2026-11-27T14:00:00.0005Z", &[1, 4]),
+        ("arrived>=2026-11-27T14:00:00.0005Z", &[2, 3]),
+        ("arrived<=2026-11-26T23:59:59.9995Z", &[4]),
+        ("arrived>2026-11-26T23:59:59.9985Z", &[1, 2, 3, 4]),
+        // A day alone: the whole day for `<=` and `>`, its start for `<` and `>=`.
+        ("arrived<=2026-11-27", &[1, 2, 4]),
+        ("arrived>2026-11-27", &[3]),
+        ("arrived<2026-11-27", &[4]),
+        ("arrived>=2026-11-27", &[1, 2, 3]),
+        ("arrived>=2026-11-27 arrived<=2026-11-27", &[1, 2]),
+    ];
+    // Every case is run before any is judged, so a failure names all that are wrong.
+    let mut wrong = Vec::new();
+    for &(query, want) in cases {
+        let out = w.run(&["callbacks", "--where", query, "--json"]);
+        let got = if out.status.success() {
+            format!("{:?}", jobs_where(&w, query))
+        } else {
+            String::from_utf8_lossy(&out.stderr).into_owned()
+        };
+        if got != format!("{want:?}") {
+            wrong.push(format!("--where {query:?} kept {got}, not {want:?}"));
+        }
+    }
+    for (query, said) in [
+        ("gap=1h", "`gap` is compared with >, <, >= or <=, not `=`"),
+        ("Foo:x", "no field `Foo`; this view's fields: job, delivery"),
+    ] {
+        let out = w.run(&["callbacks", "--where", query]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        if out.status.success() || !err.contains(said) {
+            wrong.push(format!(
+                "--where {query:?} was not refused with {said:?}: {err}"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn the_aged_view_finds_no_owner_by_owner_none_and_never_by_a_word() {
+    use jobledger::filter::{Query, Scope};
+    use jobledger::store::PageRequest;
+    let w = Workdir::with_afternoon();
+    w.ok(&["owner", "booking-1043", "--owner", "Unowned Desk"]);
+    let ledger = w.ledger();
+    let aged = |query: &str| -> Vec<String> {
+        let query = Query::parse(query, Scope::AgedJobs).expect("a query");
+        let page = ledger
+            .aged_jobs_page(support::fixture::now(), &query, &PageRequest::first(100))
+            .expect("the Aged view reads");
+        page.into_iter().map(|row| row.job_id).collect()
+    };
+    let all = aged("");
+    let nobodys: Vec<String> = all
+        .iter()
+        .filter(|j| *j != "booking-1043")
+        .cloned()
+        .collect();
+    assert!(
+        all.len() > nobodys.len() && !nobodys.is_empty(),
+        "{all:?}: a weak case"
+    );
+    assert_eq!(aged("owner:none"), nobodys);
+    assert_eq!(aged("-owner:none"), ["booking-1043"]);
+    assert_eq!(aged("OWNER:unowned"), ["booking-1043"]);
+    assert_eq!(aged("unowned"), ["booking-1043"]);
+    assert_eq!(aged("owner:own"), ["booking-1043"]);
+}

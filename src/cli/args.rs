@@ -105,8 +105,8 @@ pub(super) enum Command {
         #[arg(long)]
         open: bool,
         /// Only callbacks the query keeps, e.g. 'reason:possible_duplicate_effect gap>1h
-        /// -answered:yes' (the console's `/` language, at most 10000 terms; the README
-        /// lists the fields)
+        /// -answered:yes owner:none' (the console's `/` language, in any case, at most
+        /// 10000 terms; the README lists the fields)
         #[arg(long = "where", value_name = "QUERY", allow_hyphen_values = true)]
         query: Option<String>,
     },

@@ -20,7 +20,7 @@ pub enum Field {
     Verdict,
     /// Who gave the standing answer (contains).
     Reviewer,
-    /// The job's latest owner (contains; `unowned` when none).
+    /// The job's latest owner (contains; `owner:none` when there is none).
     Owner,
     /// Whether the callback has an answer at all (`yes`/`no`).
     Answered,
@@ -78,9 +78,12 @@ impl Field {
         }
     }
 
-    /// The field named `name`, if there is one.
+    /// The field named `name`, in any case, if there is one.
     pub fn named(name: &str) -> Option<Field> {
-        Field::ALL.iter().copied().find(|f| f.name() == name)
+        Field::ALL
+            .iter()
+            .copied()
+            .find(|f| f.name().eq_ignore_ascii_case(name))
     }
 
     /// What the field's values are.
@@ -103,6 +106,9 @@ impl Field {
     pub fn usage(self) -> String {
         let name = self.name();
         match self.kind() {
+            Kind::Text if self == Field::Owner => {
+                format!("{name}:TEXT, or {name}:none for no owner")
+            }
             Kind::Text => format!("{name}:TEXT"),
             Kind::Closed => format!("{name}:NAME"),
             Kind::YesNo => format!("{name}:yes or {name}:no"),

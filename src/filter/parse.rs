@@ -1,8 +1,8 @@
 //! Reading a query's text into terms, checking each value against its field.
 
-use chrono::{NaiveDate, NaiveDateTime};
+use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 
-use super::{Bound, Comparison, Field, FilterError, Kind, Scope, Term, Test, Value};
+use super::{Bound, Comparison, Field, FilterError, Kind, Scope, Term, Test, Value, lowered};
 use crate::clock::Timestamp;
 use crate::closed_set::ClosedSet;
 use crate::decision::{Disposition, Outcome, Verdict};
@@ -37,8 +37,9 @@ impl Reader {
         self.peek().is_none_or(char::is_whitespace)
     }
 
-    /// Text up to the next space (`"quoted"`: up to the closing quote, spaces and all).
-    fn value(&mut self) -> Parsed<String> {
+    /// Text up to the next space (`"quoted"`: up to the closing quote, spaces and all),
+    /// and whether it was quoted.
+    fn value(&mut self) -> Parsed<(String, bool)> {
         if self.peek() == Some('"') {
             let open = self.at;
             self.at += 1;
@@ -54,23 +55,26 @@ impl Reader {
             if !self.at_gap() {
                 return Err(error(self.at, "a space must follow a closing quote"));
             }
-            return Ok(text);
+            return Ok((text, true));
         }
         let start = self.at;
         while !self.at_gap() {
             self.at += 1;
         }
-        Ok(self.chars[start..self.at].iter().collect())
+        Ok((self.chars[start..self.at].iter().collect(), false))
     }
 
-    /// A run of lowercase letters and underscores: a field's name, if one follows.
+    /// A word that could name a field (a letter, then letters, digits and
+    /// underscores, in any case): a field's name when `:`, `=`, `<` or `>` follows.
     fn name(&mut self) -> String {
         let start = self.at;
-        while self
-            .peek()
-            .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
-        {
-            self.at += 1;
+        if self.peek().is_some_and(|c| c.is_ascii_alphabetic()) {
+            while self
+                .peek()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+            {
+                self.at += 1;
+            }
         }
         self.chars[start..self.at].iter().collect()
     }
@@ -157,16 +161,28 @@ fn term(reader: &mut Reader, scope: Scope) -> Parsed<Term> {
         let field = field_at()?;
         reader.at += 1;
         let value_at = reader.at;
-        let value = reader.value()?;
-        Test::Is(field, is_value(field, &value, value_at)?)
+        let (value, quoted) = reader.value()?;
+        Test::Is(field, is_value(field, &value, quoted, value_at)?)
+    } else if !name.is_empty() && reader.peek() == Some('=') {
+        // `gap=1h` read as a bare word would keep nothing, and say nothing of why.
+        let field = field_at()?;
+        let how = match field.kind() {
+            Kind::Duration | Kind::Time => "is compared with >, <, >= or <=",
+            Kind::Text | Kind::Closed | Kind::YesNo => "is matched with `:`",
+        };
+        return Err(error(
+            reader.at,
+            format!("`{field}` {how}, not `=`: {}", field.usage()),
+        ));
     } else if let Some(op) = (!name.is_empty()).then(|| reader.comparison()).flatten() {
         let field = field_at()?;
         let value_at = reader.at;
-        let value = reader.value()?;
-        Test::Compare(field, op, bound(field, &value, value_at)?)
+        let (value, _) = reader.value()?;
+        let (op, bound) = bound(field, op, &value, value_at)?;
+        Test::Compare(field, op, bound)
     } else {
         reader.at = start;
-        let value = reader.value()?;
+        let (value, _) = reader.value()?;
         if value.is_empty() {
             return Err(error(
                 start,
@@ -178,7 +194,9 @@ fn term(reader: &mut Reader, scope: Scope) -> Parsed<Term> {
     Ok(Term { negated, test })
 }
 
-fn is_value(field: Field, value: &str, at: usize) -> Parsed<Value> {
+/// The value of `field:value`; `quoted` when it was written in quotes (`owner:"none"`
+/// is an owner called none, `owner:none` no owner at all).
+fn is_value(field: Field, value: &str, quoted: bool, at: usize) -> Parsed<Value> {
     if value.is_empty() {
         return Err(error(
             at,
@@ -186,8 +204,11 @@ fn is_value(field: Field, value: &str, at: usize) -> Parsed<Value> {
         ));
     }
     match field.kind() {
+        Kind::Text if field == Field::Owner && !quoted && value.eq_ignore_ascii_case("none") => {
+            Ok(Value::Nothing)
+        }
         Kind::Text => Ok(Value::Text(value.to_owned())),
-        Kind::YesNo => match value {
+        Kind::YesNo => match lowered(value).as_str() {
             "yes" => Ok(Value::Yes(true)),
             "no" => Ok(Value::Yes(false)),
             _ => Err(error(
@@ -209,7 +230,7 @@ fn is_value(field: Field, value: &str, at: usize) -> Parsed<Value> {
 
 /// A name of the closed set `S`, or an error listing them all.
 fn closed<S: ClosedSet>(value: &str, at: usize) -> Parsed<S> {
-    S::parse(value).ok_or_else(|| {
+    S::parse(&lowered(value)).ok_or_else(|| {
         let names: Vec<&str> = S::ALL.iter().map(|s| s.as_str()).collect();
         error(
             at,
@@ -222,10 +243,11 @@ fn closed<S: ClosedSet>(value: &str, at: usize) -> Parsed<S> {
     })
 }
 
-fn bound(field: Field, value: &str, at: usize) -> Parsed<Bound> {
+/// The bound of `field op value`, with the operator that keeps what it says.
+fn bound(field: Field, op: Comparison, value: &str, at: usize) -> Parsed<(Comparison, Bound)> {
     let parsed = match field.kind() {
-        Kind::Duration => seconds(value).map(Bound::Seconds),
-        Kind::Time => time(value).map(Bound::At),
+        Kind::Duration => seconds(value).map(|s| (op, Bound::Seconds(s))),
+        Kind::Time => time(value).and_then(|(time, whole_day)| in_millis(op, time, whole_day)),
         Kind::Text | Kind::Closed | Kind::YesNo => {
             return Err(error(
                 at,
@@ -274,22 +296,57 @@ fn seconds(text: &str) -> Option<i64> {
     Some(sign * total)
 }
 
-/// A UTC time: RFC 3339, or `2026-11-27`, `2026-11-27T14:00`, `2026-11-27T14:00:05`
-/// (a trailing `Z` allowed).
-fn time(text: &str) -> Option<Timestamp> {
-    if let Some(at) = Timestamp::parse(text) {
-        return Some(at);
+/// A UTC time as written, to the nanosecond: RFC 3339, or `2026-11-27`,
+/// `2026-11-27T14:00`, `2026-11-27T14:00:05` (a trailing `Z` allowed); and whether
+/// it was a day alone.
+fn time(text: &str) -> Option<(DateTime<Utc>, bool)> {
+    if let Ok(at) = DateTime::parse_from_rfc3339(text) {
+        return Some((at.with_timezone(&Utc), false));
     }
     let text = text.strip_suffix('Z').unwrap_or(text);
-    let naive = ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%dT%H:%M"]
+    if let Some(at) = ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%dT%H:%M"]
         .iter()
         .find_map(|format| NaiveDateTime::parse_from_str(text, format).ok())
-        .or_else(|| {
-            NaiveDate::parse_from_str(text, "%Y-%m-%d")
-                .ok()
-                .map(|d| d.and_time(chrono::NaiveTime::MIN))
-        })?;
-    Timestamp::parse(&naive.and_utc().to_rfc3339())
+    {
+        return Some((at.and_utc(), false));
+    }
+    let day = NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()?;
+    Some((day.and_time(chrono::NaiveTime::MIN).and_utc(), true))
+}
+
+/// `op time` as a comparison with a stored time, which has whole milliseconds.
+///
+/// A day alone is the whole day for `<=` and `>` (`<=2026-11-27` keeps the 27th's
+/// evening: it is `<` the 28th) and its start for `<` and `>=`. A time between two
+/// milliseconds keeps the stored times its operator says: `<14:00:00.0005` keeps
+/// `14:00:00.000` (it is `<=` the millisecond below), `>=14:00:00.0005` does not.
+/// A time outside what the ledger holds (years 0 to 9999) is refused.
+fn in_millis(op: Comparison, time: DateTime<Utc>, whole_day: bool) -> Option<(Comparison, Bound)> {
+    let below = Timestamp::from_millis(time.timestamp_millis())?;
+    let between = !time.timestamp_subsec_nanos().is_multiple_of(1_000_000);
+    let op = match op {
+        Comparison::LessOrEqual | Comparison::Greater if whole_day => {
+            let next = time.checked_add_signed(chrono::TimeDelta::days(1));
+            return Some(
+                match next.and_then(|t| Timestamp::from_millis(t.timestamp_millis())) {
+                    Some(next) => (
+                        if op == Comparison::Greater {
+                            Comparison::GreaterOrEqual
+                        } else {
+                            Comparison::Less
+                        },
+                        Bound::At(next),
+                    ),
+                    // The ledger's last day: through its last millisecond.
+                    None => (op, Bound::At(Timestamp::LATEST)),
+                },
+            );
+        }
+        Comparison::Less if between => Comparison::LessOrEqual,
+        Comparison::GreaterOrEqual if between => Comparison::Greater,
+        op => op,
+    };
+    Some((op, Bound::At(below)))
 }
 
 #[cfg(test)]

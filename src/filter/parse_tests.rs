@@ -105,8 +105,8 @@ fn comparisons_on_durations_and_times() {
                 false,
                 Test::Compare(
                     Field::Timeout,
-                    Comparison::Greater,
-                    at("2026-11-27T00:00:00Z")
+                    Comparison::GreaterOrEqual,
+                    at("2026-11-28T00:00:00Z")
                 )
             ),
         ]
@@ -170,4 +170,158 @@ fn a_query_holds_at_most_max_terms_and_the_one_past_is_named_by_its_column() {
     let (column, message) = refused(&format!("{most} y"), Scope::Callbacks);
     assert_eq!(column, most.chars().count() + 2);
     assert!(message.contains("at most 10000 terms"), "{message}");
+}
+
+#[test]
+fn field_names_and_closed_set_names_take_any_case() {
+    assert_eq!(
+        tests("Job:x Gap>1h DISPOSITION:HOLD answered:YES Verdict:Single_Effect OUTCOME:Failure"),
+        vec![
+            (false, Test::Is(Field::Job, Value::Text("x".into()))),
+            (
+                false,
+                Test::Compare(Field::Gap, Comparison::Greater, Bound::Seconds(3600))
+            ),
+            (
+                false,
+                Test::Is(Field::Disposition, Value::Disposition(Disposition::Hold))
+            ),
+            (false, Test::Is(Field::Answered, Value::Yes(true))),
+            (
+                false,
+                Test::Is(Field::Verdict, Value::Verdict(Verdict::SingleEffect))
+            ),
+            (
+                false,
+                Test::Is(Field::Outcome, Value::Outcome(Outcome::Failure))
+            ),
+        ]
+    );
+    let (_, message) = refused("Escalates<2026-12-01", Scope::Callbacks);
+    assert!(message.contains("does not apply to this view"), "{message}");
+}
+
+#[test]
+fn a_word_written_like_a_field_that_is_none_is_refused_with_the_views_fields() {
+    let cases: &[(&str, usize, &str)] = &[
+        (
+            "gap=1h",
+            4,
+            "`gap` is compared with >, <, >= or <=, not `=`: gap>1h",
+        ),
+        (
+            "x Job=j-1",
+            6,
+            "`job` is matched with `:`, not `=`: job:TEXT",
+        ),
+        (
+            "Foo:x",
+            1,
+            "no field `Foo`; this view's fields: job, delivery, reason",
+        ),
+        ("status2=x", 1, "no field `status2`"),
+        ("age>=1d Gapp<1h", 9, "no field `Gapp`"),
+    ];
+    for &(text, column, start) in cases {
+        let (at, message) = refused(text, Scope::Callbacks);
+        assert!(message.contains(start), "{text:?}: {message}");
+        assert_eq!(at, column, "{text:?}: {message}");
+    }
+    let (_, message) = refused("state=open", Scope::AgedJobs);
+    assert!(
+        message.contains("this view's fields: job, owner, age, escalates"),
+        "{message}"
+    );
+    // What a field's name cannot begin: still text to look for.
+    assert_eq!(tests("14:00")[0].1, Test::Words("14:00".into()));
+    assert_eq!(tests("j-1:x")[0].1, Test::Words("j-1:x".into()));
+    // Quoted, such text is looked for as it is.
+    assert_eq!(tests(r#""Foo:x""#)[0].1, Test::Words("Foo:x".into()));
+}
+
+#[test]
+fn owner_none_is_no_owner_and_a_quoted_none_is_a_name() {
+    assert_eq!(
+        tests(r#"owner:none -Owner:NONE owner:"none" owner:unowned"#),
+        vec![
+            (false, Test::Is(Field::Owner, Value::Nothing)),
+            (true, Test::Is(Field::Owner, Value::Nothing)),
+            (false, Test::Is(Field::Owner, Value::Text("none".into()))),
+            (false, Test::Is(Field::Owner, Value::Text("unowned".into()))),
+        ]
+    );
+    // Elsewhere `none` is text like any other.
+    assert_eq!(
+        tests("reviewer:none")[0].1,
+        Test::Is(Field::Reviewer, Value::Text("none".into()))
+    );
+}
+
+#[test]
+fn a_time_bound_keeps_the_stored_milliseconds_it_says() {
+    use Comparison::{Greater, GreaterOrEqual, Less, LessOrEqual};
+    let at = |s| Bound::At(Timestamp::parse(s).expect("a time"));
+    let compare = |text: &str| match tests(text).remove(0).1 {
+        Test::Compare(_, op, bound) => (op, bound),
+        other => panic!("{text:?}: {other:?}"),
+    };
+    let cases = [
+        // Between two milliseconds: `<` keeps the one below, `>=` leaves it out.
+        (
+            "arrived<2026-11-27T14:00:00.0005Z",
+            LessOrEqual,
+            "2026-11-27T14:00:00.000Z",
+        ),
+        (
+            "arrived<=2026-11-27T14:00:00.0005Z",
+            LessOrEqual,
+            "2026-11-27T14:00:00.000Z",
+        ),
+        (
+            "arrived>2026-11-27T14:00:00.0005Z",
+            Greater,
+            "2026-11-27T14:00:00.000Z",
+        ),
+        (
+            "arrived>=2026-11-27T14:00:00.0005Z",
+            Greater,
+            "2026-11-27T14:00:00.000Z",
+        ),
+        (
+            "arrived<2026-11-27T15:00:00.0005+01:00",
+            LessOrEqual,
+            "2026-11-27T14:00:00.000Z",
+        ),
+        (
+            "arrived<2026-11-27T14:00:00.000Z",
+            Less,
+            "2026-11-27T14:00:00.000Z",
+        ),
+        // A day alone: the whole day for `<=` and `>`, its start for `<` and `>=`.
+        ("arrived<=2026-11-27", Less, "2026-11-28T00:00:00Z"),
+        ("timeout>2026-11-27", GreaterOrEqual, "2026-11-28T00:00:00Z"),
+        ("arrived<2026-11-27", Less, "2026-11-27T00:00:00Z"),
+        (
+            "arrived>=2026-11-27Z",
+            GreaterOrEqual,
+            "2026-11-27T00:00:00Z",
+        ),
+        ("arrived<=2026-12-31", Less, "2027-01-01T00:00:00Z"),
+        // A time of the day is that instant.
+        (
+            "arrived<=2026-11-27T14:00",
+            LessOrEqual,
+            "2026-11-27T14:00:00Z",
+        ),
+        // The ledger's last day ends at its last millisecond.
+        (
+            "arrived<=9999-12-31",
+            LessOrEqual,
+            "9999-12-31T23:59:59.999Z",
+        ),
+        ("arrived>9999-12-31", Greater, "9999-12-31T23:59:59.999Z"),
+    ];
+    for (text, op, bound) in cases {
+        assert_eq!(compare(text), (op, at(bound)), "{text}");
+    }
 }

@@ -84,9 +84,10 @@ fn callback_field(field: Field) -> Option<Column> {
         Field::Verdict => Column::Equals("a.verdict"),
         Field::Reviewer => Column::Text("a.reviewer"),
         Field::Answered => Column::Flag("a.id IS NOT NULL"),
+        // NULL when nobody owns the job: `owner:none`, never a text to contain.
         Field::Owner => Column::Text(
-            "coalesce((SELECT owner FROM owner_assignments
-                        WHERE job_id = c.job_id ORDER BY id DESC LIMIT 1), 'unowned')",
+            "(SELECT owner FROM owner_assignments
+                        WHERE job_id = c.job_id ORDER BY id DESC LIMIT 1)",
         ),
         Field::By => Column::Text("c.replacement_created_by"),
         Field::Gap => Column::Seconds(GAP_SECONDS),

@@ -9,7 +9,7 @@ use rusqlite::types::Value as SqlValue;
 use rusqlite::{Row, Statement, ToSql};
 
 use crate::clock::Timestamp;
-use crate::filter::{Bound, Comparison, Field, Query, Test, Value};
+use crate::filter::{Bound, Comparison, Field, Query, Test, Value, lowered};
 
 /// How a field of one list reads in SQL.
 #[derive(Debug, Clone, Copy)]
@@ -95,26 +95,29 @@ impl Condition {
     fn test(&mut self, test: &Test, columns: &Columns) -> String {
         match test {
             Test::Words(text) => {
-                let q = self.bind(SqlValue::Text(text.clone()));
+                let q = self.bind(SqlValue::Text(lowered(text)));
                 let mut sql = String::from("(");
                 for (i, word) in columns.words.iter().enumerate() {
                     let or = if i == 0 { "" } else { " OR " };
-                    let _ = write!(sql, "{or}instr(lower({word}), lower({q})) > 0");
+                    let _ = write!(sql, "{or}{CONTAINS_LOWERED}({word}, {q})");
                 }
                 sql.push(')');
                 sql
             }
             Test::Is(field, value) => match ((columns.field)(*field), value) {
                 (Some(Column::Text(expr)), Value::Text(text)) => {
-                    let q = self.bind(SqlValue::Text(text.clone()));
-                    format!("instr(lower({expr}), lower({q})) > 0")
+                    let q = self.bind(SqlValue::Text(lowered(text)));
+                    format!("{CONTAINS_LOWERED}({expr}, {q})")
                 }
+                (Some(Column::Text(expr)), Value::Nothing) => format!("({expr}) IS NULL"),
                 (Some(Column::Equals(expr)), value) => {
                     let name = match value {
                         Value::Disposition(d) => d.as_str(),
                         Value::Outcome(o) => o.as_str(),
                         Value::Verdict(v) => v.as_str(),
-                        Value::Text(_) | Value::Yes(_) => return "0".to_owned(),
+                        Value::Text(_) | Value::Nothing | Value::Yes(_) => {
+                            return "0".to_owned();
+                        }
                     };
                     let q = self.bind(SqlValue::Text(name.to_owned()));
                     format!("{expr} = {q}")
@@ -156,6 +159,63 @@ impl Condition {
     }
 }
 
+/// The SQL function that tells whether its first argument, in lower case by
+/// [`lowered`], contains its second (already lowered): SQLite's own `lower()` lowers
+/// A to Z alone, so `job:über` missed `Job-ÜBER-1`. NULL for a NULL text.
+const CONTAINS_LOWERED: &str = "jobledger_contains_lowered";
+
+/// Makes [`CONTAINS_LOWERED`] known to `conn`, which every query's SQL needs.
+pub(super) fn register_functions(conn: &rusqlite::Connection) -> rusqlite::Result<()> {
+    use rusqlite::functions::FunctionFlags;
+    conn.create_scalar_function(
+        CONTAINS_LOWERED,
+        2,
+        FunctionFlags::SQLITE_UTF8
+            | FunctionFlags::SQLITE_DETERMINISTIC
+            | FunctionFlags::SQLITE_INNOCUOUS,
+        |ctx| {
+            let needle = ctx.get_raw(1);
+            let haystack = ctx.get_raw(0);
+            Ok(match (text_of(haystack), text_of(needle)) {
+                (Some(haystack), Some(needle)) => Some(contains_lowered(&haystack, &needle)),
+                _ => None,
+            })
+        },
+    )
+}
+
+/// A value's text, borrowed when it is text already (every column a query reads).
+fn text_of(value: rusqlite::types::ValueRef<'_>) -> Option<std::borrow::Cow<'_, [u8]>> {
+    use rusqlite::types::ValueRef;
+    match value {
+        ValueRef::Null => None,
+        ValueRef::Text(t) | ValueRef::Blob(t) => Some(t.into()),
+        ValueRef::Integer(i) => Some(i.to_string().into_bytes().into()),
+        ValueRef::Real(r) => Some(r.to_string().into_bytes().into()),
+    }
+}
+
+/// Whether `haystack`, lowered, contains `needle` (lowered already). Text of ASCII
+/// alone (nearly every id and reason) is compared in place, allocating nothing; other
+/// text is lowered by [`lowered`] first, as the needle was.
+fn contains_lowered(haystack: &[u8], needle: &[u8]) -> bool {
+    if needle.is_empty() {
+        return true;
+    }
+    if haystack.is_ascii() {
+        // ASCII lowers to ASCII alone: no other needle is in it.
+        return needle.is_ascii()
+            && haystack.windows(needle.len()).any(|w| {
+                w.iter()
+                    .zip(needle)
+                    .all(|(h, n)| h.to_ascii_lowercase() == *n)
+            });
+    }
+    let haystack = lowered(&String::from_utf8_lossy(haystack));
+    let needle = String::from_utf8_lossy(needle);
+    haystack.contains(needle.as_ref())
+}
+
 /// Runs `st` with the values named in `named` that it uses (a first page names no
 /// key, an empty query no values), reading each row with `from_row`.
 pub(super) fn query_named<T>(
@@ -185,5 +245,28 @@ impl Condition {
         self.values
             .iter()
             .map(|(name, value)| (name.as_str(), value as &dyn ToSql))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::contains_lowered;
+    use crate::filter::lowered;
+
+    #[test]
+    fn text_is_contained_in_any_case_by_unicodes_rules() {
+        let holds = |haystack: &str, needle: &str| {
+            contains_lowered(haystack.as_bytes(), lowered(needle).as_bytes())
+        };
+        assert!(holds("Job-ÜBER-1", "über"));
+        assert!(holds("Ops:Ünal", "ÜNAL"));
+        assert!(holds("BOOKING-1043", "king-10"));
+        assert!(holds("ΟΔΟΣ", "σ"));
+        // The Kelvin sign lowers to an ASCII k: non-ASCII text takes the slow path.
+        assert!(holds("\u{212A}ELVIN", "kel"));
+        assert!(!holds("booking", "bookings"));
+        assert!(!holds("über", "uber"));
+        assert!(!holds("uber", "über"));
+        assert!(holds("x", ""));
     }
 }

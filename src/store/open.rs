@@ -100,6 +100,7 @@ fn open_as(
         wait_for_writer(tries, busy_timeout)
     }))
     .map_err(|e| classify(path, e))?;
+    super::filter::register_functions(&conn).map_err(|e| classify(path, e))?;
     check_identity(&conn, path)?;
     if mode == OpenMode::ReadWrite {
         // The page size counts only for a new file (before WAL mode fixes it): 8 KiB

@@ -43,7 +43,7 @@ const AGED: JobList = JobList {
     filter: "(j.state = 'accepted' OR j.state = 'running' OR j.state = 'timed_out') AND j.aged_at <= ?2",
     fields: Columns {
         field: aged_field,
-        words: &["j.job_id", "j.state", "coalesce(o.owner, 'unowned')"],
+        words: &["j.job_id", "j.state", "o.owner"],
     },
     order: "j.aged_at",
 };
@@ -51,7 +51,8 @@ const AGED: JobList = JobList {
 fn aged_field(field: Field) -> Option<Column> {
     match field {
         Field::Job => Some(Column::Text("j.job_id")),
-        Field::Owner => Some(Column::Text("coalesce(o.owner, 'unowned')")),
+        // NULL when nobody owns the job: `owner:none`, never a text to contain.
+        Field::Owner => Some(Column::Text("o.owner")),
         Field::Age => Some(Column::AgeOf("j.accepted_at")),
         Field::Escalates => Some(Column::Time("o.escalate_at")),
         _ => None,
