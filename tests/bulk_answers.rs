@@ -316,11 +316,7 @@ fn rows_outside_the_closed_set_and_rows_answered_meanwhile_are_left_out_with_the
 #[test]
 fn expect_refuses_a_wrong_count_with_nothing_written_and_writes_exactly_the_right_one() {
     let mut t = demo();
-    let filter = CallbackFilter {
-        disposition: Some(Disposition::Quarantine),
-        open: true,
-        ..CallbackFilter::default()
-    };
+    let filter = open_quarantined();
     let before = t.dump();
     for wrong in [0, 3, 5] {
         let request = BulkRequest {
@@ -364,11 +360,7 @@ fn expect_refuses_a_wrong_count_with_nothing_written_and_writes_exactly_the_righ
 #[test]
 fn a_row_a_colleague_closes_after_the_plan_stays_in_a_filtered_selection_named_and_counted() {
     let mut t = demo();
-    let filter = CallbackFilter {
-        disposition: Some(Disposition::Quarantine),
-        open: true,
-        ..CallbackFilter::default()
-    };
+    let filter = open_quarantined();
     let plan =
         bulk::read_plan(&t.ledger, Selection::Filter(&filter), Verdict::Noise, "ana").unwrap();
     assert_eq!(plan.answered.len(), 4);
@@ -429,11 +421,7 @@ fn with_no_plan_read_a_colleagues_standing_answer_leaves_its_row_out_but_ones_ow
         "ana",
     )
     .unwrap();
-    let filter = CallbackFilter {
-        disposition: Some(Disposition::Quarantine),
-        open: true,
-        ..CallbackFilter::default()
-    };
+    let filter = open_quarantined();
     let request = BulkRequest {
         selection: Selection::Filter(&filter),
         verdict: Verdict::Noise,
@@ -488,4 +476,13 @@ fn a_plan_and_its_mark_are_read_in_one_snapshot() {
         1,
         "seen once it is over"
     );
+}
+
+/// The open quarantined callbacks: the selection these tests answer in bulk.
+fn open_quarantined() -> CallbackFilter {
+    CallbackFilter {
+        disposition: Some(Disposition::Quarantine),
+        open: true,
+        ..CallbackFilter::default()
+    }
 }
