@@ -739,3 +739,18 @@ fn opening_an_older_ledger_says_it_upgrades_it_once() {
     assert!(second.status.success());
     assert_eq!(String::from_utf8_lossy(&second.stderr), "");
 }
+
+/// Help cites what a user has (the README), never the project's own specification.
+#[test]
+fn no_help_text_cites_a_document_the_user_does_not_have() {
+    let w = Workdir::new();
+    let top = w.ok(&["--help"]);
+    assert!(!top.contains("SPEC"), "{top}");
+    for command in listed_commands(&top).iter().filter(|c| *c != "help") {
+        let help = w.ok(&[command, "--help"]);
+        assert!(
+            !help.contains("SPEC"),
+            "`{command} --help` cites SPEC:\n{help}"
+        );
+    }
+}

@@ -81,7 +81,7 @@ pub(super) enum Command {
     /// Totals: callbacks by disposition, jobs by state, outbox, backlog alarm
     #[command(after_help = SUMMARY_EXIT)]
     Summary {
-        /// Print JSON (the shapes of SPEC sec. 7) instead of a table
+        /// Print JSON instead of a table (its shape: the README, "JSON for scripts")
         #[arg(long)]
         json: bool,
         /// Held + quarantined arrivals an hour that reviewers can take
@@ -94,7 +94,7 @@ pub(super) enum Command {
     },
     /// List callbacks in ingest order, with disposition, timeout, arrival and answer
     Callbacks {
-        /// Print JSON (the shapes of SPEC sec. 7) instead of a table
+        /// Print JSON instead of a table (its shape: the README, "JSON for scripts")
         #[arg(long)]
         json: bool,
         /// Only callbacks with this disposition
@@ -113,7 +113,7 @@ pub(super) enum Command {
     /// Account for every accepted job: missing terminal records, outputs, notifications, aged jobs
     #[command(after_help = RECONCILE_EXIT)]
     Reconcile {
-        /// Print JSON (the shapes of SPEC sec. 7) instead of a table
+        /// Print JSON instead of a table (its shape: the README, "JSON for scripts")
         #[arg(long)]
         json: bool,
         /// Submission window width: 15m, 1h, 1d, ...
@@ -193,13 +193,13 @@ pub(super) enum Command {
     },
     /// List requests waiting in the outbox
     Outbox {
-        /// Print JSON (the shapes of SPEC sec. 7) instead of a table
+        /// Print JSON instead of a table (its shape: the README, "JSON for scripts")
         #[arg(long)]
         json: bool,
     },
     /// List rejected events (malformed, or for unknown jobs) with their reasons
     Rejected {
-        /// Print JSON (the shapes of SPEC sec. 7) instead of a table
+        /// Print JSON instead of a table (its shape: the README, "JSON for scripts")
         #[arg(long)]
         json: bool,
     },

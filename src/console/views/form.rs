@@ -203,7 +203,7 @@ fn owner_lines(form: &OwnerForm) -> Vec<Line<'_>> {
 
 fn request_lines(form: &RequestForm) -> Vec<Line<'_>> {
     let mut lines = vec![Line::from(
-        Span::raw("Checked before anything goes to the outbox (SPEC sec. 6):").bold(),
+        Span::raw("Checked before anything goes to the outbox:").bold(),
     )];
     for check in &form.checks {
         let mark = if check.passes {
