@@ -113,12 +113,58 @@ pub(crate) const TAB_PADDING: &str = " ";
 pub(crate) const TAB_DIVIDER: &str = "│";
 /// Put before the first tab shown when tabs left of it gave way.
 pub(crate) const TABS_GIVEN_WAY: &str = "‹ ";
+/// Drawn as one more tab after the last one shown when tabs right of it do not fit; a
+/// click on it shows the first of them.
+pub(crate) const TABS_MORE: &str = "›";
+
+/// How the tab bar is laid out: the tabs it shows (whole ones only), and whether tabs
+/// on the right did not fit (a `›` after them says so).
+pub(crate) struct TabBar {
+    pub shown: std::ops::Range<usize>,
+    pub more: bool,
+}
+
+/// The tab bar of tabs titled `titles` in `width` columns, the selected one always in
+/// it. When they do not all fit, the columns of the `›` are kept for it.
+pub(crate) fn tab_bar(titles: &[Line<'_>], selected: usize, width: u16) -> TabBar {
+    let chars = |s: &str| s.chars().count();
+    let drawn = |tabs: std::ops::Range<usize>| -> usize {
+        let cells: usize = titles[tabs.clone()]
+            .iter()
+            .map(|t| t.width() + 2 * chars(TAB_PADDING) + chars(TAB_DIVIDER))
+            .sum();
+        let mark = if tabs.start == 0 {
+            0
+        } else {
+            chars(TABS_GIVEN_WAY)
+        };
+        (cells + mark).saturating_sub(chars(TAB_DIVIDER))
+    };
+    // No `›` when the tabs from the first one shown to the last all fit.
+    let first = first_tab_shown(titles, selected, width);
+    if drawn(first..titles.len()) <= usize::from(width) {
+        return TabBar {
+            shown: first..titles.len(),
+            more: false,
+        };
+    }
+    let more = chars(TABS_MORE) + 2 * chars(TAB_PADDING) + chars(TAB_DIVIDER);
+    let bar = width.saturating_sub(u16::try_from(more).unwrap_or(u16::MAX));
+    let first = first_tab_shown(titles, selected, bar);
+    let end = (first + 1..=titles.len())
+        .rev()
+        .find(|&end| drawn(first..end) <= usize::from(bar))
+        .unwrap_or(first + 1);
+    TabBar {
+        shown: first..end,
+        more: end < titles.len(),
+    }
+}
 
 /// The first tab the bar shows, of tabs titled `titles`: the first of all when the
 /// tabs up to the selected one fit in `width`; else the fewest on the left give way,
-/// so that the selected tab is always in the bar. The view draws from it and a click
-/// is measured against it.
-pub(crate) fn first_tab_shown(titles: &[Line<'_>], selected: usize, width: u16) -> usize {
+/// so that the selected tab is always in the bar.
+fn first_tab_shown(titles: &[Line<'_>], selected: usize, width: u16) -> usize {
     let chars = |s: &str| s.chars().count();
     // A title takes its text, the padding either side and the divider.
     let through_selected = |first: usize| -> usize {
@@ -156,9 +202,16 @@ pub fn tab_at(model: &Model, column: u16, row: u16) -> Option<Tab> {
     let padding = width(TAB_PADDING.chars().count());
     let divider = width(TAB_DIVIDER.chars().count());
     let titles = views::tab_titles(model);
-    let first = first_tab_shown(&titles, model.tab.index(), bar.width);
+    let layout = tab_bar(&titles, model.tab.index(), bar.width);
+    let first = layout.shown.start;
     let mut x = bar.x;
-    for (i, (&tab, title)) in Tab::ALL.iter().zip(&titles).enumerate().skip(first) {
+    for (i, (&tab, title)) in Tab::ALL
+        .iter()
+        .zip(&titles)
+        .enumerate()
+        .take(layout.shown.end)
+        .skip(first)
+    {
         let mark = if i == first && first > 0 {
             width(TABS_GIVEN_WAY.chars().count())
         } else {
@@ -174,7 +227,8 @@ pub fn tab_at(model: &Model, column: u16, row: u16) -> Option<Tab> {
         }
         x = end.saturating_add(divider);
     }
-    None
+    // The `›` after the last tab shown, and the bar after it, show the next tab.
+    (layout.more && (x..bar.right()).contains(&column)).then(|| Tab::ALL[layout.shown.end])
 }
 
 /// The index in the page of the list row drawn at (`column`, `row`), inside the list's

@@ -9,8 +9,8 @@ use ratatui::widgets::{Paragraph, Tabs, Wrap};
 use super::action::Action;
 use super::keymap;
 use super::layout::{
-    MIN_HEIGHT, MIN_WIDTH, Shape, TAB_DIVIDER, TAB_PADDING, TABS_GIVEN_WAY, body_areas,
-    first_tab_shown, frame_areas, too_small,
+    MIN_HEIGHT, MIN_WIDTH, Shape, TAB_DIVIDER, TAB_PADDING, TABS_GIVEN_WAY, TABS_MORE, body_areas,
+    frame_areas, tab_bar, too_small,
 };
 use super::model::{Model, Overlay};
 use super::views::{self, outside};
@@ -48,16 +48,21 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
 }
 
 /// The tab bar. When the tabs do not all fit, those left of the selected one give
-/// way (a `‹` says so), so the tab shown is always in the bar.
+/// way (a `‹` says so), so the tab shown is always in the bar, and a `›` at its end
+/// says that tabs on the right did not fit.
 fn draw_tabs(frame: &mut Frame<'_>, area: Rect, model: &Model) {
     let titles = views::tab_titles(model);
     let selected = model.tab.index();
-    let first = first_tab_shown(&titles, selected, area.width);
-    let mut shown: Vec<Line<'_>> = titles.into_iter().skip(first).collect();
+    let bar = tab_bar(&titles, selected, area.width);
+    let first = bar.shown.start;
+    let mut shown: Vec<Line<'_>> = titles.into_iter().take(bar.shown.end).skip(first).collect();
     if first > 0
         && let Some(head) = shown.first_mut()
     {
         head.spans.insert(0, Span::raw(TABS_GIVEN_WAY).dark_gray());
+    }
+    if bar.more {
+        shown.push(Line::from(Span::raw(TABS_MORE).dark_gray()));
     }
     let tabs = Tabs::new(shown)
         .select(selected - first)
