@@ -426,11 +426,7 @@ fn kept_counts(conn: &Connection) -> Found {
     let conn: &Connection = &snapshot;
     let kept = super::counts::kept_counts(conn)?;
     let recounted: BTreeMap<String, i64> = conn
-        .prepare(
-            "SELECT 'callbacks.' || disposition, count(*) FROM callbacks NOT INDEXED GROUP BY 1
-             UNION ALL
-             SELECT 'jobs.' || state, count(*) FROM jobs NOT INDEXED GROUP BY 1",
-        )?
+        .prepare(super::counts::RECOUNT)?
         .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
         .collect::<rusqlite::Result<_>>()?;
     let mut names: Vec<&String> = kept.keys().chain(recounted.keys()).collect();

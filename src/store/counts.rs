@@ -83,6 +83,14 @@ impl CountDeltas {
     }
 }
 
+/// Every kept count recounted from its table's own b-tree (`NOT INDEXED`: an index may
+/// be whole where the table is not), as rows of (name, n): what `check` compares the
+/// kept counts with, and what a salvage keeps for the rows it saved.
+pub(super) const RECOUNT: &str =
+    "SELECT 'callbacks.' || disposition AS name, count(*) AS n FROM callbacks NOT INDEXED GROUP BY 1
+     UNION ALL
+     SELECT 'jobs.' || state, count(*) FROM jobs NOT INDEXED GROUP BY 1";
+
 /// Every kept count by name (`callbacks.<disposition>`, `jobs.<state>`).
 pub(super) fn kept_counts(conn: &Connection) -> rusqlite::Result<BTreeMap<String, i64>> {
     conn.prepare_cached("SELECT name, n FROM ledger_counts")?

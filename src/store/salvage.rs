@@ -199,17 +199,16 @@ fn copied_tables(into: &Connection) -> rusqlite::Result<Vec<String>> {
 /// The kept counts, recounted from the rows saved, every count's row kept (a count
 /// with no rows is 0), in one transaction.
 fn recount(into: &Connection) -> rusqlite::Result<()> {
-    into.execute_batch(
+    // `WHERE true` tells SQLite's parser that ON CONFLICT is the upsert's, not a join's.
+    into.execute_batch(&format!(
         "BEGIN IMMEDIATE;
          UPDATE ledger_counts SET n = 0;
          INSERT INTO ledger_counts (name, n)
-             SELECT 'callbacks.' || disposition, count(*) FROM callbacks WHERE true GROUP BY disposition
-             ON CONFLICT (name) DO UPDATE SET n = excluded.n;
-         INSERT INTO ledger_counts (name, n)
-             SELECT 'jobs.' || state, count(*) FROM jobs WHERE true GROUP BY state
+             SELECT name, n FROM ({}) WHERE true
              ON CONFLICT (name) DO UPDATE SET n = excluded.n;
          COMMIT;",
-    )
+        super::counts::RECOUNT
+    ))
 }
 
 /// Rows saved that refer to a row not saved, counted by table.
