@@ -176,9 +176,7 @@ fn fill(
         DemoData::Synthetic { jobs, seed } => {
             // Generate into a pipe-like buffer file beside the ledger, then ingest it:
             // memory stays flat whatever the number of jobs.
-            let mut stream_path = path.as_os_str().to_owned();
-            stream_path.push(".ndjson");
-            let stream_path = std::path::PathBuf::from(stream_path);
+            let stream_path = crate::store::with_suffix(path, ".ndjson");
             {
                 let file = std::fs::File::create(&stream_path)?;
                 let mut out = std::io::BufWriter::with_capacity(1 << 16, file);

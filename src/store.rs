@@ -53,6 +53,7 @@ pub use callbacks::CallbackFilter;
 pub use check::{CHECKS, CheckFinding};
 pub use counts::MissingCounts;
 pub use decisions::{DecisionAnswerRow, DecisionRow, DivergentJob, NewDecisionAnswer};
+pub use file_checks::with_suffix;
 pub use findings::{Finding, FindingJob};
 pub use identity::FileAtPath;
 pub use jobs::{HistoryEntry, JobDefaults, NewAttempt};

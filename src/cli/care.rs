@@ -11,7 +11,7 @@ use anyhow::{Context, Result, bail};
 
 use crate::inert::inert_path;
 use crate::report::{self, CheckReport};
-use crate::store::{CHECKS, CheckFinding, Ledger, StoreError};
+use crate::store::{CHECKS, CheckFinding, Ledger, StoreError, with_suffix};
 
 /// The exit status of a check that found something wrong (1 is a check that could
 /// not run, as for every command; 2 a wrong argument).
@@ -315,9 +315,7 @@ pub(super) fn partial_name(dest: &Path) -> PathBuf {
 pub(super) fn remove_partial(partial: &Path) {
     let _ = std::fs::remove_file(partial);
     for suffix in ["-journal", "-wal", "-shm"] {
-        let mut name = partial.as_os_str().to_owned();
-        name.push(suffix);
-        let _ = std::fs::remove_file(PathBuf::from(name));
+        let _ = std::fs::remove_file(with_suffix(partial, suffix));
     }
 }
 
@@ -376,11 +374,7 @@ fn is_sqlite_or_empty(path: &Path) -> bool {
 fn refuse_the_ledgers_own(path: &Path, dest: &Path) -> Result<()> {
     let own: Vec<PathBuf> = ["", "-wal", "-shm", "-waiting", "-journal"]
         .iter()
-        .map(|suffix| {
-            let mut name = path.as_os_str().to_owned();
-            name.push(suffix);
-            PathBuf::from(name)
-        })
+        .map(|suffix| with_suffix(path, suffix))
         .collect();
     let resolved = |p: &Path| -> Option<PathBuf> {
         let dir = match p.parent() {

@@ -12,7 +12,7 @@ use super::care::{checked_copy, partial_name, place, remove_partial};
 use crate::clock::Timestamp;
 use crate::inert::inert_path;
 use crate::report;
-use crate::store::{Ledger, StoreError};
+use crate::store::{Ledger, StoreError, with_suffix};
 
 /// Puts a copy of `backup` at the ledger's `path`, the ledger as it was (with its log)
 /// kept beside it; says what was done.
@@ -124,7 +124,5 @@ fn aside_name(path: &Path, now: Timestamp) -> PathBuf {
         .take(19)
         .filter(|c| *c != ':')
         .collect();
-    let mut name = path.as_os_str().to_owned();
-    name.push(format!(".before-restore-{time}Z"));
-    PathBuf::from(name)
+    with_suffix(path, &format!(".before-restore-{time}Z"))
 }

@@ -76,7 +76,12 @@ fn directory_of(path: &Path) -> PathBuf {
 /// The file kept beside the ledger file `path` names, under `suffix`: SQLite's `-wal`
 /// and `-shm`, jobledger's `-waiting` (`turns`).
 pub(super) fn beside(path: &Path, suffix: &str) -> PathBuf {
-    let mut name = resolved(path).into_os_string();
+    with_suffix(&resolved(path), suffix)
+}
+
+/// `path` with `suffix` added to its name, as written (`L.db` and `-wal`: `L.db-wal`).
+pub fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
     name.push(suffix);
     PathBuf::from(name)
 }
@@ -127,9 +132,7 @@ pub(super) fn immutable_file(path: &Path) -> Option<PathBuf> {
             if link {
                 beside(path, suffix)
             } else {
-                let mut name = path.as_os_str().to_owned();
-                name.push(suffix);
-                PathBuf::from(name)
+                with_suffix(path, suffix)
             }
         })
         .find(|file| is_immutable(file))
@@ -263,9 +266,7 @@ pub(super) fn set_aside(path: &Path, to: &Path) -> std::io::Result<Vec<PathBuf>>
         } else {
             beside(path, suffix)
         };
-        let mut name = to.as_os_str().to_owned();
-        name.push(suffix);
-        let target = PathBuf::from(name);
+        let target = with_suffix(to, suffix);
         if target.exists() {
             return Err(std::io::Error::new(
                 std::io::ErrorKind::AlreadyExists,
