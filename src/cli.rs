@@ -295,17 +295,28 @@ fn run(cli: Cli) -> Result<ExitCode> {
             job,
             owner,
             escalate_at,
+            clear,
             by,
             json,
         } => {
             let mut ledger = open_for_a_person(&path)?;
             let by = reviewer_name(by);
-            let escalate_at = escalate_at.map(|at| at.from(now));
-            let row = escalation::set_owner(&mut ledger, &job, &owner, escalate_at, &by, now)?;
-            if json {
-                report::write_json(&mut out, &report::OwnerJson::new(&job, &row))?;
+            if let Some(owner) = owner.filter(|_| !clear) {
+                let escalate_at = escalate_at.map(|at| at.from(now));
+                let row = escalation::set_owner(&mut ledger, &job, &owner, escalate_at, &by, now)?;
+                if json {
+                    report::write_json(&mut out, &report::OwnerJson::new(&job, &row))?;
+                } else {
+                    out.write_all(report::owner_set(&job, &owner, escalate_at).as_bytes())?;
+                }
             } else {
-                out.write_all(report::owner_set(&job, &owner, escalate_at).as_bytes())?;
+                let cleared = escalation::clear_owner(&mut ledger, &job, &by, now)?;
+                if json {
+                    let said = report::OwnerJson::cleared(&job, &cleared, &by, now);
+                    report::write_json(&mut out, &said)?;
+                } else {
+                    out.write_all(report::owner_cleared(&job, &cleared).as_bytes())?;
+                }
             }
         }
         Command::Request {

@@ -88,6 +88,36 @@ pub fn set_owner(
     })
 }
 
+/// What clearing an owner came to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cleared {
+    /// The owner who stood until now; the clearing is written.
+    Was(OwnerRow),
+    /// The job had no owner: nothing is written.
+    HadNone,
+}
+
+/// Clears a job's owner (and its escalation time) by appending an assignment with no
+/// owner, in one transaction; a job with no owner is left as it is, with nothing
+/// written, so its history does not gain a clearing that changed nothing.
+pub fn clear_owner(
+    ledger: &mut Ledger,
+    job_id: &str,
+    set_by: &str,
+    now: Timestamp,
+) -> Result<Cleared, OwnerError> {
+    let mut writer = ledger.writer()?;
+    if !writer.job_exists(job_id)? {
+        return Err(OwnerError::NoSuchJob(job_id.to_owned()));
+    }
+    let Some(was) = writer.owner(job_id)? else {
+        return Ok(Cleared::HadNone);
+    };
+    writer.clear_owner(job_id, set_by, now)?;
+    writer.commit()?;
+    Ok(Cleared::Was(was))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -151,8 +151,73 @@ fn owner_json_prints_the_assignment_written() {
             "owner": "ops:kim",
             "set_at": "2026-11-27T17:00:00.000Z",
             "set_by": "lead",
+            "written": true,
         })
     );
+}
+
+/// `owner --clear` leaves a job unowned everywhere the standing owner is read
+/// (reconcile, the query language's `owner:none`, the store), keeps the clearing in
+/// the job's history, and writes nothing for a job that has no owner.
+#[test]
+fn owner_clear_leaves_the_job_unowned_and_kept_in_its_history() {
+    let (w, _) = Workdir::with_demo();
+    let before = owner_rows(&w);
+    let owned_by = |w: &Workdir| {
+        let report = w.json(&["reconcile", "--json"]);
+        let aged = report["aged"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["job_id"] == "booking-1042")
+            .cloned();
+        aged.expect("booking-1042 is aged")
+    };
+    assert_eq!(owned_by(&w)["owner"], "ops:maria");
+    let out = w.ok(&["owner", "booking-1042", "--clear", "--by", "lead"]);
+    assert_eq!(
+        out,
+        "booking-1042 has no owner now (was ops:maria); it will not escalate\n"
+    );
+    assert_eq!(owner_rows(&w), before + 1, "the clearing is appended");
+    let aged = owned_by(&w);
+    assert_eq!(aged["unowned"], true, "{aged}");
+    assert_eq!(aged["escalate_at"], Value::Null, "{aged}");
+    assert_eq!(w.ledger().owner("booking-1042").unwrap(), None);
+    let unowned = w.json(&[
+        "callbacks",
+        "--json",
+        "--where",
+        "owner:none job:booking-1042",
+    ]);
+    assert!(
+        !unowned.as_array().unwrap().is_empty(),
+        "owner:none finds the cleared job's callbacks"
+    );
+    let timeline = w.ledger().timeline("booking-1042").unwrap();
+    assert!(
+        timeline.iter().any(|e| matches!(&e.fact, jobledger::store::TimelineFact::OwnerSet { owner: None, set_by, .. } if set_by == "lead")),
+        "the clearing is in the job's history: {timeline:?}"
+    );
+
+    // Cleared again: there is no owner to clear, and nothing is written.
+    let row = w.json(&["owner", "booking-1042", "--clear", "--json"]);
+    assert_eq!(row["written"], false, "{row}");
+    assert_eq!(row["owner"], Value::Null, "{row}");
+    assert_eq!(owner_rows(&w), before + 1);
+    let out = w.ok(&["owner", "booking-1042", "--clear"]);
+    assert_eq!(out, "booking-1042 has no owner; nothing written\n");
+
+    // A clearing names no owner and no time; one of --owner and --clear is needed.
+    for args in [
+        &["owner", "booking-1042", "--clear", "--owner", "ops:kim"][..],
+        &["owner", "booking-1042", "--clear", "--escalate-at", "2h"],
+        &["owner", "booking-1042"],
+    ] {
+        let out = w.run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
+    }
+    assert_eq!(owner_rows(&w), before + 1);
 }
 
 /// `request retry|cancel` take who asks as `owner --by` and `answer --reviewer` do:

@@ -488,3 +488,43 @@ fn a_full_ledger_of_schema_4_migrates_row_for_row_and_still_finds_its_lines() {
     drop(ledger);
     assert_eq!(fixture::dump(&path), built.dump());
 }
+
+#[test]
+fn a_ledger_of_schema_10_keeps_every_owner_assignment_in_order_and_can_clear_one() {
+    // Migration 11 rebuilds owner_assignments so that an owner can be cleared.
+    let mut built = TempLedger::with_demo_streams();
+    for (owner, at) in [
+        ("ops:kim", "2026-11-27T16:00:00Z"),
+        ("ops:lee", "2026-11-27T16:30:00Z"),
+    ] {
+        jobledger::escalation::set_owner(
+            &mut built.ledger,
+            "booking-1042",
+            owner,
+            None,
+            "lead",
+            fixture::at(at),
+        )
+        .unwrap();
+    }
+    let path = built.dir.path().join("v10.db");
+    ledger_of_schema(&built.path, 10, &path);
+    let mut ledger = Ledger::open(&path).unwrap();
+    assert_eq!(fixture::dump(&path), built.dump());
+    assert_eq!(
+        ledger.owner("booking-1042").unwrap().unwrap().owner,
+        "ops:lee"
+    );
+    jobledger::escalation::clear_owner(&mut ledger, "booking-1042", "lead", now()).unwrap();
+    assert_eq!(ledger.owner("booking-1042").unwrap(), None);
+    // A clearing carries no escalation time.
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let error = conn
+        .execute(
+            "INSERT INTO owner_assignments (job_id, owner, escalate_at, set_by, set_at)
+             VALUES ('booking-1042', NULL, '2026-11-27T18:00:00.000Z', 'x', '2026-11-27T17:00:00.000Z')",
+            [],
+        )
+        .expect_err("no owner, no escalation");
+    assert!(error.to_string().contains("CHECK"), "{error}");
+}

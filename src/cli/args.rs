@@ -172,16 +172,21 @@ pub(super) enum Command {
         /// The job's id
         job: String,
         /// Who owns the job from now on (e.g. ops:lee)
-        #[arg(long)]
-        owner: String,
+        #[arg(long, required_unless_present = "clear")]
+        owner: Option<String>,
         /// When it escalates: a delay from now (30m, 2h, 1d) or a time (RFC 3339, e.g.
         /// 2026-11-27T18:00:00Z); without it, no escalation time
         #[arg(long, value_name = "WHEN", value_parser = parse_escalate_at)]
         escalate_at: Option<EscalationTime>,
+        /// Clear the job's owner and escalation time: the job is unowned from now on
+        /// (kept in its history; nothing is written when it has no owner)
+        #[arg(long, conflicts_with_all = ["owner", "escalate_at"])]
+        clear: bool,
         /// Who sets it [default: env JOBLEDGER_REVIEWER, else the login name]
         #[arg(long, value_name = "NAME")]
         by: Option<String>,
-        /// Print the assignment written as JSON (job_id, owner, escalate_at, set_by, set_at)
+        /// Print the assignment written as JSON (job_id, owner, escalate_at, set_by, set_at,
+        /// written; owner null when cleared)
         #[arg(long)]
         json: bool,
     },

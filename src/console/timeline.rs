@@ -70,7 +70,12 @@ pub(crate) fn text(fact: &TimelineFact) -> String {
         TimelineFact::OutputChecked { exists: false } => "output checked: MISSING".to_owned(),
         TimelineFact::NotificationSent { kind } => format!("notification sent: {kind}"),
         TimelineFact::OwnerSet {
-            owner,
+            owner: None,
+            set_by,
+            ..
+        } => format!("owner cleared by {set_by}"),
+        TimelineFact::OwnerSet {
+            owner: Some(owner),
             set_by,
             escalate_at,
         } => {

@@ -4,6 +4,7 @@ use std::fmt::Write as _;
 
 use crate::clock::Timestamp;
 use crate::decision::{DecisionVerdict, Disposition, ReasonCode};
+use crate::escalation::Cleared;
 use crate::inert::inert;
 use crate::outbox::{RequestKind, RequestWritten};
 use crate::review::{AnswerWritten, Verdict};
@@ -50,6 +51,18 @@ pub fn owner_set(job: &str, owner: &str, escalate_at: Option<Timestamp>) -> Stri
         |t| format!("escalates at {t}"),
     );
     format!("{} is owned by {}; {when}\n", inert(job), inert(owner))
+}
+
+/// After `owner --clear`.
+pub fn owner_cleared(job: &str, cleared: &Cleared) -> String {
+    match cleared {
+        Cleared::Was(was) => format!(
+            "{} has no owner now (was {}); it will not escalate\n",
+            inert(job),
+            inert(&was.owner)
+        ),
+        Cleared::HadNone => format!("{} has no owner; nothing written\n", inert(job)),
+    }
 }
 
 /// After `request`.
@@ -157,14 +170,17 @@ pub struct DecisionsAnsweredJson<'a> {
     pub verdict: DecisionVerdict,
 }
 
-/// `owner --json`: the assignment written (keys in alphabetical order).
+/// `owner --json`: the assignment written (keys in alphabetical order); `owner` is
+/// null when the owner was cleared, and `written` false when a clearing found no
+/// owner to clear.
 #[derive(Debug, serde::Serialize)]
 pub struct OwnerJson<'a> {
     pub escalate_at: Option<Timestamp>,
     pub job_id: &'a str,
-    pub owner: &'a str,
+    pub owner: Option<&'a str>,
     pub set_at: Timestamp,
     pub set_by: &'a str,
+    pub written: bool,
 }
 
 impl<'a> OwnerJson<'a> {
@@ -173,9 +189,22 @@ impl<'a> OwnerJson<'a> {
         OwnerJson {
             escalate_at: row.escalate_at,
             job_id,
-            owner: &row.owner,
+            owner: Some(&row.owner),
             set_at: row.set_at,
             set_by: &row.set_by,
+            written: true,
+        }
+    }
+
+    /// The JSON of a clearing of `job_id`'s owner by `set_by` at `set_at`.
+    pub fn cleared(job_id: &'a str, cleared: &Cleared, set_by: &'a str, set_at: Timestamp) -> Self {
+        OwnerJson {
+            escalate_at: None,
+            job_id,
+            owner: None,
+            set_at,
+            set_by,
+            written: matches!(cleared, Cleared::Was(_)),
         }
     }
 }

@@ -99,14 +99,18 @@ impl<'s> Side<'s> {
         self.compare(job_id) == Some(Ordering::Equal)
     }
 
-    /// The current row's owner assignment (columns 1 to 4).
+    /// The current row's owner assignment (columns 1 to 4); none when it clears the
+    /// owner.
     fn owner(&self) -> rusqlite::Result<Option<OwnerRow>> {
-        match self.rows.get() {
-            Some(row) => Ok(Some(from_columns!(row, 1 => OwnerRow {
-                owner, escalate_at, set_by, set_at
-            }))),
-            None => Ok(None),
-        }
+        let Some(row) = self.rows.get() else {
+            return Ok(None);
+        };
+        let Some(owner) = row.get::<_, Option<String>>(1)? else {
+            return Ok(None);
+        };
+        Ok(Some(from_columns!(row, 2 => OwnerRow {
+            escalate_at, set_by, set_at; owner: owner
+        })))
     }
 
     /// The current row's time (column 1) and flag (column 2): an output check's.

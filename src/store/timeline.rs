@@ -60,9 +60,10 @@ pub enum TimelineFact {
     OutputChecked { exists: bool },
     /// A notification about the job was sent.
     NotificationSent { kind: String },
-    /// The job was given an owner (and a time to escalate).
+    /// The job was given an owner (and a time to escalate), or its owner was cleared
+    /// (no owner).
     OwnerSet {
-        owner: String,
+        owner: Option<String>,
         set_by: String,
         escalate_at: Option<Timestamp>,
     },
