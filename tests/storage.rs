@@ -528,3 +528,34 @@ fn a_ledger_of_schema_10_keeps_every_owner_assignment_in_order_and_can_clear_one
         .expect_err("no owner, no escalation");
     assert!(error.to_string().contains("CHECK"), "{error}");
 }
+
+#[test]
+fn an_upgrade_that_rebuilds_a_table_is_undone_when_a_reference_would_break() {
+    // A schema 10 ledger with an owner assignment for a job it does not hold: the
+    // rebuild of owner_assignments (migration 11) must not carry the broken reference
+    // into the new schema unnoticed.
+    let built = TempLedger::with_demo_streams();
+    let path = built.dir.path().join("v10.db");
+    ledger_of_schema(&built.path, 10, &path);
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch("PRAGMA foreign_keys = OFF").unwrap();
+        conn.execute(
+            "INSERT INTO owner_assignments (job_id, owner, escalate_at, set_by, set_at)
+             VALUES ('no-such-job', 'ops:kim', NULL, 'x', '2026-11-27T17:00:00.000Z')",
+            [],
+        )
+        .unwrap();
+    }
+    let before = fixture::dump(&path);
+    let Err(error) = Ledger::open(&path) else {
+        panic!("the upgrade went ahead over a broken reference");
+    };
+    assert!(
+        matches!(error, StoreError::Damaged { .. })
+            && error.to_string().contains("owner_assignments"),
+        "{error}"
+    );
+    assert_eq!(fixture::query_i64(&path, "PRAGMA user_version", []), 10);
+    assert_eq!(fixture::dump(&path), before, "the file is as it was");
+}

@@ -270,6 +270,34 @@ fn migrate(conn: &Connection, path: &Path) -> Result<(), StoreError> {
     result
 }
 
+/// A migration that rebuilds a table (copy, drop, rename) runs with foreign keys off,
+/// so nothing stops it from leaving a reference to a row it did not copy: SQLite's
+/// recipe for such a change asks for `foreign_key_check` before the commit. Anything it
+/// finds fails the migration, which is rolled back and leaves the file as it was.
+fn refuse_broken_references(
+    conn: &Connection,
+    path: &Path,
+    version: i64,
+) -> Result<(), StoreError> {
+    let broken: Vec<(String, String)> = conn
+        .prepare("PRAGMA foreign_key_check")
+        .and_then(|mut st| {
+            st.query_map([], |row| Ok((row.get(0)?, row.get(2)?)))?
+                .collect::<rusqlite::Result<_>>()
+        })
+        .map_err(|e| classify(path, e))?;
+    let Some((table, parent)) = broken.first() else {
+        return Ok(());
+    };
+    Err(StoreError::Damaged {
+        path: path.to_owned(),
+        detail: format!(
+            "the upgrade to schema {version} would leave {} row(s) referring to missing rows (the first: {table} to {parent}); the upgrade was undone",
+            broken.len()
+        ),
+    })
+}
+
 fn migrate_each(conn: &Connection, path: &Path) -> Result<(), StoreError> {
     loop {
         conn.execute_batch("BEGIN IMMEDIATE")
@@ -283,6 +311,9 @@ fn migrate_each(conn: &Connection, path: &Path) -> Result<(), StoreError> {
                 return Ok(false);
             };
             conn.execute_batch(sql).map_err(|e| classify(path, e))?;
+            if sql.contains("DROP TABLE") {
+                refuse_broken_references(conn, path, version + 1)?;
+            }
             conn.execute_batch(&format!(
                 "PRAGMA user_version = {}; PRAGMA application_id = {APPLICATION_ID};",
                 version + 1
