@@ -9,7 +9,9 @@ use jobledger::console::model::counts::Count;
 use jobledger::console::model::detail::{Detail, RawMessage, Subject};
 use jobledger::console::model::page::{CallbackItem, Page};
 use jobledger::console::{Model, Tab};
-use jobledger::decision::{Disposition, JobState, Outcome, ReasonCode, RequestKind, RequestStatus};
+use jobledger::decision::{
+    Disposition, JobState, Outcome, ReasonCode, RejectionCode, RequestKind, RequestStatus,
+};
 use jobledger::store::{
     CallbackRow, JobRow, OutboxRow, RejectedLine, Replacement, SortValue, TimelineEntry,
     TimelineFact,
@@ -261,12 +263,14 @@ fn outbox_rows() -> Vec<OutboxRow> {
 fn rejected_rows() -> Vec<RejectedLine> {
     vec![
         RejectedLine {
+            code: RejectionCode::NoAcceptedJob,
             event: Some("attempt_timed_out".to_owned()),
             ingested_at: at("2026-11-27T17:00:00Z"),
             seq: 70,
             reason: r#"no job "booking-0000" has been accepted"#.to_owned(),
         },
         RejectedLine {
+            code: RejectionCode::Unclassified,
             event: None,
             ingested_at: at("2026-11-27T17:05:00Z"),
             seq: 1204,
@@ -316,10 +320,13 @@ fn the_rejected_view_lists_each_line_with_its_reason() {
     insta::assert_snapshot!("rejected_from_rows", wide);
     let narrow = text_at(&model, 80, 24);
     insta::assert_snapshot!("rejected_at_80_columns", narrow);
-    for whole in [
-        "not a JSON object: expected value at line 1 column 1",
-        "8 Rejected 2",
-    ] {
+    // Each code whole in its row; the selected row's reason whole in the preview.
+    let preview = narrow.split("Selected row").nth(1).unwrap_or_default();
+    assert!(
+        preview.contains(r#"no job "booking-0000" has been accepted"#),
+        "{narrow}"
+    );
+    for whole in ["no_accepted_job", "unclassified", "8 Rejected 2"] {
         assert!(narrow.contains(whole), "{whole} at 80 columns:\n{narrow}");
     }
 }

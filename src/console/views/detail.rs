@@ -17,7 +17,7 @@ use crate::console::model::Model;
 use crate::console::model::detail::{Detail, RawMessage};
 use crate::console::timeline;
 use crate::inert::inert_bytes;
-use crate::store::{AnswerRow, CallbackRow};
+use crate::store::{AnswerRow, CallbackRow, RejectedLine};
 
 fn heading(text: &str) -> Vec<Span<'_>> {
     vec![Span::raw(text).bold().underlined()]
@@ -110,6 +110,26 @@ fn callback_facts<'a>(out: &mut Vec<Vec<Span<'a>>>, c: &'a CallbackRow) {
     }
 }
 
+/// What the pane says first about a rejected line: which line, what it was, why it
+/// was not taken (the whole sentence), and when it was kept.
+fn rejected_facts<'a>(out: &mut Vec<Vec<Span<'a>>>, r: &'a RejectedLine) {
+    out.push(vec![
+        Span::raw(format!("Rejected line #{} · ", r.seq)).bold(),
+        r.event
+            .as_deref()
+            .map_or_else(|| Span::raw("no event that can be read"), outside)
+            .bold(),
+        Span::raw(" · "),
+        Span::raw(r.code.as_str()).light_red().bold(),
+    ]);
+    out.push(vec![Span::raw("  reason ").dark_gray(), outside(&r.reason)]);
+    out.push(vec![
+        Span::raw("  kept at ").dark_gray(),
+        Span::raw(r.ingested_at.month_day_time()),
+        Span::raw(" · not applied").dark_gray(),
+    ]);
+}
+
 fn raw_lines<'a>(out: &mut Vec<Vec<Span<'a>>>, raw: &'a RawMessage) {
     let how = if raw.pretty {
         "JSON, pretty-printed"
@@ -141,6 +161,10 @@ fn logical_lines(d: &Detail) -> Vec<Vec<Span<'_>>> {
     let mut out: Vec<Vec<Span<'_>>> = Vec::new();
     if let Some(c) = &d.callback {
         callback_facts(&mut out, c);
+        out.push(Vec::new());
+    }
+    if let Some(r) = &d.rejected {
+        rejected_facts(&mut out, r);
         out.push(Vec::new());
     }
     if let Some(earlier) = &d.earlier {
@@ -211,16 +235,34 @@ fn logical_lines(d: &Detail) -> Vec<Vec<Span<'_>>> {
                 ]);
             }
         }
-        None => out.push(vec![
-            Span::raw("No job in the ledger matches this callback; there is no timeline.")
-                .dark_gray(),
-        ]),
+        None => out.push(no_job(d)),
     }
     if let Some(raw) = &d.raw {
         out.push(Vec::new());
         raw_lines(&mut out, raw);
     }
     out
+}
+
+/// What the pane says in place of the job's timeline when the ledger holds no such job.
+fn no_job(d: &Detail) -> Vec<Span<'_>> {
+    if d.rejected.is_none() {
+        return vec![
+            Span::raw("No job in the ledger matches this callback; there is no timeline.")
+                .dark_gray(),
+        ];
+    }
+    match &d.rejected_job_id {
+        Some(job) => vec![
+            Span::raw("No job ").dark_gray(),
+            outside(job),
+            Span::raw(" has been accepted into the ledger; there is no timeline.").dark_gray(),
+        ],
+        None => vec![
+            Span::raw("The line names no job id that can be read; there is no timeline.")
+                .dark_gray(),
+        ],
+    }
 }
 
 /// The detail pane's lines for a screen `screen_width` wide.
@@ -240,9 +282,10 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, d: &Detail, model: &Model)
     let scroll = d.scroll.min(total.saturating_sub(visible));
     let shown: Vec<Line<'_>> = all.into_iter().skip(scroll).take(visible).collect();
     let last = scroll + shown.len();
-    let title = match &d.callback {
-        Some(c) => format!(" Detail of callback #{} ", c.seq),
-        None => " Detail of the job ".to_owned(),
+    let title = match (&d.callback, &d.rejected) {
+        (Some(c), _) => format!(" Detail of callback #{} ", c.seq),
+        (None, Some(r)) => format!(" Detail of rejected line #{} ", r.seq),
+        (None, None) => " Detail of the job ".to_owned(),
     };
     let block = Block::bordered()
         .title(title.bold())

@@ -6,7 +6,8 @@ use ratatui::style::Stylize;
 use ratatui::text::{Line, Span};
 
 use super::preview::only_what_was_cut;
-use super::{Column, ListView, outside, when};
+use super::{Column, Fact, ListView, outside, when};
+use crate::clock::Timestamp;
 use crate::store::{OutboxRow, RejectedLine};
 
 /// Every request in the outbox, oldest first.
@@ -80,13 +81,22 @@ pub(crate) const REJECTED: ListView<RejectedLine> = ListView {
             Line::from(when(row.ingested_at))
         })
         .gives_way(1),
-        // Widened to the longest reason on the page, so on a narrow terminal the time
-        // gives way before a reason is cut.
-        Column::<RejectedLine>::new("reason", Constraint::Length(6), |row, _| {
-            Line::from(outside(&row.reason))
+        Column::<RejectedLine>::new("code", Constraint::Length(4), |row, _| {
+            Line::from(row.code.as_str())
         })
         .grows(),
+        // Free text: the room left, at least enough to read the start of a sentence, so
+        // on a narrow terminal the time gives way first; the preview shows it whole.
+        Column::<RejectedLine>::new("reason", Constraint::Min(24), |row, _| {
+            Line::from(outside(&row.reason))
+        }),
     ],
-    facts: only_what_was_cut,
+    facts: rejection_facts,
     empty: "No rejected events: every event line was taken.",
 };
+
+/// A rejected line's preview: its reason whole, wrapped, however much of it the row
+/// had room for.
+fn rejection_facts(row: &RejectedLine, _: Timestamp) -> Vec<Fact<'_>> {
+    vec![("reason", Line::from(outside(&row.reason)))]
+}
