@@ -38,19 +38,20 @@ pub(crate) const OUTBOX: ListView<OutboxRow> = ListView {
         })
         .grows()
         .gives_way(3),
-        Column::<OutboxRow>::new("at", Constraint::Length(14), |row, _| {
-            Line::from(when(row.requested_at))
+        Column::<OutboxRow>::new("at", Constraint::Length(14), |row, now| {
+            Line::from(when(row.requested_at, now))
         })
+        .grows()
         .gives_way(2),
         // A withdrawn request says by whom and when, so the row answers "who took it back".
-        Column::<OutboxRow>::new("status", Constraint::Length(9), |row, _| {
+        Column::<OutboxRow>::new("status", Constraint::Length(9), |row, now| {
             match &row.withdrawal {
                 None => Line::from(Span::raw(row.status.as_str()).yellow()),
                 Some(w) => Line::from(vec![
                     Span::raw("withdrawn").dark_gray(),
                     Span::raw(" by ").dark_gray(),
                     outside(&w.withdrawn_by),
-                    Span::raw(format!(" at {}", when(w.withdrawn_at))).dark_gray(),
+                    Span::raw(format!(" at {}", when(w.withdrawn_at, now))).dark_gray(),
                 ]),
             }
         })
@@ -77,9 +78,10 @@ pub(crate) const REJECTED: ListView<RejectedLine> = ListView {
             )
         })
         .grows(),
-        Column::<RejectedLine>::new("kept at", Constraint::Length(14), |row, _| {
-            Line::from(when(row.ingested_at))
+        Column::<RejectedLine>::new("kept at", Constraint::Length(14), |row, now| {
+            Line::from(when(row.ingested_at, now))
         })
+        .grows()
         .gives_way(1),
         Column::<RejectedLine>::new("code", Constraint::Length(4), |row, _| {
             Line::from(row.code.as_str())
