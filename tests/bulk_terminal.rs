@@ -190,7 +190,7 @@ fn a_row_a_colleague_answers_between_the_plan_and_the_confirmation_is_left_out_a
     for said in [
         "Wrote 1 answer in one transaction",
         "Left out 1 when written:",
-        "#13 answered meanwhile by lee at 2026-11-27 17:00:00: needs_remote_check (remote may have",
+        "#13 answered meanwhile by lee at 11-27 17:00:00: needs_remote_check (remote may have",
     ] {
         assert!(outcome.contains(said), "{said:?} missing:\n{outcome}");
     }

@@ -10,6 +10,7 @@ use super::model::detail::Detail;
 use super::tab::Tab;
 use super::views;
 use super::views::preview::PREVIEW_HEIGHT;
+use crate::clock::Timestamp;
 
 /// Below this size the console shows only a request for more room.
 pub const MIN_WIDTH: u16 = 60;
@@ -281,8 +282,9 @@ pub fn help_last_scroll(size: (u16, u16)) -> usize {
     views::help::last_scroll(body)
 }
 
-/// The furthest the detail pane of `detail` can scroll on a screen of `size`.
-pub fn detail_last_scroll(size: (u16, u16), detail: &Detail) -> usize {
-    let lines = views::detail::lines(detail, size.0).len();
+/// The furthest the detail pane of `detail` can scroll on a screen of `size` (its
+/// times read at `now`: a time in another year is a longer line).
+pub fn detail_last_scroll(size: (u16, u16), detail: &Detail, now: Timestamp) -> usize {
+    let lines = views::detail::lines(detail, size.0, now).len();
     lines.saturating_sub(detail_capacity(size).max(1))
 }

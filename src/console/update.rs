@@ -260,10 +260,10 @@ impl App {
     }
 
     fn scroll_detail(&mut self, movement: Move) {
-        let size = self.model.size;
+        let (size, now) = (self.model.size, self.model.now);
         let page = layout::detail_capacity(size).max(1);
         if let Some(detail) = &mut self.model.detail {
-            let max = layout::detail_last_scroll(size, detail);
+            let max = layout::detail_last_scroll(size, detail, now);
             detail.scroll = scrolled(detail.scroll.min(max), movement, page, max);
         }
     }

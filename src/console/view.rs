@@ -39,9 +39,9 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
     match &model.overlay {
         Overlay::Form(form) => views::form::draw(frame, body, form, model),
         Overlay::Help { scroll } => views::help::draw(frame, body, *scroll),
-        Overlay::Compare(comparison) => views::compare::draw(frame, body, comparison),
+        Overlay::Compare(comparison) => views::compare::draw(frame, body, comparison, model.now),
         Overlay::SavedViews { views, selected } => {
-            views::saved::draw(frame, body, views, *selected);
+            views::saved::draw(frame, body, views, *selected, model.now);
         }
         Overlay::Filter { .. } | Overlay::Command { .. } | Overlay::None => {}
     }

@@ -87,14 +87,15 @@ pub(crate) fn outside(text: &str) -> Span<'_> {
     }
 }
 
-/// A time, in the console's one form: month, day and time of day (`11-27 13:12:01`).
-pub(crate) fn when(at: Timestamp) -> String {
-    at.month_day_time()
+/// A time, in the one form a person reads it at `now` ([`Timestamp::readable`]):
+/// `11-27 13:12:01` in the current year, `2027-02-27 00:00:00` in another.
+pub(crate) fn when(at: Timestamp, now: Timestamp) -> String {
+    at.readable(now)
 }
 
 /// A time that may be missing.
-pub(crate) fn when_or_dash(at: Option<Timestamp>) -> String {
-    at.map_or_else(|| "-".to_owned(), when)
+pub(crate) fn when_or_dash(at: Option<Timestamp>, now: Timestamp) -> String {
+    at.map_or_else(|| "-".to_owned(), |at| when(at, now))
 }
 
 /// The standing answer of a row: verdict, by whom, how long ago (the preview says

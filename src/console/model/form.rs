@@ -215,8 +215,8 @@ impl RequestForm {
             name: "retention",
             passes: !(expired && retry),
             finding: match output.retention_until {
-                Some(until) if expired => format!("expired at {}", until.month_day_time()),
-                Some(until) => format!("kept until {}", until.month_day_time()),
+                Some(until) if expired => format!("expired at {}", until.readable(now)),
+                Some(until) => format!("kept until {}", until.readable(now)),
                 None => "no retention limit on record".to_owned(),
             },
         };

@@ -528,9 +528,9 @@ impl PageRow for RejectedLine {
         self.seq
     }
 
-    /// A rejected line belongs to no job the ledger took, so it has no detail pane.
+    /// The line itself: Enter opens its reason, raw line and the job's timeline.
     fn subject(&self) -> Option<Subject> {
-        None
+        Some(Subject::Rejected(self.seq))
     }
 
     fn count(rows: &dyn RowSource, query: Query<'_, ()>) -> Result<Count, StoreError> {

@@ -2,6 +2,7 @@
 //! ledger before anything is written, and the write checks every row again against
 //! the plan shown (a row another reviewer answered since is left out and named).
 
+use crate::clock::Timestamp;
 use crate::console::action::{Action, Move};
 use crate::console::model::bulk::{BulkField, BulkForm, BulkStage, count_of, some_of};
 use crate::console::model::form::{Form, Outcome, TextField};
@@ -193,6 +194,7 @@ fn write(app: &mut App, form: &mut BulkForm) -> bool {
                 &written.plan,
                 &written.answer_ids,
                 &app.model.reviewer,
+                app.model.now,
             )));
             true
         }
@@ -207,7 +209,7 @@ fn write(app: &mut App, form: &mut BulkForm) -> bool {
 const CHANGED_NAMED: usize = 6;
 
 /// What the outcome says: how many were written, by whom, and what was left out.
-fn outcome_lines(plan: &Plan, answer_ids: &[i64], reviewer: &str) -> Vec<String> {
+fn outcome_lines(plan: &Plan, answer_ids: &[i64], reviewer: &str, now: Timestamp) -> Vec<String> {
     let ids = match (answer_ids.first(), answer_ids.last()) {
         (Some(first), Some(last)) if first == last => format!("answer {first}"),
         (Some(first), Some(last)) => format!("answers {first}–{last}"),
@@ -239,7 +241,8 @@ fn outcome_lines(plan: &Plan, answer_ids: &[i64], reviewer: &str) -> Vec<String>
             ));
         }
         for left in changed.iter().take(CHANGED_NAMED) {
-            lines.push(format!("  #{} {}", left.seq, inert(&left.why.to_string())));
+            let why = left.why.said(|at| at.readable(now));
+            lines.push(format!("  #{} {}", left.seq, inert(&why)));
         }
         if changed.len() > CHANGED_NAMED {
             lines.push(format!("  … and {} more", changed.len() - CHANGED_NAMED));

@@ -80,7 +80,7 @@ fn submit(app: &mut App, form: &mut DecisionsForm) -> Answered {
                 "{} answered these decisions meanwhile: {} at {}{note}. The list now shows their answer; to answer over it, open the form again (a): it starts from theirs.",
                 answer.reviewer,
                 answer.verdict,
-                answer.answered_at.month_day_time()
+                answer.answered_at.readable(app.model.now)
             )));
             // Refused: said in the form, which stays until closed. Show their answer
             // in the row too.

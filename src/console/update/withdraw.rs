@@ -28,7 +28,7 @@ pub(super) fn open(app: &mut App) {
         model.flash = Flash::error("requests are withdrawn from the Outbox view (7)");
         return;
     };
-    match WithdrawForm::new(row) {
+    match WithdrawForm::new(row, model.now) {
         Ok(form) => model.overlay = Overlay::Form(Box::new(Form::Withdraw(form))),
         Err(why) => model.flash = Flash::error(why),
     }
@@ -61,7 +61,7 @@ fn submit(app: &mut App, form: &mut WithdrawForm) -> bool {
                 row.request,
                 inert(&row.job_id),
                 inert(&app.model.reviewer),
-                app.model.now.short()
+                app.model.now.readable(app.model.now)
             )]));
             true
         }

@@ -308,7 +308,7 @@ fn owner_action(app: &mut App, form: &mut OwnerForm, action: Action) -> bool {
                 Ok(_) => {
                     let when = escalate_at.map_or_else(
                         || "no escalation time".to_owned(),
-                        |t| format!("escalates at {}", t.month_day_time()),
+                        |t| format!("escalates at {}", t.readable(app.model.now)),
                     );
                     form.error = None;
                     form.outcome = Some(Outcome::Written(vec![format!(

@@ -34,7 +34,7 @@ fn job_cell(row: &CallbackRow) -> Span<'_> {
         .map_or_else(|| Span::raw("-").dark_gray(), outside)
 }
 
-fn replacement_cell(item: &CallbackItem, _: Timestamp) -> Line<'_> {
+fn replacement_cell(item: &CallbackItem, now: Timestamp) -> Line<'_> {
     let Some(r) = &item.row.replacement else {
         return Line::from(Span::raw("none").dark_gray());
     };
@@ -42,7 +42,7 @@ fn replacement_cell(item: &CallbackItem, _: Timestamp) -> Line<'_> {
     Line::from(vec![
         Span::raw(format!("#{} ", r.attempt)).bold(),
         outside(&r.created_by),
-        Span::raw(format!(" {} ", super::when(r.started_at))).dark_gray(),
+        Span::raw(format!(" {} ", super::when(r.started_at, now))).dark_gray(),
         Span::raw(state),
     ])
 }
@@ -80,12 +80,14 @@ const REASON: C = C::new("reason", Constraint::Length(6), |i, _| {
     Line::from(i.row.reason.as_str())
 })
 .grows();
-const TIMEOUT_AT: C = C::new("timeout at", Constraint::Length(14), |i, _| {
-    Line::from(when_or_dash(i.row.timeout_at))
-});
-const ARRIVED_AT: C = C::new("arrived at", Constraint::Length(14), |i, _| {
-    Line::from(when_or_dash(i.row.arrived_at))
-});
+const TIMEOUT_AT: C = C::new("timeout at", Constraint::Length(14), |i, now| {
+    Line::from(when_or_dash(i.row.timeout_at, now))
+})
+.grows();
+const ARRIVED_AT: C = C::new("arrived at", Constraint::Length(14), |i, now| {
+    Line::from(when_or_dash(i.row.arrived_at, now))
+})
+.grows();
 const GAP: C = C::new("gap", Constraint::Length(3), |i, _| {
     Line::from(gap_cell(&i.row))
 })
@@ -125,7 +127,7 @@ fn held_facts(item: &CallbackItem, now: Timestamp) -> Vec<Fact<'_>> {
     )));
     let time = |at: Option<Timestamp>, ago: bool| match at {
         Some(at) if ago => Line::from(when_ago(at, now)),
-        Some(at) => Line::from(when(at)),
+        Some(at) => Line::from(when(at, now)),
         None => Line::from(Span::raw("-").dark_gray()),
     };
     let gap = match (r.arrived_at, r.timeout_at) {

@@ -9,6 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 
 use super::{outside, trend};
+use crate::clock::Timestamp;
 use crate::console::model::Model;
 use crate::console::model::counts::Glance;
 use crate::console::tab::Tab;
@@ -247,7 +248,7 @@ fn windows(lines: &mut Vec<Line<'_>>, model: &Model, width: usize) {
         }
         let mut row = format!(
             "{:<14} {total:>7} {:>9} {:>11}",
-            w.start.month_day_time().get(..11).unwrap_or_default(),
+            window_start(w.start, model.now),
             w.divergent_decisions,
             w.conflicting_submissions,
         );
@@ -257,4 +258,14 @@ fn windows(lines: &mut Vec<Line<'_>>, model: &Model, width: usize) {
         }
         lines.push(Line::from(row));
     }
+}
+
+/// The start of a window as the table labels it: its time without the seconds
+/// (`11-27 13:00`, `2025-11-27 13:00` in another year).
+fn window_start(start: Timestamp, now: Timestamp) -> String {
+    let shown = start.readable(now);
+    shown
+        .get(..shown.len().saturating_sub(3))
+        .unwrap_or_default()
+        .to_owned()
 }

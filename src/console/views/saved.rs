@@ -7,11 +7,18 @@ use ratatui::style::{Color, Style, Stylize};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
+use crate::clock::Timestamp;
 use crate::inert::inert;
 use crate::store::SavedView;
 
 /// Draws the saved views over `area`, `selected` marked.
-pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, views: &[SavedView], selected: usize) {
+pub(crate) fn draw(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    views: &[SavedView],
+    selected: usize,
+    now: Timestamp,
+) {
     let popup = area.centered(Constraint::Max(100), Constraint::Percentage(80));
     frame.render_widget(Clear, popup);
     let visible = usize::from(popup.height.saturating_sub(2)).max(1);
@@ -36,8 +43,12 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, views: &[SavedView], selec
                     Span::raw(format!("{:<16} ", inert(&v.name))).bold(),
                     Span::raw(format!("{:<14} ", v.tab)).cyan(),
                     Span::raw(query),
-                    Span::raw(format!("  {} {}", inert(&v.saved_by), v.saved_at.short()))
-                        .dark_gray(),
+                    Span::raw(format!(
+                        "  {} {}",
+                        inert(&v.saved_by),
+                        v.saved_at.readable(now)
+                    ))
+                    .dark_gray(),
                 ]);
                 if i == selected { line.reversed() } else { line }
             })

@@ -33,7 +33,7 @@ const SEPARATOR: &str = " │ ";
 
 /// The parts of the line for `model`, in the order they are drawn.
 fn parts(model: &Model) -> Vec<Part<'_>> {
-    let at = when(model.now);
+    let at = when(model.now, model.now);
     let clock = match model.clock {
         Clock::Fixed(_) => vec![
             format!("clock fixed at {at} UTC"),
