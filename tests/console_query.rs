@@ -218,3 +218,37 @@ fn a_large_view_is_searched_off_the_input_thread_and_its_page_put_back() {
     }
     assert!(render(&app).contains("5 All callbacks 15 "));
 }
+
+#[test]
+fn text_that_is_no_query_yet_says_so_whole_in_the_lists_place_and_enter_keeps_none() {
+    let (_ledger, mut app) = demo_app("ana");
+    resize(&mut app, 80, 24);
+    type_text(&mut app, "3/state:running");
+    let text = render(&app);
+    // No rows of the prefix `state` (a bare word) under a title naming this text.
+    assert!(
+        !text.contains("Nothing here matches the filter state:running"),
+        "{text}"
+    );
+    assert!(text.contains("Aged · not a query yet"), "{text}");
+    assert!(text.contains("not a query yet, at column 1"), "{text}");
+    // The why, whole at 80 columns: every field the view takes is named.
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("job, owner, age, escalates"),
+        "the message is cut:\n{text}"
+    );
+    // Enter does not keep it: the prompt stays, and says why.
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(
+        app.context(),
+        jobledger::console::Context::Filter,
+        "Enter left the prompt"
+    );
+    let text = shows(&app, "not kept: not a query yet, at column 1");
+    assert!(text.contains("Esc puts back no filter"), "{text}");
+    // Esc puts back the filter before, with its rows.
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.model().filter(), None);
+    shows(&app, "3 Aged 4 ");
+}

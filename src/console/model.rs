@@ -124,6 +124,8 @@ pub trait List {
     /// Sets the filter's text alone: the rows stay those of the last query searched
     /// (a large view searches when typing pauses).
     fn set_filter_text(&mut self, filter: Option<String>);
+    /// Why the filter as typed is not a query (`None`: it is one, or there is none).
+    fn invalid(&self) -> Option<&FilterError>;
     /// The kind of list, which says the fields its query may name.
     fn scope(&self) -> Scope;
     /// The columns the list can be sorted by, its own order first.
@@ -200,7 +202,11 @@ impl<T: PageRow + 'static> List for Page<T> {
     }
 
     fn set_filter_text(&mut self, filter: Option<String>) {
-        self.filter = filter;
+        Page::set_filter_text(self, filter);
+    }
+
+    fn invalid(&self) -> Option<&FilterError> {
+        self.invalid.as_ref()
     }
 
     fn scope(&self) -> Scope {
@@ -454,6 +460,11 @@ impl Model {
     /// The current view's filter.
     pub fn filter(&self) -> Option<&str> {
         self.list().and_then(List::filter)
+    }
+
+    /// Why the current view's filter as typed is not a query yet, if it is not.
+    pub fn invalid_filter(&self) -> Option<&FilterError> {
+        self.list().and_then(List::invalid)
     }
 
     /// The open form, if any.

@@ -80,10 +80,18 @@ fn draw_message(frame: &mut Frame<'_>, area: Rect, model: &Model) {
             outside(model.filter().unwrap_or_default()),
             Span::raw("▏").cyan(),
         ];
-        // While the text is no query, say why beside it (the rows are the last query's).
+        // While the text is no query, say so and where beside it; the list's place
+        // says why, whole (a message cut at the screen's edge hid it).
         if let Some(flash) = model.flash.as_ref().filter(|f| f.error) {
             spans.push(Span::raw("  "));
             spans.push(outside(&flash.text).yellow().bold());
+        } else if let Some(error) = model.invalid_filter() {
+            spans.push(Span::raw("  "));
+            spans.push(
+                Span::raw(format!("not a query yet, at column {}", error.column))
+                    .yellow()
+                    .bold(),
+            );
         }
         Line::from(spans)
     } else if let Overlay::Command { text } = &model.overlay {

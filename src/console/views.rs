@@ -63,7 +63,8 @@ impl<T: PageRow + 'static> TabView for ListView<T> {
         // `views::of`; the console test draws every tab, so it shows there as a blank.
         if let Some(page) = model.lists.page::<T>(model.tab) {
             let fitted = table::draw_list(frame, area, model, self, page);
-            if let Some(preview) = preview {
+            // The selected row is one of an earlier text's while the filter is no query.
+            if let Some(preview) = preview.filter(|_| page.invalid.is_none()) {
                 preview::draw(frame, preview, model, self, page, &fitted);
             }
         }

@@ -8,7 +8,7 @@ use super::App;
 use super::reads::LedgerRows;
 use crate::console::action::Action;
 use crate::console::layout;
-use crate::console::model::{Flash, List};
+use crate::console::model::{Flash, List, Overlay};
 use crate::console::tab::Tab;
 use crate::filter::Scope;
 use crate::inert::inert;
@@ -21,6 +21,16 @@ pub(super) fn recount_shown(app: &mut App) -> Result<(), StoreError> {
     match app.model.lists.of_mut(app.model.tab) {
         Some(list) => list.recount(&rows),
         None => Ok(()),
+    }
+}
+
+/// Says that the filter set is no query, and why. While the reviewer types it the
+/// list says so in its place, whole, and the prompt points there: a message line cut
+/// at the width of the screen hid the why.
+pub(super) fn not_a_query(app: &mut App, e: &crate::filter::FilterError) {
+    if !matches!(app.model.overlay, Overlay::Filter { .. }) {
+        let view = app.model.tab.title();
+        app.model.flash = Flash::error(inert(&format!("{view} filter {e}")));
     }
 }
 
@@ -76,8 +86,7 @@ pub(super) fn apply_filter(app: &mut App, text: Option<String>) -> Result<(), St
     }
     let text = text.filter(|t| !t.is_empty());
     if let Err(e) = list.set_filter(text.clone()) {
-        let view = tab.title();
-        app.model.flash = Flash::error(inert(&format!("{view} filter {e}")));
+        not_a_query(app, &e);
         return Ok(());
     }
     let page = list.to_send();
