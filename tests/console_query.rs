@@ -252,3 +252,27 @@ fn text_that_is_no_query_yet_says_so_whole_in_the_lists_place_and_enter_keeps_no
     assert_eq!(app.model().filter(), None);
     shows(&app, "3 Aged 4 ");
 }
+
+#[test]
+fn in_aged_the_cursor_stays_on_its_row_while_it_still_matches() {
+    let (_ledger, mut app) = demo_app("ana");
+    resize(&mut app, 100, 18); // a page of two rows: the list's last page is another
+    ch(&mut app, '3');
+    ch(&mut app, 'G');
+    ch(&mut app, 'g');
+    let job = |app: &App| app.model().list().and_then(|l| l.job()).map(str::to_owned);
+    let first = job(&app).expect("a row selected");
+    type_text(&mut app, "/booking");
+    assert_eq!(job(&app), Some(first.clone()), "{}", render(&app));
+    key(&mut app, KeyCode::Enter);
+    // Searched off the input thread, the same.
+    key(&mut app, KeyCode::Esc);
+    app.search_off_thread_from(1);
+    type_text(&mut app, "/booking");
+    key(&mut app, KeyCode::Enter);
+    while app.searching() {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        jobledger::console::update(&mut app, jobledger::console::Action::Tick);
+    }
+    assert_eq!(job(&app), Some(first), "{}", render(&app));
+}
