@@ -276,3 +276,44 @@ fn in_aged_the_cursor_stays_on_its_row_while_it_still_matches() {
     }
     assert_eq!(job(&app), Some(first), "{}", render(&app));
 }
+
+#[test]
+fn until_a_searchs_rows_come_the_screen_says_searching_over_the_previous_filters_rows() {
+    let (_ledger, mut app) = demo_app("ana");
+    app.search_off_thread_from(1); // every view counts as large
+    ch(&mut app, '5'); // All callbacks: 15 rows
+    type_text(&mut app, "/disposition:hold");
+    // Typed, not yet searched: the rows are all 15, not the filter's.
+    let text = render(&app);
+    assert!(!text.contains("(filtered)"), "{text}");
+    assert!(
+        text.contains("All callbacks · searching… · rows of the previous filter"),
+        "{text}"
+    );
+    assert!(text.contains("5 All callbacks … "), "{text}");
+    assert!(text.contains("disposition:hold▏  searching…"), "{text}");
+    key(&mut app, KeyCode::Enter);
+    assert!(app.searching());
+    // The rows are read, but not yet taken in (no tick): still the previous filter's.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let text = render(&app);
+    assert!(
+        text.contains("searching… · rows of the previous filter")
+            && text.contains("searching 15 rows for disposition:hold…")
+            && !text.contains("(filtered)"),
+        "{text}"
+    );
+    // A key meanwhile does not take the note away.
+    ch(&mut app, 'j');
+    assert!(render(&app).contains("searching 15 rows for disposition:hold…"));
+    let started = std::time::Instant::now();
+    while app.searching() {
+        assert!(started.elapsed().as_secs() < 10, "the search never ended");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        jobledger::console::update(&mut app, jobledger::console::Action::Tick);
+    }
+    let text = render(&app);
+    assert!(!text.contains("searching"), "{text}");
+    assert!(text.contains("(filtered)"), "{text}");
+    assert_eq!(app.model().searching, None);
+}

@@ -362,6 +362,10 @@ pub struct Model {
     pub ledger_gone: bool,
     /// The rows marked in each view, for a bulk answer.
     pub marks: Marks,
+    /// The view whose filter is being searched (typed in a large view and waiting for
+    /// typing to pause, or read on another thread): until its rows come, those shown
+    /// are the previous filter's, and the screen says so.
+    pub searching: Option<Tab>,
 }
 
 impl Model {
@@ -396,6 +400,7 @@ impl Model {
             read_only,
             ledger_gone: false,
             marks: Marks::default(),
+            searching: None,
         }
     }
 
@@ -460,6 +465,11 @@ impl Model {
     /// The current view's filter.
     pub fn filter(&self) -> Option<&str> {
         self.list().and_then(List::filter)
+    }
+
+    /// Is the current view's filter being searched, its rows still the previous one's?
+    pub fn searching_shown(&self) -> bool {
+        self.searching == Some(self.tab) && self.list().is_some_and(|l| l.invalid().is_none())
     }
 
     /// Why the current view's filter as typed is not a query yet, if it is not.

@@ -294,6 +294,10 @@ impl App {
             query::not_a_query(self, &e);
             return Ok(());
         }
+        // Read in place: the rows are this filter's at once.
+        if self.model.searching == Some(self.model.tab) {
+            self.model.searching = None;
+        }
         query::recount_shown(self)?;
         self.reload_page()?;
         self.reload_detail()

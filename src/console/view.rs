@@ -92,6 +92,8 @@ fn draw_message(frame: &mut Frame<'_>, area: Rect, model: &Model) {
                     .yellow()
                     .bold(),
             );
+        } else if model.searching_shown() {
+            spans.push(Span::raw("  searching…").dark_gray());
         }
         Line::from(spans)
     } else if let Overlay::Command { text } = &model.overlay {
@@ -106,6 +108,16 @@ fn draw_message(frame: &mut Frame<'_>, area: Rect, model: &Model) {
             span.yellow().bold()
         } else {
             span.green()
+        })
+    } else if model.searching_shown() {
+        let rows = model.list().map_or(0, |l| l.count().all);
+        Line::from(match model.filter() {
+            Some(filter) => vec![
+                Span::raw(format!("searching {rows} rows for ")),
+                outside(filter).bold(),
+                Span::raw("…"),
+            ],
+            None => vec![Span::raw(format!("reading all {rows} rows…"))],
         })
     } else if let Some(filter) = model.filter() {
         Line::from(vec![

@@ -142,6 +142,11 @@ pub(crate) fn list_title(
     sort: crate::filter::Sort,
 ) -> String {
     let view = model.tab.title();
+    // Until a search's rows come, the rows shown are the previous filter's: the
+    // title says so rather than counting them as this filter's.
+    if model.searching_shown() {
+        return format!(" {view} · searching… · rows of the previous filter ");
+    }
     let filtered = if model.filter().is_some() {
         " (filtered)"
     } else {
@@ -196,6 +201,8 @@ pub(crate) fn tab_titles(model: &Model) -> Vec<Line<'static>> {
             let count = model.count(*tab);
             let shown = match count.matching {
                 _ if *tab == Tab::Reconcile && !model.glance.counted => "…".to_owned(),
+                // The count is the previous filter's until the search's comes.
+                _ if model.searching == Some(*tab) => "…".to_owned(),
                 Some(matching) => format!("{matching}/{}", count.all),
                 // A queue that shrinks: what is still open, of all it ever held.
                 None => count.open.map_or_else(

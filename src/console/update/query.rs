@@ -53,6 +53,7 @@ pub(super) fn type_filter(app: &mut App, text: String) -> Result<(), StoreError>
     }
     list.set_filter_text(Some(text).filter(|t| !t.is_empty()));
     app.filter_typed_at = Some(Instant::now());
+    app.model.searching = Some(app.model.tab);
     Ok(())
 }
 
@@ -90,20 +91,11 @@ pub(super) fn apply_filter(app: &mut App, text: Option<String>) -> Result<(), St
         return Ok(());
     }
     let page = list.to_send();
-    let rows = list.count().all;
     let height = layout::list_capacity(&app.model);
-    app.search.start(
-        app.ledger.path(),
-        tab,
-        text.clone(),
-        page,
-        app.model.now,
-        height,
-    );
-    app.model.flash = Flash::info(match text {
-        Some(text) => format!("searching {rows} rows for {}…", inert(&text)),
-        None => format!("reading all {rows} rows…"),
-    });
+    app.search
+        .start(app.ledger.path(), tab, text, page, app.model.now, height);
+    // The title, the message line and the dimmed rows say it until the rows come.
+    app.model.searching = Some(tab);
     Ok(())
 }
 
@@ -176,7 +168,13 @@ pub(super) fn take_search(app: &mut App) -> Result<(), StoreError> {
     };
     let (tab, text) = (*tab, text.clone());
     app.search.running = None;
-    let page = searched?;
+    let page = match searched {
+        Ok(page) => page,
+        Err(e) => {
+            app.model.searching = None;
+            return Err(e);
+        }
+    };
     let wanted = app
         .model
         .lists
@@ -185,6 +183,9 @@ pub(super) fn take_search(app: &mut App) -> Result<(), StoreError> {
     if wanted {
         let found = page.count();
         app.model.lists.put(tab, page);
+        if app.model.searching == Some(tab) {
+            app.model.searching = None;
+        }
         if app.model.tab == tab {
             app.model.flash = Flash::info(match found.matching {
                 Some(n) => format!("{n} of {} rows match", found.all),

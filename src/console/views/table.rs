@@ -364,7 +364,12 @@ pub(crate) fn draw_list<'a, T: PageRow>(
     if page.rows.is_empty() {
         let inner = block.inner(area);
         frame.render_widget(block, area);
-        frame.render_widget(Paragraph::new(empty_line(view, model.filter())), inner);
+        let line = if model.searching_shown() {
+            Line::from("searching…").dark_gray()
+        } else {
+            empty_line(view, model.filter())
+        };
+        frame.render_widget(Paragraph::new(line), inner);
         return fitted;
     }
     // While rows are marked for a bulk answer, a one-character column at the left
@@ -401,6 +406,12 @@ pub(crate) fn draw_list<'a, T: PageRow>(
     )
     .header(header)
     .block(block)
+    // The previous filter's rows, until the search's come: dimmed, as the title says.
+    .style(if model.searching_shown() {
+        Style::new().add_modifier(Modifier::DIM)
+    } else {
+        Style::new()
+    })
     .column_spacing(1)
     .row_highlight_style(if focused {
         Style::new().bg(Color::Blue).fg(Color::White)
