@@ -204,7 +204,7 @@ fn a_large_view_is_searched_off_the_input_thread_and_its_page_put_back() {
         jobledger::console::update(&mut app, jobledger::console::Action::Tick);
     }
     let found = render(&app);
-    assert!(found.contains("2 of 15 rows match"), "{found}");
+    assert!(found.contains("2/15 rows match"), "{found}");
     assert!(found.contains("5 All callbacks 2/15"), "{found}");
     assert!(
         !found.contains("booking-1041"),

@@ -153,16 +153,14 @@ pub(crate) fn list_title(
         ""
     };
     let listed = count.listed();
+    let shown = count.shown_of_all();
     let text = match count.open {
-        Some(open) if count.open_only => match count.matching {
-            Some(m) => format!("{m} of {open} {open_what}{filtered}"),
-            None => format!("{open} of {} {open_what} · O shows all", count.all),
-        },
+        Some(_) if count.open_only => format!("{shown} {open_what}{filtered} · O shows all"),
         Some(open) => format!(
-            "{listed} {}{filtered}, {open} still open · O shows those only",
+            "{shown} {}{filtered}, {open} still open · O shows those only",
             agreeing(listed, what)
         ),
-        None => format!("{listed} {}{filtered}", agreeing(listed, what)),
+        None => format!("{shown} {}{filtered}", agreeing(listed, what)),
     };
     let sorted = sort
         .short_label()
@@ -199,16 +197,13 @@ pub(crate) fn tab_titles(model: &Model) -> Vec<Line<'static>> {
         .iter()
         .map(|tab| {
             let count = model.count(*tab);
-            let shown = match count.matching {
-                _ if *tab == Tab::Reconcile && !model.glance.counted => "…".to_owned(),
+            let shown = if *tab == Tab::Reconcile && !model.glance.counted {
+                "…".to_owned()
+            } else if model.searching == Some(*tab) {
                 // The count is the previous filter's until the search's comes.
-                _ if model.searching == Some(*tab) => "…".to_owned(),
-                Some(matching) => format!("{matching}/{}", count.all),
-                // A queue that shrinks: what is still open, of all it ever held.
-                None => count.open.map_or_else(
-                    || count.all.to_string(),
-                    |open| format!("{open}/{}", count.all),
-                ),
+                "…".to_owned()
+            } else {
+                count.shown_of_all()
             };
             Line::from(vec![
                 Span::raw(format!("{} ", tab.index() + 1)).dark_gray(),

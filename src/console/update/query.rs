@@ -188,7 +188,7 @@ pub(super) fn take_search(app: &mut App) -> Result<(), StoreError> {
         }
         if app.model.tab == tab {
             app.model.flash = Flash::info(match found.matching {
-                Some(n) => format!("{n} of {} rows match", found.all),
+                Some(_) => format!("{} rows match", found.shown_of_all()),
                 None => format!("all {} rows", found.all),
             });
             app.reload_detail()?;
