@@ -232,6 +232,9 @@ fn text_that_is_no_query_yet_says_so_whole_in_the_lists_place_and_enter_keeps_no
     );
     assert!(text.contains("Aged · not a query yet"), "{text}");
     assert!(text.contains("not a query yet, at column 1"), "{text}");
+    // Neither the tab counts the earlier prefix's rows nor does the footer offer Enter.
+    assert!(text.contains("3 Aged … "), "{text}");
+    assert!(!text.contains("Enter keep the filter"), "{text}");
     // The why, whole at 80 columns: every field the view takes is named.
     let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(

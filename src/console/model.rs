@@ -549,6 +549,10 @@ impl Model {
             Action::OpenDetail if self.on_findings() => true,
             Action::OpenDetail => self.list().and_then(List::subject).is_some(),
             Action::Filter => self.list().is_some(),
+            // Enter keeps only a query: not offered while the text typed is none.
+            Action::Submit if matches!(self.overlay, Overlay::Filter { .. }) => {
+                self.invalid_filter().is_none()
+            }
             Action::ToggleOpen => self.list().is_some_and(|l| l.count().open.is_some()),
             Action::Withdraw => !self.writes_off() && self.withdrawable(),
             Action::Compare => self.held_selected(),

@@ -199,8 +199,11 @@ pub(crate) fn tab_titles(model: &Model) -> Vec<Line<'static>> {
             let count = model.count(*tab);
             let shown = if *tab == Tab::Reconcile && !model.glance.counted {
                 "…".to_owned()
-            } else if model.searching == Some(*tab) {
-                // The count is the previous filter's until the search's comes.
+            } else if model.searching == Some(*tab)
+                || model.lists.of(*tab).is_some_and(|l| l.invalid().is_some())
+            {
+                // The count is the previous filter's until the search's comes, or
+                // while the text typed is no query.
                 "…".to_owned()
             } else {
                 count.shown_of_all()

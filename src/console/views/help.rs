@@ -12,7 +12,8 @@ use crate::console::keymap::{self, Context};
 /// titles and the messages alike ([`crate::console::model::counts::Count::shown_of_all`]).
 pub(crate) const COUNTS: &str = "12/40 (in a tab, a list's title or a message): the view \
 shows 12 rows, those its filter keeps or the questions still open, of the 40 it holds. \
-One number: it shows them all. … : not counted yet, or a search is running.";
+One number: it shows them all. … : not counted yet (a search is running, or the filter \
+typed is not a query yet).";
 
 /// Every line of the help: how counts read, then the keys from [`keymap::keymap`].
 pub(crate) fn lines() -> Vec<Line<'static>> {
