@@ -204,7 +204,7 @@ fn a_large_view_is_searched_off_the_input_thread_and_its_page_put_back() {
         jobledger::console::update(&mut app, jobledger::console::Action::Tick);
     }
     let found = render(&app);
-    assert!(found.contains("2 of 15 rows match"), "{found}");
+    assert!(found.contains("2/15 rows match"), "{found}");
     assert!(found.contains("5 All callbacks 2/15"), "{found}");
     assert!(
         !found.contains("booking-1041"),
@@ -217,4 +217,106 @@ fn a_large_view_is_searched_off_the_input_thread_and_its_page_put_back() {
         jobledger::console::update(&mut app, jobledger::console::Action::Tick);
     }
     assert!(render(&app).contains("5 All callbacks 15 "));
+}
+
+#[test]
+fn text_that_is_no_query_yet_says_so_whole_in_the_lists_place_and_enter_keeps_none() {
+    let (_ledger, mut app) = demo_app("ana");
+    resize(&mut app, 80, 24);
+    type_text(&mut app, "3/state:running");
+    let text = render(&app);
+    // No rows of the prefix `state` (a bare word) under a title naming this text.
+    assert!(
+        !text.contains("Nothing here matches the filter state:running"),
+        "{text}"
+    );
+    assert!(text.contains("Aged · not a query yet"), "{text}");
+    assert!(text.contains("not a query yet, at column 1"), "{text}");
+    // Neither the tab counts the earlier prefix's rows nor does the footer offer Enter.
+    assert!(text.contains("3 Aged … "), "{text}");
+    assert!(!text.contains("Enter keep the filter"), "{text}");
+    // The why, whole at 80 columns: every field the view takes is named.
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("job, owner, age, escalates"),
+        "the message is cut:\n{text}"
+    );
+    // Enter does not keep it: the prompt stays, and says why.
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(
+        app.context(),
+        jobledger::console::Context::Filter,
+        "Enter left the prompt"
+    );
+    let text = shows(&app, "not kept: not a query yet, at column 1");
+    assert!(text.contains("Esc puts back no filter"), "{text}");
+    // Esc puts back the filter before, with its rows.
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.model().filter(), None);
+    shows(&app, "3 Aged 4 ");
+}
+
+#[test]
+fn in_aged_the_cursor_stays_on_its_row_while_it_still_matches() {
+    let (_ledger, mut app) = demo_app("ana");
+    resize(&mut app, 100, 18); // a page of two rows: the list's last page is another
+    ch(&mut app, '3');
+    ch(&mut app, 'G');
+    ch(&mut app, 'g');
+    let job = |app: &App| app.model().list().and_then(|l| l.job()).map(str::to_owned);
+    let first = job(&app).expect("a row selected");
+    type_text(&mut app, "/booking");
+    assert_eq!(job(&app), Some(first.clone()), "{}", render(&app));
+    key(&mut app, KeyCode::Enter);
+    // Searched off the input thread, the same.
+    key(&mut app, KeyCode::Esc);
+    app.search_off_thread_from(1);
+    type_text(&mut app, "/booking");
+    key(&mut app, KeyCode::Enter);
+    while app.searching() {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        jobledger::console::update(&mut app, jobledger::console::Action::Tick);
+    }
+    assert_eq!(job(&app), Some(first), "{}", render(&app));
+}
+
+#[test]
+fn until_a_searchs_rows_come_the_screen_says_searching_over_the_previous_filters_rows() {
+    let (_ledger, mut app) = demo_app("ana");
+    app.search_off_thread_from(1); // every view counts as large
+    ch(&mut app, '5'); // All callbacks: 15 rows
+    type_text(&mut app, "/disposition:hold");
+    // Typed, not yet searched: the rows are all 15, not the filter's.
+    let text = render(&app);
+    assert!(!text.contains("(filtered)"), "{text}");
+    assert!(
+        text.contains("All callbacks · searching… · rows of the previous filter"),
+        "{text}"
+    );
+    assert!(text.contains("5 All callbacks … "), "{text}");
+    assert!(text.contains("disposition:hold▏  searching…"), "{text}");
+    key(&mut app, KeyCode::Enter);
+    assert!(app.searching());
+    // The rows are read, but not yet taken in (no tick): still the previous filter's.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let text = render(&app);
+    assert!(
+        text.contains("searching… · rows of the previous filter")
+            && text.contains("searching 15 rows for disposition:hold…")
+            && !text.contains("(filtered)"),
+        "{text}"
+    );
+    // A key meanwhile does not take the note away.
+    ch(&mut app, 'j');
+    assert!(render(&app).contains("searching 15 rows for disposition:hold…"));
+    let started = std::time::Instant::now();
+    while app.searching() {
+        assert!(started.elapsed().as_secs() < 10, "the search never ended");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        jobledger::console::update(&mut app, jobledger::console::Action::Tick);
+    }
+    let text = render(&app);
+    assert!(!text.contains("searching"), "{text}");
+    assert!(text.contains("(filtered)"), "{text}");
+    assert_eq!(app.model().searching, None);
 }

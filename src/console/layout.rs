@@ -42,11 +42,15 @@ impl Shape {
     pub(crate) fn of(model: &Model) -> Shape {
         Shape {
             detail_open: model.detail.is_some(),
-            rows: model.list().map(|list| {
-                // The page may hold rows the count has not caught up with yet.
-                let counted = usize::try_from(list.count().listed()).unwrap_or(usize::MAX);
-                counted.max(list.rows_on_page())
-            }),
+            // A filter that is no query: the list's place says why, whole.
+            rows: model
+                .list()
+                .filter(|list| list.invalid().is_none())
+                .map(|list| {
+                    // The page may hold rows the count has not caught up with yet.
+                    let counted = usize::try_from(list.count().listed()).unwrap_or(usize::MAX);
+                    counted.max(list.rows_on_page())
+                }),
         }
     }
 }

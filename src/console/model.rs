@@ -124,6 +124,8 @@ pub trait List {
     /// Sets the filter's text alone: the rows stay those of the last query searched
     /// (a large view searches when typing pauses).
     fn set_filter_text(&mut self, filter: Option<String>);
+    /// Why the filter as typed is not a query (`None`: it is one, or there is none).
+    fn invalid(&self) -> Option<&FilterError>;
     /// The kind of list, which says the fields its query may name.
     fn scope(&self) -> Scope;
     /// The columns the list can be sorted by, its own order first.
@@ -200,7 +202,11 @@ impl<T: PageRow + 'static> List for Page<T> {
     }
 
     fn set_filter_text(&mut self, filter: Option<String>) {
-        self.filter = filter;
+        Page::set_filter_text(self, filter);
+    }
+
+    fn invalid(&self) -> Option<&FilterError> {
+        self.invalid.as_ref()
     }
 
     fn scope(&self) -> Scope {
@@ -356,6 +362,10 @@ pub struct Model {
     pub ledger_gone: bool,
     /// The rows marked in each view, for a bulk answer.
     pub marks: Marks,
+    /// The view whose filter is being searched (typed in a large view and waiting for
+    /// typing to pause, or read on another thread): until its rows come, those shown
+    /// are the previous filter's, and the screen says so.
+    pub searching: Option<Tab>,
 }
 
 impl Model {
@@ -390,6 +400,7 @@ impl Model {
             read_only,
             ledger_gone: false,
             marks: Marks::default(),
+            searching: None,
         }
     }
 
@@ -454,6 +465,16 @@ impl Model {
     /// The current view's filter.
     pub fn filter(&self) -> Option<&str> {
         self.list().and_then(List::filter)
+    }
+
+    /// Is the current view's filter being searched, its rows still the previous one's?
+    pub fn searching_shown(&self) -> bool {
+        self.searching == Some(self.tab) && self.list().is_some_and(|l| l.invalid().is_none())
+    }
+
+    /// Why the current view's filter as typed is not a query yet, if it is not.
+    pub fn invalid_filter(&self) -> Option<&FilterError> {
+        self.list().and_then(List::invalid)
     }
 
     /// The open form, if any.
@@ -528,6 +549,10 @@ impl Model {
             Action::OpenDetail if self.on_findings() => true,
             Action::OpenDetail => self.list().and_then(List::subject).is_some(),
             Action::Filter => self.list().is_some(),
+            // Enter keeps only a query: not offered while the text typed is none.
+            Action::Submit if matches!(self.overlay, Overlay::Filter { .. }) => {
+                self.invalid_filter().is_none()
+            }
             Action::ToggleOpen => self.list().is_some_and(|l| l.count().open.is_some()),
             Action::Withdraw => !self.writes_off() && self.withdrawable(),
             Action::Compare => self.held_selected(),

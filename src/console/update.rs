@@ -291,9 +291,12 @@ impl App {
         if let Some(page) = self.model.list_mut()
             && let Err(e) = page.set_filter(filter.filter(|f| !f.is_empty()))
         {
-            let view = self.model.tab.title();
-            self.model.flash = Flash::error(inert(&format!("{view} filter {e}")));
+            query::not_a_query(self, &e);
             return Ok(());
+        }
+        // Read in place: the rows are this filter's at once.
+        if self.model.searching == Some(self.model.tab) {
+            self.model.searching = None;
         }
         query::recount_shown(self)?;
         self.reload_page()?;
@@ -371,6 +374,13 @@ impl App {
             Action::Erase => self.edit_filter(|f| {
                 f.pop();
             }),
+            // Enter keeps only a query: text that is none stays in the prompt, with why,
+            // rather than leaving the view under a filter its rows do not match.
+            Action::Submit if let Some(e) = self.model.invalid_filter() => {
+                self.model.flash =
+                    Flash::error(format!("not kept: not a query yet, at column {}", e.column));
+                Ok(())
+            }
             Action::Submit => {
                 self.model.overlay = Overlay::None;
                 query::search_now(self)

@@ -80,10 +80,20 @@ fn draw_message(frame: &mut Frame<'_>, area: Rect, model: &Model) {
             outside(model.filter().unwrap_or_default()),
             Span::raw("▏").cyan(),
         ];
-        // While the text is no query, say why beside it (the rows are the last query's).
+        // While the text is no query, say so and where beside it; the list's place
+        // says why, whole (a message cut at the screen's edge hid it).
         if let Some(flash) = model.flash.as_ref().filter(|f| f.error) {
             spans.push(Span::raw("  "));
             spans.push(outside(&flash.text).yellow().bold());
+        } else if let Some(error) = model.invalid_filter() {
+            spans.push(Span::raw("  "));
+            spans.push(
+                Span::raw(format!("not a query yet, at column {}", error.column))
+                    .yellow()
+                    .bold(),
+            );
+        } else if model.searching_shown() {
+            spans.push(Span::raw("  searching…").dark_gray());
         }
         Line::from(spans)
     } else if let Overlay::Command { text } = &model.overlay {
@@ -98,6 +108,16 @@ fn draw_message(frame: &mut Frame<'_>, area: Rect, model: &Model) {
             span.yellow().bold()
         } else {
             span.green()
+        })
+    } else if model.searching_shown() {
+        let rows = model.list().map_or(0, |l| l.count().all);
+        Line::from(match model.filter() {
+            Some(filter) => vec![
+                Span::raw(format!("searching {rows} rows for ")),
+                outside(filter).bold(),
+                Span::raw("…"),
+            ],
+            None => vec![Span::raw(format!("reading all {rows} rows…"))],
         })
     } else if let Some(filter) = model.filter() {
         Line::from(vec![

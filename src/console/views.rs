@@ -63,7 +63,8 @@ impl<T: PageRow + 'static> TabView for ListView<T> {
         // `views::of`; the console test draws every tab, so it shows there as a blank.
         if let Some(page) = model.lists.page::<T>(model.tab) {
             let fitted = table::draw_list(frame, area, model, self, page);
-            if let Some(preview) = preview {
+            // The selected row is one of an earlier text's while the filter is no query.
+            if let Some(preview) = preview.filter(|_| page.invalid.is_none()) {
                 preview::draw(frame, preview, model, self, page, &fitted);
             }
         }
@@ -142,22 +143,25 @@ pub(crate) fn list_title(
     sort: crate::filter::Sort,
 ) -> String {
     let view = model.tab.title();
+    // Until a search's rows come, the rows shown are the previous filter's: the
+    // title says so rather than counting them as this filter's.
+    if model.searching_shown() {
+        return format!(" {view} · searching… · rows of the previous filter ");
+    }
     let filtered = if model.filter().is_some() {
         " (filtered)"
     } else {
         ""
     };
     let listed = count.listed();
+    let shown = count.shown_of_all();
     let text = match count.open {
-        Some(open) if count.open_only => match count.matching {
-            Some(m) => format!("{m} of {open} {open_what}{filtered}"),
-            None => format!("{open} of {} {open_what} · O shows all", count.all),
-        },
+        Some(_) if count.open_only => format!("{shown} {open_what}{filtered} · O shows all"),
         Some(open) => format!(
-            "{listed} {}{filtered}, {open} still open · O shows those only",
+            "{shown} {}{filtered}, {open} still open · O shows those only",
             agreeing(listed, what)
         ),
-        None => format!("{listed} {}{filtered}", agreeing(listed, what)),
+        None => format!("{shown} {}{filtered}", agreeing(listed, what)),
     };
     let sorted = sort
         .short_label()
@@ -194,14 +198,16 @@ pub(crate) fn tab_titles(model: &Model) -> Vec<Line<'static>> {
         .iter()
         .map(|tab| {
             let count = model.count(*tab);
-            let shown = match count.matching {
-                _ if *tab == Tab::Reconcile && !model.glance.counted => "…".to_owned(),
-                Some(matching) => format!("{matching}/{}", count.all),
-                // A queue that shrinks: what is still open, of all it ever held.
-                None => count.open.map_or_else(
-                    || count.all.to_string(),
-                    |open| format!("{open}/{}", count.all),
-                ),
+            let shown = if *tab == Tab::Reconcile && !model.glance.counted {
+                "…".to_owned()
+            } else if model.searching == Some(*tab)
+                || model.lists.of(*tab).is_some_and(|l| l.invalid().is_some())
+            {
+                // The count is the previous filter's until the search's comes, or
+                // while the text typed is no query.
+                "…".to_owned()
+            } else {
+                count.shown_of_all()
             };
             Line::from(vec![
                 Span::raw(format!("{} ", tab.index() + 1)).dark_gray(),

@@ -258,6 +258,63 @@ fn empty_line<'a, T>(view: &ListView<T>, filter: Option<&'a str>) -> Line<'a> {
     }
 }
 
+/// In the list's place while the filter typed is not a query (yet): that it is not,
+/// why, and where, whole and wrapped. The rows held are those of an earlier text; shown
+/// under this one they claimed to match what nobody searched.
+fn not_a_query(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    model: &Model,
+    error: &crate::filter::FilterError,
+    text: Option<&str>,
+) {
+    let title = format!(" {} · not a query yet ", model.tab.title());
+    let block = Block::bordered()
+        .title(Line::from(title).bold())
+        .border_style(Style::new().fg(Color::Yellow));
+    let text = text.unwrap_or_default();
+    let mut lines = vec![
+        Line::from(vec![
+            Span::raw("Not a query yet: ").yellow().bold(),
+            Span::raw(crate::inert::inert(&error.message)),
+            Span::raw(format!(", at column {}.", error.column)),
+        ]),
+        Line::default(),
+    ];
+    // The text with a mark under the column, when the text fits on one line.
+    let inner = block.inner(area);
+    let chars = text.chars().count();
+    if chars + 2 <= usize::from(inner.width) {
+        lines.push(Line::from(vec![Span::raw("  "), outside(text).bold()]));
+        let under = " ".repeat(error.column.saturating_sub(1).min(chars) + 2);
+        lines.push(Line::from(vec![
+            Span::raw(under),
+            Span::raw("^").yellow().bold(),
+        ]));
+        lines.push(Line::default());
+    }
+    let before = match &model.overlay {
+        crate::console::model::Overlay::Filter {
+            before: Some(before),
+        } => {
+            vec![Span::raw("the filter "), outside(before).bold()]
+        }
+        _ => vec![Span::raw("no filter")],
+    };
+    let mut back = vec![Span::raw(
+        "No rows are shown until it is one. Enter keeps only a query; Esc puts back ",
+    )];
+    back.extend(before);
+    back.push(Span::raw("."));
+    lines.push(Line::from(back).dark_gray());
+    frame.render_widget(
+        Paragraph::new(lines)
+            .block(block)
+            .wrap(ratatui::widgets::Wrap { trim: false }),
+        area,
+    );
+}
+
 /// Draws the page of a list view into `area`: its frame with title and paging marks,
 /// the header, and the rows, or a sentence when there are none. Returns how its
 /// columns were fitted, for the preview.
@@ -269,6 +326,10 @@ pub(crate) fn draw_list<'a, T: PageRow>(
     page: &'a Page<T>,
 ) -> Fitted<'a> {
     let focused = model.detail.is_none();
+    if let Some(error) = &page.invalid {
+        not_a_query(frame, area, model, error, page.filter.as_deref());
+        return fit(view.columns, &[], model.now, area.width);
+    }
     let mut block = Block::bordered()
         .title(
             Line::from(super::list_title(
@@ -303,7 +364,12 @@ pub(crate) fn draw_list<'a, T: PageRow>(
     if page.rows.is_empty() {
         let inner = block.inner(area);
         frame.render_widget(block, area);
-        frame.render_widget(Paragraph::new(empty_line(view, model.filter())), inner);
+        let line = if model.searching_shown() {
+            Line::from("searching…").dark_gray()
+        } else {
+            empty_line(view, model.filter())
+        };
+        frame.render_widget(Paragraph::new(line), inner);
         return fitted;
     }
     // While rows are marked for a bulk answer, a one-character column at the left
@@ -340,6 +406,12 @@ pub(crate) fn draw_list<'a, T: PageRow>(
     )
     .header(header)
     .block(block)
+    // The previous filter's rows, until the search's come: dimmed, as the title says.
+    .style(if model.searching_shown() {
+        Style::new().add_modifier(Modifier::DIM)
+    } else {
+        Style::new()
+    })
     .column_spacing(1)
     .row_highlight_style(if focused {
         Style::new().bg(Color::Blue).fg(Color::White)
