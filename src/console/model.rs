@@ -23,6 +23,7 @@ use crate::store::{AgedJobRow, CallbackRow, SavedView, StoreError};
 use super::action::{Action, Move};
 use super::keymap::Context;
 use super::tab::Tab;
+use super::theme::Theme;
 use counts::{Count, Glance};
 use detail::{Detail, Subject};
 use form::Form;
@@ -356,6 +357,8 @@ pub struct Model {
     pub ledger_gone: bool,
     /// The rows marked in each view, for a bulk answer.
     pub marks: Marks,
+    /// How colours are shown: a dark palette, a light one, or none.
+    pub theme: Theme,
 }
 
 impl Model {
@@ -390,6 +393,7 @@ impl Model {
             read_only,
             ledger_gone: false,
             marks: Marks::default(),
+            theme: Theme::default(),
         }
     }
 

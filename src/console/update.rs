@@ -111,6 +111,11 @@ impl App {
         App::new(ledger, clock, reviewer, read_only).context("reading the ledger")
     }
 
+    /// Shows the console in `theme` from the next frame on.
+    pub fn set_theme(&mut self, theme: crate::console::Theme) {
+        self.model.theme = theme;
+    }
+
     /// What a frame is drawn from.
     pub fn model(&self) -> &Model {
         &self.model

@@ -110,8 +110,15 @@ fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
     let (text, chart) = split_for_trend(inner, g, rows_wrapped(&lines, inner.width));
     if chart.is_none() && !g.trend.is_empty() {
         let mut day = vec![Span::raw("last 24 h  ").bold()];
-        day.extend(trend::sparkline(&g.trend, b.capacity));
-        day.push(Span::raw("  arrivals per hour; red above capacity").dark_gray());
+        let colours = model.theme.colours();
+        day.extend(trend::sparkline(&g.trend, b.capacity, colours));
+        day.push(
+            Span::raw(format!(
+                "  arrivals per hour; {} above capacity",
+                trend::above_capacity(colours)
+            ))
+            .dark_gray(),
+        );
         lines.push(Line::from(day));
     }
     lines.push(Line::default());
@@ -123,7 +130,7 @@ fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
         .scroll((u16::try_from(model.reconcile_scroll).unwrap_or(u16::MAX), 0));
     frame.render_widget(paragraph, text);
     if let Some(chart) = chart {
-        trend::draw(frame, chart, &g.trend, b.capacity);
+        trend::draw(frame, chart, &g.trend, b.capacity, model.theme.colours());
     }
 }
 
