@@ -132,13 +132,16 @@ pub(crate) struct ListView<T: 'static> {
 }
 
 /// The list's title: the view, how many rows it lists and of what, and whether it
-/// shows open questions only or all of them.
+/// shows open questions only or all of them; the order it is sorted in, and the rows
+/// marked. When it is longer than `room` columns, the hint and the words of the count
+/// go first, then the view's name (the tab bar has it): the sort and the marks stay.
 pub(crate) fn list_title(
     model: &Model,
     what: &str,
     open_what: &str,
     count: Count,
     sort: crate::filter::Sort,
+    room: usize,
 ) -> String {
     let view = model.tab.title();
     let filtered = if model.filter().is_some() {
@@ -147,21 +150,47 @@ pub(crate) fn list_title(
         ""
     };
     let listed = count.listed();
-    let text = match count.open {
+    let (text, plain) = match count.open {
         Some(open) if count.open_only => match count.matching {
-            Some(m) => format!("{m} of {open} {open_what}{filtered}"),
-            None => format!("{open} of {} {open_what} · O shows all", count.all),
+            Some(m) => (
+                format!("{m} of {open} {open_what}{filtered}"),
+                format!("{m} of {open}{filtered}"),
+            ),
+            None => (
+                format!("{open} of {} {open_what} · O shows all", count.all),
+                format!("{open} of {}", count.all),
+            ),
         },
-        Some(open) => format!(
-            "{listed} {}{filtered}, {open} still open · O shows those only",
-            agreeing(listed, what)
+        Some(open) => (
+            format!(
+                "{listed} {}{filtered}, {open} still open · O shows those only",
+                agreeing(listed, what)
+            ),
+            format!("{listed}{filtered}, {open} open"),
         ),
-        None => format!("{listed} {}{filtered}", agreeing(listed, what)),
+        None => (
+            format!("{listed} {}{filtered}", agreeing(listed, what)),
+            format!("{listed}{filtered}"),
+        ),
     };
+    let without_hint = text
+        .split(" · O shows")
+        .next()
+        .unwrap_or_default()
+        .to_owned();
     let sorted = sort
         .short_label()
         .map_or_else(String::new, |label| format!(" · {label}"));
-    format!(" {view} · {text}{sorted}{} ", bulk::marked_in_title(model))
+    let marked = bulk::marked_in_title(model);
+    let shortest = format!(" {plain}{sorted}{marked} ");
+    [
+        format!(" {view} · {text}{sorted}{marked} "),
+        format!(" {view} · {without_hint}{sorted}{marked} "),
+        format!(" {view} · {plain}{sorted}{marked} "),
+    ]
+    .into_iter()
+    .find(|t| t.chars().count() <= room)
+    .unwrap_or(shortest)
 }
 
 /// `what` as it reads after a count of `n`: the first plural noun of a list's title
