@@ -27,8 +27,9 @@ struct Series {
 }
 
 /// The arrivals', answers' and capacity's lines. In colour, the colours tell them
-/// apart; without it, each is drawn in marks of its own (blocks, fine dots, large
-/// dots), and the key shows the same marks.
+/// apart; without it, each is drawn in marks of its own (the arrivals a fine braille
+/// line, drawn last and so on top; the answers dots; the capacity a bar), and the key
+/// shows the same marks.
 fn series(colours: bool) -> [Series; 3] {
     let line = |colour| Series {
         colour,
@@ -41,18 +42,18 @@ fn series(colours: bool) -> [Series; 3] {
     [
         Series {
             colour: ARRIVALS,
-            marker: Marker::Block,
-            mark: "█",
-        },
-        Series {
-            colour: ANSWERS,
             marker: Marker::Braille,
             mark: "⠒",
         },
         Series {
-            colour: CAPACITY,
+            colour: ANSWERS,
             marker: Marker::Dot,
             mark: "•",
+        },
+        Series {
+            colour: CAPACITY,
+            marker: Marker::Bar,
+            mark: "▄",
         },
     ]
 }
