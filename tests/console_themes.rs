@@ -293,3 +293,73 @@ fn a_theme_that_does_not_exist_is_refused_by_name() {
     let said = support::binary::failed(&out, &["review", "--theme", "blue"]);
     assert!(said.contains("[possible values: dark, light]"), "{said}");
 }
+
+/// Every cell of a real terminal's screen: (row, column, cell).
+fn every_cell(screen: &vt100::Screen, mut look: impl FnMut(u16, u16, &vt100::Cell)) {
+    let (rows, cols) = screen.size();
+    for row in 0..rows.get() {
+        for col in 0..cols.get() {
+            if let Some(cell) = screen.cell(row, col) {
+                look(row, col, cell);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_real_binary_takes_no_color_and_the_light_theme_from_its_environment() {
+    use support::pty::PtySession;
+    let w = support::binary::Workdir::new();
+    let db = w.db.to_str().expect("a UTF-8 path");
+    let args = ["demo", "--db", db];
+    let plain = PtySession::spawn(&args, w.dir.path(), (80, 24), &[("NO_COLOR", "1")]);
+    let text = plain.wait_for("held still open");
+    // Read under the screen's lock, judged after it (a failure inside would poison it).
+    let (coloured, reversed) = plain.inspect(|screen| {
+        let (mut coloured, mut reversed) = (Vec::new(), 0);
+        every_cell(screen, |row, col, cell| {
+            if (cell.fgcolor(), cell.bgcolor()) != (vt100::Color::Default, vt100::Color::Default) {
+                coloured.push((row, col));
+            }
+            reversed += usize::from(row == 0 && cell.inverse());
+        });
+        (coloured, reversed)
+    });
+    assert!(
+        coloured.is_empty(),
+        "colours at {coloured:?} under NO_COLOR:\n{text}"
+    );
+    // The terminal library leaves colours out under NO_COLOR by itself: the console's
+    // part is that the active tab still stands out.
+    assert!(reversed > 0, "no tab stands out under NO_COLOR:\n{text}");
+    plain.quit();
+    let light = PtySession::spawn(
+        &args,
+        w.dir.path(),
+        (80, 24),
+        &[("JOBLEDGER_THEME", "light"), ("NO_COLOR", "")],
+    );
+    let text = light.wait_for("held still open");
+    let named = light.inspect(|screen| {
+        let mut named = Vec::new();
+        every_cell(screen, |row, col, cell| {
+            // On the terminal's own background, text is in the terminal's colour or
+            // one of the 256-colour cube's fixed ones, never a named colour whose
+            // look the terminal's scheme decides (black and white only on a colour).
+            let fixed = match cell.fgcolor() {
+                vt100::Color::Default => true,
+                vt100::Color::Idx(n) => n >= 16,
+                vt100::Color::Rgb(..) => false,
+            };
+            if cell.bgcolor() == vt100::Color::Default && !fixed {
+                named.push((row, col, cell.fgcolor()));
+            }
+        });
+        named
+    });
+    assert!(
+        named.is_empty(),
+        "named colours in the light theme: {named:?}\n{text}"
+    );
+    light.quit();
+}
