@@ -146,14 +146,19 @@ fn readable_on_light(cell: &ratatui::buffer::Cell) -> Result<(), String> {
 
 #[test]
 fn a_light_theme_keeps_every_text_colour_readable_on_a_light_background() {
-    every_screen_in(Theme::Light, "light", |name, buffer| {
+    let check = |name: &str, buffer: &Buffer| {
         for (i, cell) in buffer.content.iter().enumerate() {
             if let Err(why) = readable_on_light(cell) {
                 let (x, y) = buffer.pos_of(i);
                 panic!("{name}: {:?} at ({x}, {y}): {why}", cell.symbol());
             }
         }
-    });
+    };
+    every_screen_in(Theme::Light, "light", check);
+    // The backlog chart, where the screen has room for it.
+    let (_ledger, mut app) = demo_app("ana");
+    update(&mut app, Action::ShowTab(Tab::Reconcile));
+    check("the chart", &drawn(&mut app, Theme::Light, (160, 48)));
 }
 
 /// The columns of the tab bar's cells that have `modifier`.
