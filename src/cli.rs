@@ -15,6 +15,8 @@ use anyhow::{Context, Result, bail};
 use clap::Parser;
 
 use crate::clock::{Clock, Timestamp};
+use crate::console::Theme;
+use crate::console::theme::Palette;
 use crate::decision::DecisionVerdict;
 use crate::outbox::{self, RequestKind};
 use crate::reconcile::{self, DEFAULT_REVIEW_CAPACITY};
@@ -137,7 +139,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             seed,
         });
         let stream_only = stream_only.then_some(order);
-        return run_demo(cli.db, cli.now, data, print, stream_only);
+        return run_demo(cli.db, cli.now, data, print, stream_only, cli.theme);
     }
     let path = ledger_path(cli.db);
     let now = clock.now();
@@ -149,7 +151,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
     let mut whole = report::WholeOutput::new();
     let mut code = ExitCode::SUCCESS;
     match command {
-        Command::Review(args) => review_console(&path, clock, args)?,
+        Command::Review(args) => review_console(&path, clock, args, cli.theme)?,
         Command::Ingest {
             file,
             complete,
@@ -602,6 +604,7 @@ fn run_demo(
     data: demo::DemoData,
     print: bool,
     stream_only: Option<demo::synthetic::StreamOrder>,
+    theme: Option<Palette>,
 ) -> Result<ExitCode> {
     let path = db.unwrap_or_else(|| PathBuf::from(demo::DEFAULT_DEMO_DB));
     let now = now.unwrap_or_else(demo::demo_now);
@@ -635,11 +638,17 @@ fn run_demo(
         report::write(&mut out, &r, false)?;
         return Ok(ExitCode::SUCCESS);
     }
-    review_console(&path, Clock::Fixed(now), ReviewArgs::default())?;
+    review_console(&path, Clock::Fixed(now), ReviewArgs::default(), theme)?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn review_console(path: &Path, clock: Clock, args: ReviewArgs) -> Result<()> {
+fn review_console(
+    path: &Path,
+    clock: Clock,
+    args: ReviewArgs,
+    palette: Option<Palette>,
+) -> Result<()> {
+    let theme = console_theme(palette)?;
     refuse_no_ledger(path)?;
     if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
         bail!(
@@ -650,7 +659,36 @@ fn review_console(path: &Path, clock: Clock, args: ReviewArgs) -> Result<()> {
         note_upgrade(path);
     }
     warn_if_shared(path);
-    crate::console::run(path, clock, reviewer_name(args.reviewer), args.read_only)
+    crate::console::run(
+        path,
+        clock,
+        reviewer_name(args.reviewer),
+        args.read_only,
+        theme,
+    )
+}
+
+/// The console's theme: `--theme`, else `JOBLEDGER_THEME` (empty counts as unset),
+/// else dark; none at all when `NO_COLOR` is set and not empty (no-color.org).
+fn console_theme(flag: Option<Palette>) -> Result<Theme> {
+    let palette = match flag {
+        Some(palette) => Some(palette),
+        None => match std::env::var("JOBLEDGER_THEME") {
+            Ok(name) if !name.trim().is_empty() => {
+                Some(Palette::named(name.trim()).with_context(|| {
+                    format!(
+                        "JOBLEDGER_THEME is {:?}: the console's themes are dark and light",
+                        crate::inert::inert(&name)
+                    )
+                })?)
+            }
+            _ => None,
+        },
+    };
+    Ok(Theme::chosen(
+        palette,
+        std::env::var_os("NO_COLOR").as_deref(),
+    ))
 }
 
 /// Progress on stderr, when it is a terminal and the work takes more than a moment.

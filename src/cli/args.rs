@@ -7,6 +7,7 @@ use clap::builder::PossibleValue;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::clock::{Timestamp, parse_duration};
+use crate::console::theme::Palette;
 use crate::decision::{DecisionVerdict, Disposition};
 use crate::demo::synthetic::StreamOrder;
 use crate::escalation::EscalationTime;
@@ -45,6 +46,11 @@ pub(super) struct Cli {
     /// Fix the clock (RFC 3339), for reproducible reports
     #[arg(long, global = true, value_name = "TIME", value_parser = parse_time)]
     pub(super) now: Option<Timestamp>,
+    /// The console's colours: dark for a dark terminal, light for a light one
+    /// [default: env JOBLEDGER_THEME, else dark]. NO_COLOR set and not empty shows no
+    /// colour at all, whatever this says
+    #[arg(long, global = true, value_name = "THEME")]
+    pub(super) theme: Option<Palette>,
     #[command(subcommand)]
     pub(super) command: Option<Command>,
 }
@@ -393,7 +399,7 @@ macro_rules! value_enum {
 }
 
 value_enum!(Disposition, RequestKind);
-value_enum!(StreamOrder);
+value_enum!(StreamOrder, Palette);
 
 fn parse_time(text: &str) -> Result<Timestamp, String> {
     Timestamp::parse(text)

@@ -286,6 +286,13 @@ pub fn help_last_scroll(size: (u16, u16)) -> usize {
     views::help::last_scroll(body)
 }
 
+/// The furthest the Reconcile view can scroll on the model's screen (its last line
+/// at the bottom).
+pub fn reconcile_last_scroll(model: &Model) -> usize {
+    let [_, _, body, _, _] = frame_areas(screen(model.size));
+    views::reconcile::last_scroll(model, body)
+}
+
 /// The furthest the detail pane of `detail` can scroll on a screen of `size` (its
 /// times read at `now`: a time in another year is a longer line).
 pub fn detail_last_scroll(size: (u16, u16), detail: &Detail, now: Timestamp) -> usize {

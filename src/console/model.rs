@@ -23,6 +23,7 @@ use crate::store::{AgedJobRow, CallbackRow, SavedView, StoreError};
 use super::action::{Action, Move};
 use super::keymap::Context;
 use super::tab::Tab;
+use super::theme::Theme;
 use counts::{Count, Glance};
 use detail::{Detail, Subject};
 use form::Form;
@@ -366,6 +367,8 @@ pub struct Model {
     /// typing to pause, or read on another thread): until its rows come, those shown
     /// are the previous filter's, and the screen says so.
     pub searching: Option<Tab>,
+    /// How colours are shown: a dark palette, a light one, or none.
+    pub theme: Theme,
 }
 
 impl Model {
@@ -401,6 +404,7 @@ impl Model {
             ledger_gone: false,
             marks: Marks::default(),
             searching: None,
+            theme: Theme::default(),
         }
     }
 

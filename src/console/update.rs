@@ -111,6 +111,11 @@ impl App {
         App::new(ledger, clock, reviewer, read_only).context("reading the ledger")
     }
 
+    /// Shows the console in `theme` from the next frame on.
+    pub fn set_theme(&mut self, theme: crate::console::Theme) {
+        self.model.theme = theme;
+    }
+
     /// What a frame is drawn from.
     pub fn model(&self) -> &Model {
         &self.model
@@ -251,8 +256,9 @@ impl App {
             return Ok(());
         }
         if self.model.on_findings() {
+            let last = layout::reconcile_last_scroll(&self.model);
             self.model.reconcile_scroll =
-                scrolled(self.model.reconcile_scroll, movement, 10, usize::MAX);
+                scrolled(self.model.reconcile_scroll.min(last), movement, 10, last);
             return Ok(());
         }
         self.with_page(|page, rows, height| page.step(rows, height, movement))?;

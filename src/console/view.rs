@@ -45,6 +45,8 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
         }
         Overlay::Filter { .. } | Overlay::Command { .. } | Overlay::None => {}
     }
+    // Last, over everything drawn: the named colours become the theme's.
+    model.theme.paint(frame.buffer_mut());
 }
 
 /// The tab bar. When the tabs do not all fit, those left of the selected one give
@@ -59,10 +61,12 @@ fn draw_tabs(frame: &mut Frame<'_>, area: Rect, model: &Model) {
     if first > 0
         && let Some(head) = shown.first_mut()
     {
-        head.spans.insert(0, Span::raw(TABS_GIVEN_WAY).dark_gray());
+        head.spans.insert(0, Span::raw(TABS_GIVEN_WAY).bold());
     }
+    // In the text's own colour: dark grey was too faint on a dark background, and the
+    // marks are all that says more tabs exist.
     if bar.more {
-        shown.push(Line::from(Span::raw(TABS_MORE).dark_gray()));
+        shown.push(Line::from(Span::raw(TABS_MORE).bold()));
     }
     let tabs = Tabs::new(shown)
         .select(selected - first)

@@ -134,13 +134,16 @@ pub(crate) struct ListView<T: 'static> {
 }
 
 /// The list's title: the view, how many rows it lists and of what, and whether it
-/// shows open questions only or all of them.
+/// shows open questions only or all of them; the order it is sorted in, and the rows
+/// marked. When it is longer than `room` columns, the hint and the words of the count
+/// go first, then the view's name (the tab bar has it): the sort and the marks stay.
 pub(crate) fn list_title(
     model: &Model,
     what: &str,
     open_what: &str,
     count: Count,
     sort: crate::filter::Sort,
+    room: usize,
 ) -> String {
     let view = model.tab.title();
     // Until a search's rows come, the rows shown are the previous filter's: the
@@ -155,18 +158,41 @@ pub(crate) fn list_title(
     };
     let listed = count.listed();
     let shown = count.shown_of_all();
-    let text = match count.open {
-        Some(_) if count.open_only => format!("{shown} {open_what}{filtered} · O shows all"),
-        Some(open) => format!(
-            "{shown} {}{filtered}, {open} still open · O shows those only",
-            agreeing(listed, what)
+    let (text, plain) = match count.open {
+        Some(_) if count.open_only => (
+            format!("{shown} {open_what}{filtered} · O shows all"),
+            format!("{shown}{filtered}"),
         ),
-        None => format!("{shown} {}{filtered}", agreeing(listed, what)),
+        Some(open) => (
+            format!(
+                "{shown} {}{filtered}, {open} still open · O shows those only",
+                agreeing(listed, what)
+            ),
+            format!("{shown}{filtered}, {open} open"),
+        ),
+        None => (
+            format!("{shown} {}{filtered}", agreeing(listed, what)),
+            format!("{shown}{filtered}"),
+        ),
     };
+    let without_hint = text
+        .split(" · O shows")
+        .next()
+        .unwrap_or_default()
+        .to_owned();
     let sorted = sort
         .short_label()
         .map_or_else(String::new, |label| format!(" · {label}"));
-    format!(" {view} · {text}{sorted}{} ", bulk::marked_in_title(model))
+    let marked = bulk::marked_in_title(model);
+    let shortest = format!(" {plain}{sorted}{marked} ");
+    [
+        format!(" {view} · {text}{sorted}{marked} "),
+        format!(" {view} · {without_hint}{sorted}{marked} "),
+        format!(" {view} · {plain}{sorted}{marked} "),
+    ]
+    .into_iter()
+    .find(|t| t.chars().count() <= room)
+    .unwrap_or(shortest)
 }
 
 /// `what` as it reads after a count of `n`: the first plural noun of a list's title

@@ -9,6 +9,7 @@ use super::{Column, Fact, ListView, answer_cell, outside, when, when_or_dash};
 use crate::clock::{Timestamp, format_gap};
 use crate::console::model::page::CallbackItem;
 use crate::decision::Disposition;
+use crate::filter::SortColumn;
 use crate::inert::inert_bytes;
 use crate::store::CallbackRow;
 
@@ -79,19 +80,23 @@ const JOB: C = C::new("job", Constraint::Length(3), |i, _| {
 const REASON: C = C::new("reason", Constraint::Length(6), |i, _| {
     Line::from(i.row.reason.as_str())
 })
-.grows();
+.grows()
+.sorts(SortColumn::Reason);
 const TIMEOUT_AT: C = C::new("timeout at", Constraint::Length(14), |i, now| {
     Line::from(when_or_dash(i.row.timeout_at, now))
 })
-.grows();
+.grows()
+.sorts(SortColumn::Timeout);
 const ARRIVED_AT: C = C::new("arrived at", Constraint::Length(14), |i, now| {
     Line::from(when_or_dash(i.row.arrived_at, now))
 })
-.grows();
+.grows()
+.sorts(SortColumn::Arrival);
 const GAP: C = C::new("gap", Constraint::Length(3), |i, _| {
     Line::from(gap_cell(&i.row))
 })
-.grows();
+.grows()
+.sorts(SortColumn::Gap);
 
 fn answer(item: &CallbackItem, now: Timestamp) -> Line<'_> {
     answer_cell(item.row.answer.as_ref(), now)

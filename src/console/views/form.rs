@@ -14,32 +14,37 @@ use crate::console::model::form::{
 };
 use crate::console::model::withdraw::WithdrawForm;
 
+/// The focus is drawn in the focus colour and underlined, so that it shows without
+/// colour too (`NO_COLOR`).
 pub(super) fn field<'a>(label: &'a str, text: &'a TextField, focused: bool) -> Line<'a> {
+    let pad = " ".repeat(14usize.saturating_sub(label.chars().count()));
     let mut spans = vec![
-        Span::raw(format!("{label:<14}")).bold(),
+        Span::raw(label).bold(),
+        Span::raw(pad),
         Span::raw("[ "),
         outside(&text.text),
     ];
     if focused {
         spans.push(Span::raw("▏").cyan().bold());
-        spans[0] = spans[0].clone().cyan();
+        spans[0] = spans[0].clone().cyan().underlined();
     }
     spans.push(Span::raw(" ]"));
     Line::from(spans)
 }
 
 /// The verdicts a form offers, `picked` marked, each with what it says, under a
-/// heading drawn in the focus colour while the verdict has the focus.
+/// heading drawn in the focus colour (and underlined) while the verdict has the focus.
 pub(super) fn verdict_choices(
     lines: &mut Vec<Line<'_>>,
     focused: bool,
     picked: usize,
     choices: impl Iterator<Item = (&'static str, &'static str)>,
 ) {
-    lines.push(Line::from(Span::raw("Verdict").bold()).style(if focused {
-        Style::new().fg(Color::Cyan)
+    let heading = Span::raw("Verdict").bold();
+    lines.push(Line::from(if focused {
+        heading.cyan().underlined()
     } else {
-        Style::new()
+        heading
     }));
     for (i, (verdict, says)) in choices.enumerate() {
         let name = Span::raw(format!("{verdict:<20}"));
