@@ -130,6 +130,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         seed,
         stream_only,
         order,
+        reviewer,
     } = command
     {
         let data = jobs.map_or(demo::DemoData::Booking, |jobs| demo::DemoData::Synthetic {
@@ -137,7 +138,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             seed,
         });
         let stream_only = stream_only.then_some(order);
-        return run_demo(cli.db, cli.now, data, print, stream_only);
+        return run_demo(cli.db, cli.now, data, print, stream_only, reviewer);
     }
     let path = ledger_path(cli.db);
     let now = clock.now();
@@ -301,11 +302,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let mut ledger = open_for_a_person(&path)?;
             let by = reviewer_name(by);
             let escalate_at = escalate_at.map(|at| at.from(now));
-            let row = escalation::set_owner(&mut ledger, &job, &owner, escalate_at, &by, now)?;
+            let set = escalation::set_owner(&mut ledger, &job, &owner, escalate_at, &by, now)?;
             if json {
-                report::write_json(&mut out, &report::OwnerJson::new(&job, &row))?;
+                report::write_json(&mut out, &report::OwnerJson::new(&job, &set))?;
             } else {
-                out.write_all(report::owner_set(&job, &owner, escalate_at).as_bytes())?;
+                let said = match &set {
+                    escalation::OwnerSet::Written(_) => {
+                        report::owner_set(&job, &owner, escalate_at)
+                    }
+                    escalation::OwnerSet::Unchanged(standing) => {
+                        report::owner_unchanged(&job, standing)
+                    }
+                };
+                out.write_all(said.as_bytes())?;
             }
         }
         Command::Request {
@@ -591,6 +600,7 @@ fn run_demo(
     data: demo::DemoData,
     print: bool,
     stream_only: Option<demo::synthetic::StreamOrder>,
+    reviewer: Option<String>,
 ) -> Result<ExitCode> {
     let path = db.unwrap_or_else(|| PathBuf::from(demo::DEFAULT_DEMO_DB));
     let now = now.unwrap_or_else(demo::demo_now);
@@ -624,7 +634,11 @@ fn run_demo(
         report::write(&mut out, &r, false)?;
         return Ok(ExitCode::SUCCESS);
     }
-    review_console(&path, Clock::Fixed(now), ReviewArgs::default())?;
+    let args = ReviewArgs {
+        reviewer,
+        ..ReviewArgs::default()
+    };
+    review_console(&path, Clock::Fixed(now), args)?;
     Ok(ExitCode::SUCCESS)
 }
 

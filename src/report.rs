@@ -30,7 +30,7 @@ pub use summary::{Summary, backlog_line};
 pub use whole::{MEMORY_BOUND, WholeOutput};
 pub use writes::{
     AnswerJson, DecisionsAnsweredJson, OwnerJson, Withdrawn, answer_written, decisions_answered,
-    owner_set, request_written, withdrawn_line,
+    owner_set, owner_unchanged, request_written, withdrawn_line,
 };
 
 /// A report: JSON from its `Serialize`, or readable text.

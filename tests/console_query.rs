@@ -65,6 +65,7 @@ fn the_cursor_stays_on_its_row_while_it_still_matches() {
     ch(&mut app, 'G');
     assert_eq!(selected_callback(&app).seq, 12);
     ch(&mut app, '/');
+    key(&mut app, KeyCode::End); // the standing filter, no longer selected: one at a time
     for _ in 0.."late".len() {
         key(&mut app, KeyCode::Backspace);
     }
@@ -143,7 +144,9 @@ fn a_view_saved_with_colon_save_is_recalled_from_the_list_and_the_latest_wins() 
     key(&mut app, KeyCode::Enter);
     shows(&app, "saved view late ones: All callbacks reason:late");
     // Saved again under the same name: the latest row is the view.
-    type_text(&mut app, "/ -outcome:failure");
+    ch(&mut app, '/');
+    key(&mut app, KeyCode::End); // the standing filter, to add to it
+    type_text(&mut app, " -outcome:failure");
     key(&mut app, KeyCode::Enter);
     type_text(&mut app, ":save late ones");
     key(&mut app, KeyCode::Enter);

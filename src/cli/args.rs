@@ -179,9 +179,10 @@ pub(super) enum Command {
         #[arg(long, value_name = "WHEN", value_parser = parse_escalate_at)]
         escalate_at: Option<EscalationTime>,
         /// Who sets it [default: env JOBLEDGER_REVIEWER, else the login name]
-        #[arg(long, value_name = "NAME")]
+        #[arg(long = "reviewer", visible_alias = "by", value_name = "NAME")]
         by: Option<String>,
-        /// Print the assignment written as JSON (job_id, owner, escalate_at, set_by, set_at)
+        /// Print the assignment written as JSON (job_id, owner, escalate_at, set_by, set_at;
+        /// written is false when that owner and time stood already and nothing was written)
         #[arg(long)]
         json: bool,
     },
@@ -269,6 +270,9 @@ Exit status: 0 when the copy is written (with --salvage: every row was saved), 4
             value_name = "ORDER"
         )]
         order: StreamOrder,
+        /// Who answers in the console [default: env JOBLEDGER_REVIEWER, else the login name]
+        #[arg(long, value_name = "NAME")]
+        reviewer: Option<String>,
     },
 }
 
@@ -302,7 +306,7 @@ pub(super) struct RequestArgs {
     /// The job's id
     pub(super) job: String,
     /// Who asks [default: env JOBLEDGER_REVIEWER, else the login name]
-    #[arg(long, value_name = "NAME")]
+    #[arg(long = "reviewer", visible_alias = "by", value_name = "NAME")]
     pub(super) by: Option<String>,
     /// Print the request written as JSON (an `outbox --json` row)
     #[arg(long)]

@@ -25,7 +25,7 @@ use super::keymap::Context;
 use super::tab::Tab;
 use counts::{Count, Glance};
 use detail::{Detail, Subject};
-use form::Form;
+use form::{Form, TextField};
 use marks::Marks;
 use page::{CallbackItem, Page, PageRow, RowSource};
 
@@ -90,6 +90,8 @@ pub enum Overlay {
     Filter {
         /// The filter to restore on Esc.
         before: Option<String>,
+        /// The filter as typed, with its cursor (each change is the view's filter at once).
+        field: TextField,
     },
     /// A form over the view.
     Form(Box<Form>),
@@ -103,7 +105,7 @@ pub enum Overlay {
     /// Typing a command after `:` (`save NAME`).
     Command {
         /// The command as typed so far.
-        text: String,
+        text: TextField,
     },
     /// The saved views, to recall one.
     SavedViews {
@@ -408,6 +410,7 @@ impl Model {
                 Context::Plan
             }
             Overlay::Form(form) if matches!(**form, Form::Bulk(_)) => Context::Bulk,
+            Overlay::Form(form) if matches!(**form, Form::Owner(_)) => Context::Owner,
             Overlay::Form(_) => Context::Form,
             Overlay::Filter { .. } => Context::Filter,
             Overlay::Command { .. } => Context::Command,

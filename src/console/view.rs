@@ -73,13 +73,12 @@ fn draw_tabs(frame: &mut Frame<'_>, area: Rect, model: &Model) {
 }
 
 fn draw_message(frame: &mut Frame<'_>, area: Rect, model: &Model) {
-    let line = if matches!(model.overlay, Overlay::Filter { .. }) {
+    let line = if let Overlay::Filter { field, .. } = &model.overlay {
         let mut spans = vec![
             Span::raw("/ filter ").bold(),
             Span::raw(format!("{}: ", model.tab.title())).dark_gray(),
-            outside(model.filter().unwrap_or_default()),
-            Span::raw("▏").cyan(),
         ];
+        spans.extend(views::text_field(field, true));
         // While the text is no query, say why beside it (the rows are the last query's).
         if let Some(flash) = model.flash.as_ref().filter(|f| f.error) {
             spans.push(Span::raw("  "));
@@ -87,11 +86,9 @@ fn draw_message(frame: &mut Frame<'_>, area: Rect, model: &Model) {
         }
         Line::from(spans)
     } else if let Overlay::Command { text } = &model.overlay {
-        Line::from(vec![
-            Span::raw(":").bold(),
-            outside(text),
-            Span::raw("▏").cyan(),
-        ])
+        let mut spans = vec![Span::raw(":").bold()];
+        spans.extend(views::text_field(text, true));
+        Line::from(spans)
     } else if let Some(flash) = &model.flash {
         let span = outside(&flash.text);
         Line::from(if flash.error {

@@ -26,6 +26,7 @@ use ratatui::text::{Line, Span};
 
 use super::model::Model;
 use super::model::counts::Count;
+use super::model::form::TextField;
 use super::model::page::PageRow;
 use super::tab::Tab;
 use crate::clock::{Timestamp, relative_age};
@@ -85,6 +86,32 @@ pub(crate) fn outside(text: &str) -> Span<'_> {
             text.len()
         )),
     }
+}
+
+/// A text field's text, and when it has the keyboard its cursor: the cell under it
+/// drawn reversed (a space past the end), and a prefilled value still selected drawn
+/// black on cyan, so that it shows that typing replaces it.
+pub(crate) fn text_field(field: &TextField, focused: bool) -> Vec<Span<'_>> {
+    let text = field.text();
+    if !focused {
+        return vec![outside(text)];
+    }
+    if field.is_selected() {
+        return vec![outside(text).black().on_cyan(), Span::raw(" ").reversed()];
+    }
+    let at = text
+        .char_indices()
+        .nth(field.cursor())
+        .map_or(text.len(), |(i, _)| i);
+    let (before, rest) = text.split_at(at);
+    let under = rest.chars().next().map_or(0, char::len_utf8);
+    let (under, after) = rest.split_at(under);
+    let cursor = if under.is_empty() {
+        Span::raw(" ")
+    } else {
+        outside(under)
+    };
+    vec![outside(before), cursor.reversed(), outside(after)]
 }
 
 /// A time, in the console's one form: month, day and time of day (`11-27 13:12:01`).

@@ -4,6 +4,7 @@ use std::fmt::Write as _;
 
 use crate::clock::Timestamp;
 use crate::decision::{DecisionVerdict, Disposition, ReasonCode};
+use crate::escalation::OwnerSet;
 use crate::inert::inert;
 use crate::outbox::{RequestKind, RequestWritten};
 use crate::review::{AnswerWritten, Verdict};
@@ -50,6 +51,21 @@ pub fn owner_set(job: &str, owner: &str, escalate_at: Option<Timestamp>) -> Stri
         |t| format!("escalates at {t}"),
     );
     format!("{} is owned by {}; {when}\n", inert(job), inert(owner))
+}
+
+/// After `owner`, when that owner and escalation time stood already.
+pub fn owner_unchanged(job: &str, standing: &OwnerRow) -> String {
+    let when = standing.escalate_at.map_or_else(
+        || "no escalation time".to_owned(),
+        |t| format!("escalates at {t}"),
+    );
+    format!(
+        "{} is owned by {} already ({when}; set by {} at {}): nothing changed, nothing written\n",
+        inert(job),
+        inert(&standing.owner),
+        inert(&standing.set_by),
+        standing.set_at
+    )
 }
 
 /// After `request`.
@@ -165,17 +181,22 @@ pub struct OwnerJson<'a> {
     pub owner: &'a str,
     pub set_at: Timestamp,
     pub set_by: &'a str,
+    /// False when that owner and escalation time stood already: the assignment is the
+    /// one standing, and nothing was written.
+    pub written: bool,
 }
 
 impl<'a> OwnerJson<'a> {
-    /// The JSON of `row`, the assignment written for `job_id`.
-    pub fn new(job_id: &'a str, row: &'a OwnerRow) -> Self {
+    /// The JSON of `set`, the assignment written for `job_id` (or the one standing).
+    pub fn new(job_id: &'a str, set: &'a OwnerSet) -> Self {
+        let (OwnerSet::Written(row) | OwnerSet::Unchanged(row)) = set;
         OwnerJson {
             escalate_at: row.escalate_at,
             job_id,
             owner: &row.owner,
             set_at: row.set_at,
             set_by: &row.set_by,
+            written: matches!(set, OwnerSet::Written(_)),
         }
     }
 }

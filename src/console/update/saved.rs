@@ -16,12 +16,10 @@ impl App {
         };
         match action {
             Action::Input(c) => text.push(c),
-            Action::Erase => {
-                text.pop();
-            }
+            Action::Edit(request) => text.edit(request),
             Action::Back => self.model.overlay = Overlay::None,
             Action::Submit => {
-                let command = std::mem::take(text);
+                let command = text.text().to_owned();
                 self.model.overlay = Overlay::None;
                 return self.run_command(command.trim());
             }

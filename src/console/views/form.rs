@@ -14,15 +14,12 @@ use crate::console::model::form::{
 use crate::console::model::withdraw::WithdrawForm;
 
 pub(super) fn field<'a>(label: &'a str, text: &'a TextField, focused: bool) -> Line<'a> {
-    let mut spans = vec![
-        Span::raw(format!("{label:<14}")).bold(),
-        Span::raw("[ "),
-        outside(&text.text),
-    ];
+    let mut label = Span::raw(format!("{label:<14}")).bold();
     if focused {
-        spans.push(Span::raw("▏").cyan().bold());
-        spans[0] = spans[0].clone().cyan();
+        label = label.cyan();
     }
+    let mut spans = vec![label, Span::raw("[ ")];
+    spans.extend(super::text_field(text, focused));
     spans.push(Span::raw(" ]"));
     Line::from(spans)
 }
