@@ -344,7 +344,24 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let rows = open_to_read(&path)?.rejected_lines(usize::MAX)?;
             report::write(&mut whole, rows.as_slice(), json)?;
         }
-        Command::Views { json } => {
+        Command::Views {
+            delete: Some(name),
+            reviewer,
+            ..
+        } => {
+            let by = reviewer_name(reviewer);
+            let mut ledger = open_for_a_person(&path)?;
+            let mut writer = ledger.writer()?;
+            let Some(view) = writer.delete_view(&name, &by, now)? else {
+                bail!(
+                    "no view is saved under {:?}: nothing deleted (see `jobledger views`)",
+                    crate::inert::inert(&name)
+                );
+            };
+            writer.commit()?;
+            out.write_all(report::view_deleted(&view).as_bytes())?;
+        }
+        Command::Views { json, .. } => {
             let views = open_to_read(&path)?.saved_views()?;
             report::write(&mut whole, views.as_slice(), json)?;
         }

@@ -27,6 +27,7 @@ pub use bulk::BulkReport;
 pub use callbacks::write_callbacks;
 pub use check::{CheckReport, backup_written, megabytes, salvage_written};
 pub use summary::{Summary, backlog_line};
+pub use views::view_deleted;
 pub use whole::{MEMORY_BOUND, WholeOutput};
 pub use writes::{
     AnswerJson, DecisionsAnsweredJson, OwnerJson, Withdrawn, answer_written, decisions_answered,

@@ -204,11 +204,19 @@ pub(super) enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// List the saved views (named tab and query; in the console, :save NAME and ')
+    /// List the saved views (named tab and query; in the console, :save NAME and '), or
+    /// delete one
     Views {
         /// Print JSON instead of a table
         #[arg(long)]
         json: bool,
+        /// Delete the view saved under NAME (append-only: a deletion row says who and
+        /// when, and keeps the tab and query it took away)
+        #[arg(long, value_name = "NAME", conflicts_with = "json")]
+        delete: Option<String>,
+        /// Who deletes it [default: env JOBLEDGER_REVIEWER, else the login name]
+        #[arg(long, value_name = "NAME", requires = "delete")]
+        reviewer: Option<String>,
     },
     /// Check the ledger: SQLite's integrity, CHECK constraints and foreign keys, the kept
     /// counts against recounts, one row per line identity (reads every page; writes nothing)

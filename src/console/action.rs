@@ -58,6 +58,8 @@ pub enum Action {
     Command,
     /// Open the list of saved views.
     SavedViews,
+    /// Delete the saved view selected in their list (asked first).
+    DeleteView,
     /// Sort the list by its next column (`s`), or the other way (`S`).
     SortNext,
     SortReverse,

@@ -50,16 +50,19 @@ pub enum Context {
     Command,
     /// Choosing a saved view.
     SavedViews,
+    /// Confirming that a saved view is replaced or deleted.
+    ConfirmView,
 }
 
 impl Context {
     /// Contexts in the order the help screen lists them.
-    pub const ALL: [Context; 17] = [
+    pub const ALL: [Context; 18] = [
         Context::List,
         Context::Detail,
         Context::Filter,
         Context::Command,
         Context::SavedViews,
+        Context::ConfirmView,
         Context::Form,
         Context::Owner,
         Context::Editing,
@@ -94,6 +97,7 @@ impl Context {
             Context::Help => "In this help",
             Context::Command => "Typing a command (after :)",
             Context::SavedViews => "Choosing a saved view",
+            Context::ConfirmView => "Replacing or deleting a saved view",
         }
     }
 }
@@ -316,8 +320,8 @@ impl Entry {
 const CLICK: Action = Action::Click { column: 0, row: 0 };
 
 use Context::{
-    Bulk, Command, Compare, Confirm, Detail, Editing, Everywhere, Filter, Form, Help, List,
-    Outcome, Owner, Plan, Refused, SavedViews, Withdraw,
+    Bulk, Command, Compare, Confirm, ConfirmView, Detail, Editing, Everywhere, Filter, Form, Help,
+    List, Outcome, Owner, Plan, Refused, SavedViews, Withdraw,
 };
 
 /// A character key with Ctrl.
@@ -343,8 +347,8 @@ const TABLE: &[Entry] = &[
     bind(List, &[ch('/')], Action::Filter, "filter with a query, terms joined by AND: job: delivery: reason: disposition: outcome: verdict: reviewer: owner: (owner:none for no owner) answered:yes|no by: (text fields match what contains the value; closed sets are checked; names and text in any case); gap>1h age>2d arrived<2026-11-27T14:00 timeout>= escalates<= (a day alone is all of it for <= and >); bare words match ids and reasons; -term negates; \"quotes\" hold spaces. A view refuses a field it lacks, naming its own", Some("filter")),
     bind(List, &[ch('s')], Action::SortNext, "sort by the next column (gap, arrival, timeout, reason)", Some("sort")),
     bind(List, &[ch('S')], Action::SortReverse, "reverse the sort", None),
-    bind(List, &[ch(':')], Action::Command, "command: :save NAME saves this view's tab and query in the ledger; :q leaves", None),
-    bind(List, &[ch('\'')], Action::SavedViews, "saved views: Enter shows one (its tab and query)", None),
+    bind(List, &[ch(':')], Action::Command, "command: :save NAME saves this view's tab and query in the ledger (a name in use: asked before it is replaced); :q leaves", None),
+    bind(List, &[ch('\'')], Action::SavedViews, "saved views: Enter shows one (its tab and query), d deletes one", None),
     bind(List, &[ch('O')], Action::ToggleOpen, "held, quarantined: the open questions only, or all", None),
     Entry::RowActions(List),
     bind(List, &[ch('w')], Action::Withdraw, "withdraw the pending request (Outbox)", Some("withdraw")),
@@ -382,7 +386,11 @@ const TABLE: &[Entry] = &[
     bind(Command, &[key(KeyCode::Esc)], Action::Back, "close without running", Some("close")),
     moves(SavedViews, ["next view", "previous view", "a page down", "a page up", "first view", "last view"], Some("move")),
     bind(SavedViews, &[key(KeyCode::Enter)], Action::Submit, "show this view (its tab and query)", Some("show it")),
+    bind(SavedViews, &[ch('d'), key(KeyCode::Delete)], Action::DeleteView, "delete this view (asked first; the ledger keeps who deleted it)", Some("delete")),
     bind(SavedViews, &[key(KeyCode::Esc), ch('q'), ch('\'')], Action::Back, "close", Some("close")),
+    // A saved view replaced (:save under a name in use) or deleted: asked first.
+    bind(ConfirmView, &[ch('y'), key(KeyCode::Enter)], Action::Submit, "yes: replace it, or delete it", Some("yes")),
+    bind(ConfirmView, &[ch('n'), key(KeyCode::Esc), ch('q')], Action::Back, "no: leave it as it is", Some("no")),
     // The answer form: a verdict, then text fields.
     bind(Form, &[key(KeyCode::Down)], Action::Move(Move::Down), "next verdict", Some("next verdict")),
     bind(Form, &[key(KeyCode::Up)], Action::Move(Move::Up), "previous verdict", None),

@@ -107,11 +107,28 @@ pub enum Overlay {
         /// The command as typed so far.
         text: TextField,
     },
+    /// A change to a saved view that takes another away, asked before it is written.
+    ConfirmView(Box<ViewChange>),
     /// The saved views, to recall one.
     SavedViews {
         /// Each name's latest view, in order of name.
         views: Vec<SavedView>,
         /// The view Enter recalls.
+        selected: usize,
+    },
+}
+
+/// A change to the saved views that the reviewer is asked to confirm (y or n).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ViewChange {
+    /// Saving `view` under a name that has `standing` already.
+    Replace {
+        view: SavedView,
+        standing: SavedView,
+    },
+    /// Deleting the `selected` one of the saved views listed (the list comes back after).
+    Delete {
+        views: Vec<SavedView>,
         selected: usize,
     },
 }
@@ -415,6 +432,7 @@ impl Model {
             Overlay::Filter { .. } => Context::Filter,
             Overlay::Command { .. } => Context::Command,
             Overlay::SavedViews { .. } => Context::SavedViews,
+            Overlay::ConfirmView(_) => Context::ConfirmView,
             Overlay::None if self.detail.is_some() => Context::Detail,
             Overlay::None => Context::List,
         }

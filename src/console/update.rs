@@ -532,6 +532,7 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
         }
         Context::Command => app.command_action(action),
         Context::SavedViews => app.saved_views_action(action),
+        Context::ConfirmView => app.confirm_view_action(action),
         Context::Detail => match action {
             Action::Back | Action::BackOrQuit => app.close_detail(),
             Action::ShowTab(tab) => app.show_tab(tab),

@@ -12,7 +12,7 @@ use super::layout::{
     MIN_HEIGHT, MIN_WIDTH, Shape, TAB_DIVIDER, TAB_PADDING, TABS_GIVEN_WAY, TABS_MORE, body_areas,
     frame_areas, tab_bar, too_small,
 };
-use super::model::{Model, Overlay};
+use super::model::{Model, Overlay, ViewChange};
 use super::views::{self, outside};
 
 /// Draws the whole console.
@@ -42,6 +42,11 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
         Overlay::Compare(comparison) => views::compare::draw(frame, body, comparison),
         Overlay::SavedViews { views, selected } => {
             views::saved::draw(frame, body, views, *selected);
+        }
+        Overlay::ConfirmView(change) => {
+            if let ViewChange::Delete { views, selected } = &**change {
+                views::saved::draw(frame, body, views, *selected);
+            }
         }
         Overlay::Filter { .. } | Overlay::Command { .. } | Overlay::None => {}
     }
@@ -89,6 +94,8 @@ fn draw_message(frame: &mut Frame<'_>, area: Rect, model: &Model) {
         let mut spans = vec![Span::raw(":").bold()];
         spans.extend(views::text_field(text, true));
         Line::from(spans)
+    } else if let Overlay::ConfirmView(change) = &model.overlay {
+        views::saved::question(change)
     } else if let Some(flash) = &model.flash {
         let span = outside(&flash.text);
         Line::from(if flash.error {

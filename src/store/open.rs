@@ -22,6 +22,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/008_oversized_lines.sql"),
     include_str!("migrations/009_decisions_route_and_submissions.sql"),
     include_str!("migrations/010_ledger_file.sql"),
+    include_str!("migrations/011_saved_view_deletions.sql"),
 ];
 
 /// The page size of a new ledger file, in bytes.
