@@ -394,7 +394,7 @@ const TABLE: &[Entry] = &[
     // The answer form: a verdict, then text fields.
     bind(Form, &[key(KeyCode::Down)], Action::Move(Move::Down), "next verdict", Some("next verdict")),
     bind(Form, &[key(KeyCode::Up)], Action::Move(Move::Up), "previous verdict", None),
-    bind(Form, &[key(KeyCode::Tab)], Action::NextField, "next field (verdict, job id, note)", Some("next field")),
+    bind(Form, &[key(KeyCode::Tab)], Action::NextField, "next field", Some("next field")),
     bind(Form, &[key(KeyCode::BackTab)], Action::PrevField, "previous field", None),
     bind(Form, &[Trigger::Typing], Action::Input(' '), "type into the field (on the verdict: into the next field)", None),
     bind(Form, &[key(KeyCode::Enter)], Action::Submit, "write it now, then on to the next open row", Some("write it now")),

@@ -317,10 +317,9 @@ fn owner_action(app: &mut App, form: &mut OwnerForm, action: Action) -> Answered
             match set {
                 Ok(escalation::OwnerSet::Unchanged(standing)) => {
                     return Answered::Passing(format!(
-                        "nothing changed: {} is owned by {} already (set by {}), nothing written",
+                        "nothing changed: {} is owned by {} already; nothing written",
                         inert(&form.job_id),
-                        inert(&standing.owner),
-                        inert(&standing.set_by)
+                        inert(&standing.owner)
                     ));
                 }
                 Ok(escalation::OwnerSet::Written(_)) => {
