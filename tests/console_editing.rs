@@ -201,3 +201,28 @@ fn a_prefilled_value_is_drawn_selected() {
     assert!((0..9).all(|i| screen[(x + i, y)].bg != Color::Cyan));
     assert!(screen[(x + 9, y)].modifier.contains(Modifier::REVERSED));
 }
+
+#[test]
+fn a_filter_wider_than_the_line_keeps_the_cursor_on_screen() {
+    let (_ledger, mut app) = demo_app("ana");
+    support::terminal::resize(&mut app, 80, 24);
+    ch(&mut app, '5');
+    ch(&mut app, '/');
+    let words = "alpha bravo charlie delta echo foxtrot golf hotel india juliett kilo lima";
+    type_text(&mut app, words);
+    let filter_row = |app: &App| {
+        support::terminal::render_at(app, 80, 24)
+            .lines()
+            .find(|l| l.starts_with("/ filter"))
+            .expect("the filter line")
+            .to_owned()
+    };
+    let end = filter_row(&app);
+    assert!(
+        end.contains("…") && end.ends_with("juliett kilo lima"),
+        "{end}"
+    );
+    key(&mut app, KeyCode::Home);
+    let start = filter_row(&app);
+    assert!(start.contains("All callbacks: alpha bravo"), "{start}");
+}

@@ -83,7 +83,8 @@ fn draw_message(frame: &mut Frame<'_>, area: Rect, model: &Model) {
             Span::raw("/ filter ").bold(),
             Span::raw(format!("{}: ", model.tab.title())).dark_gray(),
         ];
-        spans.extend(views::text_field(field, true));
+        let room = usize::from(area.width).saturating_sub(Line::from(spans.clone()).width());
+        spans.extend(views::text_line(field, room));
         // While the text is no query, say why beside it (the rows are the last query's).
         if let Some(flash) = model.flash.as_ref().filter(|f| f.error) {
             spans.push(Span::raw("  "));
@@ -92,7 +93,10 @@ fn draw_message(frame: &mut Frame<'_>, area: Rect, model: &Model) {
         Line::from(spans)
     } else if let Overlay::Command { text } = &model.overlay {
         let mut spans = vec![Span::raw(":").bold()];
-        spans.extend(views::text_field(text, true));
+        spans.extend(views::text_line(
+            text,
+            usize::from(area.width).saturating_sub(1),
+        ));
         Line::from(spans)
     } else if let Overlay::ConfirmView(change) = &model.overlay {
         views::saved::question(change)
