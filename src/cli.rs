@@ -132,6 +132,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         seed,
         stream_only,
         order,
+        reviewer,
     } = command
     {
         let data = jobs.map_or(demo::DemoData::Booking, |jobs| demo::DemoData::Synthetic {
@@ -139,7 +140,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             seed,
         });
         let stream_only = stream_only.then_some(order);
-        return run_demo(cli.db, cli.now, data, print, stream_only, cli.theme);
+        return run_demo(
+            cli.db,
+            cli.now,
+            data,
+            print,
+            stream_only,
+            reviewer,
+            cli.theme,
+        );
     }
     let path = ledger_path(cli.db);
     let now = clock.now();
@@ -305,11 +314,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let by = reviewer_name(by);
             if let Some(owner) = owner.filter(|_| !clear) {
                 let escalate_at = escalate_at.map(|at| at.from(now));
-                let row = escalation::set_owner(&mut ledger, &job, &owner, escalate_at, &by, now)?;
+                let set = escalation::set_owner(&mut ledger, &job, &owner, escalate_at, &by, now)?;
                 if json {
-                    report::write_json(&mut out, &report::OwnerJson::new(&job, &row))?;
+                    report::write_json(&mut out, &report::OwnerJson::new(&job, &set))?;
                 } else {
-                    out.write_all(report::owner_set(&job, &owner, escalate_at).as_bytes())?;
+                    let said = match &set {
+                        escalation::OwnerSet::Written(_) => {
+                            report::owner_set(&job, &owner, escalate_at)
+                        }
+                        escalation::OwnerSet::Unchanged(standing) => {
+                            report::owner_unchanged(&job, standing)
+                        }
+                    };
+                    out.write_all(said.as_bytes())?;
                 }
             } else {
                 let cleared = escalation::clear_owner(&mut ledger, &job, &by, now)?;
@@ -348,7 +365,24 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let rows = open_to_read(&path)?.rejected_lines(usize::MAX)?;
             report::write(&mut whole, rows.as_slice(), json)?;
         }
-        Command::Views { json } => {
+        Command::Views {
+            delete: Some(name),
+            reviewer,
+            ..
+        } => {
+            let by = reviewer_name(reviewer);
+            let mut ledger = open_for_a_person(&path)?;
+            let mut writer = ledger.writer()?;
+            let Some(view) = writer.delete_view(&name, &by, now)? else {
+                bail!(
+                    "no view is saved under {:?}: nothing deleted (see `jobledger views`)",
+                    crate::inert::inert(&name)
+                );
+            };
+            writer.commit()?;
+            out.write_all(report::view_deleted(&view).as_bytes())?;
+        }
+        Command::Views { json, .. } => {
             let views = open_to_read(&path)?.saved_views()?;
             report::write(&mut whole, views.as_slice(), json)?;
         }
@@ -604,6 +638,7 @@ fn run_demo(
     data: demo::DemoData,
     print: bool,
     stream_only: Option<demo::synthetic::StreamOrder>,
+    reviewer: Option<String>,
     theme: Option<Palette>,
 ) -> Result<ExitCode> {
     let path = db.unwrap_or_else(|| PathBuf::from(demo::DEFAULT_DEMO_DB));
@@ -638,7 +673,11 @@ fn run_demo(
         report::write(&mut out, &r, false)?;
         return Ok(ExitCode::SUCCESS);
     }
-    review_console(&path, Clock::Fixed(now), ReviewArgs::default(), theme)?;
+    let args = ReviewArgs {
+        reviewer,
+        ..ReviewArgs::default()
+    };
+    review_console(&path, Clock::Fixed(now), args, theme)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -189,10 +189,10 @@ pub(super) enum Command {
         #[arg(long, conflicts_with_all = ["owner", "escalate_at"])]
         clear: bool,
         /// Who sets it [default: env JOBLEDGER_REVIEWER, else the login name]
-        #[arg(long, value_name = "NAME")]
+        #[arg(long = "reviewer", visible_alias = "by", value_name = "NAME")]
         by: Option<String>,
         /// Print the assignment written as JSON (job_id, owner, escalate_at, set_by, set_at,
-        /// written; owner null when cleared)
+        /// written; owner null when cleared; written false when nothing was written)
         #[arg(long)]
         json: bool,
     },
@@ -214,11 +214,19 @@ pub(super) enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// List the saved views (named tab and query; in the console, :save NAME and ')
+    /// List the saved views (named tab and query; in the console, :save NAME and '), or
+    /// delete one
     Views {
         /// Print JSON instead of a table
         #[arg(long)]
         json: bool,
+        /// Delete the view saved under NAME (append-only: a deletion row says who and
+        /// when, and keeps the tab and query it took away)
+        #[arg(long, value_name = "NAME", conflicts_with = "json")]
+        delete: Option<String>,
+        /// Who deletes it [default: env JOBLEDGER_REVIEWER, else the login name]
+        #[arg(long, value_name = "NAME", requires = "delete")]
+        reviewer: Option<String>,
     },
     /// Check the ledger: SQLite's integrity, CHECK constraints and foreign keys, the kept
     /// counts against recounts, one row per line identity (reads every page; writes nothing)
@@ -280,6 +288,9 @@ Exit status: 0 when the copy is written (with --salvage: every row was saved), 4
             value_name = "ORDER"
         )]
         order: StreamOrder,
+        /// Who answers in the console [default: env JOBLEDGER_REVIEWER, else the login name]
+        #[arg(long, value_name = "NAME")]
+        reviewer: Option<String>,
     },
 }
 
@@ -313,7 +324,7 @@ pub(super) struct RequestArgs {
     /// The job's id
     pub(super) job: String,
     /// Who asks [default: env JOBLEDGER_REVIEWER, else the login name]
-    #[arg(long, value_name = "NAME")]
+    #[arg(long = "reviewer", visible_alias = "by", value_name = "NAME")]
     pub(super) by: Option<String>,
     /// Print the request written as JSON (an `outbox --json` row)
     #[arg(long)]

@@ -26,7 +26,7 @@ use super::tab::Tab;
 use super::theme::Theme;
 use counts::{Count, Glance};
 use detail::{Detail, Subject};
-use form::Form;
+use form::{Form, TextField};
 use marks::Marks;
 use page::{CallbackItem, Page, PageRow, RowSource};
 
@@ -91,6 +91,8 @@ pub enum Overlay {
     Filter {
         /// The filter to restore on Esc.
         before: Option<String>,
+        /// The filter as typed, with its cursor (each change is the view's filter at once).
+        field: TextField,
     },
     /// A form over the view.
     Form(Box<Form>),
@@ -104,13 +106,30 @@ pub enum Overlay {
     /// Typing a command after `:` (`save NAME`).
     Command {
         /// The command as typed so far.
-        text: String,
+        text: TextField,
     },
+    /// A change to a saved view that takes another away, asked before it is written.
+    ConfirmView(Box<ViewChange>),
     /// The saved views, to recall one.
     SavedViews {
         /// Each name's latest view, in order of name.
         views: Vec<SavedView>,
         /// The view Enter recalls.
+        selected: usize,
+    },
+}
+
+/// A change to the saved views that the reviewer is asked to confirm (y or n).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ViewChange {
+    /// Saving `view` under a name that has `standing` already.
+    Replace {
+        view: SavedView,
+        standing: SavedView,
+    },
+    /// Deleting the `selected` one of the saved views listed (the list comes back after).
+    Delete {
+        views: Vec<SavedView>,
         selected: usize,
     },
 }
@@ -423,10 +442,12 @@ impl Model {
                 Context::Plan
             }
             Overlay::Form(form) if matches!(**form, Form::Bulk(_)) => Context::Bulk,
+            Overlay::Form(form) if matches!(**form, Form::Owner(_)) => Context::Owner,
             Overlay::Form(_) => Context::Form,
             Overlay::Filter { .. } => Context::Filter,
             Overlay::Command { .. } => Context::Command,
             Overlay::SavedViews { .. } => Context::SavedViews,
+            Overlay::ConfirmView(_) => Context::ConfirmView,
             Overlay::None if self.detail.is_some() => Context::Detail,
             Overlay::None => Context::List,
         }

@@ -26,6 +26,7 @@ use super::action::{Action, Move};
 use super::keymap::{self, Context};
 use super::layout;
 use super::model::detail::Subject;
+use super::model::form::TextField;
 use super::model::{Flash, List, Model, Overlay};
 use super::tab::Tab;
 use reads::{GlanceWorker, LedgerRows};
@@ -309,9 +310,18 @@ impl App {
         self.reload_detail()
     }
 
-    fn edit_filter(&mut self, edit: impl FnOnce(&mut String)) -> Result<(), StoreError> {
-        let mut text = self.model.filter().unwrap_or_default().to_owned();
-        edit(&mut text);
+    /// Edits the filter being typed; a changed text is the view's filter at once (a
+    /// move of the cursor searches nothing).
+    fn edit_filter(&mut self, edit: impl FnOnce(&mut TextField)) -> Result<(), StoreError> {
+        let Overlay::Filter { field, .. } = &mut self.model.overlay else {
+            return Ok(());
+        };
+        let before = field.text().to_owned();
+        edit(field);
+        if field.text() == before {
+            return Ok(());
+        }
+        let text = field.text().to_owned();
         query::type_filter(self, text)
     }
 
@@ -377,9 +387,7 @@ impl App {
     fn filter_action(&mut self, action: Action) -> Result<(), StoreError> {
         match action {
             Action::Input(c) => self.edit_filter(|f| f.push(c)),
-            Action::Erase => self.edit_filter(|f| {
-                f.pop();
-            }),
+            Action::Edit(request) => self.edit_filter(|f| f.edit(request)),
             // Enter keeps only a query: text that is none stays in the prompt, with why,
             // rather than leaving the view under a filter its rows do not match.
             Action::Submit if let Some(e) = self.model.invalid_filter() => {
@@ -392,7 +400,7 @@ impl App {
                 query::search_now(self)
             }
             Action::Back => match std::mem::take(&mut self.model.overlay) {
-                Overlay::Filter { before } => {
+                Overlay::Filter { before, .. } => {
                     self.filter_typed_at = None;
                     query::apply_filter(self, before)
                 }
@@ -457,8 +465,11 @@ impl App {
             let title = self.model.tab.title();
             self.model.flash = Flash::info(format!("the {title} view has nothing to filter"));
         } else {
+            // The filter standing is selected: typing starts a new one, a move edits it.
+            let before = self.model.filter().map(str::to_owned);
             self.model.overlay = Overlay::Filter {
-                before: self.model.filter().map(str::to_owned),
+                field: TextField::with(before.as_deref().unwrap_or_default()),
+                before,
             };
         }
     }
@@ -523,6 +534,7 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
             Ok(())
         }
         Context::Form
+        | Context::Owner
         | Context::Confirm
         | Context::Refused
         | Context::Withdraw
@@ -536,6 +548,7 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
         }
         Context::Command => app.command_action(action),
         Context::SavedViews => app.saved_views_action(action),
+        Context::ConfirmView => app.confirm_view_action(action),
         Context::Detail => match action {
             Action::Back | Action::BackOrQuit => app.close_detail(),
             Action::ShowTab(tab) => app.show_tab(tab),
@@ -560,7 +573,7 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
             Action::Click { column, row } => app.click(column, row),
             _ => Ok(()),
         },
-        Context::List | Context::Everywhere => match action {
+        Context::List | Context::Everywhere | Context::Editing => match action {
             Action::Back => app.back(),
             Action::BackOrQuit if app.model.findings.jobs.is_some() => {
                 findings::close(app);
@@ -606,7 +619,7 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
             Action::SortNext | Action::SortReverse => app.sort(action),
             Action::Command => {
                 app.model.overlay = Overlay::Command {
-                    text: String::new(),
+                    text: TextField::default(),
                 };
                 Ok(())
             }

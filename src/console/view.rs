@@ -12,7 +12,7 @@ use super::layout::{
     MIN_HEIGHT, MIN_WIDTH, Shape, TAB_DIVIDER, TAB_PADDING, TABS_GIVEN_WAY, TABS_MORE, body_areas,
     frame_areas, tab_bar, too_small,
 };
-use super::model::{Model, Overlay};
+use super::model::{Model, Overlay, ViewChange};
 use super::views::{self, outside};
 
 /// Draws the whole console.
@@ -42,6 +42,11 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
         Overlay::Compare(comparison) => views::compare::draw(frame, body, comparison, model.now),
         Overlay::SavedViews { views, selected } => {
             views::saved::draw(frame, body, views, *selected, model.now);
+        }
+        Overlay::ConfirmView(change) => {
+            if let ViewChange::Delete { views, selected } = &**change {
+                views::saved::draw(frame, body, views, *selected, model.now);
+            }
         }
         Overlay::Filter { .. } | Overlay::Command { .. } | Overlay::None => {}
     }
@@ -77,13 +82,13 @@ fn draw_tabs(frame: &mut Frame<'_>, area: Rect, model: &Model) {
 }
 
 fn draw_message(frame: &mut Frame<'_>, area: Rect, model: &Model) {
-    let line = if matches!(model.overlay, Overlay::Filter { .. }) {
+    let line = if let Overlay::Filter { field, .. } = &model.overlay {
         let mut spans = vec![
             Span::raw("/ filter ").bold(),
             Span::raw(format!("{}: ", model.tab.title())).dark_gray(),
-            outside(model.filter().unwrap_or_default()),
-            Span::raw("▏").cyan(),
         ];
+        let room = usize::from(area.width).saturating_sub(Line::from(spans.clone()).width());
+        spans.extend(views::text_line(field, room));
         // While the text is no query, say so and where beside it; the list's place
         // says why, whole (a message cut at the screen's edge hid it).
         if let Some(flash) = model.flash.as_ref().filter(|f| f.error) {
@@ -101,11 +106,14 @@ fn draw_message(frame: &mut Frame<'_>, area: Rect, model: &Model) {
         }
         Line::from(spans)
     } else if let Overlay::Command { text } = &model.overlay {
-        Line::from(vec![
-            Span::raw(":").bold(),
-            outside(text),
-            Span::raw("▏").cyan(),
-        ])
+        let mut spans = vec![Span::raw(":").bold()];
+        spans.extend(views::text_line(
+            text,
+            usize::from(area.width).saturating_sub(1),
+        ));
+        Line::from(spans)
+    } else if let Overlay::ConfirmView(change) = &model.overlay {
+        views::saved::question(change, model.now)
     } else if let Some(flash) = &model.flash {
         let span = outside(&flash.text);
         Line::from(if flash.error {

@@ -23,9 +23,11 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Stylize;
 use ratatui::text::{Line, Span};
+use unicode_width::UnicodeWidthChar;
 
 use super::model::Model;
 use super::model::counts::Count;
+use super::model::form::TextField;
 use super::model::page::PageRow;
 use super::tab::Tab;
 use crate::clock::{Timestamp, relative_age};
@@ -86,6 +88,67 @@ pub(crate) fn outside(text: &str) -> Span<'_> {
             text.len()
         )),
     }
+}
+
+/// A text field's text, and when it has the keyboard its cursor: the cell under it
+/// drawn reversed (a space past the end), and a prefilled value still selected drawn
+/// black on cyan, so that it shows that typing replaces it.
+pub(crate) fn text_field(field: &TextField, focused: bool) -> Vec<Span<'_>> {
+    let text = field.text();
+    if !focused {
+        return vec![outside(text)];
+    }
+    if field.is_selected() {
+        return vec![outside(text).black().on_cyan(), Span::raw(" ").reversed()];
+    }
+    let (before, rest) = text.split_at(cursor_byte(field));
+    with_cursor(before, rest)
+}
+
+/// A focused text field on a line `width` columns wide (the filter, a command): when
+/// the text is wider, the part before the cursor that fits, after a `…`, so that the
+/// cursor is always on screen.
+pub(crate) fn text_line(field: &TextField, width: usize) -> Vec<Span<'_>> {
+    let text = field.text();
+    let at = cursor_byte(field);
+    // Room for the text before the cursor: less the `…` and the cursor's own cell.
+    let room = width.saturating_sub(2);
+    let mut start = at;
+    let mut used = 0;
+    for (i, c) in text[..at].char_indices().rev() {
+        used += c.width().unwrap_or(0);
+        if used > room {
+            break;
+        }
+        start = i;
+    }
+    if field.is_selected() || start == 0 {
+        return text_field(field, true);
+    }
+    let mut spans = vec![Span::raw("…").dark_gray()];
+    spans.extend(with_cursor(&text[start..at], &text[at..]));
+    spans
+}
+
+/// Where the cursor is in the field's text, in bytes.
+fn cursor_byte(field: &TextField) -> usize {
+    let text = field.text();
+    text.char_indices()
+        .nth(field.cursor())
+        .map_or(text.len(), |(i, _)| i)
+}
+
+/// `before`, then the cursor on the first character of `rest` (or a space), then the
+/// rest of `rest`.
+fn with_cursor<'a>(before: &'a str, rest: &'a str) -> Vec<Span<'a>> {
+    let under = rest.chars().next().map_or(0, char::len_utf8);
+    let (under, after) = rest.split_at(under);
+    let cursor = if under.is_empty() {
+        Span::raw(" ")
+    } else {
+        outside(under)
+    };
+    vec![outside(before), cursor.reversed(), outside(after)]
 }
 
 /// A time, in the one form a person reads it at `now` ([`Timestamp::readable`]):

@@ -120,9 +120,9 @@ pub(super) fn form_action(app: &mut App, form: &mut BulkForm, action: Action) ->
                 text.push(c);
             }
         }
-        Action::Erase => {
+        Action::Edit(request) => {
             if let Some(text) = form.focused_text() {
-                text.erase();
+                text.edit(request);
             }
         }
         Action::Submit if form.plan().is_none() => show_plan(app, form),
@@ -170,12 +170,12 @@ fn write(app: &mut App, form: &mut BulkForm) -> bool {
     }
     if let BulkStage::Plan { confirm, .. } = &form.stage
         && form.needs_count()
-        && confirm.text.trim() != count.to_string()
+        && confirm.text().trim() != count.to_string()
     {
         form.error = Some(format!("type {count} to confirm writing {count} answers"));
         return false;
     }
-    let note = form.note.text.trim().to_owned();
+    let note = form.note.text().trim().to_owned();
     let request = BulkRequest {
         selection: Selection::Seqs(&form.seqs),
         verdict,

@@ -88,12 +88,12 @@ fn plan_lines<'a>(lines: &mut Vec<Line<'a>>, plan: &'a Plan, form: &'a BulkForm,
         Span::raw(" by "),
         outside(&model.reviewer),
         Span::raw(format!(" at {}", model.now.readable(model.now))),
-        if form.note.text.trim().is_empty() {
+        if form.note.text().trim().is_empty() {
             Span::raw(", no note.").dark_gray()
         } else {
             Span::raw(", note: ")
         },
-        outside(form.note.text.trim()).italic(),
+        outside(form.note.text().trim()).italic(),
     ]));
     // What to do comes before the lists, so a short terminal never hides it.
     if let BulkStage::Plan { confirm, .. } = &form.stage

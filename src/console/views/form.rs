@@ -17,17 +17,12 @@ use crate::console::model::withdraw::WithdrawForm;
 /// The focus is drawn in the focus colour and underlined, so that it shows without
 /// colour too (`NO_COLOR`).
 pub(super) fn field<'a>(label: &'a str, text: &'a TextField, focused: bool) -> Line<'a> {
-    let pad = " ".repeat(14usize.saturating_sub(label.chars().count()));
-    let mut spans = vec![
-        Span::raw(label).bold(),
-        Span::raw(pad),
-        Span::raw("[ "),
-        outside(&text.text),
-    ];
+    let mut label = Span::raw(format!("{label:<14}")).bold();
     if focused {
-        spans.push(Span::raw("▏").cyan().bold());
-        spans[0] = spans[0].clone().cyan().underlined();
+        label = label.cyan().underlined();
     }
+    let mut spans = vec![label, Span::raw("[ ")];
+    spans.extend(super::text_field(text, focused));
     spans.push(Span::raw(" ]"));
     Line::from(spans)
 }

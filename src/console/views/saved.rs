@@ -8,8 +8,41 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
 use crate::clock::Timestamp;
+use crate::console::model::ViewChange;
 use crate::inert::inert;
 use crate::store::SavedView;
+
+/// A view as one phrase: its tab and query (`All callbacks "reason:late"`).
+fn shown(view: &SavedView) -> String {
+    if view.query.is_empty() {
+        format!("{} (no filter)", view.tab)
+    } else {
+        format!("{} {:?}", view.tab, inert(&view.query))
+    }
+}
+
+/// The question on the message line while a change to a saved view waits for y or n.
+pub(crate) fn question(change: &ViewChange, now: Timestamp) -> Line<'static> {
+    let asked = match change {
+        ViewChange::Replace { view, standing } => format!(
+            "Replace the view {} with {}? It is {}, saved by {} at {}.",
+            inert(&view.name),
+            shown(view),
+            shown(standing),
+            inert(&standing.saved_by),
+            standing.saved_at.readable(now)
+        ),
+        ViewChange::Delete { views, selected } => match views.get(*selected) {
+            Some(view) => format!(
+                "Delete the view {} ({})? It goes for everyone on this ledger.",
+                inert(&view.name),
+                shown(view)
+            ),
+            None => "No view to delete.".to_owned(),
+        },
+    };
+    Line::from(Span::raw(asked).yellow().bold())
+}
 
 /// Draws the saved views over `area`, `selected` marked.
 pub(crate) fn draw(

@@ -317,6 +317,7 @@ fn not_a_query(
     let before = match &model.overlay {
         crate::console::model::Overlay::Filter {
             before: Some(before),
+            ..
         } => {
             vec![Span::raw("the filter "), outside(before).bold()]
         }
