@@ -21,11 +21,22 @@ fn with_generated_jobs(location: &Location) {
     location.ingest(&stream);
 }
 
-/// Reads a callback list page after page of `limit`, forwards (`After` the last key)
-/// or backwards (`Before` the first), and returns the sequence numbers in list order.
+/// Fails once pages have given more rows than the list holds: pages that repeat rows
+/// would otherwise be read for ever.
+fn within(read: usize, rows: usize) {
+    assert!(
+        read <= rows,
+        "pages gave {read} rows of a list of {rows}: a row came twice"
+    );
+}
+
+/// Reads a callback list of `rows` rows page after page of `limit`, forwards (`After`
+/// the last key) or backwards (`Before` the first), and returns the sequence numbers
+/// in list order.
 fn seqs_by_pages(
     ledger: &Ledger,
     filter: &CallbackFilter,
+    rows: usize,
     limit: usize,
     forwards: bool,
 ) -> Vec<i64> {
@@ -36,6 +47,7 @@ fn seqs_by_pages(
         Keyset::Last
     };
     loop {
+        within(seen.len(), rows);
         let page = ledger
             .callbacks_page(filter, PageRequest::at(keyset, limit))
             .unwrap();
@@ -81,16 +93,10 @@ pub fn pages_by_key_give_every_callback_once_in_order(location: &Location) {
             ledger.count_callbacks(&filter).unwrap()
         );
         for limit in [1, 7, 50] {
-            assert_eq!(
-                seqs_by_pages(&ledger, &filter, limit, true),
-                whole,
-                "{limit}"
-            );
-            assert_eq!(
-                seqs_by_pages(&ledger, &filter, limit, false),
-                whole,
-                "{limit}"
-            );
+            for forwards in [true, false] {
+                let paged = seqs_by_pages(&ledger, &filter, whole.len(), limit, forwards);
+                assert_eq!(paged, whole, "pages of {limit}, forwards: {forwards}");
+            }
         }
         let from = whole[whole.len() / 2];
         let again = ledger
@@ -120,6 +126,7 @@ pub fn pages_by_key_give_every_callback_once_in_order(location: &Location) {
     let mut seen = first_pages.clone();
     let mut keyset = Keyset::After(*first_pages.last().expect("a first page"));
     loop {
+        within(seen.len(), before + 15);
         let page = ledger
             .callbacks_page(&filter, PageRequest::at(keyset, 40))
             .unwrap();
@@ -179,6 +186,7 @@ pub fn sorted_pages_give_every_held_callback_once_in_order(location: &Location) 
             let mut keys: Vec<(SortValue, i64)> = Vec::new();
             let mut keyset = Keyset::First;
             loop {
+                within(keys.len(), open.len());
                 let page = ledger
                     .callbacks_sorted_page(&filter, sort, &PageRequest::at(keyset, 4))
                     .unwrap();
@@ -232,6 +240,7 @@ pub fn pages_of_aged_jobs_give_every_job_once_in_order(location: &Location) {
             Keyset::Last
         };
         loop {
+            within(keys.len(), reconciled.len());
             let page = ledger
                 .aged_jobs_page(now(), &query, &PageRequest::at(keyset, 3))
                 .unwrap();
