@@ -65,6 +65,7 @@ contract! {
             a_second_answer_over_an_unseen_one_is_refused,
             an_answer_is_written_through_the_api_and_read_by_the_binary,
             a_linked_answer_judges_the_callback_against_the_job,
+            a_bulk_answer_leaves_out_rows_answered_since_its_plan,
         ],
         owners: [
             the_latest_owner_stands_and_a_clearing_leaves_the_job_unowned,

@@ -258,3 +258,67 @@ pub fn a_linked_answer_judges_the_callback_against_the_job(location: &Location) 
         JobState::CompletedLate
     );
 }
+
+/// Ann plans to call every quarantined callback noise; Bob answers one of them before
+/// she writes. Her plan's count no longer holds, so `--expect` writes nothing and names
+/// Bob's row; written without it, the plan leaves Bob's row out, his answer standing.
+pub fn a_bulk_answer_leaves_out_rows_answered_since_its_plan(location: &Location) {
+    with_demo_streams(location);
+    let bulk = [
+        "answer",
+        "--disposition",
+        "quarantine",
+        "--verdict",
+        "noise",
+        "--reviewer",
+        "ann",
+    ];
+    let plan = location.json(&[&bulk[..], &["--dry-run", "--json"]].concat());
+    assert_eq!(plan["selected"], 4);
+    assert_eq!(plan["answered"], 4);
+    let as_of = plan["as_of"].as_i64().expect("the plan's newest answer");
+    let planned: Vec<i64> = plan["rows"]
+        .as_array()
+        .expect("the planned rows")
+        .iter()
+        .map(|r| r["seq"].as_i64().expect("a number"))
+        .collect();
+    assert_eq!(planned.len(), 4);
+
+    let bobs_row = seq_of(location, "d-anon-1");
+    let bob = location.json(&[
+        "answer",
+        &bobs_row.to_string(),
+        "--verdict",
+        "needs_remote_check",
+        "--reviewer",
+        "bob",
+        "--json",
+    ]);
+    let before = callbacks(location);
+
+    let as_of = as_of.to_string();
+    let written = [&bulk[..], &["--as-of", &as_of]].concat();
+    location.refused(
+        &[&written[..], &["--expect", "4"]].concat(),
+        &[
+            "nothing was written",
+            &format!("#{bobs_row}"),
+            "answered meanwhile by bob",
+        ],
+    );
+    assert_eq!(callbacks(location), before, "a refused plan writes nothing");
+
+    let report = location.json(&[&written[..], &["--json"]].concat());
+    assert_eq!(report["answered"], 3);
+    let left_out = report["left_out"].as_array().expect("the rows left out");
+    assert_eq!(left_out.len(), 1, "{report}");
+    assert_eq!(left_out[0]["seq"], bobs_row);
+    assert_eq!(left_out[0]["since_plan"], true);
+    for seq in planned {
+        let answer = standing(location, seq);
+        let expected = if seq == bobs_row { "bob" } else { "ann" };
+        assert_eq!(answer["reviewer"], expected, "#{seq}: {answer}");
+    }
+    assert_eq!(standing(location, bobs_row)["id"], bob["id"]);
+}
