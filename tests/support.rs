@@ -1,7 +1,7 @@
 //! Test support shared by every integration test (as cargo's `cargo-test-support` is):
 //! a directory on a real disk, the binary and ways to run it (plainly or in a
-//! pseudo-terminal), ledgers on temporary files and plain-SQL reads of them, and a
-//! terminal whose bytes a test can read.
+//! pseudo-terminal), ledgers on temporary files and plain-SQL reads of them, a
+//! terminal whose bytes a test can read, and a throwaway PostgreSQL server.
 //!
 //! A test file takes it with `mod support;`. It is no test of its own (`test = false`
 //! in Cargo.toml); the `#[path]`s below make its parts resolve the same way should it
@@ -25,6 +25,8 @@ pub mod disk;
 pub mod fixture;
 #[path = "support/hostile.rs"]
 pub mod hostile;
+#[path = "support/postgres.rs"]
+pub mod postgres;
 #[path = "support/pty.rs"]
 pub mod pty;
 #[path = "support/recorder.rs"]
