@@ -18,6 +18,7 @@
 //! server started here stops what was left by test processes that have ended, and
 //! PostgreSQL shuts itself down within a minute of its directory being removed.
 
+use std::fmt::Write as _;
 use std::os::unix::fs::MetadataExt as _;
 use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
@@ -431,7 +432,7 @@ fn encode(text: &str) -> String {
         if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
             out.push(char::from(byte));
         } else {
-            out.push_str(&format!("%{byte:02X}"));
+            let _ = write!(out, "%{byte:02X}");
         }
     }
     out
