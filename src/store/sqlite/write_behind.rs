@@ -17,7 +17,7 @@ use std::collections::HashMap;
 
 use rusqlite::{Transaction, params, params_from_iter};
 
-use super::rows::{AttemptRow, JobRow};
+use crate::store::rows::{AttemptRow, JobRow};
 use crate::clock::Timestamp;
 use crate::decision::JobState;
 

@@ -5,7 +5,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::columns::from_columns;
 
-use super::rows::OwnerRow;
+use crate::store::rows::OwnerRow;
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
 

@@ -9,7 +9,7 @@ use super::columns::{callback_columns, callback_from};
 use super::filter::{Column, Columns, Condition, condition, query_named};
 use super::keyset::{CallbackKey, Keyset, PageRequest, SortValue};
 use super::query::Select;
-use super::rows::{CallbackRow, ClaimHistory, NewCallback};
+use crate::store::rows::{CallbackRow, ClaimHistory, NewCallback};
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
 use crate::decision::{Disposition, Outcome};

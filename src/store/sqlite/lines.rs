@@ -8,7 +8,7 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 use super::filter::{Column, Columns, condition};
 use super::keyset::PageRequest;
 use super::query::Select;
-use super::rows::{NewLine, RejectedLine};
+use crate::store::rows::{NewLine, RejectedLine};
 use super::{Ledger, StoreError, Writer};
 
 use crate::clock::Timestamp;

@@ -6,7 +6,7 @@
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::columns::{ATTEMPT_COLUMNS, JOB_COLUMNS, attempt_from, job_from};
-use super::rows::{AttemptRow, AttemptState, JobRow, TerminalRecord, Transition};
+use crate::store::rows::{AttemptRow, AttemptState, JobRow, TerminalRecord, Transition};
 use super::write_behind::HistoryRow;
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;

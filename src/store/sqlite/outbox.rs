@@ -11,7 +11,7 @@ use super::columns::{OUTBOX_COLUMNS, OUTBOX_TABLE, outbox_from};
 use super::filter::{Column, Columns, condition};
 use super::keyset::PageRequest;
 use super::query::Select;
-use super::rows::{JobRow, OutboxRow, PendingRequests};
+use crate::store::rows::{JobRow, OutboxRow, PendingRequests};
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
 use crate::decision::RequestKind;

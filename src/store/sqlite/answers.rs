@@ -4,7 +4,7 @@
 use rusqlite::{OptionalExtension, params};
 
 use super::columns::{ANSWER_COLUMNS, answer_from};
-use super::rows::{AnswerRow, DispositionCounts, NewAnswer};
+use crate::store::rows::{AnswerRow, DispositionCounts, NewAnswer};
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
 use crate::decision::{Disposition, Verdict};

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use rusqlite::{Connection, params};
 
-use super::rows::DispositionCounts;
+use crate::store::rows::DispositionCounts;
 use super::{Ledger, StoreError};
 use crate::decision::{Disposition, JobState};
 

@@ -9,7 +9,7 @@
 
 use rusqlite::Row;
 
-use super::accounts::JobAccount;
+use super::job_accounts::JobAccount;
 use super::decisions::DIVERGENT_JOB_IDS;
 use super::filter::{Column, Columns, condition};
 use super::keyset::PageRequest;

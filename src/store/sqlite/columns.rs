@@ -5,7 +5,7 @@
 
 use rusqlite::Row;
 
-use super::rows::{
+use crate::store::rows::{
     AgedJobRow, AnswerRow, AttemptRow, CallbackRow, FailedJobRow, JobRow, OutboxRow, OwnerRow,
     Replacement, Withdrawal,
 };

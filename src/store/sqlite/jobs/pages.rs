@@ -11,7 +11,7 @@ use super::super::columns::{aged_from, failed_from};
 use super::super::filter::{Column, Columns, condition, query_named};
 use super::super::keyset::{JobKey, PageRequest};
 use super::super::query::Select;
-use super::super::rows::{AgedJobRow, FailedJobRow};
+use crate::store::rows::{AgedJobRow, FailedJobRow};
 use super::super::{Ledger, StoreError};
 use crate::clock::Timestamp;
 use crate::filter::{Field, Query};

@@ -3,7 +3,7 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::rows::{Downstream, OutputFacts};
+use crate::store::rows::{Downstream, OutputFacts};
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
 

@@ -12,7 +12,7 @@ use rusqlite::fallible_streaming_iterator::FallibleStreamingIterator;
 use rusqlite::{Rows, Statement};
 
 use super::columns::from_columns;
-use super::rows::OwnerRow;
+use crate::store::rows::OwnerRow;
 use super::{Ledger, StoreError};
 use crate::clock::Timestamp;
 use crate::decision::JobState;
