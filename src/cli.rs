@@ -15,6 +15,8 @@ use anyhow::{Context, Result, bail};
 use clap::Parser;
 
 use crate::clock::{Clock, Timestamp};
+use crate::console::Theme;
+use crate::console::theme::Palette;
 use crate::decision::DecisionVerdict;
 use crate::outbox::{self, RequestKind};
 use crate::reconcile::{self, DEFAULT_REVIEW_CAPACITY};
@@ -130,6 +132,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         seed,
         stream_only,
         order,
+        reviewer,
     } = command
     {
         let data = jobs.map_or(demo::DemoData::Booking, |jobs| demo::DemoData::Synthetic {
@@ -137,7 +140,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             seed,
         });
         let stream_only = stream_only.then_some(order);
-        return run_demo(cli.db, cli.now, data, print, stream_only);
+        return run_demo(
+            cli.db,
+            cli.now,
+            data,
+            print,
+            stream_only,
+            reviewer,
+            cli.theme,
+        );
     }
     let path = ledger_path(cli.db);
     let now = clock.now();
@@ -149,7 +160,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
     let mut whole = report::WholeOutput::new();
     let mut code = ExitCode::SUCCESS;
     match command {
-        Command::Review(args) => review_console(&path, clock, args)?,
+        Command::Review(args) => review_console(&path, clock, args, cli.theme)?,
         Command::Ingest {
             file,
             complete,
@@ -303,11 +314,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let by = reviewer_name(by);
             if let Some(owner) = owner.filter(|_| !clear) {
                 let escalate_at = escalate_at.map(|at| at.from(now));
-                let row = escalation::set_owner(&mut ledger, &job, &owner, escalate_at, &by, now)?;
+                let set = escalation::set_owner(&mut ledger, &job, &owner, escalate_at, &by, now)?;
                 if json {
-                    report::write_json(&mut out, &report::OwnerJson::new(&job, &row))?;
+                    report::write_json(&mut out, &report::OwnerJson::new(&job, &set))?;
                 } else {
-                    out.write_all(report::owner_set(&job, &owner, escalate_at).as_bytes())?;
+                    let said = match &set {
+                        escalation::OwnerSet::Written(_) => {
+                            report::owner_set(&job, &owner, escalate_at)
+                        }
+                        escalation::OwnerSet::Unchanged(standing) => {
+                            report::owner_unchanged(&job, standing)
+                        }
+                    };
+                    out.write_all(said.as_bytes())?;
                 }
             } else {
                 let cleared = escalation::clear_owner(&mut ledger, &job, &by, now)?;
@@ -346,7 +365,24 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let rows = open_to_read(&path)?.rejected_lines(usize::MAX)?;
             report::write(&mut whole, rows.as_slice(), json)?;
         }
-        Command::Views { json } => {
+        Command::Views {
+            delete: Some(name),
+            reviewer,
+            ..
+        } => {
+            let by = reviewer_name(reviewer);
+            let mut ledger = open_for_a_person(&path)?;
+            let mut writer = ledger.writer()?;
+            let Some(view) = writer.delete_view(&name, &by, now)? else {
+                bail!(
+                    "no view is saved under {:?}: nothing deleted (see `jobledger views`)",
+                    crate::inert::inert(&name)
+                );
+            };
+            writer.commit()?;
+            out.write_all(report::view_deleted(&view).as_bytes())?;
+        }
+        Command::Views { json, .. } => {
             let views = open_to_read(&path)?.saved_views()?;
             report::write(&mut whole, views.as_slice(), json)?;
         }
@@ -602,6 +638,8 @@ fn run_demo(
     data: demo::DemoData,
     print: bool,
     stream_only: Option<demo::synthetic::StreamOrder>,
+    reviewer: Option<String>,
+    theme: Option<Palette>,
 ) -> Result<ExitCode> {
     let path = db.unwrap_or_else(|| PathBuf::from(demo::DEFAULT_DEMO_DB));
     let now = now.unwrap_or_else(demo::demo_now);
@@ -635,11 +673,21 @@ fn run_demo(
         report::write(&mut out, &r, false)?;
         return Ok(ExitCode::SUCCESS);
     }
-    review_console(&path, Clock::Fixed(now), ReviewArgs::default())?;
+    let args = ReviewArgs {
+        reviewer,
+        ..ReviewArgs::default()
+    };
+    review_console(&path, Clock::Fixed(now), args, theme)?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn review_console(path: &Path, clock: Clock, args: ReviewArgs) -> Result<()> {
+fn review_console(
+    path: &Path,
+    clock: Clock,
+    args: ReviewArgs,
+    palette: Option<Palette>,
+) -> Result<()> {
+    let theme = console_theme(palette)?;
     refuse_no_ledger(path)?;
     if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
         bail!(
@@ -650,7 +698,36 @@ fn review_console(path: &Path, clock: Clock, args: ReviewArgs) -> Result<()> {
         note_upgrade(path);
     }
     warn_if_shared(path);
-    crate::console::run(path, clock, reviewer_name(args.reviewer), args.read_only)
+    crate::console::run(
+        path,
+        clock,
+        reviewer_name(args.reviewer),
+        args.read_only,
+        theme,
+    )
+}
+
+/// The console's theme: `--theme`, else `JOBLEDGER_THEME` (empty counts as unset),
+/// else dark; none at all when `NO_COLOR` is set and not empty (no-color.org).
+fn console_theme(flag: Option<Palette>) -> Result<Theme> {
+    let palette = match flag {
+        Some(palette) => Some(palette),
+        None => match std::env::var("JOBLEDGER_THEME") {
+            Ok(name) if !name.trim().is_empty() => {
+                Some(Palette::named(name.trim()).with_context(|| {
+                    format!(
+                        "JOBLEDGER_THEME is {:?}: the console's themes are dark and light",
+                        crate::inert::inert(&name)
+                    )
+                })?)
+            }
+            _ => None,
+        },
+    };
+    Ok(Theme::chosen(
+        palette,
+        std::env::var_os("NO_COLOR").as_deref(),
+    ))
 }
 
 /// Progress on stderr, when it is a terminal and the work takes more than a moment.

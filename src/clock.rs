@@ -158,10 +158,19 @@ impl Timestamp {
         self.0.format("%Y-%m-%d %H:%M:%S").to_string()
     }
 
-    /// The console's one form of a time: month, day and time of day, `11-27 13:02:01`
-    /// (the status line says once that times are UTC).
-    pub fn month_day_time(self) -> String {
-        self.0.format("%m-%d %H:%M:%S").to_string()
+    /// The one form a person reads a time in: month, day and time of day when it falls
+    /// in the year of `now` (`11-27 13:02:01`), the year first when it does not
+    /// (`2027-02-27 00:00:00`), so a date is never read in the wrong year. `now` is the
+    /// clock the program runs by (fixed in tests), never the wall clock behind it.
+    /// The console's status line says once that times are UTC.
+    pub fn readable(self, now: Timestamp) -> String {
+        use chrono::Datelike;
+        let form = if self.0.year() == now.0.year() {
+            "%m-%d %H:%M:%S"
+        } else {
+            "%Y-%m-%d %H:%M:%S"
+        };
+        self.0.format(form).to_string()
     }
 
     /// The start of the window of `width_s` seconds that holds this time.
@@ -332,6 +341,16 @@ mod tests {
         ] {
             assert!(Timestamp::parse(bad).is_none(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_time_shows_its_year_when_it_is_not_the_current_one() {
+        let now = Timestamp::parse("2026-11-27T17:00:00Z").unwrap();
+        let at = |text: &str| Timestamp::parse(text).unwrap().readable(now);
+        assert_eq!(at("2026-11-27T13:02:01Z"), "11-27 13:02:01");
+        assert_eq!(at("2026-01-01T00:00:00Z"), "01-01 00:00:00");
+        assert_eq!(at("2027-02-27T00:00:00Z"), "2027-02-27 00:00:00");
+        assert_eq!(at("2025-12-31T23:59:59Z"), "2025-12-31 23:59:59");
     }
 
     #[test]

@@ -95,7 +95,7 @@ pub(crate) use closed_set;
 #[cfg(test)]
 mod tests {
     use super::ClosedSet;
-    use crate::decision::{Disposition, JobState, Outcome, ReasonCode};
+    use crate::decision::{Disposition, JobState, Outcome, ReasonCode, RejectionCode};
     use crate::event::EventKind;
     use crate::outbox::{RequestKind, RequestStatus};
     use crate::review::{CaseKind, Verdict};
@@ -131,6 +131,7 @@ mod tests {
         assert_eq!(names::<Verdict>(), "single_effect duplicate_effect success_stands failure_stands linked noise needs_remote_check");
         assert_eq!(names::<RequestKind>(), "retry cancel");
         assert_eq!(names::<RequestStatus>(), "pending withdrawn");
+        assert_eq!(names::<RejectionCode>(), "malformed oversized no_accepted_job repeated_submission conflicting_submission unknown_attempt attempt_already_started attempt_already_timed_out unclassified");
         assert_eq!(CaseKind::ALL.map(CaseKind::as_str), ["held, possible duplicate effect", "held, conflicting outcomes", "quarantined"]);
     }
 
@@ -146,6 +147,7 @@ mod tests {
         round_trips::<Verdict>();
         round_trips::<RequestKind>();
         round_trips::<RequestStatus>();
+        round_trips::<RejectionCode>();
         round_trips::<CaseKind>();
     }
 }

@@ -25,6 +25,7 @@ pub mod layout;
 pub mod model;
 mod tab;
 pub mod terminal;
+pub mod theme;
 mod timeline;
 mod update;
 pub mod view;
@@ -40,10 +41,18 @@ pub use action::{Action, Move};
 pub use keymap::Context;
 pub use model::{Flash, Model, Overlay};
 pub use tab::Tab;
+pub use theme::Theme;
 pub use update::{App, mouse, press, update};
 
-/// Opens the ledger at `path` and runs the console until the reviewer leaves.
-pub fn run(path: &Path, clock: Clock, reviewer: String, read_only: bool) -> Result<()> {
+/// Opens the ledger at `path` and runs the console, in `theme`, until the reviewer leaves.
+pub fn run(
+    path: &Path,
+    clock: Clock,
+    reviewer: String,
+    read_only: bool,
+    theme: Theme,
+) -> Result<()> {
     let mut app = App::open(path, clock, reviewer, read_only)?;
+    app.set_theme(theme);
     terminal::run(&mut app)
 }

@@ -8,10 +8,12 @@
 
 mod divergence;
 mod question;
+mod rejection;
 mod request;
 
 pub use divergence::{DecisionVerdict, Difference, Identity, conflict_reason};
 pub use question::{CaseKind, Verdict};
+pub use rejection::{Rejection, RejectionCode};
 pub use request::{RequestKind, RequestStatus};
 
 use crate::closed_set::closed_set;

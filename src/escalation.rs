@@ -61,8 +61,18 @@ pub fn parse_escalation(text: &str, now: Timestamp) -> Result<Option<Timestamp>,
     Ok(EscalationTime::parse(text)?.map(|at| at.from(now)))
 }
 
-/// Appends an owner assignment (the latest one stands), in one transaction; returns
-/// the assignment as written.
+/// What came of setting an owner.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OwnerSet {
+    /// Appended: the assignment as written.
+    Written(OwnerRow),
+    /// The same owner and escalation time stand already: nothing was written (a
+    /// second row saying the same would only bury who set it first); the one standing.
+    Unchanged(OwnerRow),
+}
+
+/// Appends an owner assignment (the latest one stands), in one transaction, unless
+/// the same owner and escalation time stand already.
 pub fn set_owner(
     ledger: &mut Ledger,
     job_id: &str,
@@ -70,7 +80,7 @@ pub fn set_owner(
     escalate_at: Option<Timestamp>,
     set_by: &str,
     now: Timestamp,
-) -> Result<OwnerRow, OwnerError> {
+) -> Result<OwnerSet, OwnerError> {
     if owner.trim().is_empty() {
         return Err(OwnerError::NoOwner);
     }
@@ -78,14 +88,20 @@ pub fn set_owner(
     if !writer.job_exists(job_id)? {
         return Err(OwnerError::NoSuchJob(job_id.to_owned()));
     }
+    if let Some(standing) = writer.owner(job_id)?
+        && standing.owner == owner
+        && standing.escalate_at == escalate_at
+    {
+        return Ok(OwnerSet::Unchanged(standing));
+    }
     writer.assign_owner(job_id, owner, escalate_at, set_by, now)?;
     writer.commit()?;
-    Ok(OwnerRow {
+    Ok(OwnerSet::Written(OwnerRow {
         owner: owner.to_owned(),
         escalate_at,
         set_by: set_by.to_owned(),
         set_at: now,
-    })
+    }))
 }
 
 /// What clearing an owner came to.

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::clock::Timestamp;
 use crate::closed_set::closed_set;
-use crate::decision::{Outcome, Unusable};
+use crate::decision::{Outcome, Rejection, RejectionCode, Unusable};
 
 mod fields;
 mod top_level;
@@ -191,7 +191,7 @@ pub enum Parsed {
     /// A known event other than a callback, malformed: kept with the reason.
     Rejected {
         kind: EventKind,
-        reason: String,
+        reason: Rejection,
     },
     /// Not a JSON object with a known `event`: quarantined with the parse error.
     Unparseable {
@@ -250,7 +250,10 @@ pub fn parse_line(line: &[u8]) -> Parsed {
     };
     match event(kind, &fields) {
         Ok(event) => Parsed::Event(event),
-        Err(reason) => Parsed::Rejected { kind, reason },
+        Err(sentence) => Parsed::Rejected {
+            kind,
+            reason: Rejection::new(RejectionCode::Malformed, sentence),
+        },
     }
 }
 
@@ -479,7 +482,8 @@ mod tests {
             panic!("expected a rejection")
         };
         assert_eq!(kind, EventKind::AttemptStarted);
-        assert!(reason.contains("attempt"), "{reason}");
+        assert_eq!(reason.code, RejectionCode::Malformed);
+        assert!(reason.sentence.contains("attempt"), "{reason}");
     }
 
     #[test]
@@ -502,7 +506,7 @@ mod tests {
         else {
             panic!("a route that is not text is refused")
         };
-        assert!(reason.contains("route"), "{reason}");
+        assert!(reason.sentence.contains("route"), "{reason}");
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod follow;
 mod oversized;
 mod reader;
 
+use std::borrow::Cow;
 use std::io::BufRead;
 use std::time::{Duration, Instant};
 
@@ -304,17 +305,22 @@ fn ingest_line(
     // rejected once the ledger is consulted.
     let (kind, status, reason) = match parsed {
         Parsed::Event(event) => (Some(event.kind().as_str()), LineStatus::Applied, None),
+        // Kept in its stored form: the code, then the sentence.
         Parsed::Rejected { kind, reason } => (
             Some(kind.as_str()),
             LineStatus::Rejected,
-            Some(reason.as_str()),
+            Some(Cow::Owned(reason.to_string())),
         ),
         Parsed::Callback(report) => (
             Some(crate::event::CALLBACK),
             LineStatus::Callback,
-            report.problem().map(|p| p.1.as_str()),
+            report.problem().map(|p| Cow::Borrowed(p.1.as_str())),
         ),
-        Parsed::Unparseable { reason } => (None, LineStatus::Callback, Some(reason.as_str())),
+        Parsed::Unparseable { reason } => (
+            None,
+            LineStatus::Callback,
+            Some(Cow::Borrowed(reason.as_str())),
+        ),
     };
     let kept = writer.insert_line_once(&NewLine {
         sha256,
@@ -323,7 +329,7 @@ fn ingest_line(
         whole_length: *whole_length,
         event: kind,
         status,
-        reason,
+        reason: reason.as_deref(),
         ingested_at: now,
     })?;
     let Some(seq) = kept else {

@@ -27,10 +27,11 @@ pub use bulk::BulkReport;
 pub use callbacks::write_callbacks;
 pub use check::{CheckReport, backup_written, megabytes, salvage_written};
 pub use summary::{Summary, backlog_line};
+pub use views::view_deleted;
 pub use whole::{MEMORY_BOUND, WholeOutput};
 pub use writes::{
     AnswerJson, DecisionsAnsweredJson, OwnerJson, Withdrawn, answer_written, decisions_answered,
-    owner_cleared, owner_set, request_written, withdrawn_line,
+    owner_cleared, owner_set, owner_unchanged, request_written, withdrawn_line,
 };
 
 /// A report: JSON from its `Serialize`, or readable text.

@@ -137,9 +137,10 @@ fn totals_add_up_over_junk_and_every_bad_line_is_kept_with_its_reason() {
 
     let rejected = t.ledger.rejected_lines(100).unwrap();
     assert_eq!(rejected.len(), 5);
-    let reasons: Vec<(Option<&str>, &str)> = rejected
+    // Each line's code and sentence, so that a needle may be either.
+    let reasons: Vec<(Option<&str>, String)> = rejected
         .iter()
-        .map(|r| (r.event.as_deref(), r.reason.as_str()))
+        .map(|r| (r.event.as_deref(), format!("{}: {}", r.code, r.reason)))
         .collect();
     for (event, needle) in [
         ("attempt_timed_out", "ghost-1"),

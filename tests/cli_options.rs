@@ -220,6 +220,66 @@ fn owner_clear_leaves_the_job_unowned_and_kept_in_its_history() {
     assert_eq!(owner_rows(&w), before + 1);
 }
 
+/// The same owner and escalation time again writes nothing (a second row saying the
+/// same would bury who set it first) and says so; a change of either writes.
+#[test]
+fn owner_unchanged_writes_nothing_and_says_so() {
+    let (w, _) = Workdir::with_demo();
+    let before = owner_rows(&w);
+    let same = [
+        "owner",
+        "booking-1042",
+        "--owner",
+        "ops:maria",
+        "--escalate-at",
+        "2026-11-27T16:30:00Z",
+        "--by",
+        "root",
+    ];
+    let out = w.ok(&same);
+    assert_eq!(
+        out,
+        "booking-1042 is owned by ops:maria already (escalates at 2026-11-27T16:30:00.000Z; set by demo at 2026-11-27T17:00:00.000Z): nothing changed, nothing written\n"
+    );
+    let row = w.json(&[&same[..], &["--json"]].concat());
+    assert_eq!(row["written"], false, "{row}");
+    assert_eq!(row["set_by"], "demo", "{row}");
+    assert_eq!(owner_rows(&w), before, "an unchanged owner was written");
+    let stored = w.ledger().owner("booking-1042").unwrap().expect("an owner");
+    assert_eq!(stored.set_by, "demo");
+    // Another escalation time, or none, is a change.
+    w.ok(&["owner", "booking-1042", "--owner", "ops:maria"]);
+    assert_eq!(owner_rows(&w), before + 1);
+    w.ok(&["owner", "booking-1042", "--owner", "ops:maria"]);
+    assert_eq!(owner_rows(&w), before + 1);
+}
+
+/// `owner` and `request retry|cancel` take who writes as `--reviewer`, as `answer`,
+/// `request withdraw` and the console do (`--by` stays, as another name for it).
+#[test]
+fn owner_and_requests_take_the_reviewer_flag() {
+    let (w, _) = Workdir::with_demo();
+    w.ok(&[
+        "owner",
+        "booking-1043",
+        "--owner",
+        "ops:kim",
+        "--reviewer",
+        "maria",
+    ]);
+    let stored = w.ledger().owner("booking-1043").unwrap().expect("an owner");
+    assert_eq!(stored.set_by, "maria");
+    let row = w.json(&[
+        "request",
+        "retry",
+        "booking-1058",
+        "--reviewer",
+        "maria",
+        "--json",
+    ]);
+    assert_eq!(row["requested_by"], "maria", "{row}");
+}
+
 /// `request retry|cancel` take who asks as `owner --by` and `answer --reviewer` do:
 /// the flag, else JOBLEDGER_REVIEWER, else the login name.
 #[test]

@@ -357,3 +357,69 @@ fn at_80_columns_the_lists_show_fewer_columns_whole_rather_than_all_cut_short() 
         resize(&mut app, 80, 24);
     }
 }
+
+/// The Rejected view's preview says the whole reason, wrapped, at every size; Enter
+/// opens the line's detail (its code and reason, the job's timeline, the raw line made
+/// inert), and q goes back to the list.
+#[test]
+fn a_rejected_line_shows_its_whole_reason_and_opens_its_detail() {
+    let (ledger, mut app) = demo_app("ana");
+    ch(&mut app, '8');
+    // The reason's last words, which no row has room for at 80 or 160 columns.
+    let whole_reason = [
+        "job \"booking-1043\" was submitted again",
+        "\"sha256:e71d05\" now); the first",
+        "identity stands",
+    ];
+    for size in SIZES {
+        let screen = screen_at(&mut app, &ledger, size);
+        let preview = screen.split("Selected row").nth(1).unwrap_or_default();
+        for words in whole_reason {
+            assert!(
+                preview.contains(words),
+                "{size:?} preview lacks {words:?}:\n{screen}"
+            );
+        }
+        assert!(screen.contains("conflicting_submission"), "{screen}");
+    }
+    key(&mut app, KeyCode::Enter);
+    for size in SIZES {
+        let screen = screen_at(&mut app, &ledger, size);
+        assert!(screen.contains("Detail of rejected line #31"), "{screen}");
+        insta::assert_snapshot!(sized("rejected_detail", size), screen);
+    }
+    resize(&mut app, 160, 48);
+    let detail = render(&app);
+    for words in [
+        "Rejected line #31 · job_accepted · conflicting_submission",
+        "Timeline",
+        "submitted again with ANOTHER identity (rejected: conflicting_submission) on line 31",
+        "Raw message (JSON, pretty-printed",
+        "\"input_digest\": \"sha256:e71d05\"",
+    ] {
+        assert!(
+            detail.contains(words),
+            "the detail lacks {words:?}:\n{detail}"
+        );
+    }
+    ch(&mut app, 'q');
+    let list = render(&app);
+    assert!(!list.contains("Detail of rejected line"), "{list}");
+    assert!(list.contains("Rejected · 2 kept with the reason"), "{list}");
+    // A line about a job never accepted: its detail says so in place of a timeline.
+    ch(&mut app, 'j');
+    key(&mut app, KeyCode::Enter);
+    let detail = shows(&app, "Detail of rejected line #80");
+    for words in [
+        "no_accepted_job",
+        "No job booking-0000 has been accepted into the ledger; there is no timeline.",
+        "\"event\": \"attempt_timed_out\"",
+    ] {
+        assert!(
+            detail.contains(words),
+            "the detail lacks {words:?}:\n{detail}"
+        );
+    }
+    key(&mut app, KeyCode::Esc);
+    assert!(!render(&app).contains("Detail of rejected line"));
+}

@@ -189,7 +189,7 @@ fn q_is_a_letter_where_text_is_typed() {
     type_text(&mut app, "quote");
     assert!(!app.quit_requested());
     match app.model().form() {
-        Some(Form::Answer(form)) => assert_eq!(form.note.text, "quote"),
+        Some(Form::Answer(form)) => assert_eq!(form.note.text(), "quote"),
         other => panic!("the answer form closed: {other:?}"),
     }
 }
@@ -306,4 +306,21 @@ fn an_answer_refused_because_someone_answered_first_stays_until_closed() {
     );
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.context(), Context::List);
+}
+
+/// Each form's footer names its own keys: the owner form has no verdict to pick.
+#[test]
+fn each_form_footer_names_its_own_fields() {
+    let (_ledger, mut app) = demo_app("ana");
+    let footer = |app: &App| render(app).lines().last().unwrap_or_default().to_owned();
+    ch(&mut app, 'a'); // the first held callback
+    let answer = footer(&app);
+    assert!(answer.contains("↓ next verdict"), "{answer}");
+    key(&mut app, KeyCode::Esc);
+    ch(&mut app, '3');
+    ch(&mut app, 'o');
+    let owner = footer(&app);
+    assert!(!owner.contains("verdict"), "{owner}");
+    assert!(owner.contains("Tab other field"), "{owner}");
+    assert_eq!(app.context(), Context::Owner);
 }

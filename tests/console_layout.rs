@@ -10,7 +10,10 @@ use jobledger::console::{Action, App, Model, update};
 use jobledger::demo;
 use jobledger::review::{self, AnswerRequest};
 use jobledger::store::Ledger;
-use support::terminal::{DemoLedger, ch, demo_app, demo_ledger, render_at, resize, text_at};
+use ratatui::crossterm::event::KeyCode;
+use support::terminal::{
+    DemoLedger, ch, demo_app, demo_ledger, key, render_at, resize, text_at, type_text,
+};
 
 /// The worked example: the held report of booking-1042, which arrived after its
 /// timeout while staff:maria's replacement attempt ran.
@@ -172,7 +175,7 @@ fn a_closing_answer_shrinks_the_held_queue_and_o_shows_all_again() {
     let (ledger, mut app) = demo_app("ana");
     let text = render_at(&app, 160, 48);
     assert!(text.contains("Held 2/2"), "{text}");
-    assert!(text.contains("2 of 2 held still open"), "{text}");
+    assert!(text.contains("2/2 held still open"), "{text}");
 
     // needs_remote_check leaves the question open.
     answer(&ledger, 2, "needs_remote_check");
@@ -184,12 +187,22 @@ fn a_closing_answer_shrinks_the_held_queue_and_o_shows_all_again() {
     update(&mut app, Action::Tick);
     let text = render_at(&app, 160, 48);
     assert!(text.contains("Held 1/2"), "{text}");
-    assert!(text.contains("1 of 2 held still open"), "{text}");
+    assert!(text.contains("1/2 held still open"), "{text}");
     assert!(!text.contains("booking-1042"), "{text}");
 
-    ch(&mut app, 'O');
+    // Under a filter too, the tab and the title count alike: shown of all (the title
+    // said "1 of 1" over the tab's "1/2").
+    type_text(&mut app, "/booking");
+    key(&mut app, KeyCode::Enter);
     let text = render_at(&app, 160, 48);
     assert!(text.contains("Held 1/2"), "{text}");
+    assert!(text.contains("1/2 held still open (filtered)"), "{text}");
+    key(&mut app, KeyCode::Esc);
+
+    // Showing all of them, the view shows every row: one number.
+    ch(&mut app, 'O');
+    let text = render_at(&app, 160, 48);
+    assert!(text.contains("Held 2 "), "{text}");
     assert!(text.contains("2 held for a person, 1 still open"), "{text}");
     let row = text
         .lines()
@@ -199,6 +212,14 @@ fn a_closing_answer_shrinks_the_held_queue_and_o_shows_all_again() {
 
     ch(&mut app, 'O');
     assert!(!render_at(&app, 160, 48).contains("booking-1042"));
+
+    // The notation is explained once, in the help.
+    ch(&mut app, '?');
+    let text = render_at(&app, 80, 24);
+    assert!(
+        text.contains("Counts") && text.contains("12/40 (in a tab, a list's title or a message)"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -105,7 +105,8 @@ fn the_outbox_lists_a_request_filters_it_and_opens_its_job() {
         !text.contains("more below") && !text.contains("more above"),
         "{text}"
     );
-    type_text(&mut app, "/ops:kim");
+    // Text with a colon is looked for quoted (`ops:kim` unquoted is no query).
+    type_text(&mut app, "/\"ops:kim\"");
     key(&mut app, KeyCode::Enter);
     shows(&app, "7 Outbox 1/1");
     key(&mut app, KeyCode::Esc);

@@ -65,6 +65,7 @@ fn the_cursor_stays_on_its_row_while_it_still_matches() {
     ch(&mut app, 'G');
     assert_eq!(selected_callback(&app).seq, 12);
     ch(&mut app, '/');
+    key(&mut app, KeyCode::End); // the standing filter, no longer selected: one at a time
     for _ in 0.."late".len() {
         key(&mut app, KeyCode::Backspace);
     }
@@ -143,10 +144,18 @@ fn a_view_saved_with_colon_save_is_recalled_from_the_list_and_the_latest_wins() 
     key(&mut app, KeyCode::Enter);
     shows(&app, "saved view late ones: All callbacks reason:late");
     // Saved again under the same name: the latest row is the view.
-    type_text(&mut app, "/ -outcome:failure");
+    ch(&mut app, '/');
+    key(&mut app, KeyCode::End); // the standing filter, to add to it
+    type_text(&mut app, " -outcome:failure");
     key(&mut app, KeyCode::Enter);
     type_text(&mut app, ":save late ones");
     key(&mut app, KeyCode::Enter);
+    // The name is in use: asked first.
+    shows(
+        &app,
+        "Replace the view late ones with All callbacks \"reason:late -outcome:failure\"? It is All callbacks \"reason:late\", saved by ana at 11-27 17:00:00.",
+    );
+    ch(&mut app, 'y');
     let views = jobledger::store::Ledger::open_read_only(&ledger.path)
         .unwrap()
         .saved_views()
@@ -182,6 +191,97 @@ fn a_view_saved_with_colon_save_is_recalled_from_the_list_and_the_latest_wins() 
     shows(&app, "no command \"drop late\"");
 }
 
+/// The views saved, read from the ledger.
+fn saved(path: &std::path::Path) -> Vec<(String, String)> {
+    jobledger::store::Ledger::open_read_only(path)
+        .unwrap()
+        .saved_views()
+        .unwrap()
+        .into_iter()
+        .map(|v| (v.name, v.query))
+        .collect()
+}
+
+#[test]
+fn a_view_is_replaced_only_when_confirmed_and_the_same_view_writes_nothing() {
+    let (ledger, mut app) = demo_app("ana");
+    let rows = || support::fixture::query_i64(&ledger.path, "SELECT count(*) FROM saved_views", []);
+    type_text(&mut app, "5/reason:late");
+    key(&mut app, KeyCode::Enter);
+    type_text(&mut app, ":save mine");
+    key(&mut app, KeyCode::Enter);
+    // The same tab and query again: nothing new to say.
+    type_text(&mut app, ":save mine");
+    key(&mut app, KeyCode::Enter);
+    shows(
+        &app,
+        "the view mine is saved as this already (by ana): nothing written",
+    );
+    assert_eq!(rows(), 1);
+    // Another query under the name: n keeps the one standing.
+    type_text(&mut app, "/1043");
+    key(&mut app, KeyCode::Enter);
+    type_text(&mut app, ":save mine");
+    key(&mut app, KeyCode::Enter);
+    shows(&app, "Replace the view mine with All callbacks \"1043\"?");
+    ch(&mut app, 'n');
+    shows(&app, "nothing saved: the view mine stays as it was");
+    assert_eq!(
+        saved(&ledger.path),
+        [("mine".to_owned(), "reason:late".to_owned())]
+    );
+    assert_eq!(rows(), 1);
+}
+
+#[test]
+fn a_saved_view_is_deleted_from_the_list_when_confirmed() {
+    let (ledger, mut app) = demo_app("ana");
+    for (query, name) in [("reason:late", "late"), ("1043", "one job")] {
+        type_text(&mut app, &format!("5/{query}"));
+        key(&mut app, KeyCode::Enter);
+        type_text(&mut app, &format!(":save {name}"));
+        key(&mut app, KeyCode::Enter);
+    }
+    key(&mut app, KeyCode::Esc);
+    ch(&mut app, '\'');
+    ch(&mut app, 'j'); // "one job"
+    ch(&mut app, 'd');
+    shows(&app, "Delete the view one job (All callbacks \"1043\")?");
+    ch(&mut app, 'n');
+    shows(&app, "Saved views");
+    assert_eq!(saved(&ledger.path).len(), 2, "n deleted it");
+    key(&mut app, KeyCode::Delete);
+    ch(&mut app, 'y');
+    shows(&app, "deleted view one job");
+    shows(&app, "Saved views");
+    assert_eq!(
+        saved(&ledger.path),
+        [("late".to_owned(), "reason:late".to_owned())]
+    );
+    // Kept in the ledger as a row of its own: who deleted it, and when.
+    let deletions = support::fixture::query_i64(
+        &ledger.path,
+        "SELECT count(*) FROM saved_views WHERE deleted = 1 AND name = 'one job' AND saved_by = 'ana'",
+        [],
+    );
+    assert_eq!(deletions, 1);
+    // The command line deletes too, and says when a name has no view.
+    let at = "2026-11-27T17:00:00Z";
+    let args = ["views", "--delete", "late", "--reviewer", "lee"];
+    let said = support::binary::succeeded(&support::binary::run_at(&ledger.path, at, &args), &args);
+    assert!(
+        said.starts_with("deleted view late: All callbacks reason:late"),
+        "{said}"
+    );
+    assert!(saved(&ledger.path).is_empty());
+    let again = support::binary::run_at(&ledger.path, at, &args);
+    let refused = support::binary::failed(&again, &args);
+    assert!(
+        refused.contains("no view is saved under \"late\": nothing deleted"),
+        "{refused}"
+    );
+}
+
 #[test]
 fn a_large_view_is_searched_off_the_input_thread_and_its_page_put_back() {
     let (_ledger, mut app) = demo_app("ana");
@@ -204,7 +304,7 @@ fn a_large_view_is_searched_off_the_input_thread_and_its_page_put_back() {
         jobledger::console::update(&mut app, jobledger::console::Action::Tick);
     }
     let found = render(&app);
-    assert!(found.contains("2 of 15 rows match"), "{found}");
+    assert!(found.contains("2/15 rows match"), "{found}");
     assert!(found.contains("5 All callbacks 2/15"), "{found}");
     assert!(
         !found.contains("booking-1041"),
@@ -217,4 +317,106 @@ fn a_large_view_is_searched_off_the_input_thread_and_its_page_put_back() {
         jobledger::console::update(&mut app, jobledger::console::Action::Tick);
     }
     assert!(render(&app).contains("5 All callbacks 15 "));
+}
+
+#[test]
+fn text_that_is_no_query_yet_says_so_whole_in_the_lists_place_and_enter_keeps_none() {
+    let (_ledger, mut app) = demo_app("ana");
+    resize(&mut app, 80, 24);
+    type_text(&mut app, "3/state:running");
+    let text = render(&app);
+    // No rows of the prefix `state` (a bare word) under a title naming this text.
+    assert!(
+        !text.contains("Nothing here matches the filter state:running"),
+        "{text}"
+    );
+    assert!(text.contains("Aged · not a query yet"), "{text}");
+    assert!(text.contains("not a query yet, at column 1"), "{text}");
+    // Neither the tab counts the earlier prefix's rows nor does the footer offer Enter.
+    assert!(text.contains("3 Aged … "), "{text}");
+    assert!(!text.contains("Enter keep the filter"), "{text}");
+    // The why, whole at 80 columns: every field the view takes is named.
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("job, owner, age, escalates"),
+        "the message is cut:\n{text}"
+    );
+    // Enter does not keep it: the prompt stays, and says why.
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(
+        app.context(),
+        jobledger::console::Context::Filter,
+        "Enter left the prompt"
+    );
+    let text = shows(&app, "not kept: not a query yet, at column 1");
+    assert!(text.contains("Esc puts back no filter"), "{text}");
+    // Esc puts back the filter before, with its rows.
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.model().filter(), None);
+    shows(&app, "3 Aged 4 ");
+}
+
+#[test]
+fn in_aged_the_cursor_stays_on_its_row_while_it_still_matches() {
+    let (_ledger, mut app) = demo_app("ana");
+    resize(&mut app, 100, 18); // a page of two rows: the list's last page is another
+    ch(&mut app, '3');
+    ch(&mut app, 'G');
+    ch(&mut app, 'g');
+    let job = |app: &App| app.model().list().and_then(|l| l.job()).map(str::to_owned);
+    let first = job(&app).expect("a row selected");
+    type_text(&mut app, "/booking");
+    assert_eq!(job(&app), Some(first.clone()), "{}", render(&app));
+    key(&mut app, KeyCode::Enter);
+    // Searched off the input thread, the same.
+    key(&mut app, KeyCode::Esc);
+    app.search_off_thread_from(1);
+    type_text(&mut app, "/booking");
+    key(&mut app, KeyCode::Enter);
+    while app.searching() {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        jobledger::console::update(&mut app, jobledger::console::Action::Tick);
+    }
+    assert_eq!(job(&app), Some(first), "{}", render(&app));
+}
+
+#[test]
+fn until_a_searchs_rows_come_the_screen_says_searching_over_the_previous_filters_rows() {
+    let (_ledger, mut app) = demo_app("ana");
+    app.search_off_thread_from(1); // every view counts as large
+    ch(&mut app, '5'); // All callbacks: 15 rows
+    type_text(&mut app, "/disposition:hold");
+    // Typed, not yet searched: the rows are all 15, not the filter's.
+    let text = render(&app);
+    assert!(!text.contains("(filtered)"), "{text}");
+    assert!(
+        text.contains("All callbacks · searching… · rows of the previous filter"),
+        "{text}"
+    );
+    assert!(text.contains("5 All callbacks … "), "{text}");
+    assert!(text.contains("disposition:hold   searching…"), "{text}");
+    key(&mut app, KeyCode::Enter);
+    assert!(app.searching());
+    // The rows are read, but not yet taken in (no tick): still the previous filter's.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let text = render(&app);
+    assert!(
+        text.contains("searching… · rows of the previous filter")
+            && text.contains("searching 15 rows for disposition:hold…")
+            && !text.contains("(filtered)"),
+        "{text}"
+    );
+    // A key meanwhile does not take the note away.
+    ch(&mut app, 'j');
+    assert!(render(&app).contains("searching 15 rows for disposition:hold…"));
+    let started = std::time::Instant::now();
+    while app.searching() {
+        assert!(started.elapsed().as_secs() < 10, "the search never ended");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        jobledger::console::update(&mut app, jobledger::console::Action::Tick);
+    }
+    let text = render(&app);
+    assert!(!text.contains("searching"), "{text}");
+    assert!(text.contains("(filtered)"), "{text}");
+    assert_eq!(app.model().searching, None);
 }

@@ -9,7 +9,9 @@ use jobledger::console::model::counts::Count;
 use jobledger::console::model::detail::{Detail, RawMessage, Subject};
 use jobledger::console::model::page::{CallbackItem, Page};
 use jobledger::console::{Model, Tab};
-use jobledger::decision::{Disposition, JobState, Outcome, ReasonCode, RequestKind, RequestStatus};
+use jobledger::decision::{
+    Disposition, JobState, Outcome, ReasonCode, RejectionCode, RequestKind, RequestStatus,
+};
 use jobledger::store::{
     CallbackRow, JobRow, OutboxRow, RejectedLine, Replacement, SortValue, TimelineEntry,
     TimelineFact,
@@ -261,12 +263,14 @@ fn outbox_rows() -> Vec<OutboxRow> {
 fn rejected_rows() -> Vec<RejectedLine> {
     vec![
         RejectedLine {
+            code: RejectionCode::NoAcceptedJob,
             event: Some("attempt_timed_out".to_owned()),
             ingested_at: at("2026-11-27T17:00:00Z"),
             seq: 70,
             reason: r#"no job "booking-0000" has been accepted"#.to_owned(),
         },
         RejectedLine {
+            code: RejectionCode::Unclassified,
             event: None,
             ingested_at: at("2026-11-27T17:05:00Z"),
             seq: 1204,
@@ -316,10 +320,62 @@ fn the_rejected_view_lists_each_line_with_its_reason() {
     insta::assert_snapshot!("rejected_from_rows", wide);
     let narrow = text_at(&model, 80, 24);
     insta::assert_snapshot!("rejected_at_80_columns", narrow);
-    for whole in [
-        "not a JSON object: expected value at line 1 column 1",
-        "8 Rejected 2",
-    ] {
+    // Each code whole in its row; the selected row's reason whole in the preview.
+    let preview = narrow.split("Selected row").nth(1).unwrap_or_default();
+    assert!(
+        preview.contains(r#"no job "booking-0000" has been accepted"#),
+        "{narrow}"
+    );
+    for whole in ["no_accepted_job", "unclassified", "8 Rejected 2"] {
         assert!(narrow.contains(whole), "{whole} at 80 columns:\n{narrow}");
     }
+}
+
+/// A time in another year than the clock's says its year, in the one form every
+/// screen uses: `2027-02-27 00:00:00` never reads as a date before the November it
+/// follows. Times in the clock's year keep the short form.
+#[test]
+fn a_time_in_another_year_shows_its_year_and_one_in_this_year_does_not() {
+    let mut model = model();
+    callbacks(&mut model, Tab::Held).rows = held_rows();
+    let mut detail = held_detail();
+    detail.timeline.push(TimelineEntry {
+        at: at("2026-11-27T13:20:00Z"),
+        fact: TimelineFact::OutputStored {
+            reference: "s3://out/booking-1042".to_owned(),
+            retention_until: Some(at("2027-02-27T00:00:00Z")),
+        },
+    });
+    detail.timeline.insert(
+        0,
+        TimelineEntry {
+            at: at("2025-12-31T23:59:00Z"),
+            fact: TimelineFact::NotificationSent {
+                kind: "reminder".to_owned(),
+            },
+        },
+    );
+    model.detail = Some(detail);
+    for (width, height) in [(160, 48), (100, 30), (80, 40)] {
+        let screen = text_at(&model, width, height);
+        for shown in [
+            "(kept until 2027-02-27",
+            "2025-12-31 23:59:00  notification sent: reminder",
+            "11-27 13:20:00  output stored",
+            "accepted 11-27 13:10:00",
+        ] {
+            assert!(
+                screen.contains(shown),
+                "{shown} at {width}x{height}:\n{screen}"
+            );
+        }
+    }
+    // A list column widens to hold the year, never cutting the time short.
+    let mut rows = outbox_rows();
+    rows[0].requested_at = at("2025-11-27T17:00:00Z");
+    let model = showing(Tab::Outbox, rows);
+    let wide = text_at(&model, WIDTH, HEIGHT);
+    assert!(wide.contains("2025-11-27 17:00:00"), "{wide}");
+    assert!(wide.contains(" 11-27 17:00:00 "), "{wide}");
+    insta::assert_snapshot!("outbox_with_a_time_of_another_year", wide);
 }

@@ -127,3 +127,43 @@ fn a_reviewers_writes_from_the_console_are_synced_before_they_are_said_written()
     let plain = Ledger::open(app.ledger().path()).unwrap();
     assert!(!plain.writes_are_durable().unwrap());
 }
+
+#[test]
+fn an_owner_form_submitted_unchanged_writes_nothing_and_says_so() {
+    let (ledger, mut app) = demo_app("root");
+    let rows =
+        || support::fixture::query_i64(&ledger.path, "SELECT count(*) FROM owner_assignments", []);
+    let before = rows();
+    ch(&mut app, '3'); // booking-1042: ops:maria, escalating at 16:30
+    ch(&mut app, 'o');
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(rows(), before, "an unchanged owner was written");
+    let text = shows(
+        &app,
+        "nothing changed: booking-1042 is owned by ops:maria already",
+    );
+    assert!(
+        !text.contains("Owner and escalation of"),
+        "the form stays open:\n{text}"
+    );
+    let owner = app.ledger().owner("booking-1042").unwrap().expect("owner");
+    assert_eq!(owner.set_by, "demo");
+    // A change is written.
+    ch(&mut app, 'o');
+    key(&mut app, KeyCode::Tab);
+    type_text(&mut app, "1h");
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(rows(), before + 1);
+}
+
+#[test]
+fn a_request_from_the_console_is_asked_by_the_reviewer_named() {
+    let (_ledger, mut app) = demo_app("maria");
+    ch(&mut app, '3');
+    ch(&mut app, 'j'); // booking-1043, timed out: a retry passes the checks
+    ch(&mut app, 'r');
+    ch(&mut app, 'y');
+    let outbox = app.ledger().outbox().unwrap();
+    let asked: Vec<&str> = outbox.iter().map(|r| r.requested_by.as_str()).collect();
+    assert_eq!(asked, ["maria"]);
+}

@@ -39,12 +39,13 @@ fn stream(lines: &[String]) -> String {
     text
 }
 
+/// Each rejected line as `code: sentence`.
 fn rejected_reasons(ledger: &Ledger) -> Vec<String> {
     ledger
         .rejected_lines(100)
         .unwrap()
         .into_iter()
-        .map(|r| r.reason)
+        .map(|r| format!("{}: {}", r.code, r.reason))
         .collect()
 }
 

@@ -54,7 +54,7 @@ fn ctrl_c_leaves_at_once_from_a_form_and_gives_the_terminal_back() {
     console.send(b"1a");
     console.wait_for("Answer callback #2");
     console.send(b"\tq");
-    console.wait_for("q▏");
+    console.wait_for("[ q  ]");
     // Ctrl-C, as a terminal in raw mode sends it: one byte, not a signal.
     console.leave_with(b"\x03", "Ctrl-C");
     assert_eq!(answer_on(&w, 2), Value::Null, "Ctrl-C wrote the answer");
@@ -96,4 +96,25 @@ fn review_shows_a_callback_ingested_by_another_process_while_it_is_open() {
         s.contains("booking-live-7")
     });
     console.quit();
+}
+
+/// The demo's console writes as the reviewer named, as `review --reviewer` does: its
+/// status line names them, and so does a request sent from it.
+#[test]
+fn the_demo_console_writes_as_the_reviewer_named() {
+    let w = Workdir::new();
+    let db = w.dir.path().join("demo.db");
+    let db = db.to_str().expect("a UTF-8 path");
+    let args = ["--db", db, "--now", NOW, "demo", "--reviewer", "maria"];
+    let mut console = PtySession::spawn(&args, w.dir.path(), SIZE, &[("USER", "root")]);
+    console.wait_for("reviewer maria");
+    console.send(b"3jr");
+    console.wait_for("Request a retry of booking-1043");
+    console.send(b"y");
+    console.wait_for("is in the outbox as request 1");
+    console.send(b"\r");
+    console.quit();
+    let outbox = support::binary::run_at(std::path::Path::new(db), NOW, &["outbox", "--json"]);
+    let rows: Value = serde_json::from_slice(&outbox.stdout).expect("outbox JSON");
+    assert_eq!(rows[0]["requested_by"], "maria", "{rows}");
 }

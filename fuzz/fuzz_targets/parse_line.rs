@@ -23,6 +23,7 @@ fuzz_target!(|line: &[u8]| {
                 assert_clean(detail);
             }
         }
-        Parsed::Rejected { reason, .. } | Parsed::Unparseable { reason } => assert_clean(&reason),
+        Parsed::Rejected { reason, .. } => assert_clean(&reason.sentence),
+        Parsed::Unparseable { reason } => assert_clean(&reason),
     }
 });

@@ -7,6 +7,7 @@ use clap::builder::PossibleValue;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::clock::{Timestamp, parse_duration};
+use crate::console::theme::Palette;
 use crate::decision::{DecisionVerdict, Disposition};
 use crate::demo::synthetic::StreamOrder;
 use crate::escalation::EscalationTime;
@@ -45,6 +46,11 @@ pub(super) struct Cli {
     /// Fix the clock (RFC 3339), for reproducible reports
     #[arg(long, global = true, value_name = "TIME", value_parser = parse_time)]
     pub(super) now: Option<Timestamp>,
+    /// The console's colours: dark for a dark terminal, light for a light one
+    /// [default: env JOBLEDGER_THEME, else dark]. NO_COLOR set and not empty shows no
+    /// colour at all, whatever this says
+    #[arg(long, global = true, value_name = "THEME")]
+    pub(super) theme: Option<Palette>,
     #[command(subcommand)]
     pub(super) command: Option<Command>,
 }
@@ -183,10 +189,10 @@ pub(super) enum Command {
         #[arg(long, conflicts_with_all = ["owner", "escalate_at"])]
         clear: bool,
         /// Who sets it [default: env JOBLEDGER_REVIEWER, else the login name]
-        #[arg(long, value_name = "NAME")]
+        #[arg(long = "reviewer", visible_alias = "by", value_name = "NAME")]
         by: Option<String>,
         /// Print the assignment written as JSON (job_id, owner, escalate_at, set_by, set_at,
-        /// written; owner null when cleared)
+        /// written; owner null when cleared; written false when nothing was written)
         #[arg(long)]
         json: bool,
     },
@@ -208,11 +214,19 @@ pub(super) enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// List the saved views (named tab and query; in the console, :save NAME and ')
+    /// List the saved views (named tab and query; in the console, :save NAME and '), or
+    /// delete one
     Views {
         /// Print JSON instead of a table
         #[arg(long)]
         json: bool,
+        /// Delete the view saved under NAME (append-only: a deletion row says who and
+        /// when, and keeps the tab and query it took away)
+        #[arg(long, value_name = "NAME", conflicts_with = "json")]
+        delete: Option<String>,
+        /// Who deletes it [default: env JOBLEDGER_REVIEWER, else the login name]
+        #[arg(long, value_name = "NAME", requires = "delete")]
+        reviewer: Option<String>,
     },
     /// Check the ledger: SQLite's integrity, CHECK constraints and foreign keys, the kept
     /// counts against recounts, one row per line identity (reads every page; writes nothing)
@@ -274,6 +288,9 @@ Exit status: 0 when the copy is written (with --salvage: every row was saved), 4
             value_name = "ORDER"
         )]
         order: StreamOrder,
+        /// Who answers in the console [default: env JOBLEDGER_REVIEWER, else the login name]
+        #[arg(long, value_name = "NAME")]
+        reviewer: Option<String>,
     },
 }
 
@@ -307,7 +324,7 @@ pub(super) struct RequestArgs {
     /// The job's id
     pub(super) job: String,
     /// Who asks [default: env JOBLEDGER_REVIEWER, else the login name]
-    #[arg(long, value_name = "NAME")]
+    #[arg(long = "reviewer", visible_alias = "by", value_name = "NAME")]
     pub(super) by: Option<String>,
     /// Print the request written as JSON (an `outbox --json` row)
     #[arg(long)]
@@ -393,7 +410,7 @@ macro_rules! value_enum {
 }
 
 value_enum!(Disposition, RequestKind);
-value_enum!(StreamOrder);
+value_enum!(StreamOrder, Palette);
 
 fn parse_time(text: &str) -> Result<Timestamp, String> {
     Timestamp::parse(text)

@@ -1,5 +1,6 @@
 //! What a reviewer (or the terminal) asks of the console.
 
+use super::model::form::InputRequest;
 use super::tab::Tab;
 
 /// An intent, produced by the key table or the terminal and carried out by [`super::update()`].
@@ -57,6 +58,8 @@ pub enum Action {
     Command,
     /// Open the list of saved views.
     SavedViews,
+    /// Delete the saved view selected in their list (asked first).
+    DeleteView,
     /// Sort the list by its next column (`s`), or the other way (`S`).
     SortNext,
     SortReverse,
@@ -67,8 +70,8 @@ pub enum Action {
     },
     /// Typing into a text field.
     Input(char),
-    /// Delete the character before the cursor.
-    Erase,
+    /// Edit the text field: move the cursor, delete (the text field's keys).
+    Edit(InputRequest),
     NextField,
     PrevField,
     /// Write the form, keep the filter, confirm the request.

@@ -9,6 +9,7 @@ use ratatui::crossterm::event::{
 };
 
 use super::action::{Action, Move};
+use super::model::form::InputRequest;
 use super::tab::Tab;
 
 /// Where the keyboard is: each context has its own keys.
@@ -22,8 +23,13 @@ pub enum Context {
     Detail,
     /// Typing the filter of a view.
     Filter,
-    /// Filling in an answer or owner form.
+    /// Filling in an answer form (one callback, or a job's divergent decisions).
     Form,
+    /// Filling in an owner form.
+    Owner,
+    /// Editing the text of a field, in every context that takes typing (a group of
+    /// keys, never where the keyboard is itself).
+    Editing,
     /// Confirming a request to the outside.
     Confirm,
     /// A request the checks already refuse: nothing to confirm, so no key sends it.
@@ -44,17 +50,22 @@ pub enum Context {
     Command,
     /// Choosing a saved view.
     SavedViews,
+    /// Confirming that a saved view is replaced or deleted.
+    ConfirmView,
 }
 
 impl Context {
     /// Contexts in the order the help screen lists them.
-    pub const ALL: [Context; 15] = [
+    pub const ALL: [Context; 18] = [
         Context::List,
         Context::Detail,
         Context::Filter,
         Context::Command,
         Context::SavedViews,
+        Context::ConfirmView,
         Context::Form,
+        Context::Owner,
+        Context::Editing,
         Context::Confirm,
         Context::Refused,
         Context::Withdraw,
@@ -73,7 +84,9 @@ impl Context {
             Context::List => "In a list",
             Context::Detail => "In the detail pane",
             Context::Filter => "Typing a filter",
-            Context::Form => "In an answer or owner form",
+            Context::Form => "In an answer form",
+            Context::Owner => "In an owner form",
+            Context::Editing => "Editing text (in a form, the filter or a command)",
             Context::Confirm => "Confirming a retry or cancel",
             Context::Refused => "A retry or cancel the checks refuse",
             Context::Withdraw => "Withdrawing a pending request (Outbox)",
@@ -84,6 +97,7 @@ impl Context {
             Context::Help => "In this help",
             Context::Command => "Typing a command (after :)",
             Context::SavedViews => "Choosing a saved view",
+            Context::ConfirmView => "Replacing or deleting a saved view",
         }
     }
 }
@@ -127,10 +141,13 @@ impl Trigger {
                     KeyCode::Tab => "Tab".to_owned(),
                     KeyCode::BackTab => "Shift-Tab".to_owned(),
                     KeyCode::Backspace => "Backspace".to_owned(),
+                    KeyCode::Delete => "Delete".to_owned(),
                     other => format!("{other:?}"),
                 };
                 if mods.contains(KeyModifiers::CONTROL) {
                     format!("Ctrl-{name}")
+                } else if mods.contains(KeyModifiers::ALT) {
+                    format!("Alt-{name}")
                 } else {
                     name
                 }
@@ -158,6 +175,19 @@ const fn key(code: KeyCode) -> Trigger {
 
 const fn ch(c: char) -> Trigger {
     Trigger::Key(KeyCode::Char(c), NONE)
+}
+
+const fn ctrl(code: KeyCode) -> Trigger {
+    Trigger::Key(code, KeyModifiers::CONTROL)
+}
+
+const fn alt(code: KeyCode) -> Trigger {
+    Trigger::Key(code, KeyModifiers::ALT)
+}
+
+/// An editing request to the text field with the keyboard.
+const fn edit(request: InputRequest) -> Action {
+    Action::Edit(request)
 }
 
 /// A row of the table as written: one binding, or the number keys of every tab.
@@ -290,9 +320,19 @@ impl Entry {
 const CLICK: Action = Action::Click { column: 0, row: 0 };
 
 use Context::{
-    Bulk, Command, Compare, Confirm, Detail, Everywhere, Filter, Form, Help, List, Outcome, Plan,
-    Refused, SavedViews, Withdraw,
+    Bulk, Command, Compare, Confirm, ConfirmView, Detail, Editing, Everywhere, Filter, Form, Help,
+    List, Outcome, Owner, Plan, Refused, SavedViews, Withdraw,
 };
+
+/// A character key with Ctrl.
+const fn ctrl_ch(c: char) -> Trigger {
+    ctrl(KeyCode::Char(c))
+}
+
+/// A character key with Alt (Meta).
+const fn alt_ch(c: char) -> Trigger {
+    alt(KeyCode::Char(c))
+}
 
 /// Every key of the console, as written.
 #[rustfmt::skip]
@@ -307,8 +347,8 @@ const TABLE: &[Entry] = &[
     bind(List, &[ch('/')], Action::Filter, "filter with a query, terms joined by AND: job: delivery: reason: disposition: outcome: verdict: reviewer: owner: (owner:none for no owner) answered:yes|no by: (text fields match what contains the value; closed sets are checked; names and text in any case); gap>1h age>2d arrived<2026-11-27T14:00 timeout>= escalates<= (a day alone is all of it for <= and >); bare words match ids and reasons; -term negates; \"quotes\" hold spaces. A view refuses a field it lacks, naming its own", Some("filter")),
     bind(List, &[ch('s')], Action::SortNext, "sort by the next column (gap, arrival, timeout, reason)", Some("sort")),
     bind(List, &[ch('S')], Action::SortReverse, "reverse the sort", None),
-    bind(List, &[ch(':')], Action::Command, "command: :save NAME saves this view's tab and query in the ledger; :q leaves", None),
-    bind(List, &[ch('\'')], Action::SavedViews, "saved views: Enter shows one (its tab and query)", None),
+    bind(List, &[ch(':')], Action::Command, "command: :save NAME saves this view's tab and query in the ledger (a name in use: asked before it is replaced); :q leaves", None),
+    bind(List, &[ch('\'')], Action::SavedViews, "saved views: Enter shows one (its tab and query), d deletes one", None),
     bind(List, &[ch('O')], Action::ToggleOpen, "held, quarantined: the open questions only, or all", None),
     Entry::RowActions(List),
     bind(List, &[ch('w')], Action::Withdraw, "withdraw the pending request (Outbox)", Some("withdraw")),
@@ -338,26 +378,47 @@ const TABLE: &[Entry] = &[
     bind(Detail, &[key(KeyCode::Esc), ch('q'), key(KeyCode::Enter)], Action::Back, "back to the list", Some("back to the list")),
     // Typing a filter.
     bind(Filter, &[Trigger::Typing], Action::Input(' '), "add to the filter (applied as you type)", None),
-    bind(Filter, &[key(KeyCode::Backspace)], Action::Erase, "delete a character", None),
     bind(Filter, &[key(KeyCode::Enter)], Action::Submit, "keep the filter", Some("keep the filter")),
     bind(Filter, &[key(KeyCode::Esc)], Action::Back, "put the old filter back", Some("put the old one back")),
     // A command, and the saved views.
     bind(Command, &[Trigger::Typing], Action::Input(' '), "type the command (save NAME, or q to leave)", None),
-    bind(Command, &[key(KeyCode::Backspace)], Action::Erase, "delete a character", None),
     bind(Command, &[key(KeyCode::Enter)], Action::Submit, "run the command", Some("run")),
     bind(Command, &[key(KeyCode::Esc)], Action::Back, "close without running", Some("close")),
     moves(SavedViews, ["next view", "previous view", "a page down", "a page up", "first view", "last view"], Some("move")),
     bind(SavedViews, &[key(KeyCode::Enter)], Action::Submit, "show this view (its tab and query)", Some("show it")),
+    bind(SavedViews, &[ch('d'), key(KeyCode::Delete)], Action::DeleteView, "delete this view (asked first; the ledger keeps who deleted it)", Some("delete")),
     bind(SavedViews, &[key(KeyCode::Esc), ch('q'), ch('\'')], Action::Back, "close", Some("close")),
-    // Forms.
-    bind(Form, &[key(KeyCode::Down)], Action::Move(Move::Down), "next verdict (or field)", Some("next verdict")),
-    bind(Form, &[key(KeyCode::Up)], Action::Move(Move::Up), "previous verdict (or field)", None),
+    // A saved view replaced (:save under a name in use) or deleted: asked first.
+    bind(ConfirmView, &[ch('y'), key(KeyCode::Enter)], Action::Submit, "yes: replace it, or delete it", Some("yes")),
+    bind(ConfirmView, &[ch('n'), key(KeyCode::Esc), ch('q')], Action::Back, "no: leave it as it is", Some("no")),
+    // The answer form: a verdict, then text fields.
+    bind(Form, &[key(KeyCode::Down)], Action::Move(Move::Down), "next verdict", Some("next verdict")),
+    bind(Form, &[key(KeyCode::Up)], Action::Move(Move::Up), "previous verdict", None),
     bind(Form, &[key(KeyCode::Tab)], Action::NextField, "next field", Some("next field")),
     bind(Form, &[key(KeyCode::BackTab)], Action::PrevField, "previous field", None),
-    bind(Form, &[Trigger::Typing], Action::Input(' '), "type into the field", None),
-    bind(Form, &[key(KeyCode::Backspace)], Action::Erase, "delete a character", None),
-    bind(Form, &[key(KeyCode::Enter)], Action::Submit, "write it now (an answer: then on to the next open row)", Some("write it now")),
+    bind(Form, &[Trigger::Typing], Action::Input(' '), "type into the field (on the verdict: into the next field)", None),
+    bind(Form, &[key(KeyCode::Enter)], Action::Submit, "write it now, then on to the next open row", Some("write it now")),
     bind(Form, &[key(KeyCode::Esc)], Action::Back, "close without writing", Some("close without writing")),
+    // The owner form: two text fields.
+    bind(Owner, &[key(KeyCode::Tab), key(KeyCode::Down)], Action::NextField, "the other field (owner, escalation time)", Some("other field")),
+    bind(Owner, &[key(KeyCode::BackTab), key(KeyCode::Up)], Action::PrevField, "the other field", None),
+    bind(Owner, &[Trigger::Typing], Action::Input(' '), "type into the field (a value shown selected is replaced)", None),
+    bind(Owner, &[key(KeyCode::Enter)], Action::Submit, "write it now (unchanged: nothing is written)", Some("write it now")),
+    bind(Owner, &[key(KeyCode::Esc)], Action::Back, "close without writing", Some("close without writing")),
+    // Editing the text of a field, wherever text is typed. A value shown selected
+    // (prefilled) is replaced by what is typed or cleared by a delete; a move keeps it.
+    bind(Editing, &[key(KeyCode::Left), ctrl_ch('b')], edit(InputRequest::GoToPrevChar), "cursor left", None),
+    bind(Editing, &[key(KeyCode::Right), ctrl_ch('f')], edit(InputRequest::GoToNextChar), "cursor right", None),
+    bind(Editing, &[ctrl(KeyCode::Left), alt_ch('b')], edit(InputRequest::GoToPrevWord), "a word left", None),
+    bind(Editing, &[ctrl(KeyCode::Right), alt_ch('f')], edit(InputRequest::GoToNextWord), "a word right", None),
+    bind(Editing, &[key(KeyCode::Home), ctrl_ch('a')], edit(InputRequest::GoToStart), "to the start", None),
+    bind(Editing, &[key(KeyCode::End), ctrl_ch('e')], edit(InputRequest::GoToEnd), "to the end", None),
+    bind(Editing, &[key(KeyCode::Backspace), ctrl_ch('h')], edit(InputRequest::DeletePrevChar), "delete the character before the cursor", None),
+    bind(Editing, &[key(KeyCode::Delete), ctrl_ch('d')], edit(InputRequest::DeleteNextChar), "delete the character under the cursor", None),
+    bind(Editing, &[ctrl_ch('w'), alt(KeyCode::Backspace)], edit(InputRequest::DeletePrevWord), "delete the word before the cursor", None),
+    bind(Editing, &[alt_ch('d'), ctrl(KeyCode::Delete)], edit(InputRequest::DeleteNextWord), "delete the word after the cursor", None),
+    bind(Editing, &[ctrl_ch('u')], edit(InputRequest::DeleteFromStart), "delete to the start", None),
+    bind(Editing, &[ctrl_ch('k')], edit(InputRequest::DeleteTillEnd), "delete to the end", None),
     // Confirming a request.
     bind(Confirm, &[ch('y'), key(KeyCode::Enter)], Action::Submit, "send the request to the outbox", Some("send to the outbox")),
     bind(Confirm, &[ch('n'), key(KeyCode::Esc), ch('q')], Action::Back, "don't send it", Some("don't send")),
@@ -365,7 +426,6 @@ const TABLE: &[Entry] = &[
     bind(Refused, &[ch('n'), key(KeyCode::Esc), ch('q'), key(KeyCode::Enter)], Action::Back, "close; nothing is sent", Some("close, nothing is sent")),
     // Withdrawing a pending request (Outbox view).
     bind(Withdraw, &[Trigger::Typing], Action::Input(' '), "type a note (optional)", None),
-    bind(Withdraw, &[key(KeyCode::Backspace)], Action::Erase, "delete a character", None),
     bind(Withdraw, &[key(KeyCode::Enter)], Action::Submit, "withdraw it now", Some("withdraw it")),
     bind(Withdraw, &[key(KeyCode::Esc)], Action::Back, "keep it pending; nothing is written", Some("keep it")),
     // The comparison pane of a held callback.
@@ -376,12 +436,10 @@ const TABLE: &[Entry] = &[
     bind(Bulk, &[key(KeyCode::Up)], Action::Move(Move::Up), "previous verdict", None),
     bind(Bulk, &[key(KeyCode::Tab), key(KeyCode::BackTab)], Action::NextField, "between verdict and note", Some("note")),
     bind(Bulk, &[Trigger::Typing], Action::Input(' '), "type the note", None),
-    bind(Bulk, &[key(KeyCode::Backspace)], Action::Erase, "delete a character", None),
     bind(Bulk, &[key(KeyCode::Enter)], Action::Submit, "show the plan (nothing is written yet)", Some("plan")),
     bind(Bulk, &[key(KeyCode::Esc)], Action::Back, "close; nothing is written", Some("close")),
     // The count is digits: `q` is free to close, as everywhere q is no text.
     bind(Plan, &[Trigger::Typing], Action::Input(' '), "type the count, when asked to confirm it", None),
-    bind(Plan, &[key(KeyCode::Backspace)], Action::Erase, "delete a character", None),
     bind(Plan, &[key(KeyCode::Enter)], Action::Submit, "write the answers, in one transaction", Some("write them")),
     bind(Plan, &[key(KeyCode::Esc), ch('q')], Action::Back, "close; nothing is written", Some("close, nothing written")),
     // What came of a form.
@@ -418,12 +476,20 @@ fn matches_key(trigger: Trigger, key: &KeyEvent) -> bool {
     code == key.code && mods == pressed
 }
 
+/// Is text typed in `context` (so the [`Context::Editing`] keys work there)?
+pub fn takes_text(context: Context) -> bool {
+    bindings(context).any(|b| b.triggers.contains(&Trigger::Typing))
+}
+
 /// The action a key press asks for in `context`, if any.
 pub fn action_for_key(context: Context, key: &KeyEvent) -> Option<Action> {
     if key.kind == KeyEventKind::Release {
         return None;
     }
-    let in_context = |b: &&Binding| b.context == context || b.context == Everywhere;
+    let editing = takes_text(context);
+    let in_context = |b: &&Binding| {
+        b.context == context || b.context == Everywhere || (editing && b.context == Editing)
+    };
     if let Some(found) = keymap()
         .iter()
         .filter(in_context)
@@ -525,7 +591,8 @@ mod tests {
         for context in Context::ALL {
             let mut seen = Vec::new();
             let everywhere = bindings(Everywhere).filter(|_| context != Everywhere);
-            for b in bindings(context).chain(everywhere) {
+            let editing = bindings(Editing).filter(|_| takes_text(context) && context != Editing);
+            for b in bindings(context).chain(everywhere).chain(editing) {
                 for t in b.triggers.iter() {
                     assert!(!seen.contains(t), "{t:?} bound twice in {context:?}");
                     seen.push(*t);

@@ -10,6 +10,7 @@ use super::model::detail::Detail;
 use super::tab::Tab;
 use super::views;
 use super::views::preview::PREVIEW_HEIGHT;
+use crate::clock::Timestamp;
 
 /// Below this size the console shows only a request for more room.
 pub const MIN_WIDTH: u16 = 60;
@@ -41,11 +42,15 @@ impl Shape {
     pub(crate) fn of(model: &Model) -> Shape {
         Shape {
             detail_open: model.detail.is_some(),
-            rows: model.list().map(|list| {
-                // The page may hold rows the count has not caught up with yet.
-                let counted = usize::try_from(list.count().listed()).unwrap_or(usize::MAX);
-                counted.max(list.rows_on_page())
-            }),
+            // A filter that is no query: the list's place says why, whole.
+            rows: model
+                .list()
+                .filter(|list| list.invalid().is_none())
+                .map(|list| {
+                    // The page may hold rows the count has not caught up with yet.
+                    let counted = usize::try_from(list.count().listed()).unwrap_or(usize::MAX);
+                    counted.max(list.rows_on_page())
+                }),
         }
     }
 }
@@ -281,8 +286,16 @@ pub fn help_last_scroll(size: (u16, u16)) -> usize {
     views::help::last_scroll(body)
 }
 
-/// The furthest the detail pane of `detail` can scroll on a screen of `size`.
-pub fn detail_last_scroll(size: (u16, u16), detail: &Detail) -> usize {
-    let lines = views::detail::lines(detail, size.0).len();
+/// The furthest the Reconcile view can scroll on the model's screen (its last line
+/// at the bottom).
+pub fn reconcile_last_scroll(model: &Model) -> usize {
+    let [_, _, body, _, _] = frame_areas(screen(model.size));
+    views::reconcile::last_scroll(model, body)
+}
+
+/// The furthest the detail pane of `detail` can scroll on a screen of `size` (its
+/// times read at `now`: a time in another year is a longer line).
+pub fn detail_last_scroll(size: (u16, u16), detail: &Detail, now: Timestamp) -> usize {
+    let lines = views::detail::lines(detail, size.0, now).len();
     lines.saturating_sub(detail_capacity(size).max(1))
 }

@@ -23,9 +23,10 @@ use crate::store::{AgedJobRow, CallbackRow, SavedView, StoreError};
 use super::action::{Action, Move};
 use super::keymap::Context;
 use super::tab::Tab;
+use super::theme::Theme;
 use counts::{Count, Glance};
 use detail::{Detail, Subject};
-use form::Form;
+use form::{Form, TextField};
 use marks::Marks;
 use page::{CallbackItem, Page, PageRow, RowSource};
 
@@ -90,6 +91,8 @@ pub enum Overlay {
     Filter {
         /// The filter to restore on Esc.
         before: Option<String>,
+        /// The filter as typed, with its cursor (each change is the view's filter at once).
+        field: TextField,
     },
     /// A form over the view.
     Form(Box<Form>),
@@ -103,13 +106,30 @@ pub enum Overlay {
     /// Typing a command after `:` (`save NAME`).
     Command {
         /// The command as typed so far.
-        text: String,
+        text: TextField,
     },
+    /// A change to a saved view that takes another away, asked before it is written.
+    ConfirmView(Box<ViewChange>),
     /// The saved views, to recall one.
     SavedViews {
         /// Each name's latest view, in order of name.
         views: Vec<SavedView>,
         /// The view Enter recalls.
+        selected: usize,
+    },
+}
+
+/// A change to the saved views that the reviewer is asked to confirm (y or n).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ViewChange {
+    /// Saving `view` under a name that has `standing` already.
+    Replace {
+        view: SavedView,
+        standing: SavedView,
+    },
+    /// Deleting the `selected` one of the saved views listed (the list comes back after).
+    Delete {
+        views: Vec<SavedView>,
         selected: usize,
     },
 }
@@ -124,6 +144,8 @@ pub trait List {
     /// Sets the filter's text alone: the rows stay those of the last query searched
     /// (a large view searches when typing pauses).
     fn set_filter_text(&mut self, filter: Option<String>);
+    /// Why the filter as typed is not a query (`None`: it is one, or there is none).
+    fn invalid(&self) -> Option<&FilterError>;
     /// The kind of list, which says the fields its query may name.
     fn scope(&self) -> Scope;
     /// The columns the list can be sorted by, its own order first.
@@ -200,7 +222,11 @@ impl<T: PageRow + 'static> List for Page<T> {
     }
 
     fn set_filter_text(&mut self, filter: Option<String>) {
-        self.filter = filter;
+        Page::set_filter_text(self, filter);
+    }
+
+    fn invalid(&self) -> Option<&FilterError> {
+        self.invalid.as_ref()
     }
 
     fn scope(&self) -> Scope {
@@ -356,6 +382,12 @@ pub struct Model {
     pub ledger_gone: bool,
     /// The rows marked in each view, for a bulk answer.
     pub marks: Marks,
+    /// The view whose filter is being searched (typed in a large view and waiting for
+    /// typing to pause, or read on another thread): until its rows come, those shown
+    /// are the previous filter's, and the screen says so.
+    pub searching: Option<Tab>,
+    /// How colours are shown: a dark palette, a light one, or none.
+    pub theme: Theme,
 }
 
 impl Model {
@@ -390,6 +422,8 @@ impl Model {
             read_only,
             ledger_gone: false,
             marks: Marks::default(),
+            searching: None,
+            theme: Theme::default(),
         }
     }
 
@@ -408,10 +442,12 @@ impl Model {
                 Context::Plan
             }
             Overlay::Form(form) if matches!(**form, Form::Bulk(_)) => Context::Bulk,
+            Overlay::Form(form) if matches!(**form, Form::Owner(_)) => Context::Owner,
             Overlay::Form(_) => Context::Form,
             Overlay::Filter { .. } => Context::Filter,
             Overlay::Command { .. } => Context::Command,
             Overlay::SavedViews { .. } => Context::SavedViews,
+            Overlay::ConfirmView(_) => Context::ConfirmView,
             Overlay::None if self.detail.is_some() => Context::Detail,
             Overlay::None => Context::List,
         }
@@ -454,6 +490,16 @@ impl Model {
     /// The current view's filter.
     pub fn filter(&self) -> Option<&str> {
         self.list().and_then(List::filter)
+    }
+
+    /// Is the current view's filter being searched, its rows still the previous one's?
+    pub fn searching_shown(&self) -> bool {
+        self.searching == Some(self.tab) && self.list().is_some_and(|l| l.invalid().is_none())
+    }
+
+    /// Why the current view's filter as typed is not a query yet, if it is not.
+    pub fn invalid_filter(&self) -> Option<&FilterError> {
+        self.list().and_then(List::invalid)
     }
 
     /// The open form, if any.
@@ -528,6 +574,10 @@ impl Model {
             Action::OpenDetail if self.on_findings() => true,
             Action::OpenDetail => self.list().and_then(List::subject).is_some(),
             Action::Filter => self.list().is_some(),
+            // Enter keeps only a query: not offered while the text typed is none.
+            Action::Submit if matches!(self.overlay, Overlay::Filter { .. }) => {
+                self.invalid_filter().is_none()
+            }
             Action::ToggleOpen => self.list().is_some_and(|l| l.count().open.is_some()),
             Action::Withdraw => !self.writes_off() && self.withdrawable(),
             Action::Compare => self.held_selected(),

@@ -6,8 +6,8 @@
 use crate::clock::Timestamp;
 use crate::store::{TimelineEntry, TimelineFact};
 
-/// The line the detail pane shows for `fact`.
-pub(crate) fn text(fact: &TimelineFact) -> String {
+/// The line the detail pane shows for `fact`, its times read at `now`.
+pub(crate) fn text(fact: &TimelineFact, now: Timestamp) -> String {
     match fact {
         TimelineFact::Moved {
             from,
@@ -30,7 +30,7 @@ pub(crate) fn text(fact: &TimelineFact) -> String {
             timeout_at,
         } => {
             let due = timeout_at.map_or_else(String::new, |t| {
-                format!(", due to time out {}", t.month_day_time())
+                format!(", due to time out {}", t.readable(now))
             });
             format!("attempt {attempt} started by {created_by}{due}")
         }
@@ -62,7 +62,7 @@ pub(crate) fn text(fact: &TimelineFact) -> String {
             retention_until,
         } => {
             let kept = retention_until.map_or_else(String::new, |t| {
-                format!(" (kept until {})", t.month_day_time())
+                format!(" (kept until {})", t.readable(now))
             });
             format!("output stored: {reference}{kept}")
         }
@@ -80,7 +80,7 @@ pub(crate) fn text(fact: &TimelineFact) -> String {
             escalate_at,
         } => {
             let escalate = escalate_at.map_or_else(String::new, |t| {
-                format!(", escalate at {}", t.month_day_time())
+                format!(", escalate at {}", t.readable(now))
             });
             format!("owner {owner} set by {set_by}{escalate}")
         }
@@ -150,7 +150,7 @@ pub(crate) fn text(fact: &TimelineFact) -> String {
 /// The timeline as the detail pane shows it: one line per event. A state move that an
 /// event caused at the same moment (an attempt started or timed out, a callback
 /// applied) is said on that event's line instead of on a line of its own.
-pub(crate) fn lines(entries: &[TimelineEntry]) -> Vec<(Timestamp, String)> {
+pub(crate) fn lines(entries: &[TimelineEntry], now: Timestamp) -> Vec<(Timestamp, String)> {
     let mut out = Vec::with_capacity(entries.len());
     let mut i = 0;
     while i < entries.len() {
@@ -159,13 +159,14 @@ pub(crate) fn lines(entries: &[TimelineEntry]) -> Vec<(Timestamp, String)> {
             .get(i + 1)
             .filter(|next| next.at == entry.at)
             .and_then(|next| {
-                together(&entry.fact, &next.fact).or_else(|| together(&next.fact, &entry.fact))
+                together(&entry.fact, &next.fact, now)
+                    .or_else(|| together(&next.fact, &entry.fact, now))
             });
         if let Some(line) = merged {
             out.push((entry.at, line));
             i += 2;
         } else {
-            out.push((entry.at, text(&entry.fact)));
+            out.push((entry.at, text(&entry.fact, now)));
             i += 1;
         }
     }
@@ -174,7 +175,7 @@ pub(crate) fn lines(entries: &[TimelineEntry]) -> Vec<(Timestamp, String)> {
 
 /// One line for `event` and the state move it caused, when `moved` is that move
 /// (ingest names the event in the move's cause).
-fn together(moved: &TimelineFact, event: &TimelineFact) -> Option<String> {
+fn together(moved: &TimelineFact, event: &TimelineFact, now: Timestamp) -> Option<String> {
     let TimelineFact::Moved {
         from: Some(from),
         to,
@@ -196,7 +197,7 @@ fn together(moved: &TimelineFact, event: &TimelineFact) -> Option<String> {
         TimelineFact::Callback { seq, .. } => cause.starts_with(&format!("callback #{seq}:")),
         _ => false,
     };
-    caused.then(|| format!("{}; state {from} -> {to}", text(event)))
+    caused.then(|| format!("{}; state {from} -> {to}", text(event, now)))
 }
 
 /// A person's note after what they did (` - why`), or nothing.
@@ -278,7 +279,7 @@ mod tests {
                 TimelineFact::AttemptTimedOut { attempt: 2 },
             ),
         ];
-        let shown: Vec<String> = lines(&timeline)
+        let shown: Vec<String> = lines(&timeline, at("2026-11-27T17:00:00Z"))
             .into_iter()
             .map(|(at, line)| format!("{} {line}", at.short()))
             .collect();
@@ -303,7 +304,7 @@ mod tests {
             cause: "worker recorded failure".to_owned(),
         };
         assert_eq!(
-            text(&fact),
+            text(&fact, at("2026-11-27T17:00:00Z")),
             "not applied: failed asked by worker recorded failure; succeeded stands"
         );
     }

@@ -26,6 +26,7 @@ use super::action::{Action, Move};
 use super::keymap::{self, Context};
 use super::layout;
 use super::model::detail::Subject;
+use super::model::form::TextField;
 use super::model::{Flash, List, Model, Overlay};
 use super::tab::Tab;
 use reads::{GlanceWorker, LedgerRows};
@@ -109,6 +110,11 @@ impl App {
         // A damaged ledger is named before anything is shown or written (issue 11, item 7).
         ledger.damage_probe()?;
         App::new(ledger, clock, reviewer, read_only).context("reading the ledger")
+    }
+
+    /// Shows the console in `theme` from the next frame on.
+    pub fn set_theme(&mut self, theme: crate::console::Theme) {
+        self.model.theme = theme;
     }
 
     /// What a frame is drawn from.
@@ -251,8 +257,9 @@ impl App {
             return Ok(());
         }
         if self.model.on_findings() {
+            let last = layout::reconcile_last_scroll(&self.model);
             self.model.reconcile_scroll =
-                scrolled(self.model.reconcile_scroll, movement, 10, usize::MAX);
+                scrolled(self.model.reconcile_scroll.min(last), movement, 10, last);
             return Ok(());
         }
         self.with_page(|page, rows, height| page.step(rows, height, movement))?;
@@ -260,10 +267,10 @@ impl App {
     }
 
     fn scroll_detail(&mut self, movement: Move) {
-        let size = self.model.size;
+        let (size, now) = (self.model.size, self.model.now);
         let page = layout::detail_capacity(size).max(1);
         if let Some(detail) = &mut self.model.detail {
-            let max = layout::detail_last_scroll(size, detail);
+            let max = layout::detail_last_scroll(size, detail, now);
             detail.scroll = scrolled(detail.scroll.min(max), movement, page, max);
         }
     }
@@ -291,18 +298,30 @@ impl App {
         if let Some(page) = self.model.list_mut()
             && let Err(e) = page.set_filter(filter.filter(|f| !f.is_empty()))
         {
-            let view = self.model.tab.title();
-            self.model.flash = Flash::error(inert(&format!("{view} filter {e}")));
+            query::not_a_query(self, &e);
             return Ok(());
+        }
+        // Read in place: the rows are this filter's at once.
+        if self.model.searching == Some(self.model.tab) {
+            self.model.searching = None;
         }
         query::recount_shown(self)?;
         self.reload_page()?;
         self.reload_detail()
     }
 
-    fn edit_filter(&mut self, edit: impl FnOnce(&mut String)) -> Result<(), StoreError> {
-        let mut text = self.model.filter().unwrap_or_default().to_owned();
-        edit(&mut text);
+    /// Edits the filter being typed; a changed text is the view's filter at once (a
+    /// move of the cursor searches nothing).
+    fn edit_filter(&mut self, edit: impl FnOnce(&mut TextField)) -> Result<(), StoreError> {
+        let Overlay::Filter { field, .. } = &mut self.model.overlay else {
+            return Ok(());
+        };
+        let before = field.text().to_owned();
+        edit(field);
+        if field.text() == before {
+            return Ok(());
+        }
+        let text = field.text().to_owned();
         query::type_filter(self, text)
     }
 
@@ -368,15 +387,20 @@ impl App {
     fn filter_action(&mut self, action: Action) -> Result<(), StoreError> {
         match action {
             Action::Input(c) => self.edit_filter(|f| f.push(c)),
-            Action::Erase => self.edit_filter(|f| {
-                f.pop();
-            }),
+            Action::Edit(request) => self.edit_filter(|f| f.edit(request)),
+            // Enter keeps only a query: text that is none stays in the prompt, with why,
+            // rather than leaving the view under a filter its rows do not match.
+            Action::Submit if let Some(e) = self.model.invalid_filter() => {
+                self.model.flash =
+                    Flash::error(format!("not kept: not a query yet, at column {}", e.column));
+                Ok(())
+            }
             Action::Submit => {
                 self.model.overlay = Overlay::None;
                 query::search_now(self)
             }
             Action::Back => match std::mem::take(&mut self.model.overlay) {
-                Overlay::Filter { before } => {
+                Overlay::Filter { before, .. } => {
                     self.filter_typed_at = None;
                     query::apply_filter(self, before)
                 }
@@ -441,8 +465,11 @@ impl App {
             let title = self.model.tab.title();
             self.model.flash = Flash::info(format!("the {title} view has nothing to filter"));
         } else {
+            // The filter standing is selected: typing starts a new one, a move edits it.
+            let before = self.model.filter().map(str::to_owned);
             self.model.overlay = Overlay::Filter {
-                before: self.model.filter().map(str::to_owned),
+                field: TextField::with(before.as_deref().unwrap_or_default()),
+                before,
             };
         }
     }
@@ -507,6 +534,7 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
             Ok(())
         }
         Context::Form
+        | Context::Owner
         | Context::Confirm
         | Context::Refused
         | Context::Withdraw
@@ -520,6 +548,7 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
         }
         Context::Command => app.command_action(action),
         Context::SavedViews => app.saved_views_action(action),
+        Context::ConfirmView => app.confirm_view_action(action),
         Context::Detail => match action {
             Action::Back | Action::BackOrQuit => app.close_detail(),
             Action::ShowTab(tab) => app.show_tab(tab),
@@ -544,7 +573,7 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
             Action::Click { column, row } => app.click(column, row),
             _ => Ok(()),
         },
-        Context::List | Context::Everywhere => match action {
+        Context::List | Context::Everywhere | Context::Editing => match action {
             Action::Back => app.back(),
             Action::BackOrQuit if app.model.findings.jobs.is_some() => {
                 findings::close(app);
@@ -590,7 +619,7 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
             Action::SortNext | Action::SortReverse => app.sort(action),
             Action::Command => {
                 app.model.overlay = Overlay::Command {
-                    text: String::new(),
+                    text: TextField::default(),
                 };
                 Ok(())
             }

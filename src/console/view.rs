@@ -12,7 +12,7 @@ use super::layout::{
     MIN_HEIGHT, MIN_WIDTH, Shape, TAB_DIVIDER, TAB_PADDING, TABS_GIVEN_WAY, TABS_MORE, body_areas,
     frame_areas, tab_bar, too_small,
 };
-use super::model::{Model, Overlay};
+use super::model::{Model, Overlay, ViewChange};
 use super::views::{self, outside};
 
 /// Draws the whole console.
@@ -39,12 +39,19 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
     match &model.overlay {
         Overlay::Form(form) => views::form::draw(frame, body, form, model),
         Overlay::Help { scroll } => views::help::draw(frame, body, *scroll),
-        Overlay::Compare(comparison) => views::compare::draw(frame, body, comparison),
+        Overlay::Compare(comparison) => views::compare::draw(frame, body, comparison, model.now),
         Overlay::SavedViews { views, selected } => {
-            views::saved::draw(frame, body, views, *selected);
+            views::saved::draw(frame, body, views, *selected, model.now);
+        }
+        Overlay::ConfirmView(change) => {
+            if let ViewChange::Delete { views, selected } = &**change {
+                views::saved::draw(frame, body, views, *selected, model.now);
+            }
         }
         Overlay::Filter { .. } | Overlay::Command { .. } | Overlay::None => {}
     }
+    // Last, over everything drawn: the named colours become the theme's.
+    model.theme.paint(frame.buffer_mut());
 }
 
 /// The tab bar. When the tabs do not all fit, those left of the selected one give
@@ -59,10 +66,12 @@ fn draw_tabs(frame: &mut Frame<'_>, area: Rect, model: &Model) {
     if first > 0
         && let Some(head) = shown.first_mut()
     {
-        head.spans.insert(0, Span::raw(TABS_GIVEN_WAY).dark_gray());
+        head.spans.insert(0, Span::raw(TABS_GIVEN_WAY).bold());
     }
+    // In the text's own colour: dark grey was too faint on a dark background, and the
+    // marks are all that says more tabs exist.
     if bar.more {
-        shown.push(Line::from(Span::raw(TABS_MORE).dark_gray()));
+        shown.push(Line::from(Span::raw(TABS_MORE).bold()));
     }
     let tabs = Tabs::new(shown)
         .select(selected - first)
@@ -73,31 +82,54 @@ fn draw_tabs(frame: &mut Frame<'_>, area: Rect, model: &Model) {
 }
 
 fn draw_message(frame: &mut Frame<'_>, area: Rect, model: &Model) {
-    let line = if matches!(model.overlay, Overlay::Filter { .. }) {
+    let line = if let Overlay::Filter { field, .. } = &model.overlay {
         let mut spans = vec![
             Span::raw("/ filter ").bold(),
             Span::raw(format!("{}: ", model.tab.title())).dark_gray(),
-            outside(model.filter().unwrap_or_default()),
-            Span::raw("▏").cyan(),
         ];
-        // While the text is no query, say why beside it (the rows are the last query's).
+        let room = usize::from(area.width).saturating_sub(Line::from(spans.clone()).width());
+        spans.extend(views::text_line(field, room));
+        // While the text is no query, say so and where beside it; the list's place
+        // says why, whole (a message cut at the screen's edge hid it).
         if let Some(flash) = model.flash.as_ref().filter(|f| f.error) {
             spans.push(Span::raw("  "));
             spans.push(outside(&flash.text).yellow().bold());
+        } else if let Some(error) = model.invalid_filter() {
+            spans.push(Span::raw("  "));
+            spans.push(
+                Span::raw(format!("not a query yet, at column {}", error.column))
+                    .yellow()
+                    .bold(),
+            );
+        } else if model.searching_shown() {
+            spans.push(Span::raw("  searching…").dark_gray());
         }
         Line::from(spans)
     } else if let Overlay::Command { text } = &model.overlay {
-        Line::from(vec![
-            Span::raw(":").bold(),
-            outside(text),
-            Span::raw("▏").cyan(),
-        ])
+        let mut spans = vec![Span::raw(":").bold()];
+        spans.extend(views::text_line(
+            text,
+            usize::from(area.width).saturating_sub(1),
+        ));
+        Line::from(spans)
+    } else if let Overlay::ConfirmView(change) = &model.overlay {
+        views::saved::question(change, model.now)
     } else if let Some(flash) = &model.flash {
         let span = outside(&flash.text);
         Line::from(if flash.error {
             span.yellow().bold()
         } else {
             span.green()
+        })
+    } else if model.searching_shown() {
+        let rows = model.list().map_or(0, |l| l.count().all);
+        Line::from(match model.filter() {
+            Some(filter) => vec![
+                Span::raw(format!("searching {rows} rows for ")),
+                outside(filter).bold(),
+                Span::raw("…"),
+            ],
+            None => vec![Span::raw(format!("reading all {rows} rows…"))],
         })
     } else if let Some(filter) = model.filter() {
         Line::from(vec![

@@ -23,9 +23,11 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Stylize;
 use ratatui::text::{Line, Span};
+use unicode_width::UnicodeWidthChar;
 
 use super::model::Model;
 use super::model::counts::Count;
+use super::model::form::TextField;
 use super::model::page::PageRow;
 use super::tab::Tab;
 use crate::clock::{Timestamp, relative_age};
@@ -63,7 +65,8 @@ impl<T: PageRow + 'static> TabView for ListView<T> {
         // `views::of`; the console test draws every tab, so it shows there as a blank.
         if let Some(page) = model.lists.page::<T>(model.tab) {
             let fitted = table::draw_list(frame, area, model, self, page);
-            if let Some(preview) = preview {
+            // The selected row is one of an earlier text's while the filter is no query.
+            if let Some(preview) = preview.filter(|_| page.invalid.is_none()) {
                 preview::draw(frame, preview, model, self, page, &fitted);
             }
         }
@@ -87,14 +90,76 @@ pub(crate) fn outside(text: &str) -> Span<'_> {
     }
 }
 
-/// A time, in the console's one form: month, day and time of day (`11-27 13:12:01`).
-pub(crate) fn when(at: Timestamp) -> String {
-    at.month_day_time()
+/// A text field's text, and when it has the keyboard its cursor: the cell under it
+/// drawn reversed (a space past the end), and a prefilled value still selected drawn
+/// black on cyan, so that it shows that typing replaces it.
+pub(crate) fn text_field(field: &TextField, focused: bool) -> Vec<Span<'_>> {
+    let text = field.text();
+    if !focused {
+        return vec![outside(text)];
+    }
+    if field.is_selected() {
+        return vec![outside(text).black().on_cyan(), Span::raw(" ").reversed()];
+    }
+    let (before, rest) = text.split_at(cursor_byte(field));
+    with_cursor(before, rest)
+}
+
+/// A focused text field on a line `width` columns wide (the filter, a command): when
+/// the text is wider, the part before the cursor that fits, after a `…`, so that the
+/// cursor is always on screen.
+pub(crate) fn text_line(field: &TextField, width: usize) -> Vec<Span<'_>> {
+    let text = field.text();
+    let at = cursor_byte(field);
+    // Room for the text before the cursor: less the `…` and the cursor's own cell.
+    let room = width.saturating_sub(2);
+    let mut start = at;
+    let mut used = 0;
+    for (i, c) in text[..at].char_indices().rev() {
+        used += c.width().unwrap_or(0);
+        if used > room {
+            break;
+        }
+        start = i;
+    }
+    if field.is_selected() || start == 0 {
+        return text_field(field, true);
+    }
+    let mut spans = vec![Span::raw("…").dark_gray()];
+    spans.extend(with_cursor(&text[start..at], &text[at..]));
+    spans
+}
+
+/// Where the cursor is in the field's text, in bytes.
+fn cursor_byte(field: &TextField) -> usize {
+    let text = field.text();
+    text.char_indices()
+        .nth(field.cursor())
+        .map_or(text.len(), |(i, _)| i)
+}
+
+/// `before`, then the cursor on the first character of `rest` (or a space), then the
+/// rest of `rest`.
+fn with_cursor<'a>(before: &'a str, rest: &'a str) -> Vec<Span<'a>> {
+    let under = rest.chars().next().map_or(0, char::len_utf8);
+    let (under, after) = rest.split_at(under);
+    let cursor = if under.is_empty() {
+        Span::raw(" ")
+    } else {
+        outside(under)
+    };
+    vec![outside(before), cursor.reversed(), outside(after)]
+}
+
+/// A time, in the one form a person reads it at `now` ([`Timestamp::readable`]):
+/// `11-27 13:12:01` in the current year, `2027-02-27 00:00:00` in another.
+pub(crate) fn when(at: Timestamp, now: Timestamp) -> String {
+    at.readable(now)
 }
 
 /// A time that may be missing.
-pub(crate) fn when_or_dash(at: Option<Timestamp>) -> String {
-    at.map_or_else(|| "-".to_owned(), when)
+pub(crate) fn when_or_dash(at: Option<Timestamp>, now: Timestamp) -> String {
+    at.map_or_else(|| "-".to_owned(), |at| when(at, now))
 }
 
 /// The standing answer of a row: verdict, by whom, how long ago (the preview says
@@ -132,36 +197,65 @@ pub(crate) struct ListView<T: 'static> {
 }
 
 /// The list's title: the view, how many rows it lists and of what, and whether it
-/// shows open questions only or all of them.
+/// shows open questions only or all of them; the order it is sorted in, and the rows
+/// marked. When it is longer than `room` columns, the hint and the words of the count
+/// go first, then the view's name (the tab bar has it): the sort and the marks stay.
 pub(crate) fn list_title(
     model: &Model,
     what: &str,
     open_what: &str,
     count: Count,
     sort: crate::filter::Sort,
+    room: usize,
 ) -> String {
     let view = model.tab.title();
+    // Until a search's rows come, the rows shown are the previous filter's: the
+    // title says so rather than counting them as this filter's.
+    if model.searching_shown() {
+        return format!(" {view} · searching… · rows of the previous filter ");
+    }
     let filtered = if model.filter().is_some() {
         " (filtered)"
     } else {
         ""
     };
     let listed = count.listed();
-    let text = match count.open {
-        Some(open) if count.open_only => match count.matching {
-            Some(m) => format!("{m} of {open} {open_what}{filtered}"),
-            None => format!("{open} of {} {open_what} · O shows all", count.all),
-        },
-        Some(open) => format!(
-            "{listed} {}{filtered}, {open} still open · O shows those only",
-            agreeing(listed, what)
+    let shown = count.shown_of_all();
+    let (text, plain) = match count.open {
+        Some(_) if count.open_only => (
+            format!("{shown} {open_what}{filtered} · O shows all"),
+            format!("{shown}{filtered}"),
         ),
-        None => format!("{listed} {}{filtered}", agreeing(listed, what)),
+        Some(open) => (
+            format!(
+                "{shown} {}{filtered}, {open} still open · O shows those only",
+                agreeing(listed, what)
+            ),
+            format!("{shown}{filtered}, {open} open"),
+        ),
+        None => (
+            format!("{shown} {}{filtered}", agreeing(listed, what)),
+            format!("{shown}{filtered}"),
+        ),
     };
+    let without_hint = text
+        .split(" · O shows")
+        .next()
+        .unwrap_or_default()
+        .to_owned();
     let sorted = sort
         .short_label()
         .map_or_else(String::new, |label| format!(" · {label}"));
-    format!(" {view} · {text}{sorted}{} ", bulk::marked_in_title(model))
+    let marked = bulk::marked_in_title(model);
+    let shortest = format!(" {plain}{sorted}{marked} ");
+    [
+        format!(" {view} · {text}{sorted}{marked} "),
+        format!(" {view} · {without_hint}{sorted}{marked} "),
+        format!(" {view} · {plain}{sorted}{marked} "),
+    ]
+    .into_iter()
+    .find(|t| t.chars().count() <= room)
+    .unwrap_or(shortest)
 }
 
 /// `what` as it reads after a count of `n`: the first plural noun of a list's title
@@ -193,14 +287,16 @@ pub(crate) fn tab_titles(model: &Model) -> Vec<Line<'static>> {
         .iter()
         .map(|tab| {
             let count = model.count(*tab);
-            let shown = match count.matching {
-                _ if *tab == Tab::Reconcile && !model.glance.counted => "…".to_owned(),
-                Some(matching) => format!("{matching}/{}", count.all),
-                // A queue that shrinks: what is still open, of all it ever held.
-                None => count.open.map_or_else(
-                    || count.all.to_string(),
-                    |open| format!("{open}/{}", count.all),
-                ),
+            let shown = if *tab == Tab::Reconcile && !model.glance.counted {
+                "…".to_owned()
+            } else if model.searching == Some(*tab)
+                || model.lists.of(*tab).is_some_and(|l| l.invalid().is_some())
+            {
+                // The count is the previous filter's until the search's comes, or
+                // while the text typed is no query.
+                "…".to_owned()
+            } else {
+                count.shown_of_all()
             };
             Line::from(vec![
                 Span::raw(format!("{} ", tab.index() + 1)).dark_gray(),

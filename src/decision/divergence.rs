@@ -2,6 +2,7 @@
 //! again under another decision id ([`DecisionVerdict`], a person's answer on it),
 //! and submit a job id again with another identity ([`Identity::conflicts`]).
 
+use super::{Rejection, RejectionCode};
 use crate::closed_set::closed_set;
 
 closed_set! {
@@ -83,16 +84,19 @@ impl<'a> Identity<'a> {
     }
 }
 
-/// The reason a conflicting resubmission is rejected with: the reason code first,
-/// then each field that differs, first value against this one.
-pub fn conflict_reason(job_id: &str, differences: &[Difference<'_>]) -> String {
+/// The reason a conflicting resubmission is rejected with: each field that differs,
+/// first value against this one.
+pub fn conflict_reason(job_id: &str, differences: &[Difference<'_>]) -> Rejection {
     let fields: Vec<String> = differences
         .iter()
         .map(|d| format!("{} {:?} first, {:?} now", d.field, d.first, d.again))
         .collect();
-    format!(
-        "conflicting_submission: job {job_id:?} was submitted again with another identity ({}); the first identity stands",
-        fields.join("; ")
+    Rejection::new(
+        RejectionCode::ConflictingSubmission,
+        format!(
+            "job {job_id:?} was submitted again with another identity ({}); the first identity stands",
+            fields.join("; ")
+        ),
     )
 }
 
@@ -132,9 +136,11 @@ mod tests {
             }]
         );
         let reason = conflict_reason("j1", &found);
-        assert!(reason.starts_with("conflicting_submission"), "{reason}");
+        assert_eq!(reason.code, RejectionCode::ConflictingSubmission);
         assert!(
-            reason.contains(r#"input_digest "sha256:a" first, "sha256:b" now"#),
+            reason
+                .sentence
+                .contains(r#"input_digest "sha256:a" first, "sha256:b" now"#),
             "{reason}"
         );
     }

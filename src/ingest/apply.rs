@@ -2,7 +2,7 @@
 
 use super::LineFate;
 use crate::clock::Timestamp;
-use crate::decision::{Identity, JobState, conflict_reason};
+use crate::decision::{Identity, JobState, Rejection, RejectionCode, conflict_reason};
 use crate::event::{Event, JobAccepted};
 use crate::store::{
     AttemptState, Downstream, HistoryEntry, JobDefaults, JobRow, NewAttempt, NewDecision,
@@ -24,7 +24,10 @@ pub(crate) fn event(
             return Ok(LineFate::Applied);
         }
         (Event::JobAccepted(again), Some(job)) => resubmitted(writer, &job, again, seq)?,
-        (_, None) => format!("no job {:?} has been accepted", event.job_id()),
+        (_, None) => Rejection::new(
+            RejectionCode::NoAcceptedJob,
+            format!("no job {:?} has been accepted", event.job_id()),
+        ),
         (_, Some(job)) => match check(writer, &job, event)? {
             Ok(()) => {
                 effect(writer, &job, event, seq)?;
@@ -46,7 +49,7 @@ fn resubmitted(
     job: &JobRow,
     again: &JobAccepted,
     seq: i64,
-) -> Result<String, StoreError> {
+) -> Result<Rejection, StoreError> {
     let first = Identity {
         input_digest: job.input_digest.as_deref(),
         model_digest: job.model_digest.as_deref(),
@@ -66,9 +69,12 @@ fn resubmitted(
         conflicting: !differences.is_empty(),
     })?;
     Ok(if differences.is_empty() {
-        format!(
-            "job {:?} was already accepted at {}; a repeated submission keeps its first identity",
-            job.job_id, job.accepted_at
+        Rejection::new(
+            RejectionCode::RepeatedSubmission,
+            format!(
+                "job {:?} was already accepted at {}; a repeated submission keeps its first identity",
+                job.job_id, job.accepted_at
+            ),
         )
     } else {
         conflict_reason(&job.job_id, &differences)
@@ -80,14 +86,17 @@ fn check(
     writer: &mut Writer<'_>,
     job: &JobRow,
     event: &Event,
-) -> Result<Result<(), String>, StoreError> {
+) -> Result<Result<(), Rejection>, StoreError> {
     let known_attempt =
-        |writer: &mut Writer<'_>, attempt: i64| -> Result<Result<(), String>, StoreError> {
+        |writer: &mut Writer<'_>, attempt: i64| -> Result<Result<(), Rejection>, StoreError> {
             Ok(match writer.attempt(&job.job_id, attempt)? {
                 Some(_) => Ok(()),
-                None => Err(format!(
-                    "job {:?} has no attempt {attempt} (latest is {})",
-                    job.job_id, job.latest_attempt
+                None => Err(Rejection::new(
+                    RejectionCode::UnknownAttempt,
+                    format!(
+                        "job {:?} has no attempt {attempt} (latest is {})",
+                        job.job_id, job.latest_attempt
+                    ),
                 )),
             })
         };
@@ -100,9 +109,12 @@ fn check(
             if first_start || attempt > job.latest_attempt {
                 Ok(Ok(()))
             } else {
-                Ok(Err(format!(
-                    "attempt {attempt} of job {:?} was already started (latest is {})",
-                    job.job_id, job.latest_attempt
+                Ok(Err(Rejection::new(
+                    RejectionCode::AttemptAlreadyStarted,
+                    format!(
+                        "attempt {attempt} of job {:?} was already started (latest is {})",
+                        job.job_id, job.latest_attempt
+                    ),
                 )))
             }
         }
@@ -111,11 +123,14 @@ fn check(
                 return known_attempt(writer, *attempt);
             };
             Ok(if row.state == AttemptState::TimedOut {
-                Err(format!(
-                    "attempt {attempt} of job {:?} already timed out at {}",
-                    job.job_id,
-                    row.timed_out_at
-                        .map_or_else(|| "?".to_owned(), |t| t.to_string())
+                Err(Rejection::new(
+                    RejectionCode::AttemptAlreadyTimedOut,
+                    format!(
+                        "attempt {attempt} of job {:?} already timed out at {}",
+                        job.job_id,
+                        row.timed_out_at
+                            .map_or_else(|| "?".to_owned(), |t| t.to_string())
+                    ),
                 ))
             } else {
                 Ok(())

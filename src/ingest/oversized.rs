@@ -7,11 +7,8 @@
 
 use std::fmt::Write as _;
 
-use crate::decision::Unusable;
+use crate::decision::{Rejection, RejectionCode, Unusable};
 use crate::event::{CallbackReport, EventKind, Parsed};
-
-/// The reason a rejected oversized event is kept with (its text begins with it).
-const OVERSIZED: &str = "oversized";
 
 /// The longest line kept whole by default (16 MiB): far beyond any event, small enough
 /// that a few such lines in memory at once do no harm.
@@ -66,7 +63,7 @@ pub(crate) fn parsed(prefix: &[u8], length: u64, sha256: &[u8; 32], limit: usize
     match event_name(prefix).and_then(EventKind::parse) {
         Some(kind) => Parsed::Rejected {
             kind,
-            reason: format!("{OVERSIZED}: {detail}"),
+            reason: Rejection::new(RejectionCode::Oversized, detail),
         },
         // A callback, or no event that can be told.
         None => Parsed::Callback(CallbackReport {
@@ -127,10 +124,12 @@ mod tests {
         };
         assert_eq!(kind, EventKind::JobAccepted);
         assert!(
-            reason.starts_with("oversized: the line is 100 bytes"),
+            reason
+                .to_string()
+                .starts_with("oversized: the line is 100 bytes"),
             "{reason}"
         );
-        assert!(reason.contains(&"ab".repeat(32)), "{reason}");
+        assert!(reason.sentence.contains(&"ab".repeat(32)), "{reason}");
         for prefix in [
             &br#"{"event":"callback","job"#[..],
             br#"{"event":"nonsense"#,

@@ -49,9 +49,10 @@ impl super::Report for [RejectedLine] {
         for r in self {
             let _ = writeln!(
                 out,
-                "line {:>6}  {:<18} {}",
+                "line {:>6}  {:<18} {}: {}",
                 r.seq,
                 r.event.as_deref().unwrap_or("?"),
+                r.code,
                 inert(&r.reason)
             );
         }

@@ -31,3 +31,15 @@ impl super::Report for [SavedView] {
         out
     }
 }
+
+/// After `views --delete NAME`: what was deleted.
+pub fn view_deleted(view: &SavedView) -> String {
+    format!(
+        "deleted view {}: {} {} (saved by {} at {})\n",
+        inert(&view.name),
+        view.tab,
+        inert(&view.query),
+        inert(&view.saved_by),
+        view.saved_at.short()
+    )
+}

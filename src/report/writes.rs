@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use crate::clock::Timestamp;
 use crate::decision::{DecisionVerdict, Disposition, ReasonCode};
-use crate::escalation::Cleared;
+use crate::escalation::{Cleared, OwnerSet};
 use crate::inert::inert;
 use crate::outbox::{RequestKind, RequestWritten};
 use crate::review::{AnswerWritten, Verdict};
@@ -63,6 +63,21 @@ pub fn owner_cleared(job: &str, cleared: &Cleared) -> String {
         ),
         Cleared::HadNone => format!("{} has no owner; nothing written\n", inert(job)),
     }
+}
+
+/// After `owner`, when that owner and escalation time stood already.
+pub fn owner_unchanged(job: &str, standing: &OwnerRow) -> String {
+    let when = standing.escalate_at.map_or_else(
+        || "no escalation time".to_owned(),
+        |t| format!("escalates at {t}"),
+    );
+    format!(
+        "{} is owned by {} already ({when}; set by {} at {}): nothing changed, nothing written\n",
+        inert(job),
+        inert(&standing.owner),
+        inert(&standing.set_by),
+        standing.set_at
+    )
 }
 
 /// After `request`.
@@ -171,8 +186,7 @@ pub struct DecisionsAnsweredJson<'a> {
 }
 
 /// `owner --json`: the assignment written (keys in alphabetical order); `owner` is
-/// null when the owner was cleared, and `written` false when a clearing found no
-/// owner to clear.
+/// null when the owner was cleared.
 #[derive(Debug, serde::Serialize)]
 pub struct OwnerJson<'a> {
     pub escalate_at: Option<Timestamp>,
@@ -180,19 +194,22 @@ pub struct OwnerJson<'a> {
     pub owner: Option<&'a str>,
     pub set_at: Timestamp,
     pub set_by: &'a str,
+    /// False when nothing was written: that owner and escalation time stood already
+    /// (the assignment is the one standing), or a clearing found no owner to clear.
     pub written: bool,
 }
 
 impl<'a> OwnerJson<'a> {
-    /// The JSON of `row`, the assignment written for `job_id`.
-    pub fn new(job_id: &'a str, row: &'a OwnerRow) -> Self {
+    /// The JSON of `set`, the assignment written for `job_id` (or the one standing).
+    pub fn new(job_id: &'a str, set: &'a OwnerSet) -> Self {
+        let (OwnerSet::Written(row) | OwnerSet::Unchanged(row)) = set;
         OwnerJson {
             escalate_at: row.escalate_at,
             job_id,
             owner: Some(&row.owner),
             set_at: row.set_at,
             set_by: &row.set_by,
-            written: true,
+            written: matches!(set, OwnerSet::Written(_)),
         }
     }
 

@@ -35,21 +35,29 @@ pub enum LeftOutWhy {
 }
 
 impl fmt::Display for LeftOutWhy {
-    /// The reason in plain words; it may quote a reviewer's name: show it inert.
+    /// The reason in plain words, times with their year (as the command line prints
+    /// them); it may quote a reviewer's name: show it inert.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.said(Timestamp::short))
+    }
+}
+
+impl LeftOutWhy {
+    /// The reason in plain words, each time written by `time` (the console reads them
+    /// at its clock); it may quote a reviewer's name: show it inert.
+    pub fn said(&self, time: impl Fn(Timestamp) -> String) -> String {
         match self {
-            LeftOutWhy::NotAQuestion(d) => write!(f, "given `{d}`, it asks no question"),
+            LeftOutWhy::NotAQuestion(d) => format!("given `{d}`, it asks no question"),
             LeftOutWhy::VerdictNotTaken(kind) => {
                 let allowed: Vec<&str> = kind.verdicts().iter().map(|v| v.as_str()).collect();
-                write!(f, "a {kind} callback takes {}", allowed.join(", "))
+                format!("a {kind} callback takes {}", allowed.join(", "))
             }
-            LeftOutWhy::Closed(a) => write!(
-                f,
+            LeftOutWhy::Closed(a) => format!(
                 "closed by answer {}: {} by {} at {}",
                 a.id,
                 a.verdict,
                 a.reviewer,
-                a.answered_at.short()
+                time(a.answered_at)
             ),
             LeftOutWhy::AnsweredMeanwhile { answer: a, planned } => {
                 let note = if a.note.is_empty() {
@@ -62,24 +70,21 @@ impl fmt::Display for LeftOutWhy {
                 } else {
                     ("", "no plan showed it: read one with --dry-run")
                 };
-                write!(
-                    f,
+                format!(
                     "answered {meanwhile}by {} at {}: {}{note}; it stands (answer {}, {unseen})",
                     a.reviewer,
-                    a.answered_at.short(),
+                    time(a.answered_at),
                     a.verdict,
                     a.id
                 )
             }
             LeftOutWhy::NeedsOwnJob => {
-                f.write_str("`linked` names the job of each callback: answer it alone")
+                "`linked` names the job of each callback: answer it alone".to_owned()
             }
-            LeftOutWhy::Missing => f.write_str("no such callback"),
+            LeftOutWhy::Missing => "no such callback".to_owned(),
         }
     }
-}
 
-impl LeftOutWhy {
     /// The reason without what differs from row to row (who closed it, when): rows
     /// left out for the same reason are shown together under it.
     pub fn summary(&self) -> String {

@@ -5,7 +5,7 @@ use serde::Serialize;
 use crate::clock::Timestamp;
 use crate::closed_set::closed_set;
 use crate::decision::Verdict;
-use crate::decision::{Disposition, JobState, Outcome, ReasonCode};
+use crate::decision::{Disposition, JobState, Outcome, ReasonCode, RejectionCode};
 use crate::decision::{RequestKind, RequestStatus};
 
 /// A job as the ledger holds it.
@@ -361,10 +361,13 @@ impl PendingRequests {
 /// always printed them.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RejectedLine {
+    /// Why it was rejected, as one of a closed set of names.
+    pub code: RejectionCode,
     pub event: Option<String>,
     pub ingested_at: Timestamp,
     /// The line's sequence number in the ledger.
     #[serde(rename = "line")]
     pub seq: i64,
+    /// The particulars, in a sentence (without the code).
     pub reason: String,
 }

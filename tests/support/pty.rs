@@ -80,6 +80,11 @@ impl PtySession {
         self.screen.lock().unwrap().screen().contents()
     }
 
+    /// Reads the screen now, cell by cell (colours and all).
+    pub fn inspect<R>(&self, read: impl FnOnce(&vt100::Screen) -> R) -> R {
+        read(self.screen.lock().unwrap().screen())
+    }
+
     /// Waits until the screen satisfies `done`; fails showing the screen after a minute.
     pub fn wait_until(&self, what: &str, done: &dyn Fn(&str) -> bool) -> String {
         self.wait_within(PATIENCE, what, done)

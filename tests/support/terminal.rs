@@ -24,6 +24,15 @@ pub const WIDTH: u16 = 160;
 /// The test screen's height.
 pub const HEIGHT: u16 = 48;
 
+/// The frame drawn from `model` on a `width` x `height` screen, styles and all.
+pub fn buffer_at(model: &Model, width: u16, height: u16) -> ratatui::buffer::Buffer {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
+    terminal
+        .draw(|frame| console::view::draw(frame, model))
+        .expect("draw");
+    terminal.backend().buffer().clone()
+}
+
 /// The frame drawn from `model` on a `width` x `height` screen, one string per row,
 /// trailing spaces cut (only spaces: a control character that slipped through at the
 /// end of a row stays for the hostile tests to find).

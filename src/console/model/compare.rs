@@ -107,7 +107,7 @@ fn job_says(state: JobState) -> Option<&'static str> {
     }
 }
 
-fn report_side(title: String, report: &Report) -> Side {
+fn report_side(title: String, report: &Report, now: Timestamp) -> Side {
     let row = &report.row;
     let outcome = row.outcome.map(said);
     let attempt = row.attempt.map(|a| a.to_string());
@@ -122,7 +122,7 @@ fn report_side(title: String, report: &Report) -> Side {
             "time",
             row.arrived_at.map_or_else(
                 || "arrival unknown".to_owned(),
-                |t| format!("arrived {}", t.month_day_time()),
+                |t| format!("arrived {}", t.readable(now)),
             ),
         ),
         Field::shown("delivery", row.delivery_id.as_deref().unwrap_or("-")),
@@ -141,10 +141,10 @@ fn report_side(title: String, report: &Report) -> Side {
 }
 
 impl Comparison {
-    /// The held callback, as the left side.
-    pub fn held_side(&self) -> Side {
+    /// The held callback, as the left side (times read at `now`).
+    pub fn held_side(&self, now: Timestamp) -> Side {
         let row = &self.held.row;
-        report_side(format!("held callback #{}", row.seq), &self.held)
+        report_side(format!("held callback #{}", row.seq), &self.held, now)
     }
 
     /// The attempt the held callback reports on.
@@ -155,14 +155,20 @@ impl Comparison {
 
     /// What the held callback conflicts with, in the order a reviewer checks it: the
     /// other callbacks of the same attempt, the attempt and its timeout, each later
-    /// attempt (the replacement), the terminal record.
-    pub fn counterparts(&self) -> Vec<Side> {
+    /// attempt (the replacement), the terminal record. Times are read at `now`.
+    pub fn counterparts(&self, now: Timestamp) -> Vec<Side> {
         let held_attempt = self.held.row.attempt;
         let mut sides: Vec<Side> = self
             .others
             .iter()
             .filter(|o| o.row.attempt == held_attempt)
-            .map(|o| report_side(format!("callback #{} · same job and attempt", o.row.seq), o))
+            .map(|o| {
+                report_side(
+                    format!("callback #{} · same job and attempt", o.row.seq),
+                    o,
+                    now,
+                )
+            })
             .collect();
         for attempt in &self.attempts {
             let Some(held) = held_attempt else { break };
@@ -176,10 +182,10 @@ impl Comparison {
                 attempt.timed_out_at,
                 attempt.timeout_at,
             ) {
-                (true, Some(at), _) => format!("timed out {}", at.month_day_time()),
-                (true, None, Some(due)) => format!("due to time out {}", due.month_day_time()),
+                (true, Some(at), _) => format!("timed out {}", at.readable(now)),
+                (true, None, Some(due)) => format!("due to time out {}", due.readable(now)),
                 (true, None, None) => "no timeout set".to_owned(),
-                (false, _, _) => format!("started {}", attempt.started_at.month_day_time()),
+                (false, _, _) => format!("started {}", attempt.started_at.readable(now)),
             };
             let says = attempt_says(attempt.state);
             sides.push(Side {
@@ -208,7 +214,7 @@ impl Comparison {
                     Field::compared("outcome", job.state.as_str(), job_says(job.state)),
                     Field::shown(
                         "time",
-                        format!("{} {}", job.state, job.state_changed_at.month_day_time()),
+                        format!("{} {}", job.state, job.state_changed_at.readable(now)),
                     ),
                     Field::shown("result", result),
                 ],

@@ -25,6 +25,19 @@ pub struct Count {
 }
 
 impl Count {
+    /// The count in the console's one notation, the same in the view's tab, its title
+    /// and the messages: `shown/all`, the rows the view shows (those its filter keeps,
+    /// or the questions still open when it lists only those) of all the rows it holds;
+    /// a single number when it shows them all. The `?` help says so, once.
+    pub fn shown_of_all(&self) -> String {
+        let narrowed = self.matching.is_some() || (self.open_only && self.open.is_some());
+        if narrowed {
+            format!("{}/{}", self.listed(), self.all)
+        } else {
+            self.all.to_string()
+        }
+    }
+
     /// How many rows the view lists: those matching the filter, else the open
     /// questions when it shows only those, else all.
     pub fn listed(&self) -> i64 {

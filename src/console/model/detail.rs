@@ -1,7 +1,7 @@
 //! The detail pane's evidence for one row, read when the row is selected.
 
 use crate::store::{
-    AnswerRow, AttemptRow, CallbackRow, JobRow, OutputFacts, OwnerRow, TimelineEntry,
+    AnswerRow, AttemptRow, CallbackRow, JobRow, OutputFacts, OwnerRow, RejectedLine, TimelineEntry,
 };
 
 /// The raw message shown whole is cut after this many bytes (the ledger keeps all of it).
@@ -14,6 +14,8 @@ pub enum Subject {
     Callback(i64),
     /// A job, by id.
     Job(String),
+    /// A rejected event line, by its sequence number.
+    Rejected(i64),
 }
 
 /// The raw input line of a callback, ready to show.
@@ -33,6 +35,10 @@ pub struct RawMessage {
 pub struct Detail {
     pub subject: Subject,
     pub callback: Option<CallbackRow>,
+    /// The rejected line the pane is about, with its code and reason.
+    pub rejected: Option<RejectedLine>,
+    /// The job id the rejected line names, when its raw line can be read for one.
+    pub rejected_job_id: Option<String>,
     /// Every answer on this callback, oldest first.
     pub answers: Vec<AnswerRow>,
     /// The latest answer on another callback of the same job: the case answered before.
@@ -53,6 +59,8 @@ impl Detail {
         Detail {
             subject,
             callback: None,
+            rejected: None,
+            rejected_job_id: None,
             answers: Vec::new(),
             earlier: None,
             raw: None,
@@ -64,6 +72,17 @@ impl Detail {
             scroll: 0,
         }
     }
+}
+
+/// The job id a raw event line names: its `job_id` string, when the line is one whole
+/// JSON object (a line kept as its first bytes only names none that can be trusted).
+pub(crate) fn job_id_of_line(raw: &RawMessage) -> Option<String> {
+    if raw.cut {
+        return None;
+    }
+    let value: serde_json::Value = serde_json::from_slice(&raw.text).ok()?;
+    let id = value.get("job_id")?.as_str()?;
+    (!id.trim().is_empty()).then(|| id.to_owned())
 }
 
 /// The raw line's first `bytes` of `len` in all, pretty-printed when it is one JSON value.

@@ -10,31 +10,103 @@ use crate::outbox::{self, RequestFacts, RequestKind};
 use crate::review::{CaseKind, Verdict};
 use crate::store::{AnswerRow, AttemptState, JobRow, PendingRequests};
 
+use tui_input::Input;
+pub use tui_input::InputRequest;
+
 /// Longest text a field takes, in characters (a note is a note, not a document).
 pub const FIELD_MAX_CHARS: usize = 500;
 
-/// A one-line text field.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// A one-line text field: its text, a cursor in it, and whether the text is selected.
+///
+/// The editing itself (cursor moves by character and word, deletes either side) is
+/// `tui_input`'s; the field keeps its own rules on top: control characters are never
+/// typed, the text stays within [`FIELD_MAX_CHARS`], and a prefilled value starts
+/// selected, so that typing replaces it rather than appending to it.
+#[derive(Debug, Clone, Default)]
 pub struct TextField {
-    pub text: String,
+    input: Input,
+    /// The whole text is selected (a value put there for the reviewer): the first
+    /// character typed, or a delete, replaces it; a move keeps it and starts editing it.
+    selected: bool,
 }
 
+impl PartialEq for TextField {
+    fn eq(&self, other: &Self) -> bool {
+        self.text() == other.text()
+            && self.cursor() == other.cursor()
+            && self.selected == other.selected
+    }
+}
+
+impl Eq for TextField {}
+
 impl TextField {
+    /// A field prefilled with `text`, selected, the cursor at its end.
     pub fn with(text: &str) -> Self {
         TextField {
-            text: text.to_owned(),
+            input: Input::new(text.to_owned()),
+            selected: !text.is_empty(),
         }
     }
 
-    /// Types a character at the end (control characters are not typed text).
+    /// The text as typed.
+    pub fn text(&self) -> &str {
+        self.input.value()
+    }
+
+    /// Characters before the cursor.
+    pub fn cursor(&self) -> usize {
+        self.input.cursor()
+    }
+
+    /// Is the whole text selected (prefilled and not yet touched)?
+    pub fn is_selected(&self) -> bool {
+        self.selected
+    }
+
+    /// Types a character at the cursor (control characters are not typed text).
     pub fn push(&mut self, c: char) {
-        if !c.is_control() && self.text.chars().count() < FIELD_MAX_CHARS {
-            self.text.push(c);
-        }
+        self.edit(InputRequest::InsertChar(c));
     }
 
+    /// Deletes the character before the cursor.
     pub fn erase(&mut self) {
-        self.text.pop();
+        self.edit(InputRequest::DeletePrevChar);
+    }
+
+    /// Carries out one editing request.
+    pub fn edit(&mut self, request: InputRequest) {
+        use InputRequest::{
+            DeleteFromStart, DeleteLine, DeleteNextChar, DeleteNextWord, DeletePrevChar,
+            DeletePrevWord, DeleteTillEnd, InsertChar, Yank,
+        };
+        let replaces = matches!(
+            request,
+            InsertChar(_)
+                | DeletePrevChar
+                | DeleteNextChar
+                | DeletePrevWord
+                | DeleteNextWord
+                | DeleteLine
+                | DeleteTillEnd
+                | DeleteFromStart
+        );
+        match request {
+            InsertChar(c) if c.is_control() => return,
+            // Pasting back what was cut could pass the limit; no key asks for it.
+            Yank => return,
+            _ => {}
+        }
+        if std::mem::take(&mut self.selected) && replaces {
+            self.input.reset();
+            if !matches!(request, InsertChar(_)) {
+                return;
+            }
+        }
+        if matches!(request, InsertChar(_)) && self.text().chars().count() >= FIELD_MAX_CHARS {
+            return;
+        }
+        self.input.handle(request);
     }
 }
 
@@ -215,8 +287,8 @@ impl RequestForm {
             name: "retention",
             passes: !(expired && retry),
             finding: match output.retention_until {
-                Some(until) if expired => format!("expired at {}", until.month_day_time()),
-                Some(until) => format!("kept until {}", until.month_day_time()),
+                Some(until) if expired => format!("expired at {}", until.readable(now)),
+                Some(until) => format!("kept until {}", until.readable(now)),
                 None => "no retention limit on record".to_owned(),
             },
         };
@@ -319,5 +391,55 @@ impl Form {
             Form::Bulk(f) => f.outcome.as_ref(),
             Form::Decisions(f) => f.outcome.as_ref(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_never_typed() {
+        let mut field = TextField::default();
+        for c in ['a', '\u{1b}', '\n', '\u{7f}', '\u{9b}', 'b'] {
+            field.push(c);
+        }
+        assert_eq!(field.text(), "ab");
+    }
+
+    #[test]
+    fn the_text_stays_within_its_limit_wherever_the_cursor_is() {
+        let mut field = TextField::default();
+        for _ in 0..FIELD_MAX_CHARS + 10 {
+            field.push('x');
+        }
+        assert_eq!(field.text().chars().count(), FIELD_MAX_CHARS);
+        field.edit(InputRequest::GoToStart);
+        field.push('y');
+        assert!(!field.text().contains('y'));
+    }
+
+    #[test]
+    fn a_prefilled_value_is_replaced_by_typing_and_kept_by_a_move() {
+        let mut typed = TextField::with("ops:maria");
+        assert!(typed.is_selected());
+        typed.push('k');
+        assert_eq!((typed.text(), typed.is_selected()), ("k", false));
+
+        let mut moved = TextField::with("ops:maria");
+        moved.edit(InputRequest::GoToStart);
+        moved.push('k');
+        assert_eq!(moved.text(), "kops:maria");
+
+        let mut deleted = TextField::with("ops:maria");
+        deleted.edit(InputRequest::DeleteNextChar);
+        assert_eq!(deleted.text(), "");
+        deleted.push('k');
+        assert_eq!(deleted.text(), "k");
+
+        // A control character is no typing: the value stays selected.
+        let mut escaped = TextField::with("ops:maria");
+        escaped.push('\u{1b}');
+        assert_eq!((escaped.text(), escaped.is_selected()), ("ops:maria", true));
     }
 }

@@ -131,6 +131,9 @@ pub struct Page<T: PageRow> {
     pub filter: Option<String>,
     /// The last query typed that parsed: the rows shown are the rows it keeps.
     pub query: filter::Query,
+    /// Why the filter as typed is not a query (yet): the rows held are then those of
+    /// an earlier text, and must not be shown as if they matched this one.
+    pub invalid: Option<FilterError>,
     /// The order of the rows.
     pub sort: Sort,
     /// The rows on screen, no more.
@@ -152,6 +155,7 @@ impl<T: PageRow> Page<T> {
             source,
             filter: None,
             query: filter::Query::all(T::SCOPE),
+            invalid: None,
             sort: Sort::default(),
             rows: Vec::new(),
             selected: 0,
@@ -181,8 +185,16 @@ impl<T: PageRow> Page<T> {
     pub fn set_filter(&mut self, text: Option<String>) -> Result<(), FilterError> {
         let parsed = filter::Query::parse(text.as_deref().unwrap_or(""), T::SCOPE);
         self.filter = text;
+        self.invalid = parsed.as_ref().err().cloned();
         self.query = parsed?;
         Ok(())
+    }
+
+    /// Sets the filter's text alone, keeping the query (and so the rows) of the last
+    /// text searched; whether the text is a query is known at once (parsing is cheap).
+    pub fn set_filter_text(&mut self, text: Option<String>) {
+        self.invalid = filter::Query::parse(text.as_deref().unwrap_or(""), T::SCOPE).err();
+        self.filter = text;
     }
 
     /// Orders the rows by `sort`, from the top of the list.
@@ -528,9 +540,9 @@ impl PageRow for RejectedLine {
         self.seq
     }
 
-    /// A rejected line belongs to no job the ledger took, so it has no detail pane.
+    /// The line itself: Enter opens its reason, raw line and the job's timeline.
     fn subject(&self) -> Option<Subject> {
-        None
+        Some(Subject::Rejected(self.seq))
     }
 
     fn count(rows: &dyn RowSource, query: Query<'_, ()>) -> Result<Count, StoreError> {

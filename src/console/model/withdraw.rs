@@ -2,6 +2,7 @@
 //! an optional note, and what came of it.
 
 use super::form::{Outcome, TextField};
+use crate::clock::Timestamp;
 use crate::outbox::RequestStatus;
 use crate::store::OutboxRow;
 
@@ -16,14 +17,14 @@ pub struct WithdrawForm {
 }
 
 impl WithdrawForm {
-    /// The form for `request`, or why it cannot be withdrawn.
-    pub fn new(request: &OutboxRow) -> Result<Self, String> {
+    /// The form for `request`, or why it cannot be withdrawn (times read at `now`).
+    pub fn new(request: &OutboxRow, now: Timestamp) -> Result<Self, String> {
         match (&request.withdrawal, request.status) {
             (Some(w), _) => Err(format!(
                 "request {} was already withdrawn by {} at {}",
                 request.id,
                 crate::inert::inert(&w.withdrawn_by),
-                w.withdrawn_at.month_day_time()
+                w.withdrawn_at.readable(now)
             )),
             (None, RequestStatus::Pending) => Ok(WithdrawForm {
                 request: request.clone(),

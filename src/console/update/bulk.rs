@@ -2,6 +2,7 @@
 //! ledger before anything is written, and the write checks every row again against
 //! the plan shown (a row another reviewer answered since is left out and named).
 
+use crate::clock::Timestamp;
 use crate::console::action::{Action, Move};
 use crate::console::model::bulk::{BulkField, BulkForm, BulkStage, count_of, some_of};
 use crate::console::model::form::{Form, Outcome, TextField};
@@ -119,9 +120,9 @@ pub(super) fn form_action(app: &mut App, form: &mut BulkForm, action: Action) ->
                 text.push(c);
             }
         }
-        Action::Erase => {
+        Action::Edit(request) => {
             if let Some(text) = form.focused_text() {
-                text.erase();
+                text.edit(request);
             }
         }
         Action::Submit if form.plan().is_none() => show_plan(app, form),
@@ -169,12 +170,12 @@ fn write(app: &mut App, form: &mut BulkForm) -> bool {
     }
     if let BulkStage::Plan { confirm, .. } = &form.stage
         && form.needs_count()
-        && confirm.text.trim() != count.to_string()
+        && confirm.text().trim() != count.to_string()
     {
         form.error = Some(format!("type {count} to confirm writing {count} answers"));
         return false;
     }
-    let note = form.note.text.trim().to_owned();
+    let note = form.note.text().trim().to_owned();
     let request = BulkRequest {
         selection: Selection::Seqs(&form.seqs),
         verdict,
@@ -193,6 +194,7 @@ fn write(app: &mut App, form: &mut BulkForm) -> bool {
                 &written.plan,
                 &written.answer_ids,
                 &app.model.reviewer,
+                app.model.now,
             )));
             true
         }
@@ -207,7 +209,7 @@ fn write(app: &mut App, form: &mut BulkForm) -> bool {
 const CHANGED_NAMED: usize = 6;
 
 /// What the outcome says: how many were written, by whom, and what was left out.
-fn outcome_lines(plan: &Plan, answer_ids: &[i64], reviewer: &str) -> Vec<String> {
+fn outcome_lines(plan: &Plan, answer_ids: &[i64], reviewer: &str, now: Timestamp) -> Vec<String> {
     let ids = match (answer_ids.first(), answer_ids.last()) {
         (Some(first), Some(last)) if first == last => format!("answer {first}"),
         (Some(first), Some(last)) => format!("answers {first}–{last}"),
@@ -239,7 +241,8 @@ fn outcome_lines(plan: &Plan, answer_ids: &[i64], reviewer: &str) -> Vec<String>
             ));
         }
         for left in changed.iter().take(CHANGED_NAMED) {
-            lines.push(format!("  #{} {}", left.seq, inert(&left.why.to_string())));
+            let why = left.why.said(|at| at.readable(now));
+            lines.push(format!("  #{} {}", left.seq, inert(&why)));
         }
         if changed.len() > CHANGED_NAMED {
             lines.push(format!("  … and {} more", changed.len() - CHANGED_NAMED));

@@ -61,14 +61,14 @@ fn read(ledger: &Ledger, held: CallbackRow) -> Result<Comparison, StoreError> {
 
 /// Scrolls the comparison, or closes it.
 pub(super) fn action(app: &mut App, action: Action) {
-    let size = app.model.size;
+    let (size, now) = (app.model.size, app.model.now);
     let Overlay::Compare(comparison) = &mut app.model.overlay else {
         return;
     };
     match action {
         Action::Back => app.model.overlay = Overlay::None,
         Action::Move(movement) => {
-            let last = super::super::views::compare::last_scroll(size, comparison);
+            let last = super::super::views::compare::last_scroll(size, comparison, now);
             comparison.scroll = super::scrolled(comparison.scroll.min(last), movement, 10, last);
         }
         _ => {}

@@ -39,7 +39,7 @@ pub(super) fn action(app: &mut App, form: &mut DecisionsForm, action: Action) ->
             form.on_note = true;
             form.note.push(c);
         }
-        Action::Erase => form.note.erase(),
+        Action::Edit(request) => form.note.edit(request),
         Action::Submit => return submit(app, form),
         _ => {}
     }
@@ -51,7 +51,7 @@ fn submit(app: &mut App, form: &mut DecisionsForm) -> Answered {
     let request = DecisionAnswerRequest {
         job_id: &form.job_id,
         verdict: verdict.as_str(),
-        note: form.note.text.trim(),
+        note: form.note.text().trim(),
         reviewer: &app.model.reviewer,
         seen_answer: form.seen.as_ref().map(|a| a.id),
     };
@@ -80,7 +80,7 @@ fn submit(app: &mut App, form: &mut DecisionsForm) -> Answered {
                 "{} answered these decisions meanwhile: {} at {}{note}. The list now shows their answer; to answer over it, open the form again (a): it starts from theirs.",
                 answer.reviewer,
                 answer.verdict,
-                answer.answered_at.month_day_time()
+                answer.answered_at.readable(app.model.now)
             )));
             // Refused: said in the form, which stays until closed. Show their answer
             // in the row too.

@@ -8,7 +8,7 @@ use super::App;
 use super::reads::LedgerRows;
 use crate::console::action::Action;
 use crate::console::layout;
-use crate::console::model::{Flash, List};
+use crate::console::model::{Flash, List, Overlay};
 use crate::console::tab::Tab;
 use crate::filter::Scope;
 use crate::inert::inert;
@@ -21,6 +21,16 @@ pub(super) fn recount_shown(app: &mut App) -> Result<(), StoreError> {
     match app.model.lists.of_mut(app.model.tab) {
         Some(list) => list.recount(&rows),
         None => Ok(()),
+    }
+}
+
+/// Says that the filter set is no query, and why. While the reviewer types it the
+/// list says so in its place, whole, and the prompt points there: a message line cut
+/// at the width of the screen hid the why.
+pub(super) fn not_a_query(app: &mut App, e: &crate::filter::FilterError) {
+    if !matches!(app.model.overlay, Overlay::Filter { .. }) {
+        let view = app.model.tab.title();
+        app.model.flash = Flash::error(inert(&format!("{view} filter {e}")));
     }
 }
 
@@ -43,6 +53,7 @@ pub(super) fn type_filter(app: &mut App, text: String) -> Result<(), StoreError>
     }
     list.set_filter_text(Some(text).filter(|t| !t.is_empty()));
     app.filter_typed_at = Some(Instant::now());
+    app.model.searching = Some(app.model.tab);
     Ok(())
 }
 
@@ -76,25 +87,15 @@ pub(super) fn apply_filter(app: &mut App, text: Option<String>) -> Result<(), St
     }
     let text = text.filter(|t| !t.is_empty());
     if let Err(e) = list.set_filter(text.clone()) {
-        let view = tab.title();
-        app.model.flash = Flash::error(inert(&format!("{view} filter {e}")));
+        not_a_query(app, &e);
         return Ok(());
     }
     let page = list.to_send();
-    let rows = list.count().all;
     let height = layout::list_capacity(&app.model);
-    app.search.start(
-        app.ledger.path(),
-        tab,
-        text.clone(),
-        page,
-        app.model.now,
-        height,
-    );
-    app.model.flash = Flash::info(match text {
-        Some(text) => format!("searching {rows} rows for {}…", inert(&text)),
-        None => format!("reading all {rows} rows…"),
-    });
+    app.search
+        .start(app.ledger.path(), tab, text, page, app.model.now, height);
+    // The title, the message line and the dimmed rows say it until the rows come.
+    app.model.searching = Some(tab);
     Ok(())
 }
 
@@ -167,7 +168,13 @@ pub(super) fn take_search(app: &mut App) -> Result<(), StoreError> {
     };
     let (tab, text) = (*tab, text.clone());
     app.search.running = None;
-    let page = searched?;
+    let page = match searched {
+        Ok(page) => page,
+        Err(e) => {
+            app.model.searching = None;
+            return Err(e);
+        }
+    };
     let wanted = app
         .model
         .lists
@@ -176,9 +183,12 @@ pub(super) fn take_search(app: &mut App) -> Result<(), StoreError> {
     if wanted {
         let found = page.count();
         app.model.lists.put(tab, page);
+        if app.model.searching == Some(tab) {
+            app.model.searching = None;
+        }
         if app.model.tab == tab {
             app.model.flash = Flash::info(match found.matching {
-                Some(n) => format!("{n} of {} rows match", found.all),
+                Some(_) => format!("{} rows match", found.shown_of_all()),
                 None => format!("all {} rows", found.all),
             });
             app.reload_detail()?;

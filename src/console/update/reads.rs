@@ -17,7 +17,9 @@ use super::App;
 use crate::clock::Timestamp;
 use crate::console::model::List;
 use crate::console::model::counts::{Count, FIRST_MISSING, Glance, RECENT_WINDOWS};
-use crate::console::model::detail::{Detail, RAW_DETAIL_BYTES, Subject, raw_message};
+use crate::console::model::detail::{
+    Detail, RAW_DETAIL_BYTES, Subject, job_id_of_line, raw_message,
+};
 use crate::console::model::page::{
     CallbackItem, CallbackList, FailedItem, Fetched, Query, RAW_HEAD_BYTES, RowSource,
 };
@@ -259,6 +261,17 @@ pub(super) fn detail(ledger: &Ledger, subject: Subject) -> Result<Detail, StoreE
             job_id
         }
         Subject::Job(job_id) => Some(job_id),
+        Subject::Rejected(seq) => {
+            let Some(row) = ledger.rejected_line(seq)? else {
+                return Ok(detail);
+            };
+            detail.raw = ledger
+                .raw_head(row.seq, RAW_DETAIL_BYTES)?
+                .map(|(bytes, len)| raw_message(bytes, len));
+            detail.rejected_job_id = detail.raw.as_ref().and_then(job_id_of_line);
+            detail.rejected = Some(row);
+            detail.rejected_job_id.clone()
+        }
     };
     if let Some(job_id) = job_id {
         detail.job = ledger.job(&job_id)?;

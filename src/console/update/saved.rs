@@ -1,10 +1,11 @@
 //! Saved views: `:save NAME` writes the current view's tab and query into the ledger
 //! (one transaction, as the reviewer the answers name), `'` lists them and Enter
-//! shows one, so a team shares its views.
+//! shows one, so a team shares its views. A name in use is asked before its view is
+//! replaced, and `d` in the list deletes one (asked too).
 
 use super::App;
 use crate::console::action::{Action, Move};
-use crate::console::model::{Flash, Overlay};
+use crate::console::model::{Flash, Overlay, ViewChange};
 use crate::console::tab::Tab;
 use crate::inert::inert;
 use crate::store::{SavedView, StoreError};
@@ -16,12 +17,10 @@ impl App {
         };
         match action {
             Action::Input(c) => text.push(c),
-            Action::Erase => {
-                text.pop();
-            }
+            Action::Edit(request) => text.edit(request),
             Action::Back => self.model.overlay = Overlay::None,
             Action::Submit => {
-                let command = std::mem::take(text);
+                let command = text.text().to_owned();
                 self.model.overlay = Overlay::None;
                 return self.run_command(command.trim());
             }
@@ -67,8 +66,29 @@ impl App {
             saved_by: self.model.reviewer.clone(),
             saved_at: self.model.now,
         };
+        match self.ledger.saved_view(name)? {
+            // A second row saying the same would only bury who saved it first.
+            Some(standing) if standing.tab == view.tab && standing.query == view.query => {
+                self.model.flash = Flash::info(format!(
+                    "the view {} is saved as this already (by {}): nothing written",
+                    inert(name),
+                    inert(&standing.saved_by)
+                ));
+                Ok(())
+            }
+            // Another view under the name: it is asked before it is replaced.
+            Some(standing) => {
+                self.model.overlay =
+                    Overlay::ConfirmView(Box::new(ViewChange::Replace { view, standing }));
+                Ok(())
+            }
+            None => self.save_view(&view),
+        }
+    }
+
+    fn save_view(&mut self, view: &SavedView) -> Result<(), StoreError> {
         let mut writer = self.ledger.writer()?;
-        writer.save_view(&view)?;
+        writer.save_view(view)?;
         writer.commit()?;
         self.model.flash = Flash::info(format!(
             "saved view {}: {} {}",
@@ -77,6 +97,54 @@ impl App {
             inert(&view.query)
         ));
         Ok(())
+    }
+
+    /// y or n to a replacement or a deletion asked for.
+    pub(super) fn confirm_view_action(&mut self, action: Action) -> Result<(), StoreError> {
+        if !matches!(action, Action::Submit | Action::Back) {
+            return Ok(());
+        }
+        let Overlay::ConfirmView(change) = std::mem::take(&mut self.model.overlay) else {
+            return Ok(());
+        };
+        match (*change, action) {
+            (ViewChange::Replace { view, .. }, Action::Submit) => self.save_view(&view),
+            (ViewChange::Replace { view, .. }, _) => {
+                self.model.flash = Flash::info(format!(
+                    "nothing saved: the view {} stays as it was",
+                    inert(&view.name)
+                ));
+                Ok(())
+            }
+            (ViewChange::Delete { views, selected }, Action::Submit) => {
+                let Some(name) = views.get(selected).map(|v| v.name.clone()) else {
+                    return Ok(());
+                };
+                let mut writer = self.ledger.writer()?;
+                let deleted = writer.delete_view(&name, &self.model.reviewer, self.model.now)?;
+                writer.commit()?;
+                self.open_saved_views()?;
+                if let Overlay::SavedViews {
+                    views,
+                    selected: at,
+                } = &mut self.model.overlay
+                {
+                    *at = selected.min(views.len().saturating_sub(1));
+                }
+                self.model.flash = Flash::info(match deleted {
+                    Some(_) => format!("deleted view {}", inert(&name)),
+                    None => format!(
+                        "the view {} was deleted meanwhile: nothing written",
+                        inert(&name)
+                    ),
+                });
+                Ok(())
+            }
+            (ViewChange::Delete { views, selected }, _) => {
+                self.model.overlay = Overlay::SavedViews { views, selected };
+                Ok(())
+            }
+        }
     }
 
     pub(super) fn open_saved_views(&mut self) -> Result<(), StoreError> {
@@ -93,6 +161,10 @@ impl App {
     }
 
     pub(super) fn saved_views_action(&mut self, action: Action) -> Result<(), StoreError> {
+        let writes_off = self
+            .model
+            .writes_off()
+            .then(|| super::writes::why_read_only(&self.model));
         let Overlay::SavedViews { views, selected } = &mut self.model.overlay else {
             return Ok(());
         };
@@ -105,6 +177,15 @@ impl App {
             Action::Move(Move::Home) => *selected = 0,
             Action::Move(Move::End) => *selected = last,
             Action::Back => self.model.overlay = Overlay::None,
+            Action::DeleteView if views.is_empty() => {}
+            Action::DeleteView if writes_off.is_some() => {
+                self.model.flash = writes_off.and_then(Flash::error);
+            }
+            Action::DeleteView => {
+                let (views, selected) = (std::mem::take(views), *selected);
+                self.model.overlay =
+                    Overlay::ConfirmView(Box::new(ViewChange::Delete { views, selected }));
+            }
             Action::Submit => {
                 let view = views.get(*selected).cloned();
                 self.model.overlay = Overlay::None;

@@ -28,7 +28,7 @@ pub(super) fn open(app: &mut App) {
         model.flash = Flash::error("requests are withdrawn from the Outbox view (7)");
         return;
     };
-    match WithdrawForm::new(row) {
+    match WithdrawForm::new(row, model.now) {
         Ok(form) => model.overlay = Overlay::Form(Box::new(Form::Withdraw(form))),
         Err(why) => model.flash = Flash::error(why),
     }
@@ -38,7 +38,7 @@ pub(super) fn open(app: &mut App) {
 pub(super) fn action(app: &mut App, form: &mut WithdrawForm, action: Action) -> bool {
     match action {
         Action::Input(c) => form.note.push(c),
-        Action::Erase => form.note.erase(),
+        Action::Edit(request) => form.note.edit(request),
         Action::Submit => return submit(app, form),
         _ => {}
     }
@@ -51,7 +51,7 @@ fn submit(app: &mut App, form: &mut WithdrawForm) -> bool {
         &mut app.ledger,
         id,
         &app.model.reviewer,
-        form.note.text.trim(),
+        form.note.text().trim(),
         app.model.now,
     );
     match written {
@@ -61,7 +61,7 @@ fn submit(app: &mut App, form: &mut WithdrawForm) -> bool {
                 row.request,
                 inert(&row.job_id),
                 inert(&app.model.reviewer),
-                app.model.now.short()
+                app.model.now.readable(app.model.now)
             )]));
             true
         }

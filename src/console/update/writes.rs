@@ -132,7 +132,15 @@ pub(super) fn form_action(app: &mut App, action: Action) -> Result<(), StoreErro
                 return answered(app, &Subject::Job(f.job_id.clone()), open, line);
             }
         },
-        Form::Owner(f) => owner_action(app, f, action),
+        Form::Owner(f) => match owner_action(app, f, action) {
+            Answered::Nothing => false,
+            Answered::Shown => true,
+            Answered::Passing(line) => {
+                // The form was taken off already: it closes.
+                app.model.flash = Flash::info(line);
+                return Ok(());
+            }
+        },
         Form::Request(f) => request_action(app, f, action),
         Form::Withdraw(f) => super::withdraw::action(app, f, action),
         Form::Bulk(f) => super::bulk::form_action(app, f, action),
@@ -188,9 +196,9 @@ fn answer_action(app: &mut App, form: &mut AnswerForm, action: Action) -> Answer
                 text.push(c);
             }
         }
-        Action::Erase => {
+        Action::Edit(request) => {
             if let Some(text) = form.focused_text() {
-                text.erase();
+                text.edit(request);
             }
         }
         Action::Submit => return submit_answer(app, form),
@@ -204,7 +212,7 @@ fn answer_action(app: &mut App, form: &mut AnswerForm, action: Action) -> Answer
 
 fn submit_answer(app: &mut App, form: &mut AnswerForm) -> Answered {
     let verdict = form.chosen();
-    let link_job = form.link_job.text.trim();
+    let link_job = form.link_job.text().trim();
     if verdict.needs_job() && link_job.is_empty() {
         form.error = Some("`linked` needs the id of the job this callback belongs to".to_owned());
         form.field = AnswerField::LinkJob;
@@ -213,7 +221,7 @@ fn submit_answer(app: &mut App, form: &mut AnswerForm) -> Answered {
     let request = AnswerRequest {
         seq: form.seq,
         verdict: verdict.as_str(),
-        note: form.note.text.trim(),
+        note: form.note.text().trim(),
         reviewer: &app.model.reviewer,
         link_job: verdict.needs_job().then_some(link_job),
         seen_answer: form.seen.as_ref().map(|a| a.id),
@@ -276,7 +284,9 @@ fn submit_answer(app: &mut App, form: &mut AnswerForm) -> Answered {
     }
 }
 
-fn owner_action(app: &mut App, form: &mut OwnerForm, action: Action) -> bool {
+/// An owner written shows in the form until it is closed ([`Answered::Shown`]); one
+/// that stood already closes the form and says so on the message line.
+fn owner_action(app: &mut App, form: &mut OwnerForm, action: Action) -> Answered {
     match action {
         Action::NextField | Action::PrevField | Action::Move(Move::Up | Move::Down) => {
             form.field = match form.field {
@@ -285,17 +295,17 @@ fn owner_action(app: &mut App, form: &mut OwnerForm, action: Action) -> bool {
             };
         }
         Action::Input(c) => form.focused_text().push(c),
-        Action::Erase => form.focused_text().erase(),
+        Action::Edit(request) => form.focused_text().edit(request),
         Action::Submit => {
-            let escalate_at = match parse_escalation(&form.escalate_at.text, app.model.now) {
+            let escalate_at = match parse_escalation(form.escalate_at.text(), app.model.now) {
                 Ok(at) => at,
                 Err(why) => {
                     form.error = Some(why);
                     form.field = OwnerField::EscalateAt;
-                    return false;
+                    return Answered::Nothing;
                 }
             };
-            let owner = form.owner.text.trim();
+            let owner = form.owner.text().trim();
             let set = escalation::set_owner(
                 &mut app.ledger,
                 &form.job_id,
@@ -305,10 +315,17 @@ fn owner_action(app: &mut App, form: &mut OwnerForm, action: Action) -> bool {
                 app.model.now,
             );
             match set {
-                Ok(_) => {
+                Ok(escalation::OwnerSet::Unchanged(standing)) => {
+                    return Answered::Passing(format!(
+                        "nothing changed: {} is owned by {} already; nothing written",
+                        inert(&form.job_id),
+                        inert(&standing.owner)
+                    ));
+                }
+                Ok(escalation::OwnerSet::Written(_)) => {
                     let when = escalate_at.map_or_else(
                         || "no escalation time".to_owned(),
-                        |t| format!("escalates at {}", t.month_day_time()),
+                        |t| format!("escalates at {}", t.readable(app.model.now)),
                     );
                     form.error = None;
                     form.outcome = Some(Outcome::Written(vec![format!(
@@ -316,7 +333,7 @@ fn owner_action(app: &mut App, form: &mut OwnerForm, action: Action) -> bool {
                         inert(&form.job_id),
                         inert(owner)
                     )]));
-                    return true;
+                    return Answered::Shown;
                 }
                 Err(OwnerError::NoOwner) => {
                     form.error = Some("an owner needs a name".to_owned());
@@ -327,7 +344,7 @@ fn owner_action(app: &mut App, form: &mut OwnerForm, action: Action) -> bool {
         }
         _ => {}
     }
-    false
+    Answered::Nothing
 }
 
 fn request_action(app: &mut App, form: &mut RequestForm, action: Action) -> bool {

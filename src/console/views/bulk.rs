@@ -29,7 +29,7 @@ pub(crate) fn title(form: &BulkForm) -> String {
 pub(crate) fn lines<'a>(form: &'a BulkForm, model: &'a Model) -> Vec<Line<'a>> {
     let mut lines = Vec::new();
     if let Some(outcome) = &form.outcome {
-        outcome_lines(&mut lines, outcome);
+        outcome_lines(&mut lines, outcome, model.now);
         return lines;
     }
     match &form.stage {
@@ -69,7 +69,7 @@ fn answer_lines<'a>(lines: &mut Vec<Line<'a>>, form: &'a BulkForm, model: &'a Mo
         outside(&model.reviewer),
         Span::raw(format!(
             " at {}. Enter shows the plan first: which rows take the verdict, which are left out and why. Nothing is written yet.",
-            model.now.short()
+            model.now.readable(model.now)
         ))
         .dark_gray(),
     ]));
@@ -87,13 +87,13 @@ fn plan_lines<'a>(lines: &mut Vec<Line<'a>>, plan: &'a Plan, form: &'a BulkForm,
         Span::raw(plan.verdict.as_str()).bold().cyan(),
         Span::raw(" by "),
         outside(&model.reviewer),
-        Span::raw(format!(" at {}", model.now.short())),
-        if form.note.text.trim().is_empty() {
+        Span::raw(format!(" at {}", model.now.readable(model.now))),
+        if form.note.text().trim().is_empty() {
             Span::raw(", no note.").dark_gray()
         } else {
             Span::raw(", note: ")
         },
-        outside(form.note.text.trim()).italic(),
+        outside(form.note.text().trim()).italic(),
     ]));
     // What to do comes before the lists, so a short terminal never hides it.
     if let BulkStage::Plan { confirm, .. } = &form.stage

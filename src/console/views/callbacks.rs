@@ -9,6 +9,7 @@ use super::{Column, Fact, ListView, answer_cell, outside, when, when_or_dash};
 use crate::clock::{Timestamp, format_gap};
 use crate::console::model::page::CallbackItem;
 use crate::decision::Disposition;
+use crate::filter::SortColumn;
 use crate::inert::inert_bytes;
 use crate::store::CallbackRow;
 
@@ -34,7 +35,7 @@ fn job_cell(row: &CallbackRow) -> Span<'_> {
         .map_or_else(|| Span::raw("-").dark_gray(), outside)
 }
 
-fn replacement_cell(item: &CallbackItem, _: Timestamp) -> Line<'_> {
+fn replacement_cell(item: &CallbackItem, now: Timestamp) -> Line<'_> {
     let Some(r) = &item.row.replacement else {
         return Line::from(Span::raw("none").dark_gray());
     };
@@ -42,7 +43,7 @@ fn replacement_cell(item: &CallbackItem, _: Timestamp) -> Line<'_> {
     Line::from(vec![
         Span::raw(format!("#{} ", r.attempt)).bold(),
         outside(&r.created_by),
-        Span::raw(format!(" {} ", super::when(r.started_at))).dark_gray(),
+        Span::raw(format!(" {} ", super::when(r.started_at, now))).dark_gray(),
         Span::raw(state),
     ])
 }
@@ -79,17 +80,23 @@ const JOB: C = C::new("job", Constraint::Length(3), |i, _| {
 const REASON: C = C::new("reason", Constraint::Length(6), |i, _| {
     Line::from(i.row.reason.as_str())
 })
-.grows();
-const TIMEOUT_AT: C = C::new("timeout at", Constraint::Length(14), |i, _| {
-    Line::from(when_or_dash(i.row.timeout_at))
-});
-const ARRIVED_AT: C = C::new("arrived at", Constraint::Length(14), |i, _| {
-    Line::from(when_or_dash(i.row.arrived_at))
-});
+.grows()
+.sorts(SortColumn::Reason);
+const TIMEOUT_AT: C = C::new("timeout at", Constraint::Length(14), |i, now| {
+    Line::from(when_or_dash(i.row.timeout_at, now))
+})
+.grows()
+.sorts(SortColumn::Timeout);
+const ARRIVED_AT: C = C::new("arrived at", Constraint::Length(14), |i, now| {
+    Line::from(when_or_dash(i.row.arrived_at, now))
+})
+.grows()
+.sorts(SortColumn::Arrival);
 const GAP: C = C::new("gap", Constraint::Length(3), |i, _| {
     Line::from(gap_cell(&i.row))
 })
-.grows();
+.grows()
+.sorts(SortColumn::Gap);
 
 fn answer(item: &CallbackItem, now: Timestamp) -> Line<'_> {
     answer_cell(item.row.answer.as_ref(), now)
@@ -125,7 +132,7 @@ fn held_facts(item: &CallbackItem, now: Timestamp) -> Vec<Fact<'_>> {
     )));
     let time = |at: Option<Timestamp>, ago: bool| match at {
         Some(at) if ago => Line::from(when_ago(at, now)),
-        Some(at) => Line::from(when(at)),
+        Some(at) => Line::from(when(at, now)),
         None => Line::from(Span::raw("-").dark_gray()),
     };
     let gap = match (r.arrived_at, r.timeout_at) {

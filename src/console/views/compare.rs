@@ -289,9 +289,9 @@ fn stacked(held: &Side, counterparts: &[Side]) -> Vec<Line<'static>> {
 }
 
 /// The comparison below the axis, for an inner width of `width`.
-fn comparison_lines(c: &Comparison, width: u16) -> Vec<Line<'static>> {
-    let held = c.held_side();
-    let counterparts = c.counterparts();
+fn comparison_lines(c: &Comparison, width: u16, now: Timestamp) -> Vec<Line<'static>> {
+    let held = c.held_side(now);
+    let counterparts = c.counterparts(now);
     let mut lines = if counterparts.is_empty() {
         vec![
             Line::from(
@@ -320,14 +320,14 @@ fn areas(body: Rect, c: &Comparison) -> (Rect, Rect, Rect) {
 }
 
 /// How far the comparison scrolls on a screen of `size`.
-pub(crate) fn last_scroll(size: (u16, u16), c: &Comparison) -> usize {
+pub(crate) fn last_scroll(size: (u16, u16), c: &Comparison, now: Timestamp) -> usize {
     let [_, _, body, _, _] = frame_areas(Rect::new(0, 0, size.0, size.1));
     let (_, _, rest) = areas(body, c);
-    last_scroll_in(rest, c)
+    last_scroll_in(rest, c, now)
 }
 
 /// Draws the comparison pane over the body.
-pub(crate) fn draw(frame: &mut Frame<'_>, body: Rect, c: &Comparison) {
+pub(crate) fn draw(frame: &mut Frame<'_>, body: Rect, c: &Comparison, now: Timestamp) {
     frame.render_widget(Clear, body);
     let row = &c.held.row;
     let title = Line::from(vec![
@@ -336,7 +336,7 @@ pub(crate) fn draw(frame: &mut Frame<'_>, body: Rect, c: &Comparison) {
         Span::raw(format!(" · {} ", row.reason)).bold(),
     ]);
     let (_, top, rest) = areas(body, c);
-    let last = last_scroll_in(rest, c);
+    let last = last_scroll_in(rest, c, now);
     let scroll = c.scroll.min(last);
     let mut block = Block::bordered()
         .title(title)
@@ -351,7 +351,7 @@ pub(crate) fn draw(frame: &mut Frame<'_>, body: Rect, c: &Comparison) {
     frame.render_widget(block, body);
     frame.render_widget(Paragraph::new(axis_lines(c, top.width)), top);
     frame.render_widget(
-        Paragraph::new(comparison_lines(c, rest.width))
+        Paragraph::new(comparison_lines(c, rest.width, now))
             .wrap(Wrap { trim: false })
             .scroll((u16::try_from(scroll).unwrap_or(u16::MAX), 0)),
         rest,
@@ -359,9 +359,9 @@ pub(crate) fn draw(frame: &mut Frame<'_>, body: Rect, c: &Comparison) {
 }
 
 /// How far the comparison scrolls in `rest`: its rows as wrapped, less those shown.
-fn last_scroll_in(rest: Rect, c: &Comparison) -> usize {
+fn last_scroll_in(rest: Rect, c: &Comparison, now: Timestamp) -> usize {
     let width = usize::from(rest.width.max(1));
-    let rows: usize = comparison_lines(c, rest.width)
+    let rows: usize = comparison_lines(c, rest.width, now)
         .iter()
         .map(|l| l.width().div_ceil(width).max(1))
         .sum();

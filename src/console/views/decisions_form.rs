@@ -22,11 +22,11 @@ pub(crate) fn title(form: &DecisionsForm) -> String {
 pub(crate) fn lines<'a>(form: &'a DecisionsForm, model: &'a Model) -> Vec<Line<'a>> {
     let mut lines = Vec::new();
     if let Some(outcome) = &form.outcome {
-        outcome_lines(&mut lines, outcome);
+        outcome_lines(&mut lines, outcome, model.now);
         return lines;
     }
     lines.push(match &form.seen {
-        Some(a) => standing_answer(a.verdict.as_str(), &a.reviewer, a.answered_at),
+        Some(a) => standing_answer(a.verdict.as_str(), &a.reviewer, a.answered_at, model.now),
         None => Line::from(
             Span::raw("No answer yet. The job's timeline (Enter) lists every decision.")
                 .dark_gray(),

@@ -12,24 +12,24 @@ use ratatui::widgets::{Block, Paragraph};
 
 use super::outside;
 use super::wrap::{cut, hang_of};
-use crate::clock::format_gap;
+use crate::clock::{Timestamp, format_gap};
 use crate::console::model::Model;
 use crate::console::model::detail::{Detail, RawMessage};
 use crate::console::timeline;
 use crate::inert::inert_bytes;
-use crate::store::{AnswerRow, CallbackRow};
+use crate::store::{AnswerRow, CallbackRow, RejectedLine};
 
 fn heading(text: &str) -> Vec<Span<'_>> {
     vec![Span::raw(text).bold().underlined()]
 }
 
-fn answer_line(a: &AnswerRow) -> Vec<Span<'_>> {
+fn answer_line(a: &AnswerRow, now: Timestamp) -> Vec<Span<'_>> {
     let mut spans = vec![
         Span::raw(format!("  #{} on callback #{}: ", a.id, a.callback_seq)).dark_gray(),
         outside(a.verdict.as_str()).bold(),
         Span::raw(" by "),
         outside(&a.reviewer),
-        Span::raw(format!(" at {}", a.answered_at.month_day_time())),
+        Span::raw(format!(" at {}", a.answered_at.readable(now))),
     ];
     if let Some(job) = &a.linked_job_id {
         spans.push(Span::raw(" → job "));
@@ -42,7 +42,7 @@ fn answer_line(a: &AnswerRow) -> Vec<Span<'_>> {
     spans
 }
 
-fn callback_facts<'a>(out: &mut Vec<Vec<Span<'a>>>, c: &'a CallbackRow) {
+fn callback_facts<'a>(out: &mut Vec<Vec<Span<'a>>>, c: &'a CallbackRow, now: Timestamp) {
     let mut title = vec![Span::raw(format!("Callback #{}", c.seq)).bold()];
     if let Some(job) = &c.job_id {
         title.push(Span::raw(" · job "));
@@ -65,9 +65,9 @@ fn callback_facts<'a>(out: &mut Vec<Vec<Span<'a>>>, c: &'a CallbackRow) {
     times.push(Span::raw(format!(
         " · arrived {} · timeout {} · gap {}",
         c.arrived_at
-            .map_or_else(|| "-".to_owned(), crate::clock::Timestamp::month_day_time),
+            .map_or_else(|| "-".to_owned(), |t| t.readable(now)),
         c.timeout_at
-            .map_or_else(|| "-".to_owned(), crate::clock::Timestamp::month_day_time),
+            .map_or_else(|| "-".to_owned(), |t| t.readable(now)),
         // The gap's sign, said in words once: + is after the timeout, - before it.
         match (c.arrived_at, c.timeout_at) {
             (Some(a), Some(t)) => {
@@ -89,7 +89,7 @@ fn callback_facts<'a>(out: &mut Vec<Vec<Span<'a>>>, c: &'a CallbackRow) {
             outside(&r.created_by).yellow(),
             Span::raw(format!(
                 " at {} ({})",
-                r.started_at.month_day_time(),
+                r.started_at.readable(now),
                 r.state.map_or("?", |s| s.as_str())
             ))
             .yellow(),
@@ -108,6 +108,26 @@ fn callback_facts<'a>(out: &mut Vec<Vec<Span<'a>>>, c: &'a CallbackRow) {
     if let Some(detail) = &c.detail {
         out.push(vec![Span::raw("  detail: ").dark_gray(), outside(detail)]);
     }
+}
+
+/// What the pane says first about a rejected line: which line, what it was, why it
+/// was not taken (the whole sentence), and when it was kept.
+fn rejected_facts<'a>(out: &mut Vec<Vec<Span<'a>>>, r: &'a RejectedLine, now: Timestamp) {
+    out.push(vec![
+        Span::raw(format!("Rejected line #{} · ", r.seq)).bold(),
+        r.event
+            .as_deref()
+            .map_or_else(|| Span::raw("no event that can be read"), outside)
+            .bold(),
+        Span::raw(" · "),
+        Span::raw(r.code.as_str()).light_red().bold(),
+    ]);
+    out.push(vec![Span::raw("  reason ").dark_gray(), outside(&r.reason)]);
+    out.push(vec![
+        Span::raw("  kept at ").dark_gray(),
+        Span::raw(r.ingested_at.readable(now)),
+        Span::raw(" · not applied").dark_gray(),
+    ]);
 }
 
 fn raw_lines<'a>(out: &mut Vec<Vec<Span<'a>>>, raw: &'a RawMessage) {
@@ -137,10 +157,14 @@ fn raw_lines<'a>(out: &mut Vec<Vec<Span<'a>>>, raw: &'a RawMessage) {
     }
 }
 
-fn logical_lines(d: &Detail) -> Vec<Vec<Span<'_>>> {
+fn logical_lines(d: &Detail, now: Timestamp) -> Vec<Vec<Span<'_>>> {
     let mut out: Vec<Vec<Span<'_>>> = Vec::new();
     if let Some(c) = &d.callback {
-        callback_facts(&mut out, c);
+        callback_facts(&mut out, c, now);
+        out.push(Vec::new());
+    }
+    if let Some(r) = &d.rejected {
+        rejected_facts(&mut out, r, now);
         out.push(Vec::new());
     }
     if let Some(earlier) = &d.earlier {
@@ -150,7 +174,7 @@ fn logical_lines(d: &Detail) -> Vec<Vec<Span<'_>>> {
                 .on_yellow()
                 .bold(),
         ]);
-        out.push(answer_line(earlier));
+        out.push(answer_line(earlier, now));
         out.push(Vec::new());
     }
     if d.callback.is_some() {
@@ -158,7 +182,7 @@ fn logical_lines(d: &Detail) -> Vec<Vec<Span<'_>>> {
         if d.answers.is_empty() {
             out.push(vec![Span::raw("  none yet").dark_gray()]);
         }
-        out.extend(d.answers.iter().map(answer_line));
+        out.extend(d.answers.iter().map(|a| answer_line(a, now)));
         out.push(Vec::new());
     }
     match &d.job {
@@ -169,7 +193,7 @@ fn logical_lines(d: &Detail) -> Vec<Vec<Span<'_>>> {
                 Span::raw(format!(
                     " · {} · accepted {} · attempt {} of a budget of {}",
                     job.state,
-                    job.accepted_at.month_day_time(),
+                    job.accepted_at.readable(now),
                     job.latest_attempt,
                     job.attempt_budget
                 )),
@@ -179,7 +203,7 @@ fn logical_lines(d: &Detail) -> Vec<Vec<Span<'_>>> {
                     Span::raw("  owner ").dark_gray(),
                     outside(&owner.owner),
                     Span::raw(owner.escalate_at.map_or_else(String::new, |t| {
-                        format!(", escalates at {}", t.month_day_time())
+                        format!(", escalates at {}", t.readable(now))
                     })),
                 ]);
             }
@@ -203,18 +227,15 @@ fn logical_lines(d: &Detail) -> Vec<Vec<Span<'_>>> {
             }
             out.push(Vec::new());
             out.push(heading("Timeline"));
-            for (at, line) in timeline::lines(&d.timeline) {
+            for (at, line) in timeline::lines(&d.timeline, now) {
                 out.push(vec![
-                    Span::raw(format!("  {}  ", at.month_day_time())).dark_gray(),
+                    Span::raw(format!("  {}  ", at.readable(now))).dark_gray(),
                     // Timeline text carries ids, names and notes from events.
                     Span::raw(outside(&line).content.into_owned()),
                 ]);
             }
         }
-        None => out.push(vec![
-            Span::raw("No job in the ledger matches this callback; there is no timeline.")
-                .dark_gray(),
-        ]),
+        None => out.push(no_job(d)),
     }
     if let Some(raw) = &d.raw {
         out.push(Vec::new());
@@ -223,10 +244,31 @@ fn logical_lines(d: &Detail) -> Vec<Vec<Span<'_>>> {
     out
 }
 
-/// The detail pane's lines for a screen `screen_width` wide.
-pub(crate) fn lines(d: &Detail, screen_width: u16) -> Vec<Line<'_>> {
+/// What the pane says in place of the job's timeline when the ledger holds no such job.
+fn no_job(d: &Detail) -> Vec<Span<'_>> {
+    if d.rejected.is_none() {
+        return vec![
+            Span::raw("No job in the ledger matches this callback; there is no timeline.")
+                .dark_gray(),
+        ];
+    }
+    match &d.rejected_job_id {
+        Some(job) => vec![
+            Span::raw("No job ").dark_gray(),
+            outside(job),
+            Span::raw(" has been accepted into the ledger; there is no timeline.").dark_gray(),
+        ],
+        None => vec![
+            Span::raw("The line names no job id that can be read; there is no timeline.")
+                .dark_gray(),
+        ],
+    }
+}
+
+/// The detail pane's lines for a screen `screen_width` wide, its times read at `now`.
+pub(crate) fn lines(d: &Detail, screen_width: u16, now: Timestamp) -> Vec<Line<'_>> {
     let width = usize::from(screen_width.saturating_sub(2));
-    logical_lines(d)
+    logical_lines(d, now)
         .into_iter()
         .flat_map(|spans| cut(&spans, width, hang_of(&spans, width)))
         .collect()
@@ -234,15 +276,16 @@ pub(crate) fn lines(d: &Detail, screen_width: u16) -> Vec<Line<'_>> {
 
 /// Draws the detail pane.
 pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, d: &Detail, model: &Model) {
-    let all = lines(d, area.width);
+    let all = lines(d, area.width, model.now);
     let total = all.len();
     let visible = usize::from(area.height.saturating_sub(2));
     let scroll = d.scroll.min(total.saturating_sub(visible));
     let shown: Vec<Line<'_>> = all.into_iter().skip(scroll).take(visible).collect();
     let last = scroll + shown.len();
-    let title = match &d.callback {
-        Some(c) => format!(" Detail of callback #{} ", c.seq),
-        None => " Detail of the job ".to_owned(),
+    let title = match (&d.callback, &d.rejected) {
+        (Some(c), _) => format!(" Detail of callback #{} ", c.seq),
+        (None, Some(r)) => format!(" Detail of rejected line #{} ", r.seq),
+        (None, None) => " Detail of the job ".to_owned(),
     };
     let block = Block::bordered()
         .title(title.bold())

@@ -27,13 +27,14 @@ const ATTEMPT: Column<FindingJob> =
     })
     .gives_way(2);
 const ACCEPTED: Column<FindingJob> =
-    Column::<FindingJob>::new("accepted", Constraint::Length(14), |row, _| {
-        Line::from(when(row.accepted_at))
+    Column::<FindingJob>::new("accepted", Constraint::Length(14), |row, now| {
+        Line::from(when(row.accepted_at, now))
     })
+    .grows()
     .gives_way(1);
 const SINCE: Column<FindingJob> =
-    Column::<FindingJob>::new("in this state since", Constraint::Length(19), |row, _| {
-        Line::from(when(row.state_changed_at))
+    Column::<FindingJob>::new("in this state since", Constraint::Length(19), |row, now| {
+        Line::from(when(row.state_changed_at, now))
     });
 /// The standing answer on a job's divergent decisions, or that it is still open.
 const ANSWER: Column<FindingJob> =

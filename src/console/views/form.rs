@@ -7,38 +7,39 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
 use super::outside;
+use crate::clock::Timestamp;
 use crate::console::model::Model;
 use crate::console::model::form::{
     AnswerField, AnswerForm, Form, Outcome, OwnerField, OwnerForm, RequestForm, TextField,
 };
 use crate::console::model::withdraw::WithdrawForm;
 
+/// The focus is drawn in the focus colour and underlined, so that it shows without
+/// colour too (`NO_COLOR`).
 pub(super) fn field<'a>(label: &'a str, text: &'a TextField, focused: bool) -> Line<'a> {
-    let mut spans = vec![
-        Span::raw(format!("{label:<14}")).bold(),
-        Span::raw("[ "),
-        outside(&text.text),
-    ];
+    let mut label = Span::raw(format!("{label:<14}")).bold();
     if focused {
-        spans.push(Span::raw("▏").cyan().bold());
-        spans[0] = spans[0].clone().cyan();
+        label = label.cyan().underlined();
     }
+    let mut spans = vec![label, Span::raw("[ ")];
+    spans.extend(super::text_field(text, focused));
     spans.push(Span::raw(" ]"));
     Line::from(spans)
 }
 
 /// The verdicts a form offers, `picked` marked, each with what it says, under a
-/// heading drawn in the focus colour while the verdict has the focus.
+/// heading drawn in the focus colour (and underlined) while the verdict has the focus.
 pub(super) fn verdict_choices(
     lines: &mut Vec<Line<'_>>,
     focused: bool,
     picked: usize,
     choices: impl Iterator<Item = (&'static str, &'static str)>,
 ) {
-    lines.push(Line::from(Span::raw("Verdict").bold()).style(if focused {
-        Style::new().fg(Color::Cyan)
+    let heading = Span::raw("Verdict").bold();
+    lines.push(Line::from(if focused {
+        heading.cyan().underlined()
     } else {
-        Style::new()
+        heading
     }));
     for (i, (verdict, says)) in choices.enumerate() {
         let name = Span::raw(format!("{verdict:<20}"));
@@ -67,7 +68,7 @@ pub(super) fn signature<'a>(
     lines.push(Line::from(vec![
         Span::raw("Written at once, append-only, as ").dark_gray(),
         outside(&model.reviewer),
-        Span::raw(format!(" at {}. {meaning}", model.now.month_day_time())).dark_gray(),
+        Span::raw(format!(" at {}. {meaning}", model.now.readable(model.now))).dark_gray(),
     ]));
 }
 
@@ -76,7 +77,7 @@ fn banner(text: &'static str, fg: Color, bg: Color) -> Line<'static> {
     Line::from(Span::styled(text, Style::new().fg(fg).bg(bg).bold()))
 }
 
-pub(super) fn outcome_lines<'a>(lines: &mut Vec<Line<'a>>, outcome: &'a Outcome) {
+pub(super) fn outcome_lines<'a>(lines: &mut Vec<Line<'a>>, outcome: &'a Outcome, now: Timestamp) {
     match outcome {
         Outcome::Written(written) => {
             for text in written {
@@ -95,7 +96,7 @@ pub(super) fn outcome_lines<'a>(lines: &mut Vec<Line<'a>>, outcome: &'a Outcome)
                 outside(theirs.verdict.as_str()).bold(),
                 Span::raw(" by "),
                 outside(&theirs.reviewer),
-                Span::raw(format!(" at {}", theirs.answered_at.month_day_time())),
+                Span::raw(format!(" at {}", theirs.answered_at.readable(now))),
             ];
             if !theirs.note.is_empty() {
                 spans.push(Span::raw(" — "));
@@ -122,7 +123,8 @@ pub(super) fn outcome_lines<'a>(lines: &mut Vec<Line<'a>>, outcome: &'a Outcome)
 pub(super) fn standing_answer<'a>(
     verdict: &'a str,
     reviewer: &'a str,
-    at: crate::clock::Timestamp,
+    at: Timestamp,
+    now: Timestamp,
 ) -> Line<'a> {
     Line::from(vec![
         Span::raw("Standing answer: ").dark_gray(),
@@ -131,7 +133,7 @@ pub(super) fn standing_answer<'a>(
         outside(reviewer),
         Span::raw(format!(
             " at {}; yours is appended after it.",
-            at.month_day_time()
+            at.readable(now)
         )),
     ])
 }
@@ -139,11 +141,11 @@ pub(super) fn standing_answer<'a>(
 fn answer_lines<'a>(form: &'a AnswerForm, model: &'a Model) -> Vec<Line<'a>> {
     if let Some(outcome) = &form.outcome {
         let mut lines = Vec::new();
-        outcome_lines(&mut lines, outcome);
+        outcome_lines(&mut lines, outcome, model.now);
         return lines;
     }
     let mut lines = vec![match &form.seen {
-        Some(a) => standing_answer(a.verdict.as_str(), &a.reviewer, a.answered_at),
+        Some(a) => standing_answer(a.verdict.as_str(), &a.reviewer, a.answered_at, model.now),
         None => Line::from(Span::raw("No answer yet.").dark_gray()),
     }];
     lines.push(Line::default());
@@ -179,10 +181,10 @@ fn answer_lines<'a>(form: &'a AnswerForm, model: &'a Model) -> Vec<Line<'a>> {
     lines
 }
 
-fn owner_lines(form: &OwnerForm) -> Vec<Line<'_>> {
+fn owner_lines(form: &OwnerForm, now: Timestamp) -> Vec<Line<'_>> {
     let mut lines = Vec::new();
     if let Some(outcome) = &form.outcome {
-        outcome_lines(&mut lines, outcome);
+        outcome_lines(&mut lines, outcome, now);
         return lines;
     }
     lines.push(field("Owner", &form.owner, form.field == OwnerField::Owner));
@@ -201,7 +203,7 @@ fn owner_lines(form: &OwnerForm) -> Vec<Line<'_>> {
     lines
 }
 
-fn request_lines(form: &RequestForm) -> Vec<Line<'_>> {
+fn request_lines(form: &RequestForm, now: Timestamp) -> Vec<Line<'_>> {
     let mut lines = vec![Line::from(
         Span::raw("Checked before anything goes to the outbox:").bold(),
     )];
@@ -219,7 +221,7 @@ fn request_lines(form: &RequestForm) -> Vec<Line<'_>> {
     }
     lines.push(Line::default());
     if let Some(outcome) = &form.outcome {
-        outcome_lines(&mut lines, outcome);
+        outcome_lines(&mut lines, outcome, now);
         return lines;
     }
     lines.push(match &form.expected {
@@ -240,7 +242,7 @@ fn request_lines(form: &RequestForm) -> Vec<Line<'_>> {
     lines
 }
 
-fn withdraw_lines(form: &WithdrawForm) -> Vec<Line<'_>> {
+fn withdraw_lines(form: &WithdrawForm, now: Timestamp) -> Vec<Line<'_>> {
     let r = &form.request;
     let attempt = r
         .attempt
@@ -252,7 +254,7 @@ fn withdraw_lines(form: &WithdrawForm) -> Vec<Line<'_>> {
             Span::raw(attempt),
             Span::raw(", asked by "),
             outside(&r.requested_by),
-            Span::raw(format!(" at {}.", r.requested_at.month_day_time())),
+            Span::raw(format!(" at {}.", r.requested_at.readable(now))),
         ]),
         Line::from(
             Span::raw(
@@ -263,7 +265,7 @@ fn withdraw_lines(form: &WithdrawForm) -> Vec<Line<'_>> {
         Line::default(),
     ];
     if let Some(outcome) = &form.outcome {
-        outcome_lines(&mut lines, outcome);
+        outcome_lines(&mut lines, outcome, now);
         return lines;
     }
     lines.push(field("Note", &form.note, true));
@@ -291,7 +293,7 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, form: &Form, model: &Model
                 " Owner and escalation of {} ",
                 crate::inert::inert(&f.job_id)
             ),
-            owner_lines(f),
+            owner_lines(f, model.now),
         ),
         Form::Request(f) => (
             format!(
@@ -299,11 +301,11 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, form: &Form, model: &Model
                 f.kind,
                 crate::inert::inert(&f.job_id)
             ),
-            request_lines(f),
+            request_lines(f, model.now),
         ),
         Form::Withdraw(f) => (
             format!(" Withdraw request {}? ", f.request.id),
-            withdraw_lines(f),
+            withdraw_lines(f, model.now),
         ),
         Form::Bulk(f) => (super::bulk::title(f), super::bulk::lines(f, model)),
         Form::Decisions(f) => (

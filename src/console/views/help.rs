@@ -8,9 +8,19 @@ use ratatui::widgets::{Block, Clear, Paragraph};
 
 use crate::console::keymap::{self, Context};
 
-/// Every line of the help, from [`keymap::keymap`].
+/// How the console writes a view's count, said here once for the tabs, the list
+/// titles and the messages alike ([`crate::console::model::counts::Count::shown_of_all`]).
+pub(crate) const COUNTS: &str = "12/40 (in a tab, a list's title or a message): the view \
+shows 12 rows, those its filter keeps or the questions still open, of the 40 it holds. \
+One number: it shows them all. … : not counted yet (a search is running, or the filter \
+typed is not a query yet).";
+
+/// Every line of the help: how counts read, then the keys from [`keymap::keymap`].
 pub(crate) fn lines() -> Vec<Line<'static>> {
-    let mut lines = Vec::new();
+    let mut lines = vec![Line::from(Span::raw("Counts").bold().underlined())];
+    for part in wrapped(COUNTS, HELP_WIDTH + 24) {
+        lines.push(Line::from(format!("  {part}")));
+    }
     for context in Context::ALL {
         if !lines.is_empty() {
             lines.push(Line::default());

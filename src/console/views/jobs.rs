@@ -35,7 +35,7 @@ fn escalation(row: &AgedJobRow, now: Timestamp) -> Line<'_> {
 }
 
 fn escalates_at(row: &AgedJobRow, now: Timestamp) -> Line<'_> {
-    Line::from(when_or_dash(AgedJob::at(row, now).escalate_at))
+    Line::from(when_or_dash(AgedJob::at(row, now).escalate_at, now))
 }
 
 /// Open jobs past their expected age, with owner and escalation.
@@ -61,6 +61,7 @@ pub(crate) const AGED: ListView<AgedJobRow> = ListView {
             .grows()
             .gives_way(3),
         Column::<AgedJobRow>::new("escalates at", Constraint::Length(14), escalates_at)
+            .grows()
             .gives_way(2),
         Column::<AgedJobRow>::new("escalation", Constraint::Length(10), escalation).grows(),
     ],
@@ -109,9 +110,10 @@ pub(crate) const FAILED: ListView<FailedItem> = ListView {
             Line::from(outside(&item.row.job_id))
         })
         .grows(),
-        Column::<FailedItem>::new("failed at", Constraint::Length(14), |item, _| {
-            Line::from(when(item.row.failed_at))
+        Column::<FailedItem>::new("failed at", Constraint::Length(14), |item, now| {
+            Line::from(when(item.row.failed_at, now))
         })
+        .grows()
         .gives_way(2),
         Column::<FailedItem>::new("kind", Constraint::Length(9), kind),
         Column::<FailedItem>::new("attempts", Constraint::Length(8), |item, _| {

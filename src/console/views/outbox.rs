@@ -6,7 +6,8 @@ use ratatui::style::Stylize;
 use ratatui::text::{Line, Span};
 
 use super::preview::only_what_was_cut;
-use super::{Column, ListView, outside, when};
+use super::{Column, Fact, ListView, outside, when};
+use crate::clock::Timestamp;
 use crate::store::{OutboxRow, RejectedLine};
 
 /// Every request in the outbox, oldest first.
@@ -37,19 +38,20 @@ pub(crate) const OUTBOX: ListView<OutboxRow> = ListView {
         })
         .grows()
         .gives_way(3),
-        Column::<OutboxRow>::new("at", Constraint::Length(14), |row, _| {
-            Line::from(when(row.requested_at))
+        Column::<OutboxRow>::new("at", Constraint::Length(14), |row, now| {
+            Line::from(when(row.requested_at, now))
         })
+        .grows()
         .gives_way(2),
         // A withdrawn request says by whom and when, so the row answers "who took it back".
-        Column::<OutboxRow>::new("status", Constraint::Length(9), |row, _| {
+        Column::<OutboxRow>::new("status", Constraint::Length(9), |row, now| {
             match &row.withdrawal {
                 None => Line::from(Span::raw(row.status.as_str()).yellow()),
                 Some(w) => Line::from(vec![
                     Span::raw("withdrawn").dark_gray(),
                     Span::raw(" by ").dark_gray(),
                     outside(&w.withdrawn_by),
-                    Span::raw(format!(" at {}", when(w.withdrawn_at))).dark_gray(),
+                    Span::raw(format!(" at {}", when(w.withdrawn_at, now))).dark_gray(),
                 ]),
             }
         })
@@ -76,17 +78,27 @@ pub(crate) const REJECTED: ListView<RejectedLine> = ListView {
             )
         })
         .grows(),
-        Column::<RejectedLine>::new("kept at", Constraint::Length(14), |row, _| {
-            Line::from(when(row.ingested_at))
+        Column::<RejectedLine>::new("kept at", Constraint::Length(14), |row, now| {
+            Line::from(when(row.ingested_at, now))
         })
+        .grows()
         .gives_way(1),
-        // Widened to the longest reason on the page, so on a narrow terminal the time
-        // gives way before a reason is cut.
-        Column::<RejectedLine>::new("reason", Constraint::Length(6), |row, _| {
-            Line::from(outside(&row.reason))
+        Column::<RejectedLine>::new("code", Constraint::Length(4), |row, _| {
+            Line::from(row.code.as_str())
         })
         .grows(),
+        // Free text: the room left, at least enough to read the start of a sentence, so
+        // on a narrow terminal the time gives way first; the preview shows it whole.
+        Column::<RejectedLine>::new("reason", Constraint::Min(24), |row, _| {
+            Line::from(outside(&row.reason))
+        }),
     ],
-    facts: only_what_was_cut,
+    facts: rejection_facts,
     empty: "No rejected events: every event line was taken.",
 };
+
+/// A rejected line's preview: its reason whole, wrapped, however much of it the row
+/// had room for.
+fn rejection_facts(row: &RejectedLine, _: Timestamp) -> Vec<Fact<'_>> {
+    vec![("reason", Line::from(outside(&row.reason)))]
+}

@@ -35,7 +35,7 @@ pub const PREVIEW_HEIGHT: u16 = 9;
 /// A time with how long ago it was: `11-27 13:16:45 (3 h ago)`.
 pub(crate) fn when_ago(at: Timestamp, now: Timestamp) -> Vec<Span<'static>> {
     vec![
-        Span::raw(when(at)),
+        Span::raw(when(at, now)),
         Span::raw(format!(" ({})", relative_age(at, now))).dark_gray(),
     ]
 }

@@ -9,6 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 
 use super::{outside, trend};
+use crate::clock::Timestamp;
 use crate::console::model::Model;
 use crate::console::model::counts::Glance;
 use crate::console::tab::Tab;
@@ -70,14 +71,33 @@ impl super::TabView for Reconcile {
     }
 }
 
-fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
-    let g = &model.glance;
-    let block = Block::bordered()
+/// The Reconcile view's frame.
+fn block() -> Block<'static> {
+    Block::bordered()
         .title(" Reconcile · the ledger accounts for every accepted job ".bold())
         .border_style(Style::new().fg(Color::Cyan))
-        .padding(ratatui::widgets::Padding::horizontal(1));
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
+        .padding(ratatui::widgets::Padding::horizontal(1))
+}
+
+/// The view's text, and where the text and the backlog chart go inside its frame.
+struct Laid<'a> {
+    text: Paragraph<'a>,
+    text_area: Rect,
+    chart: Option<Rect>,
+}
+
+impl Laid<'_> {
+    /// The furthest the text scrolls: its last line at the bottom of its area.
+    fn last_scroll(&self) -> usize {
+        self.text
+            .line_count(self.text_area.width)
+            .saturating_sub(usize::from(self.text_area.height))
+    }
+}
+
+fn laid_out(model: &Model, area: Rect) -> Laid<'_> {
+    let g = &model.glance;
+    let inner = block().inner(area);
     let mut lines = Vec::new();
     if g.counted {
         findings(&mut lines, g, model.findings.selected);
@@ -110,20 +130,54 @@ fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
     let (text, chart) = split_for_trend(inner, g, rows_wrapped(&lines, inner.width));
     if chart.is_none() && !g.trend.is_empty() {
         let mut day = vec![Span::raw("last 24 h  ").bold()];
-        day.extend(trend::sparkline(&g.trend, b.capacity));
-        day.push(Span::raw("  arrivals per hour; red above capacity").dark_gray());
+        let colours = model.theme.colours();
+        day.extend(trend::sparkline(&g.trend, b.capacity, colours));
+        day.push(
+            Span::raw(format!(
+                "  arrivals per hour; {} above capacity",
+                trend::above_capacity(colours)
+            ))
+            .dark_gray(),
+        );
         lines.push(Line::from(day));
     }
     lines.push(Line::default());
     if g.counted {
         windows(&mut lines, model, usize::from(text.width));
     }
-    let paragraph = Paragraph::new(lines)
-        .wrap(Wrap { trim: false })
-        .scroll((u16::try_from(model.reconcile_scroll).unwrap_or(u16::MAX), 0));
-    frame.render_widget(paragraph, text);
+    Laid {
+        text: Paragraph::new(lines).wrap(Wrap { trim: false }),
+        text_area: text,
+        chart,
+    }
+}
+
+/// The furthest the Reconcile view drawn into `area` scrolls: the last line of its
+/// text at the bottom (further, it showed an empty box).
+pub(crate) fn last_scroll(model: &Model, area: Rect) -> usize {
+    laid_out(model, area).last_scroll()
+}
+
+fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
+    let g = &model.glance;
+    frame.render_widget(block(), area);
+    let laid = laid_out(model, area);
+    let scroll = model.reconcile_scroll.min(laid.last_scroll());
+    let text_area = laid.text_area;
+    let chart = laid.chart;
+    frame.render_widget(
+        laid.text
+            .scroll((u16::try_from(scroll).unwrap_or(u16::MAX), 0)),
+        text_area,
+    );
     if let Some(chart) = chart {
-        trend::draw(frame, chart, &g.trend, b.capacity);
+        trend::draw(
+            frame,
+            chart,
+            &g.trend,
+            g.backlog.capacity,
+            model.theme.colours(),
+        );
     }
 }
 
@@ -220,26 +274,39 @@ fn findings<'a>(lines: &mut Vec<Line<'a>>, g: &'a Glance, selected: Finding) {
 
 /// The recent submission windows, one row each: the population, the two findings a
 /// person answers (first, so they stay on screen at 80 columns), then the jobs by state
-/// now, as many states as fit in `width` (a row too long would wrap into two).
+/// now, as many states as fit in `width` (a row too long would wrap into two). When
+/// some do not fit, a `›` ends the header and a line under the table names them.
 fn windows(lines: &mut Vec<Line<'_>>, model: &Model, width: usize) {
+    const MORE: &str = " ›";
     let mut header = format!(
         "{:<14} {:>7} {:>9} {:>11}",
         "submitted (1h)", "jobs", "divergent", "conflicting"
     );
-    let states: Vec<JobState> = JobState::ALL
-        .iter()
-        .copied()
-        .scan(header.len(), |used, state| {
-            *used += state.as_str().len() + 1;
-            Some((state, *used))
-        })
-        .take_while(|&(_, used)| used <= width)
-        .map(|(state, _)| state)
-        .collect();
+    let fitting = |room: usize| -> Vec<JobState> {
+        JobState::ALL
+            .iter()
+            .copied()
+            .scan(header.len(), |used, state| {
+                *used += state.as_str().len() + 1;
+                Some((state, *used))
+            })
+            .take_while(|&(_, used)| used <= room)
+            .map(|(state, _)| state)
+            .collect()
+    };
+    let mut states = fitting(width);
+    let cut = states.len() < JobState::ALL.len();
+    if cut {
+        states = fitting(width.saturating_sub(MORE.chars().count()));
+    }
     for state in &states {
         let _ = write!(header, " {}", state.as_str());
     }
-    lines.push(Line::from(Span::raw(header).bold().underlined()));
+    let mut head = vec![Span::raw(header).bold().underlined()];
+    if cut {
+        head.push(Span::raw(MORE).bold());
+    }
+    lines.push(Line::from(head));
     for w in &model.glance.windows {
         let total: i64 = w.states.values().sum();
         if total == 0 {
@@ -247,7 +314,7 @@ fn windows(lines: &mut Vec<Line<'_>>, model: &Model, width: usize) {
         }
         let mut row = format!(
             "{:<14} {total:>7} {:>9} {:>11}",
-            w.start.month_day_time().get(..11).unwrap_or_default(),
+            window_start(w.start, model.now),
             w.divergent_decisions,
             w.conflicting_submissions,
         );
@@ -257,4 +324,32 @@ fn windows(lines: &mut Vec<Line<'_>>, model: &Model, width: usize) {
         }
         lines.push(Line::from(row));
     }
+    let left_out = &JobState::ALL[states.len()..];
+    if let (Some(first), Some(last)) = (left_out.first(), left_out.last()) {
+        let (names, what) = if left_out.len() == 1 {
+            (first.as_str().to_owned(), "state does")
+        } else {
+            (
+                format!("{} … {}", first.as_str(), last.as_str()),
+                "states do",
+            )
+        };
+        lines.push(Line::from(
+            Span::raw(format!(
+                "› {} more {what} not fit ({names}): a wider terminal shows them, as does `jobledger reconcile`",
+                left_out.len()
+            ))
+            .dark_gray(),
+        ));
+    }
+}
+
+/// The start of a window as the table labels it: its time without the seconds
+/// (`11-27 13:00`, `2025-11-27 13:00` in another year).
+fn window_start(start: Timestamp, now: Timestamp) -> String {
+    let shown = start.readable(now);
+    shown
+        .get(..shown.len().saturating_sub(3))
+        .unwrap_or_default()
+        .to_owned()
 }

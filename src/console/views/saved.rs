@@ -7,11 +7,51 @@ use ratatui::style::{Color, Style, Stylize};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
+use crate::clock::Timestamp;
+use crate::console::model::ViewChange;
 use crate::inert::inert;
 use crate::store::SavedView;
 
+/// A view as one phrase: its tab and query (`All callbacks "reason:late"`).
+fn shown(view: &SavedView) -> String {
+    if view.query.is_empty() {
+        format!("{} (no filter)", view.tab)
+    } else {
+        format!("{} {:?}", view.tab, inert(&view.query))
+    }
+}
+
+/// The question on the message line while a change to a saved view waits for y or n.
+pub(crate) fn question(change: &ViewChange, now: Timestamp) -> Line<'static> {
+    let asked = match change {
+        ViewChange::Replace { view, standing } => format!(
+            "Replace the view {} with {}? It is {}, saved by {} at {}.",
+            inert(&view.name),
+            shown(view),
+            shown(standing),
+            inert(&standing.saved_by),
+            standing.saved_at.readable(now)
+        ),
+        ViewChange::Delete { views, selected } => match views.get(*selected) {
+            Some(view) => format!(
+                "Delete the view {} ({})? It goes for everyone on this ledger.",
+                inert(&view.name),
+                shown(view)
+            ),
+            None => "No view to delete.".to_owned(),
+        },
+    };
+    Line::from(Span::raw(asked).yellow().bold())
+}
+
 /// Draws the saved views over `area`, `selected` marked.
-pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, views: &[SavedView], selected: usize) {
+pub(crate) fn draw(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    views: &[SavedView],
+    selected: usize,
+    now: Timestamp,
+) {
     let popup = area.centered(Constraint::Max(100), Constraint::Percentage(80));
     frame.render_widget(Clear, popup);
     let visible = usize::from(popup.height.saturating_sub(2)).max(1);
@@ -36,8 +76,12 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, views: &[SavedView], selec
                     Span::raw(format!("{:<16} ", inert(&v.name))).bold(),
                     Span::raw(format!("{:<14} ", v.tab)).cyan(),
                     Span::raw(query),
-                    Span::raw(format!("  {} {}", inert(&v.saved_by), v.saved_at.short()))
-                        .dark_gray(),
+                    Span::raw(format!(
+                        "  {} {}",
+                        inert(&v.saved_by),
+                        v.saved_at.readable(now)
+                    ))
+                    .dark_gray(),
                 ]);
                 if i == selected { line.reversed() } else { line }
             })

@@ -33,7 +33,7 @@ const SEPARATOR: &str = " │ ";
 
 /// The parts of the line for `model`, in the order they are drawn.
 fn parts(model: &Model) -> Vec<Part<'_>> {
-    let at = when(model.now);
+    let at = when(model.now, model.now);
     let clock = match model.clock {
         Clock::Fixed(_) => vec![
             format!("clock fixed at {at} UTC"),
@@ -131,7 +131,11 @@ fn parts(model: &Model) -> Vec<Part<'_>> {
     // The day's arrivals for people, hour by hour, where the line has room to spare.
     if !model.glance.trend.is_empty() {
         let mut day = vec![Span::raw("24 h ").dark_gray()];
-        day.extend(super::trend::sparkline(&model.glance.trend, b.capacity));
+        day.extend(super::trend::sparkline(
+            &model.glance.trend,
+            b.capacity,
+            model.theme.colours(),
+        ));
         parts.push(Part {
             forms: vec![day],
             may_go: true,

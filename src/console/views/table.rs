@@ -17,12 +17,16 @@ use super::{ListView, outside};
 use crate::clock::Timestamp;
 use crate::console::model::Model;
 use crate::console::model::page::{Page, PageRow};
+use crate::filter::SortColumn;
 
 /// How a cell of a row is drawn, given the model's clock.
 pub(crate) type CellFn<T> = for<'a> fn(&'a T, Timestamp) -> Line<'a>;
 
 /// The narrowest a filling column (free text, which may be cut) is worth showing.
 const FILL_AT_LEAST: u16 = 12;
+
+/// Said at the right of the top border when rows are above the page.
+const MORE_ABOVE: &str = "▲ more above";
 
 /// Columns a table spends on the selection mark (`▶ `).
 const SELECTION: u16 = 2;
@@ -52,6 +56,9 @@ pub(crate) struct Column<T> {
     pub cell: CellFn<T>,
     /// A shorter cell, taken at this rank in the same order, before any column goes.
     pub short: Option<(u8, CellFn<T>)>,
+    /// The order this column shows: while the list is sorted by it, it never gives
+    /// way (a list sorted by a column it does not show hides why rows are where they are).
+    pub sorts: Option<SortColumn>,
 }
 
 impl<T> Column<T> {
@@ -64,6 +71,7 @@ impl<T> Column<T> {
             grows: false,
             cell,
             short: None,
+            sorts: None,
         }
     }
 
@@ -79,6 +87,14 @@ impl<T> Column<T> {
     pub const fn grows(self) -> Self {
         Column {
             grows: true,
+            ..self
+        }
+    }
+
+    /// The same column, showing what a list sorted by `sort` is ordered by.
+    pub const fn sorts(self, sort: SortColumn) -> Self {
+        Column {
+            sorts: Some(sort),
             ..self
         }
     }
@@ -127,12 +143,14 @@ fn need<T>(column: &Column<T>, widest: u16) -> (u16, Constraint) {
     }
 }
 
-/// Fits `columns` for `rows` into a table `width` wide (its borders included).
+/// Fits `columns` for `rows` into a table `width` wide (its borders included); the
+/// column a list `sorted` by shows stays (others go in its place).
 pub(crate) fn fit<'a, T>(
     columns: &[Column<T>],
     rows: &'a [T],
     now: Timestamp,
     width: u16,
+    sorted: SortColumn,
 ) -> Fitted<'a> {
     let cells: Vec<Vec<(Line<'a>, Option<Line<'a>>)>> = rows
         .iter()
@@ -169,7 +187,10 @@ pub(crate) fn fit<'a, T>(
         .enumerate()
         .flat_map(|(i, c)| {
             let short = c.short.map(|(order, _)| (order, i, Form::Short));
-            let drop = c.gives_way.map(|order| (order, i, Form::Dropped));
+            let drop = c
+                .gives_way
+                .filter(|_| c.sorts != Some(sorted))
+                .map(|order| (order, i, Form::Dropped));
             short.into_iter().chain(drop)
         })
         .collect();
@@ -258,6 +279,64 @@ fn empty_line<'a, T>(view: &ListView<T>, filter: Option<&'a str>) -> Line<'a> {
     }
 }
 
+/// In the list's place while the filter typed is not a query (yet): that it is not,
+/// why, and where, whole and wrapped. The rows held are those of an earlier text; shown
+/// under this one they claimed to match what nobody searched.
+fn not_a_query(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    model: &Model,
+    error: &crate::filter::FilterError,
+    text: Option<&str>,
+) {
+    let title = format!(" {} · not a query yet ", model.tab.title());
+    let block = Block::bordered()
+        .title(Line::from(title).bold())
+        .border_style(Style::new().fg(Color::Yellow));
+    let text = text.unwrap_or_default();
+    let mut lines = vec![
+        Line::from(vec![
+            Span::raw("Not a query yet: ").yellow().bold(),
+            Span::raw(crate::inert::inert(&error.message)),
+            Span::raw(format!(", at column {}.", error.column)),
+        ]),
+        Line::default(),
+    ];
+    // The text with a mark under the column, when the text fits on one line.
+    let inner = block.inner(area);
+    let chars = text.chars().count();
+    if chars + 2 <= usize::from(inner.width) {
+        lines.push(Line::from(vec![Span::raw("  "), outside(text).bold()]));
+        let under = " ".repeat(error.column.saturating_sub(1).min(chars) + 2);
+        lines.push(Line::from(vec![
+            Span::raw(under),
+            Span::raw("^").yellow().bold(),
+        ]));
+        lines.push(Line::default());
+    }
+    let before = match &model.overlay {
+        crate::console::model::Overlay::Filter {
+            before: Some(before),
+            ..
+        } => {
+            vec![Span::raw("the filter "), outside(before).bold()]
+        }
+        _ => vec![Span::raw("no filter")],
+    };
+    let mut back = vec![Span::raw(
+        "No rows are shown until it is one. Enter keeps only a query; Esc puts back ",
+    )];
+    back.extend(before);
+    back.push(Span::raw("."));
+    lines.push(Line::from(back).dark_gray());
+    frame.render_widget(
+        Paragraph::new(lines)
+            .block(block)
+            .wrap(ratatui::widgets::Wrap { trim: false }),
+        area,
+    );
+}
+
 /// Draws the page of a list view into `area`: its frame with title and paging marks,
 /// the header, and the rows, or a sentence when there are none. Returns how its
 /// columns were fitted, for the preview.
@@ -269,6 +348,16 @@ pub(crate) fn draw_list<'a, T: PageRow>(
     page: &'a Page<T>,
 ) -> Fitted<'a> {
     let focused = model.detail.is_none();
+    if let Some(error) = &page.invalid {
+        not_a_query(frame, area, model, error, page.filter.as_deref());
+        return fit(view.columns, &[], model.now, area.width, page.sort.column);
+    }
+    // The title shares the top border with the "more above" mark at its right.
+    let room = usize::from(area.width.saturating_sub(2)).saturating_sub(if page.more_before {
+        MORE_ABOVE.chars().count() + 1
+    } else {
+        0
+    });
     let mut block = Block::bordered()
         .title(
             Line::from(super::list_title(
@@ -277,6 +366,7 @@ pub(crate) fn draw_list<'a, T: PageRow>(
                 view.open_what,
                 page.count,
                 page.sort,
+                room,
             ))
             .bold(),
         )
@@ -287,7 +377,7 @@ pub(crate) fn draw_list<'a, T: PageRow>(
         });
     if page.more_before {
         block = block.title_top(
-            Line::from("▲ more above")
+            Line::from(MORE_ABOVE)
                 .alignment(Alignment::Right)
                 .dark_gray(),
         );
@@ -299,11 +389,22 @@ pub(crate) fn draw_list<'a, T: PageRow>(
                 .dark_gray(),
         );
     }
-    let fitted = fit(view.columns, &page.rows, model.now, area.width);
+    let fitted = fit(
+        view.columns,
+        &page.rows,
+        model.now,
+        area.width,
+        page.sort.column,
+    );
     if page.rows.is_empty() {
         let inner = block.inner(area);
         frame.render_widget(block, area);
-        frame.render_widget(Paragraph::new(empty_line(view, model.filter())), inner);
+        let line = if model.searching_shown() {
+            Line::from("searching…").dark_gray()
+        } else {
+            empty_line(view, model.filter())
+        };
+        frame.render_widget(Paragraph::new(line), inner);
         return fitted;
     }
     // While rows are marked for a bulk answer, a one-character column at the left
@@ -340,6 +441,12 @@ pub(crate) fn draw_list<'a, T: PageRow>(
     )
     .header(header)
     .block(block)
+    // The previous filter's rows, until the search's come: dimmed, as the title says.
+    .style(if model.searching_shown() {
+        Style::new().add_modifier(Modifier::DIM)
+    } else {
+        Style::new()
+    })
     .column_spacing(1)
     .row_highlight_style(if focused {
         Style::new().bg(Color::Blue).fg(Color::White)
@@ -372,7 +479,7 @@ mod tests {
     fn forms(width: u16) -> Vec<Form> {
         let rows = [Word("0123456789")];
         let now = Timestamp::parse("2026-11-27T17:00:00Z").expect("time");
-        fit(WORDS, &rows, now, width).forms
+        fit(WORDS, &rows, now, width, SortColumn::Ledger).forms
     }
 
     #[test]

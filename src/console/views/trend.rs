@@ -19,17 +19,57 @@ const ARRIVALS: Color = Color::LightRed;
 const ANSWERS: Color = Color::Green;
 const CAPACITY: Color = Color::Yellow;
 
+/// How one line of the chart is drawn, and the mark the key shows for it.
+struct Series {
+    colour: Color,
+    marker: Marker,
+    mark: &'static str,
+}
+
+/// The arrivals', answers' and capacity's lines. In colour, the colours tell them
+/// apart; without it, each is drawn in marks of its own (the arrivals a fine braille
+/// line, drawn last and so on top; the answers dots; the capacity a bar), and the key
+/// shows the same marks.
+fn series(colours: bool) -> [Series; 3] {
+    let line = |colour| Series {
+        colour,
+        marker: Marker::Braille,
+        mark: "━",
+    };
+    if colours {
+        return [line(ARRIVALS), line(ANSWERS), line(CAPACITY)];
+    }
+    [
+        Series {
+            colour: ARRIVALS,
+            marker: Marker::Braille,
+            mark: "⠒",
+        },
+        Series {
+            colour: ANSWERS,
+            marker: Marker::Dot,
+            mark: "•",
+        },
+        Series {
+            colour: CAPACITY,
+            marker: Marker::Bar,
+            mark: "▄",
+        },
+    ]
+}
+
 /// The key above the chart: what each line is, and the day's totals.
-pub(crate) fn key(trend: &[ReviewHour], capacity: i64) -> Line<'static> {
+pub(crate) fn key(trend: &[ReviewHour], capacity: i64, colours: bool) -> Line<'static> {
     let arrived: i64 = trend.iter().map(|h| h.arrivals).sum();
     let answered: i64 = trend.iter().map(|h| h.answered).sum();
+    let [arrivals, answers, cap] = series(colours);
     Line::from(vec![
         Span::raw("last 24 h, per hour (UTC): ").bold(),
-        Span::raw(format!("━ {arrived} arrived for people")).fg(ARRIVALS),
+        Span::raw(format!("{} {arrived} arrived for people", arrivals.mark)).fg(arrivals.colour),
         Span::raw("  "),
-        Span::raw(format!("━ {answered} answered")).fg(ANSWERS),
+        Span::raw(format!("{} {answered} answered", answers.mark)).fg(answers.colour),
         Span::raw("  "),
-        Span::raw(format!("━ capacity {capacity}/h")).fg(CAPACITY),
+        Span::raw(format!("{} capacity {capacity}/h", cap.mark)).fg(cap.colour),
     ])
 }
 
@@ -70,8 +110,14 @@ fn ceiling(trend: &[ReviewHour], capacity: i64) -> i64 {
 }
 
 /// Draws the chart into `area` (at least [`CHART_MIN_ROWS`] tall); the key goes on
-/// its first row.
-pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, trend: &[ReviewHour], capacity: i64) {
+/// its first row. Without `colours`, marks tell the lines apart.
+pub(crate) fn draw(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    trend: &[ReviewHour],
+    capacity: i64,
+    colours: bool,
+) {
     let Some(first) = trend.first() else {
         return;
     };
@@ -80,7 +126,7 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, trend: &[ReviewHour], capa
         ratatui::layout::Constraint::Fill(1),
     ])
     .areas(area);
-    frame.render_widget(Paragraph::new(key(trend, capacity)), key_area);
+    frame.render_widget(Paragraph::new(key(trend, capacity, colours)), key_area);
     let arrivals = points(trend, |h| h.arrivals);
     let answered = points(trend, |h| h.answered);
     let last = plot(i64::try_from(trend.len().max(2) - 1).unwrap_or(1));
@@ -93,22 +139,18 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, trend: &[ReviewHour], capa
         .map(|h| h.start.short())
         .unwrap_or_default();
     let hour = |text: &str| text.get(11..16).unwrap_or_default().to_owned();
+    let [arrivals_line, answers_line, capacity_series] = series(colours);
+    let dataset = |series: &Series, data| {
+        Dataset::default()
+            .marker(series.marker)
+            .graph_type(GraphType::Line)
+            .style(Style::new().fg(series.colour))
+            .data(data)
+    };
     let datasets = vec![
-        Dataset::default()
-            .marker(Marker::Braille)
-            .graph_type(GraphType::Line)
-            .style(Style::new().fg(CAPACITY))
-            .data(&capacity_line),
-        Dataset::default()
-            .marker(Marker::Braille)
-            .graph_type(GraphType::Line)
-            .style(Style::new().fg(ANSWERS))
-            .data(&answered),
-        Dataset::default()
-            .marker(Marker::Braille)
-            .graph_type(GraphType::Line)
-            .style(Style::new().fg(ARRIVALS))
-            .data(&arrivals),
+        dataset(&capacity_series, &capacity_line),
+        dataset(&answers_line, &answered),
+        dataset(&arrivals_line, &arrivals),
     ];
     let chart = Chart::new(datasets)
         .legend_position(None)
@@ -127,9 +169,14 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, trend: &[ReviewHour], capa
     frame.render_widget(chart, plot_area);
 }
 
+/// What the sparkline's hours above the capacity look like, in words.
+pub(crate) fn above_capacity(colours: bool) -> &'static str {
+    if colours { "red" } else { "underlined" }
+}
+
 /// The day's arrivals in one line of bars, for where a chart does not fit: the hours
-/// above the capacity are drawn red.
-pub(crate) fn sparkline(trend: &[ReviewHour], capacity: i64) -> Vec<Span<'static>> {
+/// above the capacity are drawn red, or underlined without `colours`.
+pub(crate) fn sparkline(trend: &[ReviewHour], capacity: i64, colours: bool) -> Vec<Span<'static>> {
     const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
     let top = trend
         .iter()
@@ -144,8 +191,10 @@ pub(crate) fn sparkline(trend: &[ReviewHour], capacity: i64) -> Vec<Span<'static
             let level = usize::try_from(h.arrivals * 7 / top).unwrap_or(0).min(7);
             let bar = if h.arrivals == 0 { ' ' } else { BARS[level] };
             let span = Span::raw(bar.to_string());
-            if h.arrivals > capacity {
+            if h.arrivals > capacity && colours {
                 span.fg(ARRIVALS)
+            } else if h.arrivals > capacity {
+                span.underlined()
             } else {
                 span.dark_gray()
             }
@@ -157,6 +206,7 @@ pub(crate) fn sparkline(trend: &[ReviewHour], capacity: i64) -> Vec<Span<'static
 mod tests {
     use super::*;
     use crate::clock::Timestamp;
+    use ratatui::style::Modifier;
 
     fn hours(arrivals: &[i64]) -> Vec<ReviewHour> {
         let start = Timestamp::parse("2026-11-27T00:00:00Z").unwrap_or(Timestamp::EARLIEST);
@@ -182,18 +232,37 @@ mod tests {
 
     #[test]
     fn the_sparkline_marks_hours_over_capacity_and_leaves_empty_hours_blank() {
-        let line = sparkline(&hours(&[0, 10, 40]), 30);
+        let line = sparkline(&hours(&[0, 10, 40]), 30, true);
         let text: String = line.iter().map(|s| s.content.as_ref()).collect();
         assert_eq!(text, " ▂█");
         assert_eq!(line[2].style.fg, Some(ARRIVALS));
         assert_ne!(line[1].style.fg, Some(ARRIVALS));
+        // Without colour, underlined instead (and the text says so).
+        let plain = sparkline(&hours(&[0, 10, 40]), 30, false);
+        assert!(plain[2].style.add_modifier.contains(Modifier::UNDERLINED));
+        assert!(!plain[1].style.add_modifier.contains(Modifier::UNDERLINED));
+        assert_eq!(above_capacity(false), "underlined");
+    }
+
+    #[test]
+    fn without_colour_the_key_tells_the_lines_apart_by_their_marks() {
+        let marks = |colours| {
+            let line = key(&hours(&[2, 5]), 30, colours);
+            [1, 3, 5].map(|i| line.spans[i].content.chars().next().unwrap_or(' '))
+        };
+        let [a, b, c] = marks(false);
+        assert!(a != b && b != c && a != c, "{a} {b} {c}");
+        // In colour, one mark in three colours.
+        let line = key(&hours(&[2, 5]), 30, true);
+        let colours: Vec<_> = [1, 3, 5].iter().map(|&i| line.spans[i].style.fg).collect();
+        assert!(colours[0] != colours[1] && colours[1] != colours[2]);
     }
 
     #[test]
     fn the_key_totals_the_day() {
         let mut trend = hours(&[2, 5]);
         trend[1].answered = 4;
-        let text: String = key(&trend, 30)
+        let text: String = key(&trend, 30, true)
             .spans
             .iter()
             .map(|s| s.content.as_ref())

@@ -12,6 +12,7 @@ use crate::store::rows::{NewLine, RejectedLine};
 use super::{Ledger, StoreError, Writer};
 
 use crate::clock::Timestamp;
+use crate::decision::Rejection;
 use crate::filter::{Field, Query};
 
 type Result<T> = std::result::Result<T, StoreError>;
@@ -42,10 +43,13 @@ fn rejected(columns: &'static str) -> Select {
 }
 
 fn rejected_from(row: &Row<'_>) -> rusqlite::Result<RejectedLine> {
+    let Rejection { code, sentence } =
+        Rejection::read(&row.get::<_, Option<String>>(2)?.unwrap_or_default());
     Ok(RejectedLine {
         seq: row.get(0)?,
         event: row.get(1)?,
-        reason: row.get::<_, Option<String>>(2)?.unwrap_or_default(),
+        code,
+        reason: sentence,
         ingested_at: row.get(3)?,
     })
 }
@@ -93,6 +97,18 @@ impl Ledger {
             )?
             .query_map([i64::try_from(limit).unwrap_or(i64::MAX)], rejected_from)?
             .collect()
+        })
+    }
+
+    /// The rejected line kept as input line `seq`, if that line was rejected.
+    pub fn rejected_line(&self, seq: i64) -> Result<Option<RejectedLine>> {
+        self.run(|c| {
+            c.prepare_cached(
+                "SELECT seq, event, reason, ingested_at FROM input_lines
+                 WHERE seq = ?1 AND status = 'rejected'",
+            )?
+            .query_row([seq], rejected_from)
+            .optional()
         })
     }
 
@@ -230,11 +246,11 @@ impl Writer<'_> {
         })
     }
 
-    /// Marks a kept line as a rejected event, with the reason.
-    pub fn reject_line(&mut self, seq: i64, reason: &str) -> Result<()> {
+    /// Marks a kept line as a rejected event, with the reason (stored as `code: sentence`).
+    pub fn reject_line(&mut self, seq: i64, reason: &Rejection) -> Result<()> {
         self.execute(
             "UPDATE input_lines SET status = 'rejected', reason = ?2 WHERE seq = ?1",
-            params![seq, reason],
+            params![seq, reason.to_string()],
         )?;
         Ok(())
     }

@@ -23,6 +23,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/009_decisions_route_and_submissions.sql"),
     include_str!("migrations/010_ledger_file.sql"),
     include_str!("migrations/011_owner_cleared.sql"),
+    include_str!("migrations/012_saved_view_deletions.sql"),
 ];
 
 /// The page size of a new ledger file, in bytes.

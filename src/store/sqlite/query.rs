@@ -107,7 +107,8 @@ impl Select {
 impl Ledger {
     /// One page of a list ordered by the unique `key` column alone (a sequence
     /// number, a row id, a job id): `select` names the list, `query` (with its values)
-    /// the rows a filter keeps; the page's key is bound as `?2`.
+    /// the rows a filter keeps; the page's key is bound as `:key` (a name: a number could
+    /// be the one SQLite gives the filter's first `:qN`).
     pub(super) fn seq_page<T, K: rusqlite::ToSql + Clone>(
         &self,
         select: Select,
@@ -118,7 +119,7 @@ impl Ledger {
     ) -> Result<Vec<T>, StoreError> {
         let keyset = &page.keyset;
         let select = match keyset.comparison() {
-            Some(op) => select.filter(format!("{key} {op} ?2")),
+            Some(op) => select.filter(format!("{key} {op} :key")),
             None => select,
         };
         let select = match &query.sql {
@@ -132,7 +133,7 @@ impl Ledger {
         let bound = keyset.key().cloned();
         let mut rows: Vec<T> = self.run(|c| {
             let mut st = c.prepare_cached(&sql)?;
-            let mut named: Vec<(&str, &dyn rusqlite::ToSql)> = vec![("?2", &bound)];
+            let mut named: Vec<(&str, &dyn rusqlite::ToSql)> = vec![(":key", &bound)];
             named.extend(query.named());
             query_named(&mut st, &named, from_row)
         })?;

@@ -1,5 +1,6 @@
 //! Saved views: a console tab and a query under a name a team shares. Saving a name
-//! again adds a row; the latest row of a name is the view.
+//! again adds a row; the latest row of a name is the view, unless it is a deletion
+//! (a row of its own, who deleted it and when): then the name has no view.
 
 use rusqlite::Row;
 use serde::Serialize;
@@ -38,12 +39,30 @@ impl Ledger {
             c.prepare_cached(
                 "SELECT s.name, s.tab, s.query, s.saved_by, s.saved_at FROM saved_views s
                   WHERE s.id = (SELECT max(id) FROM saved_views WHERE name = s.name)
+                    AND s.deleted = 0
                   ORDER BY s.name",
             )?
             .query_map([], saved_from)?
             .collect()
         })
     }
+
+    /// The view saved under `name`, if it has one.
+    pub fn saved_view(&self, name: &str) -> Result<Option<SavedView>> {
+        self.run(|c| standing(c, name))
+    }
+}
+
+/// The view standing under `name`: its latest row, unless that is a deletion.
+fn standing(c: &rusqlite::Connection, name: &str) -> rusqlite::Result<Option<SavedView>> {
+    use rusqlite::OptionalExtension;
+    c.prepare_cached(
+        "SELECT name, tab, query, saved_by, saved_at FROM saved_views
+          WHERE name = ?1 AND deleted = 0
+            AND id = (SELECT max(id) FROM saved_views WHERE name = ?1)",
+    )?
+    .query_row([name], saved_from)
+    .optional()
 }
 
 impl Writer<'_> {
@@ -61,5 +80,25 @@ impl Writer<'_> {
             ],
         )?;
         Ok(())
+    }
+
+    /// Deletes the view saved under `name` by appending a deletion row (who, when, and
+    /// the tab and query it took away); returns the view deleted, or `None` when the
+    /// name has no view (nothing is written).
+    pub fn delete_view(
+        &mut self,
+        name: &str,
+        deleted_by: &str,
+        at: Timestamp,
+    ) -> Result<Option<SavedView>> {
+        let Some(view) = self.run(|c| standing(c, name))? else {
+            return Ok(None);
+        };
+        self.execute(
+            "INSERT INTO saved_views (name, tab, query, saved_by, saved_at, deleted)
+             VALUES (?1, ?2, ?3, ?4, ?5, 1)",
+            rusqlite::params![view.name, view.tab, view.query, deleted_by, at],
+        )?;
+        Ok(Some(view))
     }
 }

@@ -24,7 +24,12 @@ struct JobList {
     columns: &'static str,
     /// The joins the columns or the filter need.
     joins: &'static [&'static str],
-    /// Which jobs are on the list, `?2` now.
+    /// Which jobs are on the list, `:now` now.
+    ///
+    /// Every value the list binds has a name: SQLite numbers a `:name` one past the
+    /// highest `?N` seen before it, so the query's `:q0` after a `?2` here was the
+    /// same parameter as a page key's `?3`, and every page read from a key under a
+    /// filter came back empty (the cursor left its row for the list's last page).
     filter: &'static str,
     /// How the list's query fields read.
     fields: Columns,
@@ -40,7 +45,7 @@ const AGED: JobList = JobList {
     columns: "j.job_id, j.state, j.accepted_at, j.aged_at, j.expected_age_s,
         o.owner, o.escalate_at, o.set_by, o.set_at",
     joins: &[LATEST_OWNER],
-    filter: "(j.state = 'accepted' OR j.state = 'running' OR j.state = 'timed_out') AND j.aged_at <= ?2",
+    filter: "(j.state = 'accepted' OR j.state = 'running' OR j.state = 'timed_out') AND j.aged_at <= :now",
     fields: Columns {
         field: aged_field,
         words: &["j.job_id", "j.state", "o.owner"],
@@ -96,13 +101,14 @@ impl JobList {
         }
     }
 
-    /// One page, `?3`/`?4` its key.
+    /// One page, `:key_at`/`:key_id` its key.
     fn page(&self, page: &PageRequest<JobKey>, query: Option<String>) -> Select {
         let keyset = &page.keyset;
         let select = match keyset.comparison() {
-            Some(op) => self
-                .select(self.columns, query)
-                .filter(format!("({}, j.job_id) {op} (?3, ?4)", self.order)),
+            Some(op) => self.select(self.columns, query).filter(format!(
+                "({}, j.job_id) {op} (:key_at, :key_id)",
+                self.order
+            )),
             None => self.select(self.columns, query),
         };
         select
@@ -148,7 +154,7 @@ impl Ledger {
         let mut rows: Vec<T> = self.run(|c| {
             let mut st = c.prepare_cached(&sql)?;
             let mut named: Vec<(&str, &dyn rusqlite::ToSql)> =
-                vec![("?2", &now), ("?3", &key_at), ("?4", &key_id)];
+                vec![(":now", &now), (":key_at", &key_at), (":key_id", &key_id)];
             named.extend(condition.named());
             query_named(&mut st, &named, from_row)
         })?;
@@ -163,7 +169,7 @@ impl Ledger {
         let sql = list.select("count(*)", condition.sql.clone()).sql();
         self.run(|c| {
             let mut st = c.prepare_cached(&sql)?;
-            let mut named: Vec<(&str, &dyn rusqlite::ToSql)> = vec![("?2", &now)];
+            let mut named: Vec<(&str, &dyn rusqlite::ToSql)> = vec![(":now", &now)];
             named.extend(condition.named());
             Ok(query_named(&mut st, &named, |row| row.get(0))?
                 .first()

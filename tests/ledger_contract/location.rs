@@ -1,0 +1,125 @@
+//! Where a ledger lives: the one part of the suite that knows the engine.
+//!
+//! A story is given a [`Location`] holding a fresh, empty ledger. It opens the ledger
+//! through the public API ([`Location::open`]) and runs the binary on it
+//! ([`Location::run`] and friends, which pass the location as `--db`). Nothing else in
+//! the suite names a file, a path or an engine.
+
+use std::ffi::OsString;
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use jobledger::store::Ledger;
+use serde_json::Value;
+use tempfile::TempDir;
+
+use crate::support::binary::{bare, refused, succeeded};
+use crate::support::fixture::NOW;
+
+/// Where one story's ledger lives, and a directory of its own the binary runs in (so
+/// that nothing a command writes by default lands in the repository).
+pub struct Location {
+    engine: Engine,
+    /// The binary's working directory; for SQLite it also holds the ledger file.
+    workdir: TempDir,
+}
+
+/// What the ledger is kept in.
+enum Engine {
+    /// A SQLite file.
+    Sqlite { path: PathBuf },
+}
+
+impl Location {
+    /// A new, empty ledger in a SQLite file of a temporary directory.
+    pub fn sqlite() -> Location {
+        let workdir = tempfile::tempdir().expect("a temporary directory");
+        let path = workdir.path().join("ledger.db");
+        let location = Location {
+            engine: Engine::Sqlite { path },
+            workdir,
+        };
+        // Made through the public API, as the first `ingest` would make it.
+        drop(location.open());
+        location
+    }
+
+    /// The ledger, opened read-write through the public API.
+    pub fn open(&self) -> Ledger {
+        match &self.engine {
+            Engine::Sqlite { path } => Ledger::open(path).expect("the ledger opens"),
+        }
+    }
+
+    /// The ledger, opened through the public API for reading only.
+    pub fn open_read_only(&self) -> Ledger {
+        match &self.engine {
+            Engine::Sqlite { path } => {
+                Ledger::open_read_only(path).expect("the ledger opens read-only")
+            }
+        }
+    }
+
+    /// What `--db` is given to name this ledger.
+    pub fn db_arg(&self) -> OsString {
+        match &self.engine {
+            Engine::Sqlite { path } => path.clone().into_os_string(),
+        }
+    }
+
+    /// `jobledger --db LOCATION --now NOW ARGS...` on no input, from the working
+    /// directory, with no ledger or reviewer taken from the environment.
+    fn command(&self, args: &[&str]) -> Command {
+        let mut command = bare();
+        command
+            .current_dir(self.workdir.path())
+            .arg("--db")
+            .arg(self.db_arg())
+            .args(["--now", NOW])
+            .args(args);
+        command
+    }
+
+    /// Runs the binary and waits.
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.command(args).output().expect("the binary runs")
+    }
+
+    /// Runs the binary and expects success; its standard output.
+    pub fn ok(&self, args: &[&str]) -> String {
+        succeeded(&self.run(args), args)
+    }
+
+    /// Runs the binary and expects JSON on standard output.
+    pub fn json(&self, args: &[&str]) -> Value {
+        let out = self.ok(args);
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: not JSON ({e}): {out}"))
+    }
+
+    /// Runs the binary and expects a refusal (exit 1) whose message holds each of
+    /// `words`; its standard error.
+    pub fn refused(&self, args: &[&str], words: &[&str]) -> String {
+        refused(&self.run(args), words)
+    }
+
+    /// `jobledger ingest` of `stream` on standard input: what it printed.
+    pub fn ingest(&self, stream: &str) -> String {
+        let args = ["ingest", "-"];
+        let mut child = self
+            .command(&args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts");
+        child
+            .stdin
+            .take()
+            .expect("standard input is piped")
+            .write_all(stream.as_bytes())
+            .expect("the stream is written");
+        let out = child.wait_with_output().expect("the binary runs");
+        succeeded(&out, &args)
+    }
+}

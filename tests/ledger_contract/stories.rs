@@ -1,0 +1,60 @@
+//! The stories, a file per family, and what several of them start from.
+
+pub mod answers;
+pub mod counts;
+pub mod dispositions;
+pub mod ingest;
+pub mod outbox;
+pub mod owners;
+pub mod paging;
+pub mod reconcile;
+pub mod timeline;
+pub mod views;
+
+use serde_json::Value;
+
+use crate::location::Location;
+use crate::support::fixture::{booking_afternoon, demo_queue};
+
+/// The worked example ingested through the binary.
+pub fn with_afternoon(location: &Location) {
+    location.ingest(&booking_afternoon());
+}
+
+/// The worked example and the rest of the demo queue, ingested through the binary.
+pub fn with_demo_streams(location: &Location) {
+    location.ingest(&booking_afternoon());
+    location.ingest(&demo_queue());
+}
+
+/// Every callback, as `callbacks --json` lists it (in ingest order).
+pub fn callbacks(location: &Location) -> Vec<Value> {
+    list(location.json(&["callbacks", "--json"]))
+}
+
+/// The sequence number of the first callback with this delivery id.
+pub fn seq_of(location: &Location, delivery_id: &str) -> i64 {
+    callbacks(location)
+        .iter()
+        .find(|c| c["delivery_id"] == delivery_id)
+        .and_then(|c| c["seq"].as_i64())
+        .unwrap_or_else(|| panic!("no callback with delivery id {delivery_id:?}"))
+}
+
+/// A JSON list's items.
+pub fn list(value: Value) -> Vec<Value> {
+    match value {
+        Value::Array(items) => items,
+        other => panic!("expected a JSON list: {other}"),
+    }
+}
+
+/// The strings of a JSON list.
+pub fn strings(value: &Value) -> Vec<&str> {
+    value
+        .as_array()
+        .unwrap_or_else(|| panic!("expected a JSON list: {value}"))
+        .iter()
+        .map(|v| v.as_str().unwrap_or_else(|| panic!("not a string: {v}")))
+        .collect()
+}

@@ -1,0 +1,136 @@
+//! Counts: every number the ledger keeps or counts is the number of rows it lists.
+
+use jobledger::decision::Disposition;
+use jobledger::store::{CallbackFilter, PageRequest};
+
+use super::{list, seq_of, with_demo_streams};
+use crate::location::Location;
+use crate::support::fixture::now;
+
+/// Answers one question of each kind, so that answered and open rows both exist.
+fn answer_some(location: &Location) {
+    for (delivery, verdict) in [
+        ("d-1042-a", "single_effect"),
+        ("d-1054-b", "needs_remote_check"),
+        ("d-9998-a", "noise"),
+    ] {
+        let seq = seq_of(location, delivery).to_string();
+        location.ok(&["answer", &seq, "--verdict", verdict, "--reviewer", "ann"]);
+    }
+}
+
+/// The demo streams with some answers, a request and an owner: the summary's counts are
+/// the lengths of the lists behind them, the API's counts those of its pages, for each
+/// disposition, the open questions, several queries, the jobs by state, the rejected
+/// lines and the outbox.
+pub fn counts_match_the_rows_listed(location: &Location) {
+    with_demo_streams(location);
+    answer_some(location);
+    location.ok(&["request", "retry", "booking-1043", "--by", "ops:maria"]);
+    location.ok(&[
+        "owner",
+        "booking-1056",
+        "--owner",
+        "ops:kim",
+        "--by",
+        "ops:lead",
+    ]);
+
+    let summary = location.json(&["summary", "--json"]);
+    let mut total = 0;
+    for (key, disposition) in [
+        ("applied", "apply"),
+        ("held", "hold"),
+        ("recorded", "record"),
+        ("quarantined", "quarantine"),
+    ] {
+        let listed = list(location.json(&["callbacks", "--json", "--disposition", disposition]));
+        assert_eq!(summary[key], listed.len(), "{key}: {summary}");
+        total += listed.len();
+    }
+    assert_eq!(summary["callbacks"], total, "the totals add up");
+    assert_eq!(
+        summary["callbacks"],
+        list(location.json(&["callbacks", "--json"])).len()
+    );
+    let open = list(location.json(&["callbacks", "--open", "--json"]));
+    assert_eq!(summary["backlog"]["open"], open.len());
+    assert_eq!(open.len(), 4, "6 questions, 2 closed by answers");
+
+    let ledger = location.open_read_only();
+    assert_eq!(ledger.open_questions().unwrap(), 4);
+    let filters = [
+        CallbackFilter::default(),
+        CallbackFilter {
+            disposition: Some(Disposition::Hold),
+            ..CallbackFilter::default()
+        },
+        CallbackFilter {
+            open: true,
+            ..CallbackFilter::default()
+        },
+        CallbackFilter {
+            disposition: Some(Disposition::Quarantine),
+            open: true,
+            ..CallbackFilter::default()
+        },
+    ];
+    let queries = [
+        "answered:yes",
+        "-answered:yes",
+        "gap>1m",
+        "outcome:failure",
+        "job:1054",
+        "reviewer:ann -verdict:noise",
+        "owner:none disposition:hold",
+    ];
+    let with_queries = queries.iter().map(|q| {
+        CallbackFilter::default()
+            .with_query(q, now())
+            .expect("a query")
+    });
+    for filter in filters.into_iter().chain(with_queries) {
+        let rows = ledger
+            .callbacks_page(&filter, PageRequest::first(100_000))
+            .unwrap();
+        assert_eq!(
+            ledger.count_callbacks(&filter).unwrap(),
+            i64::try_from(rows.len()).unwrap(),
+            "{filter:?}"
+        );
+    }
+    for (query, expected) in [("answered:yes", 3), ("job:1054", 2), ("outcome:failure", 2)] {
+        let listed = list(location.json(&["callbacks", "--json", "--where", query]));
+        assert_eq!(listed.len(), expected, "{query}");
+    }
+
+    // Jobs by state: the summary's, the API's kept counts, and the reconciliation's
+    // windows, each adding up to the jobs accepted.
+    let reconciled = location.json(&["reconcile", "--json"]);
+    let accepted = reconciled["accepted"].as_i64().expect("a count");
+    assert_eq!(accepted, 15);
+    let states = ledger.job_state_counts().unwrap();
+    assert_eq!(states.values().sum::<i64>(), accepted);
+    assert_eq!(ledger.job_count().unwrap(), accepted);
+    for (state, count) in &states {
+        assert_eq!(summary["jobs"][state.as_str()], *count, "{state}");
+        let in_windows: i64 = reconciled["windows"]
+            .as_array()
+            .expect("the windows")
+            .iter()
+            .map(|w| w["states"][state.as_str()].as_i64().expect("a count"))
+            .sum();
+        assert_eq!(in_windows, *count, "{state} across the windows");
+    }
+
+    let rejected = list(location.json(&["rejected", "--json"]));
+    assert_eq!(rejected.len(), 2);
+    assert_eq!(summary["rejected_events"], rejected.len());
+    assert_eq!(ledger.rejected_count().unwrap(), 2);
+
+    assert_eq!(summary["outbox"], 1);
+    assert_eq!(list(location.json(&["outbox", "--json"])).len(), 1);
+    assert_eq!(ledger.outbox_pending().unwrap(), 1);
+    assert_eq!(summary["decisions_suppressed"], 1);
+    assert_eq!(ledger.decisions_suppressed().unwrap(), 1);
+}
