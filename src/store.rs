@@ -4,22 +4,58 @@
 //! One engine today, [`sqlite`]: a ledger in a SQLite file. Every SQL statement of
 //! the crate is in that folder, and no type of its driver appears in this module's
 //! public face.
+//!
+//! The plain values are kept one module per family of tables, named as the engine's
+//! modules are: `lines`, `jobs`, `callbacks`, `answers`, `owners`, `outbox`,
+//! `outputs`, `decisions`, `submissions`, `views`, `counts`, with `keyset` (how a page
+//! of any list is asked for), `timeline`, `finding_jobs` and `job_accounts`.
+//!
+//! What only a ledger kept in a file can offer stays with the engine and is
+//! re-exported from it: the checks of the file and their findings ([`CHECKS`],
+//! [`CheckFinding`]), the salvage of a damaged file ([`Salvage`], [`TableSalvage`],
+//! [`Lost`]), the lock file that tells a bulk writer someone waits
+//! ([`WaitingWriters`]) and whether the path still holds the file opened
+//! ([`FileAtPath`]).
 
+mod answers;
+mod callbacks;
+mod counts;
+mod decisions;
 mod error;
-mod rows;
+mod finding_jobs;
+mod job_accounts;
+mod jobs;
+mod keyset;
+mod lines;
+mod outbox;
+mod outputs;
+mod owners;
 mod sqlite;
+mod submissions;
+mod timeline;
+mod views;
 
+pub use answers::*;
+pub use callbacks::*;
+pub use counts::*;
+pub use decisions::*;
 pub use error::{EngineFailure, Location, StoreError};
-pub use rows::*;
+pub use finding_jobs::*;
+pub use job_accounts::*;
+pub use jobs::*;
+pub use keyset::*;
+pub use lines::*;
+pub use outbox::*;
+pub use outputs::*;
+pub use owners::*;
 pub use sqlite::{
-    APPLICATION_ID, BULK_CACHE_KIB, BULK_CHECKPOINT_PAGES, BUSY_TIMEOUT, CHECKS, CallbackFilter,
-    CallbackKey, CheckFinding, ConflictingSubmission, DecisionAnswerRow, DecisionRow,
-    DivergentJob, FileAtPath, Finding, FindingJob, HistoryEntry, JobAccount, JobDefaults, JobKey,
-    Keyset, Ledger, Lost, MissingCounts, NewAttempt, NewDecision, NewDecisionAnswer, NewRepeat,
-    OpenJob, PAGE_SIZE, PageRequest, SCHEMA_VERSION, Salvage, SavedView, SortValue,
-    SubmittedIdentity, TableSalvage, TimelineEntry, TimelineFact, WaitingWriters, Writer,
-    with_suffix,
+    APPLICATION_ID, BULK_CACHE_KIB, BULK_CHECKPOINT_PAGES, BUSY_TIMEOUT, CHECKS, CheckFinding,
+    FileAtPath, Ledger, Lost, PAGE_SIZE, SCHEMA_VERSION, Salvage, TableSalvage, WaitingWriters,
+    Writer, with_suffix,
 };
+pub use submissions::*;
+pub use timeline::*;
+pub use views::*;
 
 /// How a ledger is opened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,4 +65,3 @@ pub enum OpenMode {
     /// The file must exist and be current; nothing is ever written.
     ReadOnly,
 }
-

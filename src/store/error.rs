@@ -145,4 +145,3 @@ pub enum StoreError {
         source: EngineFailure,
     },
 }
-

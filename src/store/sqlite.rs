@@ -13,14 +13,16 @@
 //! answers on them), `submissions` (a job id submitted again), `views` and `counts`;
 //! `job_accounts` walks every job for the reconciliation, `finding_jobs` lists the jobs
 //! behind a finding and `timeline` tells one job's story as facts. Every paged list
-//! takes a [`PageRequest`]; statements whose filters vary are built by `query`;
+//! takes a [`crate::store::PageRequest`]; statements whose filters vary are built by `query`;
 //! `columns` says which columns each row type is read from, and how.
 //!
 //! What only a file has is kept apart: `file` (what is at the path, modes, the files
 //! beside it), `identity` (whether the path still holds the file opened),
 //! `log_owner` (whether a `-wal` was written for this file), `waiting_writers` (the
 //! lock file that tells a bulk writer someone waits), `check` (`integrity_check` and
-//! the recounts) and `salvage` (a damaged file read page by page).
+//! the recounts) and `salvage` (a damaged file read page by page). Their types are
+//! capabilities of a file, not plain values of any engine: they stay here, and the
+//! store's face re-exports them.
 
 mod answers;
 mod callbacks;
@@ -55,28 +57,16 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, TransactionBehavior};
 
-use super::rows::{AttemptState, CallbackRow, LineStatus};
+use super::{AttemptState, CallbackRow, LineStatus};
 use super::{EngineFailure, OpenMode, StoreError};
 
 pub use check::{CHECKS, CheckFinding};
-pub use counts::MissingCounts;
-pub use decisions::{DecisionAnswerRow, DecisionRow, DivergentJob, NewDecisionAnswer};
 pub use file::with_suffix;
-pub use finding_jobs::{Finding, FindingJob};
 pub use identity::FileAtPath;
-pub use job_accounts::{JobAccount, OpenJob};
-pub use jobs::{HistoryEntry, JobDefaults, NewAttempt};
-pub use keyset::{CallbackKey, JobKey, Keyset, PageRequest, SortValue};
 pub use open::{BUSY_TIMEOUT, PAGE_SIZE, SCHEMA_VERSION};
-pub use outputs::NewDecision;
-pub use callbacks::CallbackFilter;
 pub use salvage::{Lost, Salvage, TableSalvage};
-pub use submissions::{ConflictingSubmission, NewRepeat, SubmittedIdentity};
-pub use timeline::{TimelineEntry, TimelineFact};
-pub use views::SavedView;
 pub use waiting_writers::WaitingWriters;
 pub use writer::Writer;
-
 
 /// Marks a SQLite file as a jobledger ledger (`PRAGMA application_id`, "JLDG").
 pub const APPLICATION_ID: i32 = 0x4A4C_4447;
@@ -326,7 +316,9 @@ pub(crate) fn classify(path: &Path, e: rusqlite::Error) -> StoreError {
     use rusqlite::ErrorCode;
     let path = path.to_path_buf();
     match e.sqlite_error_code() {
-        Some(ErrorCode::DiskFull) => StoreError::DiskFull { ledger: path.into() },
+        Some(ErrorCode::DiskFull) => StoreError::DiskFull {
+            ledger: path.into(),
+        },
         Some(ErrorCode::ReadOnly | ErrorCode::CannotOpen | ErrorCode::PermissionDenied) => {
             match file::immutable_file(&path) {
                 Some(file) => StoreError::Immutable { path, file },
@@ -336,7 +328,9 @@ pub(crate) fn classify(path: &Path, e: rusqlite::Error) -> StoreError {
                 },
             }
         }
-        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StoreError::Busy { ledger: path.into() },
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StoreError::Busy {
+            ledger: path.into(),
+        },
         Some(ErrorCode::DatabaseCorrupt) => StoreError::Damaged {
             ledger: path.into(),
             detail: "SQLite found a page it cannot read".to_owned(),
@@ -345,10 +339,15 @@ pub(crate) fn classify(path: &Path, e: rusqlite::Error) -> StoreError {
             ledger: path.into(),
             detail: "its header is intact but SQLite cannot read it as a database".to_owned(),
         },
-        Some(ErrorCode::NotADatabase) => StoreError::NotADatabase { ledger: path.into() },
+        Some(ErrorCode::NotADatabase) => StoreError::NotADatabase {
+            ledger: path.into(),
+        },
         Some(ErrorCode::SystemIoFailure) if is_shm_growth(&e) => StoreError::ShmFull { path },
         _ => match unreadable_value(&e) {
-            Some(detail) => StoreError::Damaged { ledger: path.into(), detail },
+            Some(detail) => StoreError::Damaged {
+                ledger: path.into(),
+                detail,
+            },
             None => StoreError::Engine {
                 ledger: path.into(),
                 source: EngineFailure::new(e),

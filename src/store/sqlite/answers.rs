@@ -4,10 +4,10 @@
 use rusqlite::{OptionalExtension, params};
 
 use super::columns::{ANSWER_COLUMNS, answer_from};
-use crate::store::rows::{AnswerRow, DispositionCounts, NewAnswer};
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
 use crate::decision::{Disposition, Verdict};
+use crate::store::{AnswerRow, DispositionCounts, NewAnswer};
 
 type Result<T> = std::result::Result<T, StoreError>;
 

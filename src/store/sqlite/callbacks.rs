@@ -2,54 +2,26 @@
 
 mod selection;
 
+use crate::store::CallbackFilter;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::answers::closing_verdicts;
 use super::columns::{callback_columns, callback_from};
 use super::filter::{Column, Columns, Condition, condition, query_named};
-use super::keyset::{CallbackKey, Keyset, PageRequest, SortValue};
 use super::query::Select;
-use crate::store::rows::{CallbackRow, ClaimHistory, NewCallback};
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
 use crate::decision::{Disposition, Outcome};
-use crate::filter::{Field, FilterError, Query, Scope, Sort, SortColumn};
+use crate::filter::{Field, Sort, SortColumn};
+use crate::store::{CallbackKey, Keyset, PageRequest, SortValue};
+use crate::store::{CallbackRow, ClaimHistory, NewCallback};
 
 type Result<T> = std::result::Result<T, StoreError>;
 
 /// Callbacks read, in list order.
 type Rows = Result<Vec<CallbackRow>>;
 
-/// Which callbacks a list shows.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct CallbackFilter {
-    pub disposition: Option<Disposition>,
-    /// Only open questions: held or quarantined callbacks whose standing answer, if
-    /// any, does not close them ([`crate::decision::Verdict::closes`];
-    /// `needs_remote_check` leaves one open).
-    pub open: bool,
-    /// Only callbacks the query keeps (a view's `/`, `callbacks --where`).
-    pub query: Query,
-    /// The time the query's ages are counted at (an age term keeps no row without it).
-    pub now: Option<Timestamp>,
-    /// Judge each callback by its standing answer as it stood when this answer was the
-    /// newest (`None`: as it stands now): a bulk answer reads its selection again as it
-    /// was planned, so a row answered since stays in it, to be named, not lost.
-    pub answers_as_of: Option<i64>,
-}
-
 impl CallbackFilter {
-    /// This filter, narrowed by `query` in the filter language ([`crate::filter`]),
-    /// its ages counted at `now`: what `callbacks --where` (and a bulk answer over
-    /// the rows a query keeps) lists. An error says where the query is wrong.
-    pub fn with_query(self, query: &str, now: Timestamp) -> std::result::Result<Self, FilterError> {
-        Ok(CallbackFilter {
-            query: Query::parse(query, Scope::Callbacks)?,
-            now: Some(now),
-            ..self
-        })
-    }
-
     fn condition(&self) -> Condition {
         condition(&self.query, &CALLBACK_FIELDS, self.now)
     }

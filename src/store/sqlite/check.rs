@@ -6,12 +6,13 @@
 //! others still run. [`Ledger::damage_probe`] is the cheap part that every command
 //! runs before it reads or writes.
 
+use crate::store::CallbackFilter;
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use rusqlite::Connection;
 
-use super::{APPLICATION_ID, CallbackFilter, Ledger, SCHEMA_VERSION, StoreError, classify};
+use super::{APPLICATION_ID, Ledger, SCHEMA_VERSION, StoreError, classify};
 
 /// Each check's name (the report's and JSON's) and what runs it, in the order they run.
 const RUNS: [(&str, Check); 9] = [

@@ -5,11 +5,11 @@
 
 use rusqlite::Row;
 
-use crate::store::rows::{
+use crate::clock::Timestamp;
+use crate::store::{
     AgedJobRow, AnswerRow, AttemptRow, CallbackRow, FailedJobRow, JobRow, OutboxRow, OwnerRow,
     Replacement, Withdrawal,
 };
-use crate::clock::Timestamp;
 
 /// Builds a struct (or an enum variant) from consecutive columns of `row`, its
 /// fields named in column order: `from_columns!(row, 2 => OwnerRow { owner,

@@ -9,24 +9,9 @@ use std::collections::BTreeMap;
 
 use rusqlite::{Connection, params};
 
-use crate::store::rows::DispositionCounts;
 use super::{Ledger, StoreError};
 use crate::decision::{Disposition, JobState};
-
-/// Accepted jobs still missing something, counted (the reconciliation at a glance).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct MissingCounts {
-    pub accepted: i64,
-    pub missing_terminal: i64,
-    pub missing_output: i64,
-    pub missing_notification: i64,
-    /// Jobs decided under more than one decision id.
-    pub divergent_decisions: i64,
-    /// Of those, the ones no standing answer closes.
-    pub divergent_open: i64,
-    /// Job ids submitted again with another identity.
-    pub conflicting_submissions: i64,
-}
+use crate::store::DispositionCounts;
 
 /// What a transaction has added to each count so far.
 #[derive(Debug, Default)]

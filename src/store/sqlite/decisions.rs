@@ -6,14 +6,13 @@
 //! These jobs are few: they are read in one statement over the index of acted-on
 //! decisions by job (`decisions_acted_by_job`), never looked up job by job.
 
+use crate::store::{DecisionAnswerRow, DecisionRow, DivergentJob, NewDecisionAnswer};
 use std::collections::HashMap;
 
 use rusqlite::{OptionalExtension, Row, params};
-use serde::Serialize;
 
 use super::columns::from_columns;
 use super::{Ledger, StoreError, Writer};
-use crate::clock::Timestamp;
 use crate::decision::DecisionVerdict;
 
 type Result<T> = std::result::Result<T, StoreError>;
@@ -21,57 +20,6 @@ type Result<T> = std::result::Result<T, StoreError>;
 /// The jobs with more than one decision acted on, as a condition on a job id column.
 pub(super) const DIVERGENT_JOB_IDS: &str =
     "SELECT job_id FROM decisions WHERE suppressed = 0 GROUP BY job_id HAVING count(*) > 1";
-
-/// One decision acted on (fields in JSON key order).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct DecisionRow {
-    pub action: String,
-    pub at: Timestamp,
-    pub decision_id: String,
-    /// The region or path that produced it, when the line said.
-    pub route: Option<String>,
-}
-
-/// A person's answer on a divergent job (fields in JSON key order).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct DecisionAnswerRow {
-    pub answered_at: Timestamp,
-    pub id: i64,
-    pub note: String,
-    pub reviewer: String,
-    pub verdict: DecisionVerdict,
-}
-
-/// A job decided under more than one decision id (fields in JSON key order).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct DivergentJob {
-    /// Every decision acted on names the same action.
-    pub actions_agree: bool,
-    /// The standing (latest) answer, if a person gave one.
-    pub answer: Option<DecisionAnswerRow>,
-    /// Its decisions acted on, in time order.
-    pub decisions: Vec<DecisionRow>,
-    pub job_id: String,
-}
-
-impl DivergentJob {
-    /// No standing answer closes it yet.
-    pub fn open(&self) -> bool {
-        !self.answer.as_ref().is_some_and(|a| a.verdict.closes())
-    }
-}
-
-/// A reviewer's answer on a divergent job, about to be appended.
-#[derive(Debug, Clone, Copy)]
-pub struct NewDecisionAnswer<'a> {
-    pub job_id: &'a str,
-    pub verdict: DecisionVerdict,
-    pub note: &'a str,
-    pub reviewer: &'a str,
-    pub answered_at: Timestamp,
-    /// The answer this one follows (the standing one when it was written).
-    pub previous_answer: Option<i64>,
-}
 
 const ANSWER_COLUMNS: &str = "answered_at, id, note, reviewer, verdict";
 

@@ -3,15 +3,16 @@
 //! A [`Writer`] keeps the jobs and attempts it reads or changes in memory and writes
 //! each once (see `write_behind.rs`); reads here that go past it say so.
 
+use crate::store::{HistoryEntry, JobDefaults, NewAttempt};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::columns::{ATTEMPT_COLUMNS, JOB_COLUMNS, attempt_from, job_from};
-use crate::store::rows::{AttemptRow, AttemptState, JobRow, TerminalRecord, Transition};
 use super::write_behind::HistoryRow;
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
 use crate::decision::JobState;
 use crate::event::JobAccepted;
+use crate::store::{AttemptRow, AttemptState, JobRow, TerminalRecord, Transition};
 
 mod pages;
 
@@ -300,45 +301,4 @@ impl Writer<'_> {
                 .exists([job_id])
         })
     }
-}
-
-/// An attempt to open, running from `started_at`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NewAttempt<'a> {
-    pub job_id: &'a str,
-    pub attempt: i64,
-    pub created_by: &'a str,
-    pub started_at: Timestamp,
-    pub timeout_at: Option<Timestamp>,
-}
-
-/// Values a job gets when its acceptance leaves them out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct JobDefaults {
-    pub expected_age_s: i64,
-    pub attempt_budget: i64,
-}
-
-impl Default for JobDefaults {
-    fn default() -> Self {
-        JobDefaults {
-            expected_age_s: 3600,
-            attempt_budget: 3,
-        }
-    }
-}
-
-/// One row of a job's history: a move asked for, and whether it was taken.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct HistoryEntry<'a> {
-    pub job_id: &'a str,
-    pub at: Timestamp,
-    /// The state that stood when the move was asked (`None` before acceptance).
-    pub from: Option<JobState>,
-    pub to: JobState,
-    /// Taken (`true`), or kept as evidence beside the state that stands.
-    pub applied: bool,
-    pub cause: &'a str,
-    pub line_seq: Option<i64>,
-    pub callback_seq: Option<i64>,
 }

@@ -6,10 +6,10 @@ use std::collections::HashSet;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::filter::{Column, Columns, condition};
-use super::keyset::PageRequest;
 use super::query::Select;
-use crate::store::rows::{NewLine, RejectedLine};
 use super::{Ledger, StoreError, Writer};
+use crate::store::PageRequest;
+use crate::store::{NewLine, RejectedLine};
 
 use crate::clock::Timestamp;
 use crate::decision::Rejection;

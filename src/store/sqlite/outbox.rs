@@ -9,13 +9,13 @@ use rusqlite::{Connection, OptionalExtension as _, params};
 
 use super::columns::{OUTBOX_COLUMNS, OUTBOX_TABLE, outbox_from};
 use super::filter::{Column, Columns, condition};
-use super::keyset::PageRequest;
 use super::query::Select;
-use crate::store::rows::{JobRow, OutboxRow, PendingRequests};
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
 use crate::decision::RequestKind;
 use crate::filter::{Field, Query};
+use crate::store::PageRequest;
+use crate::store::{JobRow, OutboxRow, PendingRequests};
 
 type Result<T> = std::result::Result<T, StoreError>;
 

@@ -1,24 +1,14 @@
 //! What happened downstream of a job: its output objects and the checks of them,
 //! the notifications sent, and the decisions taken.
 
+use crate::store::NewDecision;
 use rusqlite::{Connection, OptionalExtension, params};
 
-use crate::store::rows::{Downstream, OutputFacts};
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
+use crate::store::{Downstream, OutputFacts};
 
 type Result<T> = std::result::Result<T, StoreError>;
-
-/// A downstream decision as a line gave it.
-#[derive(Debug, Clone, Copy)]
-pub struct NewDecision<'a> {
-    pub decision_id: &'a str,
-    pub job_id: &'a str,
-    pub action: &'a str,
-    /// The region or path that produced it.
-    pub route: Option<&'a str>,
-    pub at: Timestamp,
-}
 
 fn read_output_facts(conn: &Connection, job_id: &str) -> rusqlite::Result<OutputFacts> {
     let stored: Option<(String, Option<Timestamp>, Timestamp)> = conn

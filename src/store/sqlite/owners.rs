@@ -5,9 +5,9 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::columns::from_columns;
 
-use crate::store::rows::OwnerRow;
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
+use crate::store::OwnerRow;
 
 type Result<T> = std::result::Result<T, StoreError>;
 

@@ -2,25 +2,13 @@
 //! again adds a row; the latest row of a name is the view, unless it is a deletion
 //! (a row of its own, who deleted it and when): then the name has no view.
 
+use crate::store::SavedView;
 use rusqlite::Row;
-use serde::Serialize;
 
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
 
 type Result<T> = std::result::Result<T, StoreError>;
-
-/// A view as it was last saved under its name.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct SavedView {
-    pub name: String,
-    /// The tab's title (`Held`, `All callbacks`, ...).
-    pub tab: String,
-    /// The query, in the filter language (empty: no filter).
-    pub query: String,
-    pub saved_by: String,
-    pub saved_at: Timestamp,
-}
 
 fn saved_from(row: &Row<'_>) -> rusqlite::Result<SavedView> {
     Ok(SavedView {

@@ -9,12 +9,12 @@ use rusqlite::Row;
 
 use super::super::columns::{aged_from, failed_from};
 use super::super::filter::{Column, Columns, condition, query_named};
-use super::super::keyset::{JobKey, PageRequest};
 use super::super::query::Select;
-use crate::store::rows::{AgedJobRow, FailedJobRow};
 use super::super::{Ledger, StoreError};
 use crate::clock::Timestamp;
 use crate::filter::{Field, Query};
+use crate::store::{AgedJobRow, FailedJobRow};
+use crate::store::{JobKey, PageRequest};
 
 type Result<T> = std::result::Result<T, StoreError>;
 

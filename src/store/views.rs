@@ -1,0 +1,16 @@
+//! Saved views: a console tab and a query under a name a team shares.
+
+use crate::clock::Timestamp;
+use serde::Serialize;
+
+/// A view as it was last saved under its name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SavedView {
+    pub name: String,
+    /// The tab's title (`Held`, `All callbacks`, ...).
+    pub tab: String,
+    /// The query, in the filter language (empty: no filter).
+    pub query: String,
+    pub saved_by: String,
+    pub saved_at: Timestamp,
+}
