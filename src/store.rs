@@ -30,6 +30,7 @@ mod lines;
 mod outbox;
 mod outputs;
 mod owners;
+mod reads;
 mod sqlite;
 mod submissions;
 mod timeline;
@@ -48,6 +49,7 @@ pub use lines::*;
 pub use outbox::*;
 pub use outputs::*;
 pub use owners::*;
+pub use reads::Reads;
 pub use sqlite::{
     APPLICATION_ID, BULK_CACHE_KIB, BULK_CHECKPOINT_PAGES, BUSY_TIMEOUT, CHECKS, CheckFinding,
     FileAtPath, Ledger, Lost, PAGE_SIZE, SCHEMA_VERSION, Salvage, TableSalvage, WaitingWriters,

@@ -44,6 +44,7 @@ mod outbox;
 mod outputs;
 mod owners;
 mod query;
+mod reads;
 mod salvage;
 mod sql_values;
 mod submissions;
