@@ -73,10 +73,8 @@ impl CallbackRow {
     /// A question still open: held or quarantined, with no standing answer that
     /// closes it (the open-only lists keep the same rows).
     pub fn is_open_question(&self) -> bool {
-        matches!(
-            self.disposition,
-            Disposition::Hold | Disposition::Quarantine
-        ) && self.answer.as_ref().is_none_or(|a| !a.verdict.closes())
+        self.disposition.waits_for_a_person()
+            && self.answer.as_ref().is_none_or(|a| !a.verdict.closes())
     }
 }
 

@@ -27,6 +27,7 @@
 mod answers;
 mod callbacks;
 mod check;
+mod closed_sets;
 mod columns;
 mod counts;
 mod decisions;

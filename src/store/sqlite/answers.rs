@@ -3,6 +3,7 @@
 
 use rusqlite::{OptionalExtension, params};
 
+use super::closed_sets::WAITING_C;
 use super::columns::{ANSWER_COLUMNS, answer_from};
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
@@ -64,10 +65,11 @@ impl Ledger {
             let mut st = c.prepare_cached(&format!(
                 "SELECT c.disposition, count(*) FROM callbacks c
                  WHERE c.seq IN (SELECT callback_seq FROM answers)
-                   AND (c.disposition = 'hold' OR c.disposition = 'quarantine')
+                   AND {}
                    AND (SELECT verdict FROM answers WHERE callback_seq = c.seq
                         ORDER BY id DESC LIMIT 1) IN ({})
                  GROUP BY c.disposition",
+                *WAITING_C,
                 closing_verdicts()
             ))?;
             let mut closed = DispositionCounts::default();

@@ -6,6 +6,7 @@ use crate::store::CallbackFilter;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::answers::closing_verdicts;
+use super::closed_sets::{WAITING, WAITING_C};
 use super::columns::{callback_columns, callback_from};
 use super::filter::{Column, Columns, Condition, condition, query_named};
 use super::query::Select;
@@ -28,10 +29,8 @@ impl CallbackFilter {
 
     /// Lists held or quarantined callbacks only: a review list, with its own indexes.
     fn is_review(&self) -> bool {
-        matches!(
-            self.disposition,
-            Some(Disposition::Hold | Disposition::Quarantine)
-        )
+        self.disposition
+            .is_some_and(Disposition::waits_for_a_person)
     }
 
     /// Needs the standing answer joined: open questions, or a query on answers.
@@ -99,8 +98,8 @@ fn sort_column(column: SortColumn) -> (&'static str, &'static str) {
 /// held or quarantined, and no standing answer that closes it.
 fn open_question() -> String {
     format!(
-        "(c.disposition = 'hold' OR c.disposition = 'quarantine') \
-         AND (a.verdict IS NULL OR a.verdict NOT IN ({}))",
+        "{} AND (a.verdict IS NULL OR a.verdict NOT IN ({}))",
+        *WAITING_C,
         closing_verdicts()
     )
 }
@@ -135,10 +134,7 @@ pub(super) fn filtered(filter: &CallbackFilter, columns: &'static str) -> (Selec
 fn kept_by(select: Select, filter: &CallbackFilter, condition: &Condition, review: bool) -> Select {
     select
         .filter_if(filter.disposition.is_some(), "c.disposition = :disposition")
-        .filter_if(
-            review,
-            "(c.disposition = 'hold' OR c.disposition = 'quarantine')",
-        )
+        .filter_if(review, WAITING_C.as_str())
         .filter_if(filter.open, open_question())
         .filter_if(
             condition.sql.is_some(),
@@ -273,10 +269,9 @@ impl Ledger {
         page: &PageRequest<CallbackKey>,
     ) -> Result<Vec<(CallbackRow, SortValue)>> {
         let review = filter.open
-            || matches!(
-                filter.disposition,
-                Some(Disposition::Hold | Disposition::Quarantine)
-            );
+            || filter
+                .disposition
+                .is_some_and(Disposition::waits_for_a_person);
         let keyset = &page.keyset;
         let (sort_value, index) = sort_column(sort.column);
         let ledger_order = sort.column == SortColumn::Ledger;
@@ -367,16 +362,18 @@ impl Ledger {
             // Two ranges of one partial index (arrivals, then those without one),
             // instead of a look at every held callback and its input line. Named,
             // because without statistics the planner takes the disposition index.
-            c.prepare_cached(
+            c.prepare_cached(&format!(
                 "SELECT (SELECT count(*) FROM callbacks INDEXED BY callbacks_review_by_arrival
-                          WHERE (disposition = 'hold' OR disposition = 'quarantine')
+                          WHERE {waiting}
                             AND arrived_at > ?1 AND arrived_at <= ?2)
                       + (SELECT count(*) FROM callbacks c INDEXED BY callbacks_review_by_arrival
                           JOIN input_lines l ON l.seq = c.line_seq
-                          WHERE (c.disposition = 'hold' OR c.disposition = 'quarantine')
+                          WHERE {waiting_c}
                             AND c.arrived_at IS NULL
                             AND l.ingested_at > ?1 AND l.ingested_at <= ?2)",
-            )?
+                waiting = *WAITING,
+                waiting_c = *WAITING_C,
+            ))?
             .query_row([since, until], |row| row.get(0))
         })
     }

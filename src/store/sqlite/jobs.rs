@@ -6,6 +6,7 @@
 use crate::store::{HistoryEntry, JobDefaults, NewAttempt};
 use rusqlite::{Connection, OptionalExtension, params};
 
+use super::closed_sets::OPEN_JOB;
 use super::columns::{ATTEMPT_COLUMNS, JOB_COLUMNS, attempt_from, job_from};
 use super::write_behind::HistoryRow;
 use super::{Ledger, StoreError, Writer};
@@ -57,9 +58,10 @@ impl Ledger {
     /// Open jobs past their expected age at `now`.
     pub fn aged_count(&self, now: Timestamp) -> Result<i64> {
         self.run(|c| {
-            c.prepare_cached(
-                "SELECT count(*) FROM jobs WHERE (state = 'accepted' OR state = 'running' OR state = 'timed_out') AND aged_at <= ?1",
-            )?
+            c.prepare_cached(&format!(
+                "SELECT count(*) FROM jobs WHERE {} AND aged_at <= ?1",
+                *OPEN_JOB
+            ))?
             .query_row([now], |row| row.get(0))
         })
     }
