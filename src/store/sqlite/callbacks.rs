@@ -45,6 +45,13 @@ impl CallbackFilter {
 /// Arrival minus the attempt's timeout, in seconds (to the millisecond).
 const GAP_SECONDS: &str = "round((julianday(c.arrived_at) - julianday(c.timeout_at)) * 86400.0, 3)";
 
+/// The key a gap-sorted list is ordered by: [`GAP_SECONDS`], NULL made a value so that
+/// the key compares. SQLite reads the list in order from `callbacks_review_by_gap`
+/// (migration 007) only while this is that index's expression character for character
+/// (there on `callbacks` unnamed, here on `c`): a test holds the two together.
+const GAP_SORT_KEY: &str =
+    "coalesce(round((julianday(c.arrived_at) - julianday(c.timeout_at)) * 86400.0, 3), -1e15)";
+
 fn callback_field(field: Field) -> Option<Column> {
     Some(match field {
         Field::Job => Column::Text("c.job_id"),
@@ -81,10 +88,7 @@ const CALLBACK_FIELDS: Columns = Columns {
 fn sort_column(column: SortColumn) -> (&'static str, &'static str) {
     match column {
         SortColumn::Ledger => ("c.seq", "callbacks_review_list"),
-        SortColumn::Gap => (
-            "coalesce(round((julianday(c.arrived_at) - julianday(c.timeout_at)) * 86400.0, 3), -1e15)",
-            "callbacks_review_by_gap",
-        ),
+        SortColumn::Gap => (GAP_SORT_KEY, "callbacks_review_by_gap"),
         SortColumn::Arrival => (
             "coalesce(c.arrived_at, '')",
             "callbacks_review_by_arrival_time",
@@ -268,59 +272,9 @@ impl Ledger {
         sort: Sort,
         page: &PageRequest<CallbackKey>,
     ) -> Result<Vec<(CallbackRow, SortValue)>> {
-        let review = filter.open
-            || filter
-                .disposition
-                .is_some_and(Disposition::waits_for_a_person);
+        let (sql, condition) = sorted_statement(attempt_state, filter, sort, page);
         let keyset = &page.keyset;
-        let (sort_value, index) = sort_column(sort.column);
-        let ledger_order = sort.column == SortColumn::Ledger;
-        // Read towards the start of the list (paging up), or of a list largest first.
-        let backwards = keyset.backwards() != sort.descending;
-        let direction = if backwards { "DESC" } else { "ASC" };
-        let comparison = keyset
-            .comparison()
-            .map(|op| if sort.descending { descending(op) } else { op });
         let (value, seq) = keyset.key().map(|k| (k.value.clone(), k.seq)).unzip();
-        let bound = match comparison {
-            Some(op) if ledger_order => Some(format!("c.seq {op} :seq")),
-            // `(value, seq) > (:value, :seq)` written so that its first half is a range
-            // on the sort index: a page deep in the list reads no row before it.
-            Some(op) => {
-                let strict = &op[..1];
-                Some(format!(
-                    "{sort_value} {strict}= :value AND ({sort_value} {strict} :value OR c.seq {op} :seq)"
-                ))
-            }
-            // The first and last pages still name a bound: the plan stays a range read.
-            None if ledger_order => Some(format!(
-                "c.seq {} {}",
-                if backwards { "<" } else { ">" },
-                if backwards { i64::MAX } else { 0 }
-            )),
-            None => None,
-        };
-        let condition = filter.condition();
-        // A review list reads its own partial index: in ledger order one that holds
-        // every column shown, sorted one that holds the list's order.
-        let select = callback_select(attempt_state, sort_value);
-        let select = if review {
-            select.indexed_by(index)
-        } else {
-            select
-        };
-        let select = match bound {
-            Some(bound) => select.filter(bound),
-            None => select,
-        };
-        let mut order = vec![sort_value, "c.seq"];
-        if ledger_order {
-            order.truncate(1);
-        }
-        let sql = kept_by(select, filter, &condition, review)
-            .order_by(&order, direction)
-            .limit(page.limit)
-            .sql();
         let mut rows = self.run(|c| {
             let mut st = c.prepare_cached(&sql)?;
             let mut named: Vec<(&str, &dyn rusqlite::ToSql)> = vec![
@@ -377,6 +331,69 @@ impl Ledger {
             .query_row([since, until], |row| row.get(0))
         })
     }
+}
+
+/// The statement of one page of a sorted callback list, and the filter's condition
+/// whose values it binds besides `:seq`, `:value` and `:disposition`.
+fn sorted_statement(
+    attempt_state: bool,
+    filter: &CallbackFilter,
+    sort: Sort,
+    page: &PageRequest<CallbackKey>,
+) -> (String, Condition) {
+    let review = filter.open
+        || filter
+            .disposition
+            .is_some_and(Disposition::waits_for_a_person);
+    let keyset = &page.keyset;
+    let (sort_value, index) = sort_column(sort.column);
+    let ledger_order = sort.column == SortColumn::Ledger;
+    // Read towards the start of the list (paging up), or of a list largest first.
+    let backwards = keyset.backwards() != sort.descending;
+    let direction = if backwards { "DESC" } else { "ASC" };
+    let comparison = keyset
+        .comparison()
+        .map(|op| if sort.descending { descending(op) } else { op });
+    let bound = match comparison {
+        Some(op) if ledger_order => Some(format!("c.seq {op} :seq")),
+        // `(value, seq) > (:value, :seq)` written so that its first half is a range
+        // on the sort index: a page deep in the list reads no row before it.
+        Some(op) => {
+            let strict = &op[..1];
+            Some(format!(
+                "{sort_value} {strict}= :value AND ({sort_value} {strict} :value OR c.seq {op} :seq)"
+            ))
+        }
+        // The first and last pages still name a bound: the plan stays a range read.
+        None if ledger_order => Some(format!(
+            "c.seq {} {}",
+            if backwards { "<" } else { ">" },
+            if backwards { i64::MAX } else { 0 }
+        )),
+        None => None,
+    };
+    let condition = filter.condition();
+    // A review list reads its own partial index: in ledger order one that holds
+    // every column shown, sorted one that holds the list's order.
+    let select = callback_select(attempt_state, sort_value);
+    let select = if review {
+        select.indexed_by(index)
+    } else {
+        select
+    };
+    let select = match bound {
+        Some(bound) => select.filter(bound),
+        None => select,
+    };
+    let mut order = vec![sort_value, "c.seq"];
+    if ledger_order {
+        order.truncate(1);
+    }
+    let sql = kept_by(select, filter, &condition, review)
+        .order_by(&order, direction)
+        .limit(page.limit)
+        .sql();
+    (sql, condition)
 }
 
 impl Writer<'_> {
@@ -445,5 +462,57 @@ impl Writer<'_> {
     pub fn callback(&mut self, seq: i64) -> Result<Option<CallbackRow>> {
         // The row shows its replacement attempt, which may be kept behind.
         read_callback(self.flushed()?, seq).map_err(|e| self.err(e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{GAP_SECONDS, GAP_SORT_KEY, sorted_statement};
+    use crate::decision::Disposition;
+    use crate::filter::{Sort, SortColumn};
+    use crate::store::{CallbackFilter, Ledger, PageRequest};
+
+    /// The gap sort key is the expression of `callbacks_review_by_gap` as a fresh
+    /// ledger's schema holds it, and a gap-sorted page of a review list is read in
+    /// order from that index, with no sort of its own.
+    #[test]
+    fn the_gap_sort_key_is_its_index_expression_and_a_gap_sorted_page_reads_the_index() {
+        assert!(GAP_SORT_KEY.contains(GAP_SECONDS), "{GAP_SORT_KEY}");
+        let dir = tempfile::tempdir().unwrap();
+        let ledger = Ledger::open(&dir.path().join("l.db")).unwrap();
+        let index: String = ledger
+            .conn
+            .query_row(
+                "SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = 'callbacks_review_by_gap'",
+                [],
+                |row| row.get(0),
+            )
+            .unwrap();
+        let unnamed = GAP_SORT_KEY.replace("c.", "");
+        assert!(index.contains(&unnamed), "{unnamed}\nnot in\n{index}");
+
+        for descending in [false, true] {
+            let filter = CallbackFilter {
+                disposition: Some(Disposition::Hold),
+                ..CallbackFilter::default()
+            };
+            let sort = Sort {
+                column: SortColumn::Gap,
+                descending,
+            };
+            let (sql, _) = sorted_statement(true, &filter, sort, &PageRequest::first(50));
+            let mut st = ledger
+                .conn
+                .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+                .unwrap();
+            let mut rows = st.raw_query();
+            let mut plan = Vec::new();
+            while let Some(row) = rows.next().unwrap() {
+                plan.push(row.get::<_, String>(3).unwrap());
+            }
+            let plan = plan.join("\n");
+            assert!(plan.contains("callbacks_review_by_gap"), "{plan}");
+            assert!(!plan.contains("TEMP B-TREE"), "{plan}");
+        }
     }
 }
