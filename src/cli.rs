@@ -3,7 +3,7 @@
 
 mod args;
 mod bulk;
-mod care;
+mod check_backup;
 mod follow;
 mod restore;
 
@@ -386,9 +386,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let views = open_to_read(&path)?.saved_views()?;
             report::write(&mut whole, views.as_slice(), json)?;
         }
-        Command::Check { json } => return care::run_check(&path, json, &mut out),
+        Command::Check { json } => return check_backup::run_check(&path, json, &mut out),
         Command::Backup { dest, salvage } => {
-            return care::run_backup(&path, &dest, salvage, &mut out);
+            return check_backup::run_backup(&path, &dest, salvage, &mut out);
         }
         Command::Restore { backup } => return restore::run(&path, &backup, now, &mut out),
         Command::Demo { .. } => unreachable!("handled above"),

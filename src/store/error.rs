@@ -88,7 +88,8 @@ pub enum StoreError {
     DiskFull { ledger: Location },
     #[error("the ledger {ledger} is busy (another writer held it too long); try again")]
     Busy { ledger: Location },
-    // The file at the path is not the one opened (issue 11, item 5).
+    // The file at the path is not the one opened: a write would go into a file no one
+    // opening the path will see, so none is made.
     #[error(
         "{path} was replaced by another file after it was opened: nothing was written (it would have gone into the old file, no longer at that path)"
     )]
@@ -97,7 +98,8 @@ pub enum StoreError {
         "{path} was removed after it was opened: nothing was written (it would have gone into a file no longer at that path)"
     )]
     Removed { path: PathBuf },
-    // What is at the path, in words that say what to do (issue 11, item 9).
+    // What is at the path, in words that say what to do: SQLite's own words for these
+    // ("unable to open database file") name neither the cause nor the fix.
     #[error(
         "{path} is a symbolic link to {target}, which does not exist; point the link at the ledger file, or give the ledger's own path with --db"
     )]
@@ -120,7 +122,8 @@ pub enum StoreError {
         "{ledger} is marked as a jobledger ledger (schema version {version}) but has none of its tables: the ledger is incomplete or damaged, and nothing was written. Run `jobledger --db {ledger} check` to see what it holds, then restore it from a backup (or move it aside and ingest the events again)"
     )]
     Incomplete { ledger: Location, version: i64 },
-    // Damaged files and a full disk under the shared-memory index (issue 11, finding 9).
+    // Damaged files, and a full disk under the shared-memory index (a sparse `-shm`
+    // file shows the full disk only when a page of it is first touched).
     #[error(
         "the ledger {ledger} is damaged ({detail}); nothing more was written to it. Keep a copy of the file as it is, see what is wrong with `jobledger --db {ledger} check`, and save what can still be read with `jobledger --db {ledger} backup --salvage NEW.db` (a new ledger, the rows it could not read named)"
     )]

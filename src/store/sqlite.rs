@@ -242,8 +242,8 @@ impl Ledger {
     /// tables and indexes. With 64 MiB, a quarter of the time went to pages spilled to
     /// the log mid-batch and read back (`pagerStress`, `readDbPage`), and a tenth to
     /// checkpoints, each copying nearly the same hot pages into the file again
-    /// (issue 13: a shuffled 1.27-million-line stream 1.5x faster, 28% fewer bytes
-    /// written; peak memory 234 MB).
+    /// (measured on a shuffled 1.27-million-line stream: 1.5x faster, 28% fewer bytes
+    /// written; peak memory 234 MB; BENCHMARKS.md).
     pub fn use_bulk_cache(&self) -> Result<(), StoreError> {
         self.conn
             .execute_batch(&format!(
