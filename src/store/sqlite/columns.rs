@@ -1,6 +1,7 @@
 //! How each row type is read from a statement: the columns asked for and the
 //! function that turns them into the value. A column list and its reader change
-//! together (and with `rows.rs`), so they sit side by side, whichever table
+//! together (and with the row types, `src/store/<family>.rs`), so they sit side by
+//! side, whichever table
 //! family's statement uses them.
 
 use rusqlite::Row;

@@ -1,11 +1,11 @@
 //! The jobs behind each reconciliation finding, as the Reconcile view's drill-down
 //! lists them: keyset pages in job id order, and their counts.
 //!
-//! A finding is decided twice, once per way of reading: [`Finding::holds`] judges a
-//! job as the reconciliation walk sees it (one pass over every job, `accounts.rs`),
-//! and [`Finding::condition`] says the same in SQL for a page of jobs. Both sit here,
-//! side by side, and a test holds the counts of the two equal on the demo and on a
-//! generated ledger.
+//! A finding is decided twice, once per way of reading: [`Finding::holds`] (with the
+//! type, in the store's `finding_jobs.rs`) judges a job as the reconciliation walk
+//! sees it (one pass over every job, `job_accounts.rs`), and [`Finding::condition`]
+//! here says the same in SQL for a page of jobs. A test holds the counts of the two
+//! equal on the demo and on a generated ledger.
 
 use crate::store::{Finding, FindingJob};
 use rusqlite::Row;
