@@ -3,11 +3,13 @@
 
 mod args;
 mod bulk;
-mod care;
+mod check_backup;
 mod follow;
+mod ingest_command;
+mod open;
 mod restore;
 
-use std::io::{self, BufReader, IsTerminal, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -23,9 +25,15 @@ use crate::reconcile::{self, DEFAULT_REVIEW_CAPACITY};
 use crate::report::{self, Summary};
 use crate::review::decisions::{DecisionAnswerError, DecisionAnswerRequest, answer_decisions};
 use crate::review::{self, AnswerRequest};
-use crate::store::{CallbackFilter, Ledger, StoreError};
-use crate::{demo, escalation, ingest};
+use crate::store::{CallbackFilter, Ledger};
+use crate::{demo, escalation};
 use args::{Cli, Command, RequestArgs, RequestCommand, ReviewArgs};
+use ingest_command::{
+    finish_progress, ingest_stopped, progress_printer, refuse_own_file, run_ingest,
+};
+use open::{
+    note_upgrade, open_for_a_person, open_to_ingest, open_to_read, refuse_no_ledger, warn_if_shared,
+};
 
 /// The reviewer's name: the flag, else `JOBLEDGER_REVIEWER`, else the login name.
 pub fn reviewer_name(flag: Option<String>) -> String {
@@ -386,9 +394,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let views = open_to_read(&path)?.saved_views()?;
             report::write(&mut whole, views.as_slice(), json)?;
         }
-        Command::Check { json } => return care::run_check(&path, json, &mut out),
+        Command::Check { json } => return check_backup::run_check(&path, json, &mut out),
         Command::Backup { dest, salvage } => {
-            return care::run_backup(&path, &dest, salvage, &mut out);
+            return check_backup::run_backup(&path, &dest, salvage, &mut out);
         }
         Command::Restore { backup } => return restore::run(&path, &backup, now, &mut out),
         Command::Demo { .. } => unreachable!("handled above"),
@@ -424,212 +432,6 @@ fn run_request(
 /// An answer refused over one the reviewer had not seen, with how to answer over it.
 fn answer_over_it(refused: &dyn std::fmt::Display, standing: i64) -> anyhow::Error {
     anyhow::anyhow!("{refused}\n(to answer over it, add --seen {standing})")
-}
-
-/// Opens the ledger for a person's write (an answer, an owner, a request): each commit
-/// is synced before the command says it is written ([`Ledger::keep_writes_durable`]).
-fn open_for_a_person(path: &Path) -> Result<Ledger> {
-    let ledger = open_existing(path)?;
-    ledger.keep_writes_durable()?;
-    Ok(ledger)
-}
-
-/// Opens an existing ledger read-write: refused with a sentence when there is none,
-/// upgraded if need be, and refused when damaged.
-fn open_existing(path: &Path) -> Result<Ledger> {
-    refuse_no_ledger(path)?;
-    open_to_ingest(path)
-}
-
-/// Refuses, with a sentence, a path where no ledger can be: nothing, a dangling link,
-/// a directory, an empty file.
-fn refuse_no_ledger(path: &Path) -> Result<()> {
-    Ledger::refuse_unopenable(path)?;
-    let shown = crate::inert::inert_path(path);
-    if !path.exists() {
-        bail!(
-            "no ledger at {shown} (create one with `jobledger ingest FILE`, or try `jobledger demo`)"
-        );
-    }
-    // An empty file is no ledger yet: a command that only reads or answers must not
-    // write a schema into it (ingest makes one).
-    if std::fs::metadata(path).is_ok_and(|m| m.len() == 0) {
-        bail!(
-            "{shown} is an empty file, not a ledger yet (create one with `jobledger ingest FILE`); it was left untouched"
-        );
-    }
-    Ok(())
-}
-
-/// Opens the ledger read-write, saying so first when that upgrades its schema.
-fn open_upgrading(path: &Path) -> Result<Ledger, StoreError> {
-    note_upgrade(path);
-    Ledger::open(path).inspect(|_| warn_if_shared(path))
-}
-
-/// Opens the ledger for a report: read-only, so that a command that only reads never
-/// writes the file (a read-write connection checkpoints the log into the file as it
-/// closes). A ledger whose schema is older is upgraded first, which the person is told.
-fn open_to_read(path: &Path) -> Result<Ledger> {
-    refuse_no_ledger(path)?;
-    if Ledger::upgrade_pending(path).is_some() {
-        note_upgrade(path);
-        match Ledger::open(path) {
-            // Where the upgrade cannot be written, the read-only open says what to do.
-            Err(StoreError::DirectoryNotWritable { .. }) => {}
-            upgraded => drop(upgraded?),
-        }
-    }
-    let ledger = Ledger::open_read_only(path)?;
-    warn_if_shared(path);
-    ledger.damage_probe()?;
-    Ok(ledger)
-}
-
-/// Warns, on stderr, when others may read the ledger: it holds other people's payloads.
-fn warn_if_shared(path: &Path) {
-    if let Some(mode) = Ledger::shared_mode(path) {
-        let shown = crate::inert::inert_path(path);
-        let _ = writeln!(
-            io::stderr(),
-            "warning: the ledger {shown} can be read by others (mode {mode:o}), and it holds other people's payloads; make it owner-only: chmod 600 {shown}"
-        );
-    }
-}
-
-/// Tells the person when opening `path` will upgrade it: on a ledger of millions of
-/// lines that takes a minute, once, and a silent pause looks like a hang.
-fn note_upgrade(path: &Path) {
-    if let Some(version) = Ledger::upgrade_pending(path) {
-        let _ = writeln!(
-            io::stderr(),
-            "upgrading the ledger {} from schema {version} to {} (once; on a ledger of millions of lines this takes a minute or two)…",
-            crate::inert::inert_path(path),
-            crate::store::SCHEMA_VERSION
-        );
-    }
-}
-
-/// Opens the ledger an ingest writes into: upgraded if need be, and refused when damaged.
-fn open_to_ingest(path: &Path) -> Result<Ledger> {
-    let ledger = open_upgrading(path)?;
-    ledger.damage_probe()?;
-    Ok(ledger)
-}
-
-/// Why an ingest stopped, with what to do: a re-run finishes it, except on a damaged
-/// file, a full disk or an immutable file, where running again cannot help and the
-/// message says what can.
-fn ingest_stopped(path: &Path, e: ingest::IngestError) -> anyhow::Error {
-    match e {
-        ingest::IngestError::Store(
-            e @ (StoreError::Damaged { .. }
-            | StoreError::ShmFull { .. }
-            | StoreError::Immutable { .. }),
-        ) => anyhow::Error::from(e),
-        e => anyhow::Error::from(e).context(format!(
-            "ingest into {} stopped; committed batches are kept, re-run to finish",
-            path.display()
-        )),
-    }
-}
-
-fn run_ingest(
-    path: &Path,
-    file: Option<&Path>,
-    complete: bool,
-    max_line_bytes: usize,
-    now: Timestamp,
-) -> Result<()> {
-    let file = file.filter(|p| *p != Path::new("-"));
-    // Read on ingest's reader thread: `Stdin` (not its lock) may move there.
-    let (input, metadata): (Box<dyn io::BufRead + Send>, _) = match file {
-        None => (
-            Box::new(BufReader::with_capacity(1 << 16, io::stdin())),
-            stdin_metadata(),
-        ),
-        Some(p) => {
-            refuse_directory_input(p)?;
-            let opened = std::fs::File::open(p)
-                .with_context(|| format!("cannot read {}", crate::inert::inert_path(p)))?;
-            let metadata = opened.metadata().ok();
-            (
-                Box::new(BufReader::with_capacity(1 << 16, opened)),
-                metadata,
-            )
-        }
-    };
-    if let Some(metadata) = &metadata {
-        refuse_own_file(path, file, metadata)?;
-    }
-    let mut ledger = open_to_ingest(path)?;
-    let batching = ingest::Batching {
-        complete,
-        max_line_bytes,
-        ..ingest::Batching::default()
-    };
-    let report = ingest::ingest_in_batches(&mut ledger, input, now, batching, progress_printer())
-        .map_err(|e| ingest_stopped(path, e))?;
-    finish_progress();
-    // `println!` would panic on a closed standard output.
-    writeln!(io::stdout(), "{report}")?;
-    if report.cr_line_ends && report.unfinished_bytes > 0 {
-        // Not a line still being written: no later run takes it, so the exit says so.
-        let (shown, convert) = match file {
-            Some(p) => {
-                let shown = crate::inert::inert_path(p);
-                let convert = format!("tr '\\r' '\\n' < {shown} > {shown}.lf");
-                (shown, convert)
-            }
-            None => ("the input".into(), "tr '\\r' '\\n' < IN > IN.lf".to_owned()),
-        };
-        bail!(
-            "{shown} seems to end its lines in CR alone (old Mac style), and a line ends at LF (or CRLF) here: its last {} bytes, holding CRs and no LF, were read as one line with no end and left unread. Nothing of them was kept, and the input is as it was. Convert its line ends and ingest the result: {convert}",
-            report.unfinished_bytes
-        );
-    }
-    Ok(())
-}
-
-/// What standard input is, when it is a file that can be looked at (`< FILE`).
-fn stdin_metadata() -> Option<std::fs::Metadata> {
-    #[cfg(unix)]
-    {
-        use std::os::fd::AsFd;
-        let fd = io::stdin().as_fd().try_clone_to_owned().ok()?;
-        std::fs::File::from(fd).metadata().ok()
-    }
-    #[cfg(not(unix))]
-    {
-        None
-    }
-}
-
-/// Refuses, writing nothing, to ingest one of the ledger's own files: its bytes would
-/// be kept as hundreds of quarantined lines. Told by device and inode, so a link or
-/// another spelling of the path is caught too.
-fn refuse_own_file(path: &Path, input: Option<&Path>, metadata: &std::fs::Metadata) -> Result<()> {
-    if let Some(what) = Ledger::own_file(path, metadata) {
-        let shown = input.map_or_else(|| "standard input".into(), crate::inert::inert_path);
-        bail!(
-            "{shown} is the same file as {what} {}: an ingest does not read the ledger it writes into (its bytes would be kept as hundreds of quarantined lines). Nothing was read or written; give --db the ledger and ingest a file of events",
-            crate::inert::inert_path(path)
-        );
-    }
-    Ok(())
-}
-
-/// Refuses a directory given as ingest's input before anything is opened: it opens as
-/// a file does, and only the first read fails, which stopped an ingest midway with
-/// advice to re-run it.
-fn refuse_directory_input(input: &Path) -> Result<()> {
-    if input.is_dir() {
-        bail!(
-            "{} is a directory, not a file of events: nothing was read or written; give the path of a file inside it (or `-` to read standard input)",
-            crate::inert::inert_path(input)
-        );
-    }
-    Ok(())
 }
 
 fn run_demo(
@@ -728,27 +530,4 @@ fn console_theme(flag: Option<Palette>) -> Result<Theme> {
         palette,
         std::env::var_os("NO_COLOR").as_deref(),
     ))
-}
-
-/// Progress on stderr, when it is a terminal and the work takes more than a moment.
-fn progress_printer() -> impl FnMut(&ingest::IngestReport) {
-    let show = io::stderr().is_terminal();
-    let started = std::time::Instant::now();
-    move |so_far| {
-        if show && started.elapsed().as_millis() > 500 {
-            #[allow(clippy::cast_precision_loss)] // a rate shown to a person
-            let rate = so_far.lines_read as f64 / started.elapsed().as_secs_f64().max(0.001);
-            eprint!(
-                "\ringesting: {} lines read ({rate:.0} lines/s)…",
-                so_far.lines_read
-            );
-        }
-    }
-}
-
-/// Clears the progress line, if one was drawn.
-fn finish_progress() {
-    if io::stderr().is_terminal() {
-        eprint!("\r\x1b[K");
-    }
 }

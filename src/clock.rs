@@ -197,21 +197,6 @@ impl serde::Serialize for Timestamp {
     }
 }
 
-impl rusqlite::types::ToSql for Timestamp {
-    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
-        Ok(rusqlite::types::ToSqlOutput::from(self.to_ledger_text()))
-    }
-}
-
-impl rusqlite::types::FromSql for Timestamp {
-    fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
-        let text = value.as_str()?;
-        Timestamp::from_ledger_text(text).ok_or_else(|| {
-            rusqlite::types::FromSqlError::Other(format!("not a ledger time: {text:?}").into())
-        })
-    }
-}
-
 /// A signed duration shown the way reviewers read gaps: `+4m12s`, `-30s`, `+2h05m`, `+3d04h`.
 pub fn format_gap(seconds: i64) -> String {
     let sign = if seconds < 0 { '-' } else { '+' };

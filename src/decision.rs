@@ -124,6 +124,14 @@ closed_set! {
     }
 }
 
+impl Disposition {
+    /// Held or quarantined: the callback waits for a person's answer (the review
+    /// lists hold these).
+    pub fn waits_for_a_person(self) -> bool {
+        matches!(self, Disposition::Hold | Disposition::Quarantine)
+    }
+}
+
 closed_set! {
     /// The reason code stored beside every disposition.
     pub enum ReasonCode("reason") {

@@ -35,7 +35,7 @@ pub const BATCH_LINES: usize = 50_000;
 /// Each commit writes every page its lines changed to the log. Lines of jobs far apart
 /// in the ledger change pages all over its job-keyed tables, so a commit every second
 /// wrote nearly the same pages each time: a shuffled million-line stream wrote 6.9 KB a
-/// line (issue 13, BENCHMARKS.md). A reviewer's answer does not wait for it: a writer waiting for the
+/// line (BENCHMARKS.md). A reviewer's answer does not wait for it: a writer waiting for the
 /// lock says so, and the batch ends at once ([`GIVE_WAY_AFTER`]).
 pub const BATCH_MAX_HOLD: Duration = Duration::from_secs(5);
 

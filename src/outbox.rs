@@ -9,8 +9,8 @@ use crate::clock::Timestamp;
 use crate::decision::JobState;
 pub use crate::decision::{RequestKind, RequestStatus};
 use crate::store::{
-    AttemptRow, AttemptState, JobRow, Ledger, OutboxRow, OutputFacts, PendingRequests, StoreError,
-    Withdrawal, Writer,
+    AttemptState, JobRow, Ledger, OutboxRow, OutputFacts, PendingRequests, Reads, StoreError,
+    Withdrawal,
 };
 
 /// Why a request was refused, in plain words: what stands in the way, and what to
@@ -82,7 +82,7 @@ impl RequestFacts {
     }
 
     /// The facts read from `source`: the ledger, or a writer inside its transaction.
-    fn gather(source: &mut impl FactSource, job_id: &str) -> Result<Option<Self>, StoreError> {
+    fn gather(source: &mut impl Reads, job_id: &str) -> Result<Option<Self>, StoreError> {
         let Some(job) = source.job(job_id)? else {
             return Ok(None);
         };
@@ -95,38 +95,6 @@ impl RequestFacts {
         }))
     }
 }
-
-/// Where request facts are read: the same four reads on the ledger and on a writer
-/// (which sees its own transaction's rows), so the facts are gathered once.
-trait FactSource {
-    fn job(&mut self, job_id: &str) -> Result<Option<JobRow>, StoreError>;
-    fn attempt(&mut self, job_id: &str, attempt: i64) -> Result<Option<AttemptRow>, StoreError>;
-    fn output_facts(&self, job_id: &str) -> Result<OutputFacts, StoreError>;
-    fn pending_requests(&self, job_id: &str) -> Result<PendingRequests, StoreError>;
-}
-
-/// Implements [`FactSource`] on a type by calling the inherent methods of the same
-/// names (`Ledger::job`, `Writer::job`, ...).
-macro_rules! fact_source {
-    ($($source:ty => $inherent:ident),+) => {$(
-        impl FactSource for $source {
-            fn job(&mut self, job_id: &str) -> Result<Option<JobRow>, StoreError> {
-                $inherent::job(self, job_id)
-            }
-            fn attempt(&mut self, job_id: &str, attempt: i64) -> Result<Option<AttemptRow>, StoreError> {
-                $inherent::attempt(self, job_id, attempt)
-            }
-            fn output_facts(&self, job_id: &str) -> Result<OutputFacts, StoreError> {
-                $inherent::output_facts(self, job_id)
-            }
-            fn pending_requests(&self, job_id: &str) -> Result<PendingRequests, StoreError> {
-                $inherent::pending_requests(self, job_id)
-            }
-        }
-    )+};
-}
-
-fact_source!(&Ledger => Ledger, Writer<'_> => Writer);
 
 /// The checks every request must pass (SPEC sec. 6), in this order.
 ///

@@ -709,10 +709,10 @@ fn opening_an_older_ledger_says_it_upgrades_it_once() {
         // A ledger as jobledger of schema 4 left it (empty).
         let conn = rusqlite::Connection::open(&w.db).unwrap();
         for sql in [
-            include_str!("../src/store/migrations/001_ledger.sql"),
-            include_str!("../src/store/migrations/002_ledger_notes.sql"),
-            include_str!("../src/store/migrations/003_counts_and_list_indexes.sql"),
-            include_str!("../src/store/migrations/004_review_list_index.sql"),
+            include_str!("../src/store/sqlite/migrations/001_ledger.sql"),
+            include_str!("../src/store/sqlite/migrations/002_ledger_notes.sql"),
+            include_str!("../src/store/sqlite/migrations/003_counts_and_list_indexes.sql"),
+            include_str!("../src/store/sqlite/migrations/004_review_list_index.sql"),
         ] {
             conn.execute_batch(sql).unwrap();
         }

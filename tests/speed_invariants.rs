@@ -281,10 +281,14 @@ fn a_ledger_migrated_with_data_keeps_its_totals() {
     let path = dir.path().join("v2.db");
     {
         let conn = rusqlite::Connection::open(&path).unwrap();
-        conn.execute_batch(include_str!("../src/store/migrations/001_ledger.sql"))
-            .unwrap();
-        conn.execute_batch(include_str!("../src/store/migrations/002_ledger_notes.sql"))
-            .unwrap();
+        conn.execute_batch(include_str!(
+            "../src/store/sqlite/migrations/001_ledger.sql"
+        ))
+        .unwrap();
+        conn.execute_batch(include_str!(
+            "../src/store/sqlite/migrations/002_ledger_notes.sql"
+        ))
+        .unwrap();
         conn.execute_batch(&format!(
             "PRAGMA user_version = 2; PRAGMA application_id = {APPLICATION_ID};
              INSERT INTO input_lines (seq, line_sha256, raw, status, ingested_at) VALUES

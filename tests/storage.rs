@@ -280,7 +280,7 @@ fn evidence_cannot_be_rewritten_or_deleted() {
 
 /// The shipped migrations, in order, read from the source tree.
 fn migration_files() -> Vec<(String, String)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/store/migrations");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/store/sqlite/migrations");
     let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|entry| entry.unwrap().path())

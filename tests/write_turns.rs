@@ -1,6 +1,6 @@
 //! Turns at the write lock (issue 13): an ingest holds its transaction for seconds
 //! when no one else wants to write, and commits within a few dozen lines when a writer
-//! says it waits (`store/turns.rs`).
+//! says it waits (`store/sqlite/waiting_writers.rs`).
 //!
 //! The ingest here reads a stream that does not end until the waiting writer is in (or
 //! a minute has passed), with no limit of its own on how long a batch holds the lock:

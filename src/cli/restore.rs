@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 
-use super::care::{checked_copy, partial_name, place, remove_partial};
+use super::check_backup::{checked_copy, partial_name, place, remove_partial};
 use crate::clock::Timestamp;
 use crate::inert::inert_path;
 use crate::report;

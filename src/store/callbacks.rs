@@ -1,24 +1,82 @@
-//! Callbacks: each judged once, at ingest, and kept with its disposition.
+//! Callbacks, each judged once at ingest and kept with its disposition, and which of them a list shows.
 
-mod selection;
-
-use rusqlite::{Connection, OptionalExtension, params};
-
-use super::answers::closing_verdicts;
-use super::columns::{callback_columns, callback_from};
-use super::filter::{Column, Columns, Condition, condition, query_named};
-use super::keyset::{CallbackKey, Keyset, PageRequest, SortValue};
-use super::query::Select;
-use super::rows::{CallbackRow, ClaimHistory, NewCallback};
-use super::{Ledger, StoreError, Writer};
+use super::{AnswerRow, AttemptState};
 use crate::clock::Timestamp;
-use crate::decision::{Disposition, Outcome};
-use crate::filter::{Field, FilterError, Query, Scope, Sort, SortColumn};
+use crate::decision::{Disposition, JobState, Outcome, ReasonCode};
+use crate::filter::{FilterError, Query, Scope};
+use serde::Serialize;
 
-type Result<T> = std::result::Result<T, StoreError>;
+/// A callback with its disposition, about to be kept.
+#[derive(Debug, Clone)]
+pub struct NewCallback<'a> {
+    pub line_seq: i64,
+    pub delivery_id: Option<&'a str>,
+    pub job_id: Option<&'a str>,
+    pub attempt: Option<i64>,
+    pub outcome: Option<Outcome>,
+    pub arrived_at: Option<Timestamp>,
+    pub timeout_at: Option<Timestamp>,
+    pub disposition: Disposition,
+    pub reason: ReasonCode,
+    pub detail: Option<&'a str>,
+    pub job_state_before: Option<JobState>,
+    pub replacement_attempt: Option<i64>,
+    /// Who started the replacement attempt, and when (they never change).
+    pub replacement_started: Option<(String, Timestamp)>,
+    pub first_report_seq: Option<i64>,
+    pub linked_from_seq: Option<i64>,
+    pub judged_at: Timestamp,
+}
 
-/// Callbacks read, in list order.
-type Rows = Result<Vec<CallbackRow>>;
+/// What earlier callbacks said about the same job and attempt.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ClaimHistory {
+    /// The first callback that made the same claim, if any.
+    pub first_same: Option<i64>,
+    /// Some earlier callback reported the opposite outcome.
+    pub opposite: bool,
+}
+
+/// The replacement attempt shown beside a callback.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Replacement {
+    pub attempt: i64,
+    pub created_by: String,
+    pub started_at: Timestamp,
+    #[serde(skip)]
+    pub state: Option<AttemptState>,
+}
+
+/// A callback as reports and the console show it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallbackRow {
+    pub seq: i64,
+    pub line_seq: i64,
+    pub delivery_id: Option<String>,
+    pub job_id: Option<String>,
+    pub attempt: Option<i64>,
+    pub outcome: Option<Outcome>,
+    pub arrived_at: Option<Timestamp>,
+    pub timeout_at: Option<Timestamp>,
+    pub disposition: Disposition,
+    pub reason: ReasonCode,
+    pub detail: Option<String>,
+    pub first_report_seq: Option<i64>,
+    pub linked_from_seq: Option<i64>,
+    /// When the table gave its disposition (at ingest, or when an answer linked it).
+    pub judged_at: Timestamp,
+    pub replacement: Option<Replacement>,
+    pub answer: Option<AnswerRow>,
+}
+
+impl CallbackRow {
+    /// A question still open: held or quarantined, with no standing answer that
+    /// closes it (the open-only lists keep the same rows).
+    pub fn is_open_question(&self) -> bool {
+        self.disposition.waits_for_a_person()
+            && self.answer.as_ref().is_none_or(|a| !a.verdict.closes())
+    }
+}
 
 /// Which callbacks a list shows.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -48,433 +106,5 @@ impl CallbackFilter {
             now: Some(now),
             ..self
         })
-    }
-
-    fn condition(&self) -> Condition {
-        condition(&self.query, &CALLBACK_FIELDS, self.now)
-    }
-
-    /// Lists held or quarantined callbacks only: a review list, with its own indexes.
-    fn is_review(&self) -> bool {
-        matches!(
-            self.disposition,
-            Some(Disposition::Hold | Disposition::Quarantine)
-        )
-    }
-
-    /// Needs the standing answer joined: open questions, or a query on answers.
-    fn needs_answer(&self) -> bool {
-        self.open
-            || self
-                .query
-                .names(&[Field::Verdict, Field::Reviewer, Field::Answered])
-    }
-}
-
-/// Arrival minus the attempt's timeout, in seconds (to the millisecond).
-const GAP_SECONDS: &str = "round((julianday(c.arrived_at) - julianday(c.timeout_at)) * 86400.0, 3)";
-
-fn callback_field(field: Field) -> Option<Column> {
-    Some(match field {
-        Field::Job => Column::Text("c.job_id"),
-        Field::Delivery => Column::Text("c.delivery_id"),
-        Field::Reason => Column::Text("c.reason"),
-        Field::Disposition => Column::Equals("c.disposition"),
-        Field::Outcome => Column::Equals("c.outcome"),
-        Field::Verdict => Column::Equals("a.verdict"),
-        Field::Reviewer => Column::Text("a.reviewer"),
-        Field::Answered => Column::Flag("a.id IS NOT NULL"),
-        // NULL when nobody owns the job: `owner:none`, never a text to contain.
-        Field::Owner => Column::Text(
-            "(SELECT owner FROM owner_assignments
-                        WHERE job_id = c.job_id ORDER BY id DESC LIMIT 1)",
-        ),
-        Field::By => Column::Text("c.replacement_created_by"),
-        Field::Gap => Column::Seconds(GAP_SECONDS),
-        Field::Age => Column::AgeOf("c.arrived_at"),
-        Field::Arrived => Column::Time("c.arrived_at"),
-        Field::Timeout => Column::Time("c.timeout_at"),
-        Field::Escalates => return None,
-    })
-}
-
-/// The fields of a callback list (`c`, with its standing answer `a`).
-const CALLBACK_FIELDS: Columns = Columns {
-    field: callback_field,
-    words: &["c.job_id", "c.delivery_id", "c.reason"],
-};
-
-/// The value a sorted callback list is ordered by (never NULL, so the key compares),
-/// and the review lists' index that holds it in order. The expressions are those of
-/// the indexes in migration 007, letter for letter in meaning.
-fn sort_column(column: SortColumn) -> (&'static str, &'static str) {
-    match column {
-        SortColumn::Ledger => ("c.seq", "callbacks_review_list"),
-        SortColumn::Gap => (
-            "coalesce(round((julianday(c.arrived_at) - julianday(c.timeout_at)) * 86400.0, 3), -1e15)",
-            "callbacks_review_by_gap",
-        ),
-        SortColumn::Arrival => (
-            "coalesce(c.arrived_at, '')",
-            "callbacks_review_by_arrival_time",
-        ),
-        SortColumn::Timeout => ("coalesce(c.timeout_at, '')", "callbacks_review_by_timeout"),
-        SortColumn::Reason => ("c.reason", "callbacks_review_by_reason"),
-    }
-}
-
-/// Kept when the callback (`c`, with its standing answer `a`) is a question still open:
-/// held or quarantined, and no standing answer that closes it.
-fn open_question() -> String {
-    format!(
-        "(c.disposition = 'hold' OR c.disposition = 'quarantine') \
-         AND (a.verdict IS NULL OR a.verdict NOT IN ({}))",
-        closing_verdicts()
-    )
-}
-
-/// A statement of `columns` over every callback `filter` keeps, with the condition
-/// whose values it binds ([`filtered_values`]): the one statement behind a filter's
-/// count and behind the rows a bulk answer is given, so what is counted is what is
-/// marked.
-pub(super) fn filtered(filter: &CallbackFilter, columns: &'static str) -> (Select, Condition) {
-    let condition = filter.condition();
-    let select = Select::new(columns, "callbacks c");
-    // A review list reads only its partial index and the rows it names.
-    let select = if filter.is_review() {
-        select.indexed_by("callbacks_review_list")
-    } else {
-        select
-    };
-    let select = if filter.needs_answer() && filter.answers_as_of.is_some() {
-        select.join(STANDING_ANSWER_AS_OF)
-    } else if filter.needs_answer() {
-        select.join(STANDING_ANSWER)
-    } else {
-        select
-    };
-    let select = kept_by(select, filter, &condition, filter.is_review());
-    (select, condition)
-}
-
-/// `select` narrowed to the callbacks `filter` keeps (its `condition` compiled from the
-/// query): the conditions of every callback list, its pages, counts and selections.
-/// `review` names the review lists' rows outright, so their partial indexes serve.
-fn kept_by(select: Select, filter: &CallbackFilter, condition: &Condition, review: bool) -> Select {
-    select
-        .filter_if(filter.disposition.is_some(), "c.disposition = :disposition")
-        .filter_if(
-            review,
-            "(c.disposition = 'hold' OR c.disposition = 'quarantine')",
-        )
-        .filter_if(filter.open, open_question())
-        .filter_if(
-            condition.sql.is_some(),
-            condition.sql.clone().unwrap_or_default(),
-        )
-}
-
-/// The values a [`filtered`] statement binds.
-pub(super) fn filtered_values<'a>(
-    filter: &'a CallbackFilter,
-    condition: &'a Condition,
-) -> Vec<(&'a str, &'a dyn rusqlite::ToSql)> {
-    let mut named: Vec<(&str, &dyn rusqlite::ToSql)> = vec![
-        (":disposition", &filter.disposition),
-        (":answers_as_of", &filter.answers_as_of),
-    ];
-    named.extend(condition.named());
-    named
-}
-
-/// The standing answer of each callback.
-const STANDING_ANSWER: &str =
-    "LEFT JOIN answers a ON a.id = (SELECT max(id) FROM answers WHERE callback_seq = c.seq)";
-
-/// The standing answer of each callback when answer `:answers_as_of` was the newest
-/// (answer ids only grow: the table is append-only).
-const STANDING_ANSWER_AS_OF: &str = "LEFT JOIN answers a ON a.id = \
-     (SELECT max(id) FROM answers WHERE callback_seq = c.seq AND id <= :answers_as_of)";
-
-/// The columns of [`CallbackRow`] (with its replacement attempt and standing answer)
-/// and the tables they come from, then `sort` (the value the list is ordered by). The
-/// replacement attempt's live state is read only when `attempt_state` is asked for:
-/// the console shows it, reports do not, and looking it up in the attempts table was a
-/// third of the time of a long report.
-fn callback_select(attempt_state: bool, sort: &str) -> Select {
-    let state = if attempt_state { "r.state" } else { "NULL" };
-    let select = Select::new(
-        format!("{}, {sort}", callback_columns(state)),
-        "callbacks c",
-    );
-    let select = if attempt_state {
-        select.join(
-            "LEFT JOIN attempts r ON r.job_id = c.job_id AND r.attempt = c.replacement_attempt",
-        )
-    } else {
-        select
-    };
-    select.join(STANDING_ANSWER)
-}
-
-fn read_callback(conn: &Connection, seq: i64) -> rusqlite::Result<Option<CallbackRow>> {
-    conn.prepare_cached(&callback_select(true, "NULL").filter("c.seq = ?1").sql())?
-        .query_row([seq], callback_from)
-        .optional()
-}
-
-/// A page in ledger order, as a page of the general, sorted kind.
-fn by_seq(page: PageRequest<i64>) -> PageRequest<CallbackKey> {
-    let key = |seq| CallbackKey {
-        value: SortValue::Integer(seq),
-        seq,
-    };
-    let keyset = match page.keyset {
-        Keyset::First => Keyset::First,
-        Keyset::Last => Keyset::Last,
-        Keyset::From(seq) => Keyset::From(key(seq)),
-        Keyset::After(seq) => Keyset::After(key(seq)),
-        Keyset::Before(seq) => Keyset::Before(key(seq)),
-    };
-    PageRequest::at(keyset, page.limit)
-}
-
-/// The same comparison, for a list read largest first.
-fn descending(op: &'static str) -> &'static str {
-    match op {
-        ">=" => "<=",
-        ">" => "<",
-        "<" => ">",
-        _ => ">=",
-    }
-}
-
-impl Ledger {
-    /// One callback with its replacement attempt and standing answer.
-    pub fn callback(&self, seq: i64) -> Result<Option<CallbackRow>> {
-        self.run(|c| read_callback(c, seq))
-    }
-
-    /// The first `limit` callbacks of a job, in ingest order: a held report's
-    /// neighbours, as the comparison pane sets them side by side.
-    pub fn callbacks_of_job(&self, job_id: &str, limit: usize) -> Rows {
-        let sql = callback_select(true, "c.seq")
-            .filter("c.job_id = ?1")
-            .order_by(&["c.seq"], "ASC")
-            .limit(limit)
-            .sql();
-        self.all_rows(&sql, [job_id], callback_from)
-    }
-
-    /// One page of callbacks in ingest order.
-    pub fn callbacks_page(&self, filter: &CallbackFilter, page: PageRequest<i64>) -> Rows {
-        self.unsorted(true, filter, page)
-    }
-
-    /// [`Ledger::callbacks_page`] for a report: the same rows, but a replacement
-    /// attempt comes without its state (`Replacement::state` is `None`).
-    pub fn callbacks_report_page(&self, filter: &CallbackFilter, page: PageRequest<i64>) -> Rows {
-        self.unsorted(false, filter, page)
-    }
-
-    fn unsorted(&self, state: bool, filter: &CallbackFilter, page: PageRequest<i64>) -> Rows {
-        let rows = self.callbacks_sorted(state, filter, Sort::default(), &by_seq(page))?;
-        Ok(rows.into_iter().map(|(row, _)| row).collect())
-    }
-
-    /// One page of callbacks in the order `sort` asks, each with the value it is
-    /// sorted by (its key, with its sequence number).
-    pub fn callbacks_sorted_page(
-        &self,
-        filter: &CallbackFilter,
-        sort: Sort,
-        page: &PageRequest<CallbackKey>,
-    ) -> Result<Vec<(CallbackRow, SortValue)>> {
-        self.callbacks_sorted(true, filter, sort, page)
-    }
-
-    fn callbacks_sorted(
-        &self,
-        attempt_state: bool,
-        filter: &CallbackFilter,
-        sort: Sort,
-        page: &PageRequest<CallbackKey>,
-    ) -> Result<Vec<(CallbackRow, SortValue)>> {
-        let review = filter.open
-            || matches!(
-                filter.disposition,
-                Some(Disposition::Hold | Disposition::Quarantine)
-            );
-        let keyset = &page.keyset;
-        let (sort_value, index) = sort_column(sort.column);
-        let ledger_order = sort.column == SortColumn::Ledger;
-        // Read towards the start of the list (paging up), or of a list largest first.
-        let backwards = keyset.backwards() != sort.descending;
-        let direction = if backwards { "DESC" } else { "ASC" };
-        let comparison = keyset
-            .comparison()
-            .map(|op| if sort.descending { descending(op) } else { op });
-        let (value, seq) = keyset.key().map(|k| (k.value.clone(), k.seq)).unzip();
-        let bound = match comparison {
-            Some(op) if ledger_order => Some(format!("c.seq {op} :seq")),
-            // `(value, seq) > (:value, :seq)` written so that its first half is a range
-            // on the sort index: a page deep in the list reads no row before it.
-            Some(op) => {
-                let strict = &op[..1];
-                Some(format!(
-                    "{sort_value} {strict}= :value AND ({sort_value} {strict} :value OR c.seq {op} :seq)"
-                ))
-            }
-            // The first and last pages still name a bound: the plan stays a range read.
-            None if ledger_order => Some(format!(
-                "c.seq {} {}",
-                if backwards { "<" } else { ">" },
-                if backwards { i64::MAX } else { 0 }
-            )),
-            None => None,
-        };
-        let condition = filter.condition();
-        // A review list reads its own partial index: in ledger order one that holds
-        // every column shown, sorted one that holds the list's order.
-        let select = callback_select(attempt_state, sort_value);
-        let select = if review {
-            select.indexed_by(index)
-        } else {
-            select
-        };
-        let select = match bound {
-            Some(bound) => select.filter(bound),
-            None => select,
-        };
-        let mut order = vec![sort_value, "c.seq"];
-        if ledger_order {
-            order.truncate(1);
-        }
-        let sql = kept_by(select, filter, &condition, review)
-            .order_by(&order, direction)
-            .limit(page.limit)
-            .sql();
-        let mut rows = self.run(|c| {
-            let mut st = c.prepare_cached(&sql)?;
-            let mut named: Vec<(&str, &dyn rusqlite::ToSql)> = vec![
-                (":seq", &seq),
-                (":value", &value),
-                (":disposition", &filter.disposition),
-            ];
-            named.extend(condition.named());
-            query_named(&mut st, &named, |row| {
-                Ok((callback_from(row)?, row.get::<_, SortValue>(24)?))
-            })
-        })?;
-        if keyset.backwards() {
-            rows.reverse();
-        }
-        Ok(rows)
-    }
-
-    /// Callbacks that pass `filter` (for tab counts under a filter, and open questions).
-    pub fn count_callbacks(&self, filter: &CallbackFilter) -> Result<i64> {
-        if !filter.open && filter.query.is_empty() {
-            let counts = self.disposition_counts()?;
-            return Ok(filter.disposition.map_or(counts.total(), |d| counts.get(d)));
-        }
-        let (select, condition) = filtered(filter, "count(*)");
-        let sql = select.sql();
-        self.run(|c| {
-            let mut st = c.prepare_cached(&sql)?;
-            let named = filtered_values(filter, &condition);
-            let counts = query_named(&mut st, &named, |row| row.get(0))?;
-            Ok(counts.first().copied().unwrap_or(0))
-        })
-    }
-
-    /// Held and quarantined callbacks that arrived in `(since, until]` (for the backlog alarm).
-    /// A callback with no arrival time counts at the time its line was kept.
-    pub fn review_arrivals_between(&self, since: Timestamp, until: Timestamp) -> Result<i64> {
-        self.run(|c| {
-            // Two ranges of one partial index (arrivals, then those without one),
-            // instead of a look at every held callback and its input line. Named,
-            // because without statistics the planner takes the disposition index.
-            c.prepare_cached(
-                "SELECT (SELECT count(*) FROM callbacks INDEXED BY callbacks_review_by_arrival
-                          WHERE (disposition = 'hold' OR disposition = 'quarantine')
-                            AND arrived_at > ?1 AND arrived_at <= ?2)
-                      + (SELECT count(*) FROM callbacks c INDEXED BY callbacks_review_by_arrival
-                          JOIN input_lines l ON l.seq = c.line_seq
-                          WHERE (c.disposition = 'hold' OR c.disposition = 'quarantine')
-                            AND c.arrived_at IS NULL
-                            AND l.ingested_at > ?1 AND l.ingested_at <= ?2)",
-            )?
-            .query_row([since, until], |row| row.get(0))
-        })
-    }
-}
-
-impl Writer<'_> {
-    /// What earlier callbacks claimed about this job and attempt.
-    pub fn claim_history(
-        &self,
-        job_id: &str,
-        attempt: i64,
-        outcome: Outcome,
-    ) -> Result<ClaimHistory> {
-        self.run(|c| {
-            let mut history = ClaimHistory::default();
-            // No ORDER BY: the index yields (outcome, seq) order, and sorting would
-            // cost a temporary b-tree per callback; the minimum is taken below.
-            let mut st = c.prepare_cached(
-                "SELECT seq, outcome FROM callbacks
-                 WHERE job_id = ?1 AND attempt = ?2 AND disposition <> 'quarantine'",
-            )?;
-            let mut rows = st.query(params![job_id, attempt])?;
-            while let Some(row) = rows.next()? {
-                let seq: i64 = row.get(0)?;
-                // Read in place (`sql_values.rs`): no `String` per earlier claim.
-                if row.get::<_, Outcome>(1)? == outcome {
-                    history.first_same = Some(history.first_same.map_or(seq, |s| s.min(seq)));
-                } else {
-                    history.opposite = true;
-                }
-            }
-            Ok(history)
-        })
-    }
-
-    /// Keeps a judged callback; returns its sequence number.
-    pub fn insert_callback(&mut self, cb: &NewCallback<'_>) -> Result<i64> {
-        self.execute(
-            "INSERT INTO callbacks (line_seq, delivery_id, job_id, attempt, outcome, arrived_at,
-                    timeout_at, disposition, reason, detail, job_state_before, replacement_attempt,
-                    first_report_seq, linked_from_seq, judged_at, replacement_created_by,
-                    replacement_started_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
-            params![
-                cb.line_seq,
-                cb.delivery_id,
-                cb.job_id,
-                cb.attempt,
-                cb.outcome,
-                cb.arrived_at,
-                cb.timeout_at,
-                cb.disposition,
-                cb.reason,
-                cb.detail,
-                cb.job_state_before,
-                cb.replacement_attempt,
-                cb.first_report_seq,
-                cb.linked_from_seq,
-                cb.judged_at,
-                cb.replacement_started.as_ref().map(|r| r.0.as_str()),
-                cb.replacement_started.as_ref().map(|r| r.1)
-            ],
-        )?;
-        self.counts.callback(cb.disposition);
-        Ok(self.last_insert_rowid())
-    }
-
-    /// The callback with this sequence number.
-    pub fn callback(&mut self, seq: i64) -> Result<Option<CallbackRow>> {
-        // The row shows its replacement attempt, which may be kept behind.
-        read_callback(self.flushed()?, seq).map_err(|e| self.err(e))
     }
 }

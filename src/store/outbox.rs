@@ -1,171 +1,56 @@
-//! The outbox: requests (retries, cancellations) waiting for the system that acts
-//! on them, and their withdrawals.
-//!
-//! A request's row is never changed: a withdrawal is a row of its own in
-//! `request_withdrawals`, and every read here derives the status from it, so a
-//! withdrawn request is no longer pending anywhere the ledger is asked.
+//! Requests (retry, cancel) waiting in the outbox, and their withdrawals.
 
-use rusqlite::{Connection, OptionalExtension as _, params};
-
-use super::columns::{OUTBOX_COLUMNS, OUTBOX_TABLE, outbox_from};
-use super::filter::{Column, Columns, condition};
-use super::keyset::PageRequest;
-use super::query::Select;
-use super::rows::{JobRow, OutboxRow, PendingRequests};
-use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
-use crate::decision::RequestKind;
-use crate::filter::{Field, Query};
+use crate::decision::{RequestKind, RequestStatus};
+use serde::Serialize;
 
-type Result<T> = std::result::Result<T, StoreError>;
-
-/// The query fields of the outbox, on [`OUTBOX_TABLE`]: a bare word is looked for in
-/// the job id, the request, its status (withdrawn when it was) and who asked.
-const REQUEST_FIELDS: Columns = Columns {
-    field: request_field,
-    words: &[
-        "o.job_id",
-        "o.request",
-        "iif(w.id IS NULL, o.status, 'withdrawn')",
-        "o.requested_by",
-    ],
-};
-
-fn request_field(field: Field) -> Option<Column> {
-    match field {
-        Field::Job => Some(Column::Text("o.job_id")),
-        Field::By => Some(Column::Text("o.requested_by")),
-        Field::Age => Some(Column::AgeOf("o.requested_at")),
-        _ => None,
-    }
+/// A request waiting in the outbox.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OutboxRow {
+    pub id: i64,
+    pub job_id: String,
+    pub request: RequestKind,
+    pub attempt: Option<i64>,
+    pub input_digest: Option<String>,
+    pub model_digest: Option<String>,
+    pub policy_revision: Option<String>,
+    pub requested_by: String,
+    pub requested_at: Timestamp,
+    /// `withdrawn` when a withdrawal row names the request, else the row's own status.
+    pub status: RequestStatus,
+    /// Who took the request back, when and why (`None`: it was not withdrawn).
+    pub withdrawal: Option<Withdrawal>,
 }
 
-/// The one definition of a pending request, on `outbox o`: pending as asked, and not
-/// withdrawn since.
-const PENDING: &str = "o.status = 'pending'
-    AND NOT EXISTS (SELECT 1 FROM request_withdrawals w WHERE w.request_id = o.id)";
+/// A request taken back before it was sent: a row of its own, the request's row kept
+/// as it was asked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Withdrawal {
+    pub withdrawn_by: String,
+    pub withdrawn_at: Timestamp,
+    pub note: String,
+}
 
-/// Requests still pending in the outbox for a job, by kind.
-fn pending_requests(conn: &Connection, job_id: &str) -> rusqlite::Result<PendingRequests> {
-    let sql = format!(
-        "SELECT o.request, count(*) FROM outbox o WHERE o.job_id = ?1 AND {PENDING}
-         GROUP BY o.request"
-    );
-    let mut stmt = conn.prepare_cached(&sql)?;
-    let counts = stmt.query_map([job_id], |row| {
-        Ok((row.get::<_, RequestKind>(0)?, row.get::<_, i64>(1)?))
-    })?;
-    let mut pending = PendingRequests::default();
-    for count in counts {
-        match count? {
-            (RequestKind::Retry, n) => pending.retries = n,
-            (RequestKind::Cancel, n) => pending.cancels = n,
+/// Requests still pending in the outbox for one job, by kind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PendingRequests {
+    pub retries: i64,
+    pub cancels: i64,
+}
+
+impl PendingRequests {
+    /// How many of `kind` are pending.
+    pub fn of(self, kind: RequestKind) -> i64 {
+        match kind {
+            RequestKind::Retry => self.retries,
+            RequestKind::Cancel => self.cancels,
         }
     }
-    Ok(pending)
-}
 
-fn outbox_request(conn: &Connection, id: i64) -> rusqlite::Result<Option<OutboxRow>> {
-    let sql = format!("SELECT {OUTBOX_COLUMNS} FROM {OUTBOX_TABLE} WHERE o.id = ?1");
-    conn.prepare_cached(&sql)?
-        .query_row([id], outbox_from)
-        .optional()
-}
-
-impl Ledger {
-    /// Pending requests in the outbox.
-    pub fn outbox_pending(&self) -> Result<i64> {
-        let sql = format!("SELECT count(*) FROM outbox o WHERE {PENDING}");
-        self.run(|c| c.prepare_cached(&sql)?.query_row([], |row| row.get(0)))
-    }
-
-    /// Every request in the outbox, oldest first.
-    pub fn outbox(&self) -> Result<Vec<OutboxRow>> {
-        let sql = format!("SELECT {OUTBOX_COLUMNS} FROM {OUTBOX_TABLE} ORDER BY o.id");
-        self.all_rows(&sql, [], outbox_from)
-    }
-
-    /// One request, withdrawn or not (`None`: no request has this id).
-    pub fn outbox_request(&self, id: i64) -> Result<Option<OutboxRow>> {
-        self.run(|c| outbox_request(c, id))
-    }
-
-    /// One page of the outbox in the order the requests were made, kept when `query`
-    /// keeps them (ages at `now`).
-    pub fn outbox_page(
-        &self,
-        now: Timestamp,
-        query: &Query,
-        page: &PageRequest<i64>,
-    ) -> Result<Vec<OutboxRow>> {
-        let select = Select::new(OUTBOX_COLUMNS, OUTBOX_TABLE);
-        let query = condition(query, &REQUEST_FIELDS, Some(now));
-        self.seq_page(select, "o.id", &query, page, outbox_from)
-    }
-
-    /// Requests in the outbox that `query` keeps (ages at `now`).
-    pub fn outbox_count_matching(&self, now: Timestamp, query: &Query) -> Result<i64> {
-        let query = condition(query, &REQUEST_FIELDS, Some(now));
-        self.count_matching(Select::new("count(*)", OUTBOX_TABLE), &query)
-    }
-
-    /// Requests still pending in the outbox for a job, by kind.
-    pub fn pending_requests(&self, job_id: &str) -> Result<PendingRequests> {
-        self.run(|c| pending_requests(c, job_id))
-    }
-}
-
-impl Writer<'_> {
-    /// Requests still pending for a job, by kind.
-    pub fn pending_requests(&self, job_id: &str) -> Result<PendingRequests> {
-        self.run(|c| pending_requests(c, job_id))
-    }
-
-    /// One request as this transaction sees it, withdrawn or not.
-    pub fn outbox_request(&self, id: i64) -> Result<Option<OutboxRow>> {
-        self.run(|c| outbox_request(c, id))
-    }
-
-    /// Records that request `request_id` was taken back; its row stays as it was asked.
-    pub fn insert_withdrawal(
-        &mut self,
-        request_id: i64,
-        withdrawn_by: &str,
-        withdrawn_at: Timestamp,
-        note: &str,
-    ) -> Result<()> {
-        self.execute(
-            "INSERT INTO request_withdrawals (request_id, withdrawn_by, withdrawn_at, note)
-             VALUES (?1, ?2, ?3, ?4)",
-            params![request_id, withdrawn_by, withdrawn_at, note],
-        )?;
-        Ok(())
-    }
-
-    /// Puts a request in the outbox; returns its id.
-    pub fn insert_request(
-        &mut self,
-        job: &JobRow,
-        request: RequestKind,
-        attempt: Option<i64>,
-        requested_by: &str,
-        requested_at: Timestamp,
-    ) -> Result<i64> {
-        self.execute(
-                "INSERT INTO outbox (job_id, request, attempt, input_digest, model_digest, policy_revision,
-                    requested_by, requested_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                params![
-                    job.job_id,
-                    request,
-                    attempt,
-                    job.input_digest,
-                    job.model_digest,
-                    job.policy_revision,
-                    requested_by,
-                    requested_at
-                ],
-            )?;
-        Ok(self.last_insert_rowid())
+    /// The kind of a pending request, `preferred` first when one of it waits.
+    pub fn waiting(self, preferred: RequestKind) -> Option<RequestKind> {
+        [preferred, RequestKind::Retry, RequestKind::Cancel]
+            .into_iter()
+            .find(|&kind| self.of(kind) > 0)
     }
 }

@@ -1,10 +1,6 @@
 //! A job's whole story in time order, as facts: what happened, with its values.
 //! How each fact is worded is the console's business (`console/timeline.rs`).
 
-use rusqlite::{Connection, Row};
-
-use super::columns::from_columns;
-use super::{Ledger, StoreError};
 use crate::clock::Timestamp;
 use crate::decision::{DecisionVerdict, Verdict};
 use crate::decision::{Disposition, JobState, Outcome, ReasonCode};
@@ -105,90 +101,4 @@ pub enum TimelineFact {
         reviewer: String,
         note: String,
     },
-}
-
-/// Every entry of a job's story, one arm per kind: the kind (column 0), the time
-/// (column 1) and the fact's values after it. Arms come out in this order, and the
-/// sort by time is stable, so entries at the same time keep it.
-const TIMELINE: &str = "
-    SELECT 0, at, from_state, to_state, applied, cause, NULL
-      FROM job_history WHERE job_id = ?1
-    UNION ALL SELECT 1, started_at, attempt, created_by, timeout_at, NULL, NULL
-      FROM attempts WHERE job_id = ?1
-    UNION ALL SELECT 2, timed_out_at, attempt, NULL, NULL, NULL, NULL
-      FROM attempts WHERE job_id = ?1 AND timed_out_at IS NOT NULL
-    UNION ALL SELECT 3, coalesce(c.arrived_at, l.ingested_at), c.seq, c.outcome, c.attempt,
-           c.disposition, c.reason
-      FROM callbacks c JOIN input_lines l ON l.seq = c.line_seq WHERE c.job_id = ?1
-    UNION ALL SELECT 4, a.answered_at, a.callback_seq, a.verdict, a.reviewer, a.note, NULL
-      FROM answers a JOIN callbacks c ON c.seq = a.callback_seq WHERE c.job_id = ?1
-    UNION ALL SELECT 5, stored_at, ref, retention_until, NULL, NULL, NULL
-      FROM outputs WHERE job_id = ?1
-    UNION ALL SELECT 6, checked_at, object_exists, NULL, NULL, NULL, NULL
-      FROM output_checks WHERE job_id = ?1
-    UNION ALL SELECT 7, sent_at, kind, NULL, NULL, NULL, NULL
-      FROM notifications WHERE job_id = ?1
-    UNION ALL SELECT 8, set_at, owner, set_by, escalate_at, NULL, NULL
-      FROM owner_assignments WHERE job_id = ?1
-    UNION ALL SELECT 9, o.requested_at, o.request, o.requested_by,
-           iif(w.id IS NULL, o.status, 'withdrawn'), NULL, NULL
-      FROM outbox o LEFT JOIN request_withdrawals w ON w.request_id = o.id WHERE o.job_id = ?1
-    UNION ALL SELECT 10, w.withdrawn_at, w.request_id, o.request, w.withdrawn_by, w.note, NULL
-      FROM request_withdrawals w JOIN outbox o ON o.id = w.request_id WHERE o.job_id = ?1
-    UNION ALL SELECT 11, accepted_at, accepted_line, input_digest, model_digest,
-           policy_revision, NULL
-      FROM jobs WHERE job_id = ?1
-        AND EXISTS (SELECT 1 FROM repeated_submissions WHERE job_id = ?1)
-    UNION ALL SELECT 11, submitted_at, line_seq, input_digest, model_digest, policy_revision,
-           conflicting
-      FROM repeated_submissions WHERE job_id = ?1
-    UNION ALL SELECT 12, at, decision_id, action, route, suppressed, NULL
-      FROM decisions WHERE job_id = ?1
-    UNION ALL SELECT 13, answered_at, verdict, reviewer, note, NULL, NULL
-      FROM decision_answers WHERE job_id = ?1";
-
-fn fact(row: &Row<'_>) -> rusqlite::Result<TimelineFact> {
-    use TimelineFact as F;
-    // Each fact's values from column 2 on, in the order its arm of `TIMELINE` lists them.
-    Ok(match row.get::<_, i64>(0)? {
-        0 => from_columns!(row, 2 => F::Moved { from, to, applied, cause }),
-        1 => from_columns!(row, 2 => F::AttemptStarted { attempt, created_by, timeout_at }),
-        2 => from_columns!(row, 2 => F::AttemptTimedOut { attempt }),
-        3 => from_columns!(row, 2 => F::Callback { seq, outcome, attempt, disposition, reason }),
-        4 => from_columns!(row, 2 => F::Answer { callback_seq, verdict, reviewer, note }),
-        5 => from_columns!(row, 2 => F::OutputStored { reference, retention_until }),
-        6 => from_columns!(row, 2 => F::OutputChecked { exists }),
-        7 => from_columns!(row, 2 => F::NotificationSent { kind }),
-        8 => from_columns!(row, 2 => F::OwnerSet { owner, set_by, escalate_at }),
-        9 => from_columns!(row, 2 => F::Requested { request, requested_by, status }),
-        10 => from_columns!(row, 2 => F::Withdrawn { request_id, request, withdrawn_by, note }),
-        11 => from_columns!(row, 2 => F::Submitted {
-            line_seq, input_digest, model_digest, policy_revision, conflicting
-        }),
-        12 => from_columns!(row, 2 => F::Decision { decision_id, action, route, suppressed }),
-        // 13, the last arm of `TIMELINE`: the kinds are this file's own numbers.
-        _ => from_columns!(row, 2 => F::DecisionAnswer { verdict, reviewer, note }),
-    })
-}
-
-fn timeline(conn: &Connection, job_id: &str) -> rusqlite::Result<Vec<TimelineEntry>> {
-    let mut entries = conn
-        .prepare_cached(TIMELINE)?
-        .query_map([job_id], |row| {
-            Ok(TimelineEntry {
-                at: row.get(1)?,
-                fact: fact(row)?,
-            })
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    entries.sort_by_key(|e| e.at);
-    Ok(entries)
-}
-
-impl Ledger {
-    /// A job's whole story in time order: history, attempts, callbacks, answers, outputs,
-    /// notifications, owners, requests, submissions, decisions and answers on them.
-    pub fn timeline(&self, job_id: &str) -> Result<Vec<TimelineEntry>, StoreError> {
-        self.run(|c| timeline(c, job_id))
-    }
 }

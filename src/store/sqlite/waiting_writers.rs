@@ -26,7 +26,7 @@ use rustix::fs::{FlockOperation, flock};
 /// as SQLite's own `-wal` and `-shm` are, so that writers naming the ledger by the link
 /// and by the file see each other.
 pub(super) fn lock_file(ledger: &Path) -> PathBuf {
-    super::file_checks::beside(ledger, "-waiting")
+    super::file::beside(ledger, "-waiting")
 }
 
 /// Opens (making it, owner-only, if needed) the lock file beside `ledger`.

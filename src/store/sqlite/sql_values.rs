@@ -1,4 +1,5 @@
-//! The closed sets of the domain as SQL values: each is stored as its name.
+//! The domain's values as SQL values: each closed set is stored as its name, and a
+//! time as its ledger text (`2026-11-27T13:16:45.000Z`, which sorts as it reads).
 //!
 //! Reading a name borrows the text in place (no `String` per row: a list of a
 //! million callbacks reads three names a row), and a name the set does not know
@@ -7,6 +8,7 @@
 use rusqlite::ToSql;
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSqlOutput, ValueRef};
 
+use crate::clock::Timestamp;
 use crate::closed_set::ClosedSet;
 use crate::decision::{DecisionVerdict, Verdict};
 use crate::decision::{Disposition, JobState, Outcome, ReasonCode};
@@ -52,3 +54,17 @@ stored_by_name!(
     Verdict,
     DecisionVerdict,
 );
+
+impl ToSql for Timestamp {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::from(self.to_ledger_text()))
+    }
+}
+
+impl FromSql for Timestamp {
+    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+        let text = value.as_str()?;
+        Timestamp::from_ledger_text(text)
+            .ok_or_else(|| FromSqlError::Other(format!("not a ledger time: {text:?}").into()))
+    }
+}

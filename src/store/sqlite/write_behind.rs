@@ -17,9 +17,9 @@ use std::collections::HashMap;
 
 use rusqlite::{Transaction, params, params_from_iter};
 
-use super::rows::{AttemptRow, JobRow};
 use crate::clock::Timestamp;
 use crate::decision::JobState;
+use crate::store::{AttemptRow, JobRow};
 
 /// Whether the ledger holds a remembered row as it is here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

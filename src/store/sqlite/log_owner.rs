@@ -18,7 +18,7 @@ use std::time::Duration;
 use rusqlite::{Connection, OpenFlags};
 
 use super::StoreError;
-use super::file_checks::{beside, file_alone_uri};
+use super::file::{beside, file_alone_uri};
 
 /// The size of a log's header: a log no longer than this holds no transaction.
 const LOG_HEADER_BYTES: u64 = 32;

@@ -45,10 +45,10 @@ impl FileIdentity {
     pub(super) fn opened(path: &Path) -> Result<FileIdentity, StoreError> {
         FileIdentity::at(path).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => StoreError::Missing {
-                path: path.to_path_buf(),
+                ledger: path.into(),
             },
             _ => StoreError::ReadOnly {
-                path: path.to_path_buf(),
+                ledger: path.into(),
                 detail: format!("cannot look at the file: {e}"),
             },
         })

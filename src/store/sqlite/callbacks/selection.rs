@@ -2,12 +2,13 @@
 //! given (the console's `V`, the command line's selection), read whole rather than
 //! a page at a time, and read again inside the writing transaction.
 
+use crate::store::CallbackFilter;
 use rusqlite::Connection;
 
 use super::super::columns::callback_from;
 use super::super::filter::query_named;
 use super::super::{CallbackRow, Ledger, StoreError, Writer};
-use super::{CallbackFilter, callback_select, filtered, filtered_values};
+use super::{callback_select, filtered, filtered_values};
 
 /// Every callback `filter` keeps, in ingest order: the statement that counts the
 /// list ([`Ledger::count_callbacks`]), so what is marked is what was listed.

@@ -7,14 +7,15 @@
 
 use rusqlite::Row;
 
+use super::super::closed_sets::OPEN_JOB_J;
 use super::super::columns::{aged_from, failed_from};
 use super::super::filter::{Column, Columns, condition, query_named};
-use super::super::keyset::{JobKey, PageRequest};
 use super::super::query::Select;
-use super::super::rows::{AgedJobRow, FailedJobRow};
 use super::super::{Ledger, StoreError};
 use crate::clock::Timestamp;
 use crate::filter::{Field, Query};
+use crate::store::{AgedJobRow, FailedJobRow};
+use crate::store::{JobKey, PageRequest};
 
 type Result<T> = std::result::Result<T, StoreError>;
 
@@ -30,7 +31,7 @@ struct JobList {
     /// highest `?N` seen before it, so the query's `:q0` after a `?2` here was the
     /// same parameter as a page key's `?3`, and every page read from a key under a
     /// filter came back empty (the cursor left its row for the list's last page).
-    filter: &'static str,
+    filter: fn() -> String,
     /// How the list's query fields read.
     fields: Columns,
     /// The column the list is ordered by, before the job id.
@@ -45,7 +46,7 @@ const AGED: JobList = JobList {
     columns: "j.job_id, j.state, j.accepted_at, j.aged_at, j.expected_age_s,
         o.owner, o.escalate_at, o.set_by, o.set_at",
     joins: &[LATEST_OWNER],
-    filter: "(j.state = 'accepted' OR j.state = 'running' OR j.state = 'timed_out') AND j.aged_at <= :now",
+    filter: || format!("{} AND j.aged_at <= :now", *OPEN_JOB_J),
     fields: Columns {
         field: aged_field,
         words: &["j.job_id", "j.state", "o.owner"],
@@ -77,7 +78,7 @@ const FAILED: JobList = JobList {
     columns: "j.job_id, j.state_changed_at, j.failure_cause,
         j.failure_permanent, j.latest_attempt, j.attempt_budget, j.accepted_at",
     joins: &[],
-    filter: "j.state = 'failed'",
+    filter: || "j.state = 'failed'".to_owned(),
     fields: Columns {
         field: failed_field,
         words: &["j.job_id", "j.failure_cause"],
@@ -94,7 +95,7 @@ impl JobList {
             .fold(Select::new(columns, "jobs j"), |select, join| {
                 select.join(join)
             })
-            .filter(self.filter);
+            .filter((self.filter)());
         match query {
             Some(sql) => select.filter(sql),
             None => select,

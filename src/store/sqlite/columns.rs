@@ -1,15 +1,16 @@
 //! How each row type is read from a statement: the columns asked for and the
 //! function that turns them into the value. A column list and its reader change
-//! together (and with `rows.rs`), so they sit side by side, whichever table
+//! together (and with the row types, `src/store/<family>.rs`), so they sit side by
+//! side, whichever table
 //! family's statement uses them.
 
 use rusqlite::Row;
 
-use super::rows::{
+use crate::clock::Timestamp;
+use crate::store::{
     AgedJobRow, AnswerRow, AttemptRow, CallbackRow, FailedJobRow, JobRow, OutboxRow, OwnerRow,
     Replacement, Withdrawal,
 };
-use crate::clock::Timestamp;
 
 /// Builds a struct (or an enum variant) from consecutive columns of `row`, its
 /// fields named in column order: `from_columns!(row, 2 => OwnerRow { owner,

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags};
 
-use super::file_checks;
+use super::file;
 use super::identity::FileIdentity;
 use super::log_owner;
 use super::{APPLICATION_ID, Ledger, OpenMode, StoreError, classify};
@@ -61,17 +61,17 @@ fn open_as(
             why,
         });
     }
-    file_checks::refuse_unopenable(path)?;
+    file::refuse_unopenable(path)?;
     let exists = path.exists();
     if exists {
         log_owner::refuse_foreign_log(path)?;
     }
     if exists && mode == OpenMode::ReadWrite {
-        file_checks::refuse_unwritable_directory(path)?;
+        file::refuse_unwritable_directory(path)?;
     }
     if !exists && mode == OpenMode::ReadOnly {
         return Err(StoreError::Missing {
-            path: path.to_path_buf(),
+            ledger: path.into(),
         });
     }
     if !exists {
@@ -82,7 +82,7 @@ fn open_as(
         OpenMode::ReadOnly => OpenFlags::SQLITE_OPEN_READ_ONLY,
     } | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let immutable = match mode {
-        OpenMode::ReadOnly => file_checks::immutable_uri(path),
+        OpenMode::ReadOnly => file::immutable_uri(path),
         OpenMode::ReadWrite => None,
     };
     let mut conn = match &immutable {
@@ -95,7 +95,7 @@ fn open_as(
             .map_err(|e| classify(path, e))?;
     }
     let opened = FileIdentity::opened(path)?;
-    let turns = super::turns::Turns::new(path);
+    let turns = super::waiting_writers::Turns::new(path);
     let waiting = turns.clone();
     conn.busy_handler(Some(move |tries| {
         waiting.refused();
@@ -119,7 +119,7 @@ fn open_as(
         let version = user_version(&conn, path)?;
         if version < SCHEMA_VERSION {
             return Err(StoreError::ReadOnly {
-                path: path.to_path_buf(),
+                ledger: path.into(),
                 detail: format!(
                     "its schema (version {version}) needs an upgrade to {SCHEMA_VERSION}, which a read-only open cannot do; open it once without --read-only"
                 ),
@@ -127,7 +127,7 @@ fn open_as(
         }
     }
     conn.set_prepared_statement_cache_capacity(64);
-    file_checks::keep_sidecars_private(path);
+    file::keep_sidecars_private(path);
     Ok(Ledger {
         conn,
         path: path.to_path_buf(),
@@ -158,7 +158,7 @@ fn not_a_file_name(path: &Path) -> Option<&'static str> {
 /// upgrade, or `None` (no file, not a ledger, or nothing to do). Reads only.
 pub(super) fn upgrade_pending(path: &Path) -> Option<i64> {
     // Not on a named pipe, where SQLite's open would wait for ever, nor a device.
-    file_checks::refuse_unopenable(path).ok()?;
+    file::refuse_unopenable(path).ok()?;
     let conn = Connection::open_with_flags(
         path,
         OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
@@ -204,7 +204,7 @@ fn create_private(path: &Path) -> Result<(), StoreError> {
         Ok(_) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
         Err(e) => Err(StoreError::ReadOnly {
-            path: path.to_path_buf(),
+            ledger: path.into(),
             detail: format!("cannot create the file: {e}"),
         }),
     }
@@ -225,13 +225,13 @@ fn check_identity(conn: &Connection, path: &Path) -> Result<(), StoreError> {
         .map_err(|e| classify(path, e))?;
     if app_id != APPLICATION_ID && (app_id != 0 || objects > 0) {
         return Err(StoreError::NotALedger {
-            path: path.to_path_buf(),
+            ledger: path.into(),
         });
     }
     let found = user_version(conn, path)?;
     if found > SCHEMA_VERSION {
         return Err(StoreError::NewerSchema {
-            path: path.to_path_buf(),
+            ledger: path.into(),
             found,
             known: SCHEMA_VERSION,
         });
@@ -247,7 +247,7 @@ fn check_identity(conn: &Connection, path: &Path) -> Result<(), StoreError> {
         .map_err(|e| classify(path, e))?;
     if found > 0 && core < 3 {
         return Err(StoreError::Incomplete {
-            path: path.to_path_buf(),
+            ledger: path.into(),
             version: found,
         });
     }
@@ -291,7 +291,7 @@ fn refuse_broken_references(
         return Ok(());
     };
     Err(StoreError::Damaged {
-        path: path.to_owned(),
+        ledger: path.into(),
         detail: format!(
             "the upgrade to schema {version} would leave {} row(s) referring to missing rows (the first: {table} to {parent}); the upgrade was undone",
             broken.len()

@@ -11,8 +11,8 @@ use std::fmt::Write as _;
 use rusqlite::Row;
 
 use super::filter::{Condition, query_named};
-use super::keyset::PageRequest;
 use super::{Ledger, StoreError};
+use crate::store::PageRequest;
 
 type Part = Cow<'static, str>;
 

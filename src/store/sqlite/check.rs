@@ -6,12 +6,13 @@
 //! others still run. [`Ledger::damage_probe`] is the cheap part that every command
 //! runs before it reads or writes.
 
+use crate::store::CallbackFilter;
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use rusqlite::Connection;
 
-use super::{APPLICATION_ID, CallbackFilter, Ledger, SCHEMA_VERSION, StoreError, classify};
+use super::{APPLICATION_ID, Ledger, SCHEMA_VERSION, StoreError, classify};
 
 /// Each check's name (the report's and JSON's) and what runs it, in the order they run.
 const RUNS: [(&str, Check); 9] = [
@@ -102,7 +103,7 @@ impl Ledger {
             return Ok(());
         }
         Err(StoreError::Damaged {
-            path: self.path.clone(),
+            ledger: self.path.as_path().into(),
             detail: format!("it counts {kept} callbacks, and the newest one is number {newest}"),
         })
     }
@@ -132,7 +133,7 @@ impl Ledger {
             return Ok(());
         }
         Err(StoreError::Damaged {
-            path: self.path.clone(),
+            ledger: self.path.as_path().into(),
             detail: format!("it counts {before} callbacks in this list, and {listed} were read"),
         })
     }
@@ -141,7 +142,7 @@ impl Ledger {
     /// (`VACUUM INTO`: in WAL mode it reads one snapshot and never blocks a writer).
     pub fn copy_into(&self, dest: &Path) -> Result<(), StoreError> {
         let name = dest.to_str().ok_or_else(|| StoreError::ReadOnly {
-            path: dest.to_path_buf(),
+            ledger: dest.into(),
             detail: "the copy's name is not UTF-8, which SQLite cannot take".to_owned(),
         })?;
         // `query_only` refuses VACUUM INTO too, though it writes only the copy: it is
@@ -205,7 +206,7 @@ impl Ledger {
 fn sqlite_message(path: &Path, e: rusqlite::Error) -> String {
     match classify(path, e) {
         StoreError::Damaged { detail, .. } => format!("the file is damaged ({detail})"),
-        StoreError::Sqlite { source, .. } => source.to_string(),
+        StoreError::Engine { source, .. } => source.to_string(),
         other => other.to_string(),
     }
 }

@@ -1,54 +1,24 @@
 //! The jobs behind each reconciliation finding, as the Reconcile view's drill-down
 //! lists them: keyset pages in job id order, and their counts.
 //!
-//! A finding is decided twice, once per way of reading: [`Finding::holds`] judges a
-//! job as the reconciliation walk sees it (one pass over every job, `accounts.rs`),
-//! and [`Finding::condition`] says the same in SQL for a page of jobs. Both sit here,
-//! side by side, and a test holds the counts of the two equal on the demo and on a
-//! generated ledger.
+//! A finding is decided twice, once per way of reading: [`Finding::holds`] (with the
+//! type, in the store's `finding_jobs.rs`) judges a job as the reconciliation walk
+//! sees it (one pass over every job, `job_accounts.rs`), and [`Finding::condition`]
+//! here says the same in SQL for a page of jobs. A test holds the counts of the two
+//! equal on the demo and on a generated ledger.
 
+use crate::store::{Finding, FindingJob};
 use rusqlite::Row;
 
-use super::accounts::JobAccount;
 use super::decisions::DIVERGENT_JOB_IDS;
 use super::filter::{Column, Columns, condition};
-use super::keyset::PageRequest;
 use super::query::Select;
 use super::submissions::CONFLICTING_JOB_IDS;
 use super::{Ledger, StoreError};
 use crate::clock::Timestamp;
-use crate::closed_set::closed_set;
-use crate::decision::{DecisionVerdict, JobState};
+use crate::decision::JobState;
 use crate::filter::{Field, Query};
-
-closed_set! {
-    /// A reconciliation finding that names jobs, in the order the report lists them.
-    pub enum Finding("finding") {
-        /// Accepted, and no terminal record yet.
-        MissingTerminal,
-        /// A success on record, but its output object does not exist.
-        MissingOutput,
-        /// Terminal, but never notified (informational).
-        MissingNotification,
-        /// Decided under more than one decision id: acting on each would act twice.
-        DivergentDecisions,
-        /// Its id submitted again with another identity (the first stands).
-        ConflictingSubmissions,
-    }
-}
-
-/// A job of a finding, as its drill-down lists it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FindingJob {
-    pub job_id: String,
-    pub state: JobState,
-    pub accepted_at: Timestamp,
-    /// When it entered its present state.
-    pub state_changed_at: Timestamp,
-    pub latest_attempt: i64,
-    /// For a divergent-decision job: the standing answer's verdict and reviewer.
-    pub answer: Option<(DecisionVerdict, String)>,
-}
+use crate::store::PageRequest;
 
 /// A job's latest output object is on record, and no check made since it was stored
 /// found it missing (the latest such check decides): the rule of `output_facts`.
@@ -87,17 +57,6 @@ fn finding_field(field: Field) -> Option<Column> {
 }
 
 impl Finding {
-    /// Does the finding name `job`, as the reconciliation walk sees it?
-    pub fn holds(self, job: &JobAccount<'_>) -> bool {
-        match self {
-            Finding::MissingTerminal => job.state.is_open(),
-            Finding::MissingOutput => job.state.has_success() && !job.output_exists,
-            Finding::MissingNotification => job.state.is_terminal() && !job.notified,
-            Finding::DivergentDecisions => job.divergent_decisions,
-            Finding::ConflictingSubmissions => job.conflicting_submission,
-        }
-    }
-
     /// The same as [`Finding::holds`], as a condition on `jobs j`.
     fn condition(self) -> String {
         match self {
