@@ -16,19 +16,21 @@ pub mod withdraw;
 use std::any::Any;
 
 use crate::clock::{Clock, Timestamp};
+use crate::decision::Disposition;
 use crate::filter::{FilterError, Scope, Sort, SortColumn};
 use crate::review::CaseKind;
-use crate::store::{AgedJobRow, CallbackRow, SavedView, StoreError};
+use crate::store::{AgedJobRow, CallbackRow, OutboxRow, RejectedLine, SavedView, StoreError};
 
 use super::action::{Action, Move};
-use super::keymap::Context;
+use super::context::Context;
+use super::field::TextField;
 use super::tab::Tab;
 use super::theme::Theme;
 use counts::{Count, Glance};
 use detail::{Detail, Subject};
-use form::{Form, TextField};
+use form::Form;
 use marks::Marks;
-use page::{CallbackItem, Page, PageRow, RowSource};
+use page::{CallbackItem, CallbackList, FailedItem, Page, PageRow, RowSource};
 
 /// A message in the line above the footer: until the next key, or (a passing one)
 /// for a few seconds whatever keys come, then it goes by itself.
@@ -296,13 +298,41 @@ impl<T: PageRow + 'static> List for Page<T> {
     }
 }
 
+/// A new, empty page of the rows `tab` lists (`None`: it lists no rows).
+fn new_page(tab: Tab) -> Option<Box<dyn List>> {
+    match tab {
+        Tab::Held => Some(callbacks(Some(Disposition::Hold), false)),
+        Tab::Quarantined => Some(callbacks(Some(Disposition::Quarantine), true)),
+        Tab::Aged => Some(Box::new(Page::<AgedJobRow>::new(()))),
+        Tab::Failed => Some(Box::new(Page::<FailedItem>::new(()))),
+        Tab::Callbacks => Some(callbacks(None, false)),
+        Tab::Reconcile => None,
+        Tab::Outbox => Some(Box::new(Page::<OutboxRow>::new(()))),
+        Tab::Rejected => Some(Box::new(Page::<RejectedLine>::new(()))),
+    }
+}
+
+/// A page of the callbacks of one disposition (`None`: all of them). Held and
+/// quarantined callbacks are questions: their views list the open ones first.
+fn callbacks(disposition: Option<Disposition>, raw_head: bool) -> Box<dyn List> {
+    let open = matches!(
+        disposition,
+        Some(Disposition::Hold | Disposition::Quarantine)
+    );
+    Box::new(Page::<CallbackItem>::new(CallbackList {
+        disposition,
+        raw_head,
+        open,
+    }))
+}
+
 /// The page of each view that lists rows, in the order of the tabs.
 pub struct Lists(Vec<Option<Box<dyn List>>>);
 
 impl Lists {
     /// Every page empty, each reading the list its tab names.
     pub fn new() -> Lists {
-        Lists(Tab::ALL.iter().map(|tab| tab.new_page()).collect())
+        Lists(Tab::ALL.iter().map(|tab| new_page(*tab)).collect())
     }
 
     /// The page `tab` shows (`None`: the view lists no rows).

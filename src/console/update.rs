@@ -1,6 +1,7 @@
 //! [`App`] owns the ledger and the [`Model`]; [`update`] is the one step that reads
 //! and writes the ledger, and the only place the model changes.
 
+mod answered;
 mod bulk;
 mod compare;
 mod decisions;
@@ -8,6 +9,7 @@ mod file_watch;
 mod findings;
 mod query;
 mod queue;
+mod read_only;
 mod reads;
 mod saved;
 mod withdraw;
@@ -23,10 +25,10 @@ use crate::inert::inert;
 use crate::store::{Ledger, StoreError};
 
 use super::action::{Action, Move};
+use super::field::TextField;
 use super::keymap::{self, Context};
 use super::layout;
 use super::model::detail::Subject;
-use super::model::form::TextField;
 use super::model::{Flash, List, Model, Overlay};
 use super::tab::Tab;
 use reads::{GlanceWorker, LedgerRows};

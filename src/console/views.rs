@@ -8,6 +8,7 @@ pub(crate) mod decisions_form;
 pub(crate) mod detail;
 pub(crate) mod findings;
 pub(crate) mod form;
+pub(crate) mod form_lines;
 pub(crate) mod help;
 pub(crate) mod jobs;
 pub(crate) mod outbox;
@@ -25,9 +26,9 @@ use ratatui::style::Stylize;
 use ratatui::text::{Line, Span};
 use unicode_width::UnicodeWidthChar;
 
+use super::field::TextField;
 use super::model::Model;
 use super::model::counts::Count;
-use super::model::form::TextField;
 use super::model::page::PageRow;
 use super::tab::Tab;
 use crate::clock::{Timestamp, relative_age};

@@ -7,26 +7,17 @@ use crate::review::{self, AnswerError, AnswerRequest};
 use crate::store::StoreError;
 
 use super::super::action::{Action, Move};
+use super::super::field::{Outcome, TextField};
 use super::super::model::detail::Subject;
 use super::super::model::form::{
-    AnswerField, AnswerForm, Form, Outcome, OwnerField, OwnerForm, RequestForm, TextField,
+    AnswerField, AnswerForm, Form, OwnerField, OwnerForm, RequestForm,
 };
 use super::super::model::page::Page;
 use super::super::model::{Flash, List, Model, Overlay};
 use super::App;
+use super::answered::Answered;
+use super::read_only::why_read_only;
 use crate::store::CallbackRow;
-
-pub(super) const READ_ONLY: &str =
-    "read-only: the console was opened with --read-only, nothing can be written";
-
-/// Why nothing can be written: opened read-only, or the file is gone from its path.
-pub(super) fn why_read_only(model: &super::super::model::Model) -> &'static str {
-    if model.ledger_gone {
-        super::file_watch::GONE
-    } else {
-        READ_ONLY
-    }
-}
 
 /// Opens the form for a write action on the selected row.
 pub(super) fn open_form(app: &mut App, action: Action) -> Result<(), StoreError> {
@@ -166,17 +157,6 @@ fn answered(
     app.go_on_to_next_open_row(row, open)?;
     app.model.flash = Flash::passing(line, app.passing_for);
     Ok(())
-}
-
-/// What came of an action in an answer form (one callback, or one job's decisions).
-pub(super) enum Answered {
-    /// Nothing written (the form stays open, maybe with an error to fix).
-    Nothing,
-    /// Something happened that the form shows until the reviewer closes it: a linked
-    /// answer's new callback, or someone else's answer that came first.
-    Shown,
-    /// Written, said in one line: the form closes and the line passes.
-    Passing(String),
 }
 
 fn answer_action(app: &mut App, form: &mut AnswerForm, action: Action) -> Answered {

@@ -4,7 +4,7 @@
 use ratatui::style::Stylize;
 use ratatui::text::{Line, Span};
 
-use super::form::{field, outcome_lines, verdict_choices};
+use super::form_lines::{field, outcome_lines, verdict_choices};
 use super::outside;
 use crate::console::model::Model;
 use crate::console::model::bulk::{
