@@ -14,7 +14,8 @@
 //! A new view is its file under `views/` (its columns, or its own drawing), its
 //! [`Tab`] variant with one arm in `Tab::title` (the number key is its place), one arm
 //! in the model's `new_page`, and one arm in `views::of` beside its `mod` line. Rows of a new kind add
-//! their `PageRow` impl and a `RowSource` method (`model/page.rs`), read from the
+//! their `PageRow` impl and a `RowSource` method (`model/page.rs`) and a `TabPage`
+//! variant named in `tab_rows!` (`model.rs`), read from the
 //! ledger in `update/reads.rs` by a keyset page method of the store.
 
 mod action;

@@ -280,7 +280,7 @@ fn rejected_rows() -> Vec<RejectedLine> {
 }
 
 /// The model showing `tab` with `rows` on its page.
-fn showing<T: jobledger::console::model::page::PageRow + 'static>(tab: Tab, rows: Vec<T>) -> Model {
+fn showing<T: jobledger::console::model::TabRow>(tab: Tab, rows: Vec<T>) -> Model {
     let mut model = model();
     model.tab = tab;
     let page = model

@@ -13,8 +13,6 @@ pub mod marks;
 pub mod page;
 pub mod withdraw;
 
-use std::any::Any;
-
 use crate::clock::{Clock, Timestamp};
 use crate::decision::Disposition;
 use crate::filter::{FilterError, Scope, Sort, SortColumn};
@@ -186,27 +184,9 @@ pub trait List {
     ) -> Result<(), StoreError>;
     /// Selects the `index`th row of the page, if there is one (a click on it).
     fn select(&mut self, index: usize) -> bool;
-    /// A copy of the page, to be searched on another thread and put back.
-    fn to_send(&self) -> Box<dyn List + Send>;
-    /// The page itself, for the view that knows its rows.
-    fn as_any(&self) -> &dyn Any;
-    /// The page itself, to change.
-    fn as_any_mut(&mut self) -> &mut dyn Any;
 }
 
-impl<T: PageRow + 'static> List for Page<T> {
-    fn to_send(&self) -> Box<dyn List + Send> {
-        Box::new(self.clone())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
-    }
-
+impl<T: PageRow> List for Page<T> {
     fn filter(&self) -> Option<&str> {
         self.filter.as_deref()
     }
@@ -298,28 +278,98 @@ impl<T: PageRow + 'static> List for Page<T> {
     }
 }
 
+/// The page a tab lists, typed by its rows: one variant per kind of row, so a view
+/// reaches the rows it draws by matching, never by guessing a type.
+#[derive(Clone)]
+pub enum TabPage {
+    /// Callbacks (Held, Quarantined, All callbacks).
+    Callbacks(Page<CallbackItem>),
+    /// Open jobs past their expected age.
+    Aged(Page<AgedJobRow>),
+    /// Failed jobs.
+    Failed(Page<FailedItem>),
+    /// Requests to the outside.
+    Outbox(Page<OutboxRow>),
+    /// Event lines not taken.
+    Rejected(Page<RejectedLine>),
+}
+
+/// A kind of row a tab can list: where its page sits in a [`TabPage`].
+pub trait TabRow: PageRow {
+    /// The page of these rows, when `page` holds them.
+    fn page(page: &TabPage) -> Option<&Page<Self>>;
+    /// [`TabRow::page`], to change.
+    fn page_mut(page: &mut TabPage) -> Option<&mut Page<Self>>;
+}
+
+/// Binds each kind of row to its [`TabPage`] variant, and the page, whatever its rows,
+/// to what every list offers.
+macro_rules! tab_rows {
+    ($($row:ty => $variant:ident),* $(,)?) => {
+        impl TabPage {
+            /// The page, as what every list offers.
+            pub fn list(&self) -> &dyn List {
+                match self {
+                    $(TabPage::$variant(page) => page,)*
+                }
+            }
+
+            /// [`TabPage::list`], to change.
+            pub fn list_mut(&mut self) -> &mut dyn List {
+                match self {
+                    $(TabPage::$variant(page) => page,)*
+                }
+            }
+        }
+
+        $(impl TabRow for $row {
+            fn page(page: &TabPage) -> Option<&Page<Self>> {
+                match page {
+                    TabPage::$variant(page) => Some(page),
+                    _ => None,
+                }
+            }
+
+            fn page_mut(page: &mut TabPage) -> Option<&mut Page<Self>> {
+                match page {
+                    TabPage::$variant(page) => Some(page),
+                    _ => None,
+                }
+            }
+        })*
+    };
+}
+
+tab_rows! {
+    CallbackItem => Callbacks,
+    AgedJobRow => Aged,
+    FailedItem => Failed,
+    OutboxRow => Outbox,
+    RejectedLine => Rejected,
+}
+
 /// A new, empty page of the rows `tab` lists (`None`: it lists no rows).
-fn new_page(tab: Tab) -> Option<Box<dyn List>> {
+fn new_page(tab: Tab) -> Option<TabPage> {
     match tab {
         Tab::Held => Some(callbacks(Some(Disposition::Hold), false)),
         Tab::Quarantined => Some(callbacks(Some(Disposition::Quarantine), true)),
-        Tab::Aged => Some(Box::new(Page::<AgedJobRow>::new(()))),
-        Tab::Failed => Some(Box::new(Page::<FailedItem>::new(()))),
+        Tab::Aged => Some(TabPage::Aged(Page::new(()))),
+        Tab::Failed => Some(TabPage::Failed(Page::new(()))),
         Tab::Callbacks => Some(callbacks(None, false)),
         Tab::Reconcile => None,
-        Tab::Outbox => Some(Box::new(Page::<OutboxRow>::new(()))),
-        Tab::Rejected => Some(Box::new(Page::<RejectedLine>::new(()))),
+        Tab::Outbox => Some(TabPage::Outbox(Page::new(()))),
+        Tab::Rejected => Some(TabPage::Rejected(Page::new(()))),
     }
 }
 
 /// A page of the callbacks of one disposition (`None`: all of them). Held and
 /// quarantined callbacks are questions: their views list the open ones first.
-fn callbacks(disposition: Option<Disposition>, raw_head: bool) -> Box<dyn List> {
+fn callbacks(disposition: Option<Disposition>, raw_head: bool) -> TabPage {
     let open = matches!(
         disposition,
         Some(Disposition::Hold | Disposition::Quarantine)
     );
-    Box::new(Page::<CallbackItem>::new(CallbackList {
+    TabPage::Callbacks(Page::new(CallbackList {
         disposition,
         raw_head,
         open,
@@ -327,7 +377,7 @@ fn callbacks(disposition: Option<Disposition>, raw_head: bool) -> Box<dyn List> 
 }
 
 /// The page of each view that lists rows, in the order of the tabs.
-pub struct Lists(Vec<Option<Box<dyn List>>>);
+pub struct Lists(Vec<Option<TabPage>>);
 
 impl Lists {
     /// Every page empty, each reading the list its tab names.
@@ -335,35 +385,42 @@ impl Lists {
         Lists(Tab::ALL.iter().map(|tab| new_page(*tab)).collect())
     }
 
+    /// The page `tab` shows, typed by its rows (`None`: the view lists no rows).
+    pub fn tab_page(&self, tab: Tab) -> Option<&TabPage> {
+        self.0.get(tab.index())?.as_ref()
+    }
+
     /// The page `tab` shows (`None`: the view lists no rows).
     pub fn of(&self, tab: Tab) -> Option<&dyn List> {
-        self.0.get(tab.index())?.as_deref()
+        self.tab_page(tab).map(TabPage::list)
     }
 
     /// Puts `page` in place of the one `tab` shows (a search finished elsewhere).
-    pub fn put(&mut self, tab: Tab, page: Box<dyn List>) {
+    pub fn put(&mut self, tab: Tab, page: TabPage) {
         if let Some(slot) = self.0.get_mut(tab.index()) {
             *slot = Some(page);
         }
     }
 
+    /// The page `tab` shows, typed by its rows, to change.
+    pub fn tab_page_mut(&mut self, tab: Tab) -> Option<&mut TabPage> {
+        self.0.get_mut(tab.index())?.as_mut()
+    }
+
     /// The page `tab` shows, to change.
     pub fn of_mut(&mut self, tab: Tab) -> Option<&mut dyn List> {
-        match self.0.get_mut(tab.index()) {
-            Some(Some(page)) => Some(page.as_mut()),
-            _ => None,
-        }
+        self.tab_page_mut(tab).map(TabPage::list_mut)
     }
 
     /// The page `tab` shows, as the page of rows `T` it is (`None` when it lists
     /// other rows, or none): what a view draws, or a test fills in.
-    pub fn page<T: PageRow + 'static>(&self, tab: Tab) -> Option<&Page<T>> {
-        self.of(tab)?.as_any().downcast_ref()
+    pub fn page<T: TabRow>(&self, tab: Tab) -> Option<&Page<T>> {
+        T::page(self.tab_page(tab)?)
     }
 
     /// [`Lists::page`], to change.
-    pub fn page_mut<T: PageRow + 'static>(&mut self, tab: Tab) -> Option<&mut Page<T>> {
-        self.of_mut(tab)?.as_any_mut().downcast_mut()
+    pub fn page_mut<T: TabRow>(&mut self, tab: Tab) -> Option<&mut Page<T>> {
+        T::page_mut(self.tab_page_mut(tab)?)
     }
 }
 

@@ -28,8 +28,8 @@ use unicode_width::UnicodeWidthChar;
 
 use super::field::TextField;
 use super::model::Model;
+use super::model::TabRow;
 use super::model::counts::Count;
-use super::model::page::PageRow;
 use super::tab::Tab;
 use crate::clock::{Timestamp, relative_age};
 use crate::inert::inert;
@@ -60,7 +60,7 @@ pub(crate) trait TabView: Sync {
     fn draw(&self, frame: &mut Frame<'_>, area: Rect, preview: Option<Rect>, model: &Model);
 }
 
-impl<T: PageRow + 'static> TabView for ListView<T> {
+impl<T: TabRow> TabView for ListView<T> {
     fn draw(&self, frame: &mut Frame<'_>, area: Rect, preview: Option<Rect>, model: &Model) {
         // A tab whose page holds other rows than its view draws would be a slip in
         // `views::of`; the console test draws every tab, so it shows there as a blank.
