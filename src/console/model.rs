@@ -24,8 +24,8 @@ use super::context::Context;
 use super::field::TextField;
 use super::tab::Tab;
 use super::theme::Theme;
-use counts::{Count, Glance};
-use detail::{Detail, Subject};
+use counts::{Count, ReconcileSummary};
+use detail::{Detail, DetailKey};
 use form::Form;
 use marks::Marks;
 use page::{CallbackItem, CallbackList, FailedItem, Page, PageRow, RowSource};
@@ -162,7 +162,7 @@ pub trait List {
     /// (`Some(true)`: open only), or `None` when the view lists no questions.
     fn toggle_open(&mut self) -> Option<bool>;
     /// What the detail pane would show for the selected row.
-    fn subject(&self) -> Option<Subject>;
+    fn detail_key(&self) -> Option<DetailKey>;
     /// The job of the selected row, for retries and cancels.
     fn job(&self) -> Option<&str>;
     /// The selected row, when the view lists callbacks.
@@ -239,8 +239,8 @@ impl<T: PageRow> List for Page<T> {
         T::toggle_open(&mut self.source)
     }
 
-    fn subject(&self) -> Option<Subject> {
-        self.current().and_then(PageRow::subject)
+    fn detail_key(&self) -> Option<DetailKey> {
+        self.current().and_then(PageRow::detail_key)
     }
 
     fn job(&self) -> Option<&str> {
@@ -441,7 +441,7 @@ pub struct Model {
     /// The Reconcile view's selected finding, and the jobs behind it once opened.
     pub findings: findings::Findings,
     /// The reconciliation at a glance.
-    pub glance: Glance,
+    pub summary: ReconcileSummary,
     /// The detail pane below the list, open when `Some`; it has the keyboard while no
     /// overlay is open.
     pub detail: Option<Detail>,
@@ -496,7 +496,7 @@ impl Model {
             lists: Lists::new(),
             reconcile_scroll: 0,
             findings: findings::Findings::default(),
-            glance: Glance::default(),
+            summary: ReconcileSummary::default(),
             detail: None,
             overlay: Overlay::None,
             flash: None,
@@ -567,7 +567,7 @@ impl Model {
     pub fn count(&self, tab: Tab) -> Count {
         self.lists.of(tab).map_or(
             Count {
-                all: self.glance.missing.missing_terminal + self.glance.missing.missing_output,
+                all: self.summary.missing.missing_terminal + self.summary.missing.missing_output,
                 ..Count::default()
             },
             List::count,
@@ -659,7 +659,7 @@ impl Model {
             Action::Owner => !self.writes_off() && self.list().and_then(List::aged).is_some(),
             Action::Retry | Action::Cancel => !self.writes_off() && job.is_some(),
             Action::OpenDetail if self.on_findings() => true,
-            Action::OpenDetail => self.list().and_then(List::subject).is_some(),
+            Action::OpenDetail => self.list().and_then(List::detail_key).is_some(),
             Action::Filter => self.list().is_some(),
             // Enter keeps only a query: not offered while the text typed is none.
             Action::Submit if matches!(self.overlay, Overlay::Filter { .. }) => {

@@ -7,8 +7,8 @@ mod compare;
 mod decisions;
 mod file_watch;
 mod findings;
+mod open_questions;
 mod query;
-mod queue;
 mod read_only;
 mod reads;
 mod saved;
@@ -28,10 +28,10 @@ use super::action::{Action, Move};
 use super::field::TextField;
 use super::keymap::{self, Context};
 use super::layout;
-use super::model::detail::Subject;
+use super::model::detail::DetailKey;
 use super::model::{Flash, List, Model, Overlay};
 use super::tab::Tab;
-use reads::{GlanceWorker, LedgerRows};
+use reads::{LedgerRows, SummaryWorker};
 
 /// With the system clock, ages move without the ledger changing: recount this often.
 const RECOUNT_EVERY_S: i64 = 30;
@@ -48,8 +48,8 @@ const NEXT_OPEN_WITHIN: usize = 500;
 pub struct App {
     ledger: Ledger,
     model: Model,
-    /// Counts the glance of a large ledger off this thread.
-    glance_worker: GlanceWorker,
+    /// Counts the summary of a large ledger off this thread.
+    summary_worker: SummaryWorker,
     data_version: i64,
     counted_at: Timestamp,
     quit: bool,
@@ -78,12 +78,12 @@ impl App {
             ledger.keep_writes_durable()?;
         }
         let data_version = ledger.data_version()?;
-        let glance_worker = GlanceWorker::new(ledger.path().to_path_buf());
+        let summary_worker = SummaryWorker::new(ledger.path().to_path_buf());
         let path = ledger.path().to_string_lossy().into_owned();
         let mut app = App {
             ledger,
             model: Model::new(path, clock, now, reviewer, read_only),
-            glance_worker,
+            summary_worker,
             data_version,
             counted_at: now,
             quit: false,
@@ -109,7 +109,8 @@ impl App {
             Ledger::open(path)
         }
         .with_context(|| format!("opening the ledger {} for review", path.display()))?;
-        // A damaged ledger is named before anything is shown or written (issue 11, item 7).
+        // A damaged ledger is named before anything is shown or written, so that no
+        // reviewer reads or answers rows the file can no longer vouch for.
         ledger.damage_probe()?;
         App::new(ledger, clock, reviewer, read_only).context("reading the ledger")
     }
@@ -197,7 +198,7 @@ impl App {
     /// Re-reads counts, the current page and the open detail.
     pub(crate) fn refresh(&mut self) -> Result<(), StoreError> {
         reads::recount(&self.ledger, &mut self.model)?;
-        self.read_glance()?;
+        self.read_summary()?;
         self.counted_at = self.model.now;
         self.reload_page()?;
         self.reload_detail()
@@ -207,16 +208,16 @@ impl App {
         let Some(open) = &self.model.detail else {
             return Ok(());
         };
-        let Some(subject) = self.model.list().and_then(List::subject) else {
+        let Some(detail_key) = self.model.list().and_then(List::detail_key) else {
             self.model.detail = None;
             return Ok(());
         };
-        let scroll = if open.subject == subject {
+        let scroll = if open.detail_key == detail_key {
             open.scroll
         } else {
             0
         };
-        let mut detail = reads::detail(&self.ledger, subject)?;
+        let mut detail = reads::detail(&self.ledger, detail_key)?;
         detail.scroll = scroll;
         self.model.detail = Some(detail);
         Ok(())
@@ -234,7 +235,7 @@ impl App {
         file_watch::check(self)?;
         query::search_when_paused(self)?;
         query::take_search(self)?;
-        self.take_glance();
+        self.take_summary();
         self.model.now = self.model.clock.now();
         let version = self.ledger.data_version()?;
         let clock_moved = self.model.now.seconds_since(self.counted_at) >= RECOUNT_EVERY_S;
@@ -281,11 +282,11 @@ impl App {
         if self.model.on_findings() {
             return findings::open(self);
         }
-        let Some(subject) = self.model.list().and_then(List::subject) else {
+        let Some(detail_key) = self.model.list().and_then(List::detail_key) else {
             self.model.flash = Flash::info("no row selected");
             return Ok(());
         };
-        self.model.detail = Some(reads::detail(&self.ledger, subject)?);
+        self.model.detail = Some(reads::detail(&self.ledger, detail_key)?);
         // The list got shorter: keep the selected row on it.
         self.reload_page()?;
         self.reload_detail()
@@ -353,10 +354,10 @@ impl App {
     /// down past the answered row and past closed ones.
     fn go_on_to_next_open_row(
         &mut self,
-        answered: &Subject,
+        answered: &DetailKey,
         open: fn(&Model) -> bool,
     ) -> Result<(), StoreError> {
-        let selected = |model: &Model| model.list().and_then(List::subject);
+        let selected = |model: &Model| model.list().and_then(List::detail_key);
         if selected(&self.model).as_ref() != Some(answered) {
             return Ok(());
         }
@@ -423,15 +424,15 @@ impl App {
         let id = match (
             list.is_some_and(List::has_selection),
             list.and_then(List::callback),
-            list.and_then(List::subject),
+            list.and_then(List::detail_key),
         ) {
             (false, _, _) => Err("no row selected: nothing copied".to_owned()),
             (true, Some(callback), _) if delivery => Ok(callback.delivery_id.clone()),
             (true, Some(callback), _) => Ok(callback.job_id.clone()),
-            (true, None, Some(Subject::Job(_))) if delivery => Err(format!(
+            (true, None, Some(DetailKey::Job(_))) if delivery => Err(format!(
                 "the {view} view lists jobs, which have no delivery id: nothing copied"
             )),
-            (true, None, Some(Subject::Job(job))) => Ok(Some(job)),
+            (true, None, Some(DetailKey::Job(job))) => Ok(Some(job)),
             (true, None, _) => Err(format!(
                 "a row of the {view} view names no job: nothing copied"
             )),

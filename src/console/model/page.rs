@@ -15,11 +15,11 @@ use crate::store::{
 use crate::store::{Finding, FindingJob};
 
 use super::counts::Count;
-use super::detail::Subject;
+use super::detail::DetailKey;
 use crate::console::action::Move;
 
 /// Rows read for a page, or why not.
-pub type Fetched<T> = Result<Vec<T>, StoreError>;
+pub type RowsRead<T> = Result<Vec<T>, StoreError>;
 
 /// Which rows of which list, in which order: the list, the view's query and its sort.
 #[derive(Debug, Clone, Copy)]
@@ -40,11 +40,11 @@ pub trait RowSource {
         &self,
         query: Query<'_, CallbackList>,
         page: PageRequest<CallbackKey>,
-    ) -> Fetched<CallbackItem>;
+    ) -> RowsRead<CallbackItem>;
     /// Open jobs past their expected age.
-    fn aged_jobs(&self, query: Query<'_, ()>, page: PageRequest<JobKey>) -> Fetched<AgedJobRow>;
+    fn aged_jobs(&self, query: Query<'_, ()>, page: PageRequest<JobKey>) -> RowsRead<AgedJobRow>;
     /// Failed jobs.
-    fn failed_jobs(&self, query: Query<'_, ()>, page: PageRequest<JobKey>) -> Fetched<FailedItem>;
+    fn failed_jobs(&self, query: Query<'_, ()>, page: PageRequest<JobKey>) -> RowsRead<FailedItem>;
     /// How many callbacks the list holds, and how many match the filter.
     fn count_callbacks(&self, query: Query<'_, CallbackList>) -> Result<Count, StoreError>;
     /// How many open jobs are past their expected age, and how many match the filter.
@@ -52,11 +52,11 @@ pub trait RowSource {
     /// How many jobs failed, and how many match the filter.
     fn count_failed_jobs(&self, query: Query<'_, ()>) -> Result<Count, StoreError>;
     /// Requests in the outbox, in the order they were made.
-    fn outbox(&self, query: Query<'_, ()>, page: PageRequest<i64>) -> Fetched<OutboxRow>;
+    fn outbox(&self, query: Query<'_, ()>, page: PageRequest<i64>) -> RowsRead<OutboxRow>;
     /// How many requests the outbox holds, and how many match the filter.
     fn count_outbox(&self, query: Query<'_, ()>) -> Result<Count, StoreError>;
     /// Rejected event lines, in ledger order.
-    fn rejected(&self, query: Query<'_, ()>, page: PageRequest<i64>) -> Fetched<RejectedLine>;
+    fn rejected(&self, query: Query<'_, ()>, page: PageRequest<i64>) -> RowsRead<RejectedLine>;
     /// How many lines were rejected, and how many match the filter.
     fn count_rejected(&self, query: Query<'_, ()>) -> Result<Count, StoreError>;
     /// The jobs behind a reconciliation finding, in job id order.
@@ -64,7 +64,7 @@ pub trait RowSource {
         &self,
         query: Query<'_, Finding>,
         page: PageRequest<String>,
-    ) -> Fetched<FindingJob>;
+    ) -> RowsRead<FindingJob>;
     /// How many jobs the finding names, and how many match the filter.
     fn count_finding_jobs(&self, query: Query<'_, Finding>) -> Result<Count, StoreError>;
 }
@@ -88,7 +88,7 @@ pub trait PageRow: Sized + Clone + Send {
     fn key(&self) -> Self::Key;
 
     /// What the detail pane shows for this row (`None`: it has no detail).
-    fn subject(&self) -> Option<Subject>;
+    fn detail_key(&self) -> Option<DetailKey>;
 
     /// The job a retry, cancel or owner would be asked for (jobs only).
     fn job(&self) -> Option<&str> {
@@ -119,7 +119,7 @@ pub trait PageRow: Sized + Clone + Send {
         rows: &dyn RowSource,
         query: Query<'_, Self::Source>,
         page: PageRequest<Self::Key>,
-    ) -> Fetched<Self>;
+    ) -> RowsRead<Self>;
 }
 
 /// The page a view holds, its filter and its selection.
@@ -205,7 +205,7 @@ impl<T: PageRow> Page<T> {
         self.selected = 0;
     }
 
-    fn fetch(&self, reader: &dyn RowSource, keyset: Keyset<T::Key>, limit: usize) -> Fetched<T> {
+    fn fetch(&self, reader: &dyn RowSource, keyset: Keyset<T::Key>, limit: usize) -> RowsRead<T> {
         if limit == 0 {
             return Ok(Vec::new());
         }
@@ -214,7 +214,7 @@ impl<T: PageRow> Page<T> {
 
     /// Rows past the page's last row (`forward`) or before its first, at most `limit`
     /// (none when the page is empty).
-    fn beyond(&self, reader: &dyn RowSource, forward: bool, limit: usize) -> Fetched<T> {
+    fn beyond(&self, reader: &dyn RowSource, forward: bool, limit: usize) -> RowsRead<T> {
         let edge = if forward {
             self.rows.last()
         } else {
@@ -403,8 +403,8 @@ impl PageRow for CallbackItem {
         }
     }
 
-    fn subject(&self) -> Option<Subject> {
-        Some(Subject::Callback(self.row.seq))
+    fn detail_key(&self) -> Option<DetailKey> {
+        Some(DetailKey::Callback(self.row.seq))
     }
 
     fn callback(&self) -> Option<&CallbackRow> {
@@ -430,7 +430,7 @@ impl PageRow for CallbackItem {
         rows: &dyn RowSource,
         query: Query<'_, CallbackList>,
         page: PageRequest<CallbackKey>,
-    ) -> Fetched<Self> {
+    ) -> RowsRead<Self> {
         rows.callbacks(query, page)
     }
 }
@@ -444,8 +444,8 @@ impl PageRow for AgedJobRow {
         (self.aged_at, self.job_id.clone())
     }
 
-    fn subject(&self) -> Option<Subject> {
-        Some(Subject::Job(self.job_id.clone()))
+    fn detail_key(&self) -> Option<DetailKey> {
+        Some(DetailKey::Job(self.job_id.clone()))
     }
 
     fn job(&self) -> Option<&str> {
@@ -464,7 +464,7 @@ impl PageRow for AgedJobRow {
         rows: &dyn RowSource,
         query: Query<'_, ()>,
         page: PageRequest<JobKey>,
-    ) -> Fetched<Self> {
+    ) -> RowsRead<Self> {
         rows.aged_jobs(query, page)
     }
 }
@@ -487,8 +487,8 @@ impl PageRow for FailedItem {
         (self.accepted_at, self.row.job_id.clone())
     }
 
-    fn subject(&self) -> Option<Subject> {
-        Some(Subject::Job(self.row.job_id.clone()))
+    fn detail_key(&self) -> Option<DetailKey> {
+        Some(DetailKey::Job(self.row.job_id.clone()))
     }
 
     fn job(&self) -> Option<&str> {
@@ -503,7 +503,7 @@ impl PageRow for FailedItem {
         rows: &dyn RowSource,
         query: Query<'_, ()>,
         page: PageRequest<JobKey>,
-    ) -> Fetched<Self> {
+    ) -> RowsRead<Self> {
         rows.failed_jobs(query, page)
     }
 }
@@ -518,15 +518,15 @@ impl PageRow for OutboxRow {
     }
 
     /// The job the request is for: Enter opens its detail and timeline.
-    fn subject(&self) -> Option<Subject> {
-        Some(Subject::Job(self.job_id.clone()))
+    fn detail_key(&self) -> Option<DetailKey> {
+        Some(DetailKey::Job(self.job_id.clone()))
     }
 
     fn count(rows: &dyn RowSource, query: Query<'_, ()>) -> Result<Count, StoreError> {
         rows.count_outbox(query)
     }
 
-    fn fetch(rows: &dyn RowSource, query: Query<'_, ()>, page: PageRequest<i64>) -> Fetched<Self> {
+    fn fetch(rows: &dyn RowSource, query: Query<'_, ()>, page: PageRequest<i64>) -> RowsRead<Self> {
         rows.outbox(query, page)
     }
 }
@@ -541,15 +541,15 @@ impl PageRow for RejectedLine {
     }
 
     /// The line itself: Enter opens its reason, raw line and the job's timeline.
-    fn subject(&self) -> Option<Subject> {
-        Some(Subject::Rejected(self.seq))
+    fn detail_key(&self) -> Option<DetailKey> {
+        Some(DetailKey::Rejected(self.seq))
     }
 
     fn count(rows: &dyn RowSource, query: Query<'_, ()>) -> Result<Count, StoreError> {
         rows.count_rejected(query)
     }
 
-    fn fetch(rows: &dyn RowSource, query: Query<'_, ()>, page: PageRequest<i64>) -> Fetched<Self> {
+    fn fetch(rows: &dyn RowSource, query: Query<'_, ()>, page: PageRequest<i64>) -> RowsRead<Self> {
         rows.rejected(query, page)
     }
 }

@@ -8,7 +8,7 @@ use crate::store::StoreError;
 
 use super::super::action::{Action, Move};
 use super::super::field::{Outcome, TextField};
-use super::super::model::detail::Subject;
+use super::super::model::detail::DetailKey;
 use super::super::model::form::{
     AnswerField, AnswerForm, Form, OwnerField, OwnerForm, RequestForm,
 };
@@ -109,7 +109,7 @@ pub(super) fn form_action(app: &mut App, action: Action) -> Result<(), StoreErro
                     let row = model.list().and_then(List::callback);
                     row.is_some_and(CallbackRow::is_open_question)
                 };
-                return answered(app, &Subject::Callback(f.seq), open, line);
+                return answered(app, &DetailKey::Callback(f.seq), open, line);
             }
         },
         Form::Decisions(f) => match super::decisions::action(app, f, action) {
@@ -120,7 +120,7 @@ pub(super) fn form_action(app: &mut App, action: Action) -> Result<(), StoreErro
                     let job = model.findings.jobs.as_ref().and_then(Page::current);
                     job.is_some_and(|j| j.answer.as_ref().is_none_or(|(v, _)| !v.closes()))
                 };
-                return answered(app, &Subject::Job(f.job_id.clone()), open, line);
+                return answered(app, &DetailKey::Job(f.job_id.clone()), open, line);
             }
         },
         Form::Owner(f) => match owner_action(app, f, action) {
@@ -149,7 +149,7 @@ pub(super) fn form_action(app: &mut App, action: Action) -> Result<(), StoreErro
 /// seconds on the message line.
 fn answered(
     app: &mut App,
-    row: &Subject,
+    row: &DetailKey,
     open: fn(&Model) -> bool,
     line: String,
 ) -> Result<(), StoreError> {

@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
 use super::form_lines::{field, outcome_lines, signature, standing_answer, verdict_choices};
-use super::outside;
+use super::inert_span;
 use crate::clock::Timestamp;
 use crate::console::model::Model;
 use crate::console::model::form::{
@@ -75,7 +75,7 @@ fn owner_lines(form: &OwnerForm, now: Timestamp) -> Vec<Line<'_>> {
     ));
     lines.push(Line::default());
     if let Some(error) = &form.error {
-        lines.push(Line::from(outside(error).yellow().bold()));
+        lines.push(Line::from(inert_span(error).yellow().bold()));
     }
     lines
 }
@@ -93,7 +93,7 @@ fn request_lines(form: &RequestForm, now: Timestamp) -> Vec<Line<'_>> {
         lines.push(Line::from(vec![
             mark,
             Span::raw(format!("{:<18}", check.name)).bold(),
-            outside(&check.finding),
+            inert_span(&check.finding),
         ]));
     }
     lines.push(Line::default());
@@ -107,7 +107,7 @@ fn request_lines(form: &RequestForm, now: Timestamp) -> Vec<Line<'_>> {
         ),
         Err(reason) => Line::from(vec![
             Span::raw("It would be refused: ").light_red().bold(),
-            outside(reason),
+            inert_span(reason),
         ]),
     });
     lines.push(Line::from(
@@ -127,10 +127,10 @@ fn withdraw_lines(form: &WithdrawForm, now: Timestamp) -> Vec<Line<'_>> {
     let mut lines = vec![
         Line::from(vec![
             Span::raw(format!("Request {}: {} of ", r.id, r.request)).bold(),
-            outside(&r.job_id).bold(),
+            inert_span(&r.job_id).bold(),
             Span::raw(attempt),
             Span::raw(", asked by "),
-            outside(&r.requested_by),
+            inert_span(&r.requested_by),
             Span::raw(format!(" at {}.", r.requested_at.readable(now))),
         ]),
         Line::from(

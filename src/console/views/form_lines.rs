@@ -6,7 +6,7 @@
 use ratatui::style::{Color, Style, Stylize};
 use ratatui::text::{Line, Span};
 
-use super::outside;
+use super::inert_span;
 use crate::clock::Timestamp;
 use crate::console::field::{Outcome, TextField};
 use crate::console::model::Model;
@@ -60,11 +60,11 @@ pub(super) fn signature<'a>(
     meaning: &str,
 ) {
     if let Some(error) = error {
-        lines.push(Line::from(outside(error).yellow().bold()));
+        lines.push(Line::from(inert_span(error).yellow().bold()));
     }
     lines.push(Line::from(vec![
         Span::raw("Written at once, append-only, as ").dark_gray(),
-        outside(&model.reviewer),
+        inert_span(&model.reviewer),
         Span::raw(format!(" at {}. {meaning}", model.now.readable(model.now))).dark_gray(),
     ]));
 }
@@ -78,7 +78,7 @@ pub(super) fn outcome_lines<'a>(lines: &mut Vec<Line<'a>>, outcome: &'a Outcome,
     match outcome {
         Outcome::Written(written) => {
             for text in written {
-                lines.push(Line::from(outside(text).green()));
+                lines.push(Line::from(inert_span(text).green()));
             }
         }
         Outcome::AnsweredMeanwhile(theirs) => {
@@ -90,14 +90,14 @@ pub(super) fn outcome_lines<'a>(lines: &mut Vec<Line<'a>>, outcome: &'a Outcome,
             lines.push(Line::default());
             let mut spans = vec![
                 Span::raw("Their answer: ").bold(),
-                outside(theirs.verdict.as_str()).bold(),
+                inert_span(theirs.verdict.as_str()).bold(),
                 Span::raw(" by "),
-                outside(&theirs.reviewer),
+                inert_span(&theirs.reviewer),
                 Span::raw(format!(" at {}", theirs.answered_at.readable(now))),
             ];
             if !theirs.note.is_empty() {
                 spans.push(Span::raw(" — "));
-                spans.push(outside(&theirs.note).italic());
+                spans.push(inert_span(&theirs.note).italic());
             }
             lines.push(Line::from(spans));
             lines.push(Line::default());
@@ -111,7 +111,10 @@ pub(super) fn outcome_lines<'a>(lines: &mut Vec<Line<'a>>, outcome: &'a Outcome,
                 Color::White,
                 Color::Red,
             ));
-            lines.push(Line::from(vec![Span::raw("Why: ").bold(), outside(reason)]));
+            lines.push(Line::from(vec![
+                Span::raw("Why: ").bold(),
+                inert_span(reason),
+            ]));
         }
     }
 }
@@ -125,9 +128,9 @@ pub(super) fn standing_answer<'a>(
 ) -> Line<'a> {
     Line::from(vec![
         Span::raw("Standing answer: ").dark_gray(),
-        outside(verdict),
+        inert_span(verdict),
         Span::raw(" by "),
-        outside(reviewer),
+        inert_span(reviewer),
         Span::raw(format!(
             " at {}; yours is appended after it.",
             at.readable(now)
