@@ -12,11 +12,12 @@
 //! `views` read the model.
 //!
 //! A new view of rows of a kind already listed is its [`Tab`] variant with one arm in
-//! `Tab::title` (the number key is its place), one arm in the model's `new_page` (the
+//! `Tab::title` (the number key is its place), one arm in `model::lists::new_page` (the
 //! `TabPage` it lists), and one arm in `views::of` beside its view's `mod` line (its
 //! columns, or its own drawing). Rows of a new kind add their `PageRow` impl and a
-//! `RowSource` method (`model/page.rs`), a `TabPage` variant named in `tab_rows!`, and
-//! a read in `update/reads.rs` by a keyset page method of the store.
+//! `RowSource` method (`model/rows.rs`), a `TabPage` variant named in `tab_rows!`
+//! (`model/lists.rs`), and a read in `update/reads.rs` by a keyset page method of the
+//! store.
 
 mod action;
 pub mod axis;
