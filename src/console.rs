@@ -11,15 +11,19 @@
 //! Imports run one way: `terminal` → `update` → `model` and `layout`; `view` and
 //! `views` read the model.
 //!
-//! A new view is its file under `views/` (its columns, or its own drawing), its
-//! [`Tab`] variant with one arm in `Tab::spec` (title and page; the number key is its
-//! place), and one arm in `views::of` beside its `mod` line. Rows of a new kind add
-//! their `PageRow` impl and a `RowSource` method (`model/page.rs`), read from the
-//! ledger in `update/reads.rs` by a keyset page method of the store.
+//! A new view of rows of a kind already listed is its [`Tab`] variant with one arm in
+//! `Tab::title` (the number key is its place), one arm in `model::lists::new_page` (the
+//! `TabPage` it lists), and one arm in `views::of` beside its view's `mod` line (its
+//! columns, or its own drawing). Rows of a new kind add their `PageRow` impl and a
+//! `RowSource` method (`model/rows.rs`), a `TabPage` variant named in `tab_rows!`
+//! (`model/lists.rs`), and a read in `update/reads.rs` by a keyset page method of the
+//! store.
 
 mod action;
 pub mod axis;
 pub mod clipboard;
+pub mod context;
+pub mod field;
 pub mod keymap;
 pub mod layout;
 pub mod model;
@@ -38,7 +42,7 @@ use anyhow::Result;
 use crate::clock::Clock;
 
 pub use action::{Action, Move};
-pub use keymap::Context;
+pub use context::Context;
 pub use model::{Flash, Model, Overlay};
 pub use tab::Tab;
 pub use theme::Theme;

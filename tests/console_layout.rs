@@ -85,7 +85,7 @@ fn alarmed_read_only_model(path: &str) -> Model {
         "a-reviewer-with-a-long-name".to_owned(),
         true,
     );
-    let backlog = &mut model.glance.backlog;
+    let backlog = &mut model.summary.backlog;
     backlog.raised = true;
     backlog.arrivals = 412;
     backlog.open = 13_904;

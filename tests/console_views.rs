@@ -6,7 +6,7 @@ mod support;
 
 use jobledger::clock::{Clock, Timestamp};
 use jobledger::console::model::counts::Count;
-use jobledger::console::model::detail::{Detail, RawMessage, Subject};
+use jobledger::console::model::detail::{Detail, DetailKey, RawMessage};
 use jobledger::console::model::page::{CallbackItem, Page};
 use jobledger::console::{Model, Tab};
 use jobledger::decision::{
@@ -109,7 +109,7 @@ fn the_held_view_draws_the_rows_it_is_given() {
 /// The detail of the held callback #2, its job and two timeline entries.
 fn held_detail() -> Detail {
     let rows = held_rows();
-    let mut detail = Detail::empty(Subject::Callback(2));
+    let mut detail = Detail::empty(DetailKey::Callback(2));
     detail.callback = Some(rows[0].row.clone());
     detail.job = Some(JobRow {
         job_id: "booking-1042".to_owned(),
@@ -280,7 +280,7 @@ fn rejected_rows() -> Vec<RejectedLine> {
 }
 
 /// The model showing `tab` with `rows` on its page.
-fn showing<T: jobledger::console::model::page::PageRow + 'static>(tab: Tab, rows: Vec<T>) -> Model {
+fn showing<T: jobledger::console::model::TabRow>(tab: Tab, rows: Vec<T>) -> Model {
     let mut model = model();
     model.tab = tab;
     let page = model

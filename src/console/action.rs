@@ -1,6 +1,6 @@
 //! What a reviewer (or the terminal) asks of the console.
 
-use super::model::form::InputRequest;
+use super::field::InputRequest;
 use super::tab::Tab;
 
 /// An intent, produced by the key table or the terminal and carried out by [`super::update()`].

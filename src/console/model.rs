@@ -9,26 +9,28 @@ pub mod decisions;
 pub mod detail;
 pub mod findings;
 pub mod form;
+mod lists;
 pub mod marks;
 pub mod page;
+pub mod rows;
 pub mod withdraw;
 
-use std::any::Any;
-
 use crate::clock::{Clock, Timestamp};
-use crate::filter::{FilterError, Scope, Sort, SortColumn};
+use crate::filter::FilterError;
 use crate::review::CaseKind;
-use crate::store::{AgedJobRow, CallbackRow, SavedView, StoreError};
+use crate::store::{CallbackRow, SavedView};
 
-use super::action::{Action, Move};
-use super::keymap::Context;
+use super::action::Action;
+use super::context::Context;
+use super::field::TextField;
 use super::tab::Tab;
 use super::theme::Theme;
-use counts::{Count, Glance};
-use detail::{Detail, Subject};
-use form::{Form, TextField};
+use counts::{Count, ReconcileSummary};
+use detail::Detail;
+use form::Form;
+pub use lists::{List, Lists, TabPage, TabRow};
 use marks::Marks;
-use page::{CallbackItem, Page, PageRow, RowSource};
+use page::{CallbackItem, Page};
 
 /// A message in the line above the footer: until the next key, or (a passing one)
 /// for a few seconds whatever keys come, then it goes by itself.
@@ -134,215 +136,6 @@ pub enum ViewChange {
     },
 }
 
-/// A view's page, whatever its rows: what the update step and the footer ask of it.
-pub trait List {
-    /// The view's filter.
-    fn filter(&self) -> Option<&str>;
-    /// Sets the view's filter (`None`: no filter); an error says why the text is no
-    /// query, and the rows stay those of the last one that was.
-    fn set_filter(&mut self, filter: Option<String>) -> Result<(), FilterError>;
-    /// Sets the filter's text alone: the rows stay those of the last query searched
-    /// (a large view searches when typing pauses).
-    fn set_filter_text(&mut self, filter: Option<String>);
-    /// Why the filter as typed is not a query (`None`: it is one, or there is none).
-    fn invalid(&self) -> Option<&FilterError>;
-    /// The kind of list, which says the fields its query may name.
-    fn scope(&self) -> Scope;
-    /// The columns the list can be sorted by, its own order first.
-    fn sorts(&self) -> &'static [SortColumn];
-    /// The order of the rows.
-    fn sort(&self) -> Sort;
-    /// Orders the rows by `sort` (read again from the top on the next reload).
-    fn set_sort(&mut self, sort: Sort);
-    /// Whether a row is selected (a list with no rows has none).
-    fn has_selection(&self) -> bool;
-    /// How many rows the page holds.
-    fn rows_on_page(&self) -> usize;
-    /// Switches a list of questions between the open ones and all; the new setting
-    /// (`Some(true)`: open only), or `None` when the view lists no questions.
-    fn toggle_open(&mut self) -> Option<bool>;
-    /// What the detail pane would show for the selected row.
-    fn subject(&self) -> Option<Subject>;
-    /// The job of the selected row, for retries and cancels.
-    fn job(&self) -> Option<&str>;
-    /// The selected row, when the view lists callbacks.
-    fn callback(&self) -> Option<&CallbackRow>;
-    /// The selected row, when the view lists aged jobs.
-    fn aged(&self) -> Option<&AgedJobRow>;
-    /// How many rows the view lists, and how many match its filter.
-    fn count(&self) -> Count;
-    /// Counts the view's rows again in `rows`.
-    fn recount(&mut self, rows: &dyn RowSource) -> Result<(), StoreError>;
-    /// Re-reads the page from `rows`, `height` rows tall, keeping the selection.
-    fn reload(&mut self, rows: &dyn RowSource, height: usize) -> Result<(), StoreError>;
-    /// Moves the selection, reading past the page's edge from `rows` when needed.
-    fn step(
-        &mut self,
-        rows: &dyn RowSource,
-        height: usize,
-        movement: Move,
-    ) -> Result<(), StoreError>;
-    /// Selects the `index`th row of the page, if there is one (a click on it).
-    fn select(&mut self, index: usize) -> bool;
-    /// A copy of the page, to be searched on another thread and put back.
-    fn to_send(&self) -> Box<dyn List + Send>;
-    /// The page itself, for the view that knows its rows.
-    fn as_any(&self) -> &dyn Any;
-    /// The page itself, to change.
-    fn as_any_mut(&mut self) -> &mut dyn Any;
-}
-
-impl<T: PageRow + 'static> List for Page<T> {
-    fn to_send(&self) -> Box<dyn List + Send> {
-        Box::new(self.clone())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
-    }
-
-    fn filter(&self) -> Option<&str> {
-        self.filter.as_deref()
-    }
-
-    fn select(&mut self, index: usize) -> bool {
-        let exists = index < self.rows.len();
-        if exists {
-            self.selected = index;
-        }
-        exists
-    }
-
-    fn set_filter(&mut self, filter: Option<String>) -> Result<(), FilterError> {
-        Page::set_filter(self, filter)
-    }
-
-    fn set_filter_text(&mut self, filter: Option<String>) {
-        Page::set_filter_text(self, filter);
-    }
-
-    fn invalid(&self) -> Option<&FilterError> {
-        self.invalid.as_ref()
-    }
-
-    fn scope(&self) -> Scope {
-        T::SCOPE
-    }
-
-    fn sorts(&self) -> &'static [SortColumn] {
-        T::sorts(self.source)
-    }
-
-    fn sort(&self) -> Sort {
-        self.sort
-    }
-
-    fn set_sort(&mut self, sort: Sort) {
-        Page::set_sort(self, sort);
-    }
-
-    fn has_selection(&self) -> bool {
-        self.current().is_some()
-    }
-
-    fn rows_on_page(&self) -> usize {
-        self.rows.len()
-    }
-
-    fn toggle_open(&mut self) -> Option<bool> {
-        T::toggle_open(&mut self.source)
-    }
-
-    fn subject(&self) -> Option<Subject> {
-        self.current().and_then(PageRow::subject)
-    }
-
-    fn job(&self) -> Option<&str> {
-        self.current().and_then(PageRow::job)
-    }
-
-    fn callback(&self) -> Option<&CallbackRow> {
-        self.current().and_then(PageRow::callback)
-    }
-
-    fn aged(&self) -> Option<&AgedJobRow> {
-        self.current().and_then(PageRow::aged)
-    }
-
-    fn count(&self) -> Count {
-        self.count
-    }
-
-    fn recount(&mut self, rows: &dyn RowSource) -> Result<(), StoreError> {
-        self.count = T::count(rows, self.query())?;
-        Ok(())
-    }
-
-    fn reload(&mut self, rows: &dyn RowSource, height: usize) -> Result<(), StoreError> {
-        Page::reload(self, rows, height)
-    }
-
-    fn step(
-        &mut self,
-        rows: &dyn RowSource,
-        height: usize,
-        movement: Move,
-    ) -> Result<(), StoreError> {
-        Page::step(self, rows, height, movement)
-    }
-}
-
-/// The page of each view that lists rows, in the order of the tabs.
-pub struct Lists(Vec<Option<Box<dyn List>>>);
-
-impl Lists {
-    /// Every page empty, each reading the list its tab names.
-    pub fn new() -> Lists {
-        Lists(Tab::ALL.iter().map(|tab| tab.new_page()).collect())
-    }
-
-    /// The page `tab` shows (`None`: the view lists no rows).
-    pub fn of(&self, tab: Tab) -> Option<&dyn List> {
-        self.0.get(tab.index())?.as_deref()
-    }
-
-    /// Puts `page` in place of the one `tab` shows (a search finished elsewhere).
-    pub fn put(&mut self, tab: Tab, page: Box<dyn List>) {
-        if let Some(slot) = self.0.get_mut(tab.index()) {
-            *slot = Some(page);
-        }
-    }
-
-    /// The page `tab` shows, to change.
-    pub fn of_mut(&mut self, tab: Tab) -> Option<&mut dyn List> {
-        match self.0.get_mut(tab.index()) {
-            Some(Some(page)) => Some(page.as_mut()),
-            _ => None,
-        }
-    }
-
-    /// The page `tab` shows, as the page of rows `T` it is (`None` when it lists
-    /// other rows, or none): what a view draws, or a test fills in.
-    pub fn page<T: PageRow + 'static>(&self, tab: Tab) -> Option<&Page<T>> {
-        self.of(tab)?.as_any().downcast_ref()
-    }
-
-    /// [`Lists::page`], to change.
-    pub fn page_mut<T: PageRow + 'static>(&mut self, tab: Tab) -> Option<&mut Page<T>> {
-        self.of_mut(tab)?.as_any_mut().downcast_mut()
-    }
-}
-
-impl Default for Lists {
-    fn default() -> Self {
-        Lists::new()
-    }
-}
-
 /// Everything a frame is drawn from.
 pub struct Model {
     /// The view shown.
@@ -354,7 +147,7 @@ pub struct Model {
     /// The Reconcile view's selected finding, and the jobs behind it once opened.
     pub findings: findings::Findings,
     /// The reconciliation at a glance.
-    pub glance: Glance,
+    pub summary: ReconcileSummary,
     /// The detail pane below the list, open when `Some`; it has the keyboard while no
     /// overlay is open.
     pub detail: Option<Detail>,
@@ -409,7 +202,7 @@ impl Model {
             lists: Lists::new(),
             reconcile_scroll: 0,
             findings: findings::Findings::default(),
-            glance: Glance::default(),
+            summary: ReconcileSummary::default(),
             detail: None,
             overlay: Overlay::None,
             flash: None,
@@ -480,7 +273,7 @@ impl Model {
     pub fn count(&self, tab: Tab) -> Count {
         self.lists.of(tab).map_or(
             Count {
-                all: self.glance.missing.missing_terminal + self.glance.missing.missing_output,
+                all: self.summary.missing.missing_terminal + self.summary.missing.missing_output,
                 ..Count::default()
             },
             List::count,
@@ -572,7 +365,7 @@ impl Model {
             Action::Owner => !self.writes_off() && self.list().and_then(List::aged).is_some(),
             Action::Retry | Action::Cancel => !self.writes_off() && job.is_some(),
             Action::OpenDetail if self.on_findings() => true,
-            Action::OpenDetail => self.list().and_then(List::subject).is_some(),
+            Action::OpenDetail => self.list().and_then(List::detail_key).is_some(),
             Action::Filter => self.list().is_some(),
             // Enter keeps only a query: not offered while the text typed is none.
             Action::Submit if matches!(self.overlay, Overlay::Filter { .. }) => {

@@ -1,13 +1,16 @@
 //! [`App`] owns the ledger and the [`Model`]; [`update`] is the one step that reads
 //! and writes the ledger, and the only place the model changes.
 
+mod answered;
 mod bulk;
 mod compare;
 mod decisions;
+mod dispatch;
 mod file_watch;
 mod findings;
+mod open_questions;
 mod query;
-mod queue;
+mod read_only;
 mod reads;
 mod saved;
 mod withdraw;
@@ -16,20 +19,20 @@ mod writes;
 use std::path::Path;
 
 use anyhow::Context as _;
-use ratatui::crossterm::event::{KeyEvent, MouseEvent};
 
 use crate::clock::{Clock, Timestamp};
 use crate::inert::inert;
 use crate::store::{Ledger, StoreError};
 
 use super::action::{Action, Move};
-use super::keymap::{self, Context};
+use super::field::TextField;
+use super::keymap::Context;
 use super::layout;
-use super::model::detail::Subject;
-use super::model::form::TextField;
+use super::model::detail::DetailKey;
 use super::model::{Flash, List, Model, Overlay};
 use super::tab::Tab;
-use reads::{GlanceWorker, LedgerRows};
+pub use dispatch::{mouse, press, update};
+use reads::{LedgerRows, SummaryWorker};
 
 /// With the system clock, ages move without the ledger changing: recount this often.
 const RECOUNT_EVERY_S: i64 = 30;
@@ -46,8 +49,8 @@ const NEXT_OPEN_WITHIN: usize = 500;
 pub struct App {
     ledger: Ledger,
     model: Model,
-    /// Counts the glance of a large ledger off this thread.
-    glance_worker: GlanceWorker,
+    /// Counts the summary of a large ledger off this thread.
+    summary_worker: SummaryWorker,
     data_version: i64,
     counted_at: Timestamp,
     quit: bool,
@@ -76,12 +79,12 @@ impl App {
             ledger.keep_writes_durable()?;
         }
         let data_version = ledger.data_version()?;
-        let glance_worker = GlanceWorker::new(ledger.path().to_path_buf());
+        let summary_worker = SummaryWorker::new(ledger.path().to_path_buf());
         let path = ledger.path().to_string_lossy().into_owned();
         let mut app = App {
             ledger,
             model: Model::new(path, clock, now, reviewer, read_only),
-            glance_worker,
+            summary_worker,
             data_version,
             counted_at: now,
             quit: false,
@@ -107,7 +110,8 @@ impl App {
             Ledger::open(path)
         }
         .with_context(|| format!("opening the ledger {} for review", path.display()))?;
-        // A damaged ledger is named before anything is shown or written (issue 11, item 7).
+        // A damaged ledger is named before anything is shown or written, so that no
+        // reviewer reads or answers rows the file can no longer vouch for.
         ledger.damage_probe()?;
         App::new(ledger, clock, reviewer, read_only).context("reading the ledger")
     }
@@ -195,7 +199,7 @@ impl App {
     /// Re-reads counts, the current page and the open detail.
     pub(crate) fn refresh(&mut self) -> Result<(), StoreError> {
         reads::recount(&self.ledger, &mut self.model)?;
-        self.read_glance()?;
+        self.read_summary()?;
         self.counted_at = self.model.now;
         self.reload_page()?;
         self.reload_detail()
@@ -205,16 +209,16 @@ impl App {
         let Some(open) = &self.model.detail else {
             return Ok(());
         };
-        let Some(subject) = self.model.list().and_then(List::subject) else {
+        let Some(detail_key) = self.model.list().and_then(List::detail_key) else {
             self.model.detail = None;
             return Ok(());
         };
-        let scroll = if open.subject == subject {
+        let scroll = if open.detail_key == detail_key {
             open.scroll
         } else {
             0
         };
-        let mut detail = reads::detail(&self.ledger, subject)?;
+        let mut detail = reads::detail(&self.ledger, detail_key)?;
         detail.scroll = scroll;
         self.model.detail = Some(detail);
         Ok(())
@@ -232,7 +236,7 @@ impl App {
         file_watch::check(self)?;
         query::search_when_paused(self)?;
         query::take_search(self)?;
-        self.take_glance();
+        self.take_summary();
         self.model.now = self.model.clock.now();
         let version = self.ledger.data_version()?;
         let clock_moved = self.model.now.seconds_since(self.counted_at) >= RECOUNT_EVERY_S;
@@ -279,11 +283,11 @@ impl App {
         if self.model.on_findings() {
             return findings::open(self);
         }
-        let Some(subject) = self.model.list().and_then(List::subject) else {
+        let Some(detail_key) = self.model.list().and_then(List::detail_key) else {
             self.model.flash = Flash::info("no row selected");
             return Ok(());
         };
-        self.model.detail = Some(reads::detail(&self.ledger, subject)?);
+        self.model.detail = Some(reads::detail(&self.ledger, detail_key)?);
         // The list got shorter: keep the selected row on it.
         self.reload_page()?;
         self.reload_detail()
@@ -351,10 +355,10 @@ impl App {
     /// down past the answered row and past closed ones.
     fn go_on_to_next_open_row(
         &mut self,
-        answered: &Subject,
+        answered: &DetailKey,
         open: fn(&Model) -> bool,
     ) -> Result<(), StoreError> {
-        let selected = |model: &Model| model.list().and_then(List::subject);
+        let selected = |model: &Model| model.list().and_then(List::detail_key);
         if selected(&self.model).as_ref() != Some(answered) {
             return Ok(());
         }
@@ -421,15 +425,15 @@ impl App {
         let id = match (
             list.is_some_and(List::has_selection),
             list.and_then(List::callback),
-            list.and_then(List::subject),
+            list.and_then(List::detail_key),
         ) {
             (false, _, _) => Err("no row selected: nothing copied".to_owned()),
             (true, Some(callback), _) if delivery => Ok(callback.delivery_id.clone()),
             (true, Some(callback), _) => Ok(callback.job_id.clone()),
-            (true, None, Some(Subject::Job(_))) if delivery => Err(format!(
+            (true, None, Some(DetailKey::Job(_))) if delivery => Err(format!(
                 "the {view} view lists jobs, which have no delivery id: nothing copied"
             )),
-            (true, None, Some(Subject::Job(job))) => Ok(Some(job)),
+            (true, None, Some(DetailKey::Job(job))) => Ok(Some(job)),
             (true, None, _) => Err(format!(
                 "a row of the {view} view names no job: nothing copied"
             )),
@@ -484,147 +488,5 @@ fn scrolled(at: usize, movement: Move, page: usize, max: usize) -> usize {
         Move::PageDown => at.saturating_add(page).min(max),
         Move::Home => 0,
         Move::End => max,
-    }
-}
-
-/// Turns a key press into its action through the key table, and carries it out.
-pub fn press(app: &mut App, key: &KeyEvent) {
-    if let Some(action) = keymap::action_for_key(app.context(), key) {
-        update(app, action);
-    }
-}
-
-/// Turns a mouse event (the wheel, a left click) into its action, and carries it out.
-pub fn mouse(app: &mut App, event: &MouseEvent) {
-    if let Some(action) = keymap::action_for_mouse(app.context(), event) {
-        update(app, action);
-    }
-}
-
-/// Carries out `action`: every read and write of the console happens here.
-/// A failure is shown to the reviewer, never a reason to stop.
-pub fn update(app: &mut App, action: Action) {
-    // A key takes the message away, but a passing one stays its few seconds: the
-    // reviewer who answered and went on at once still reads what was written.
-    let passing = app.model.flash.as_ref().is_some_and(|f| f.until.is_some());
-    if !matches!(action, Action::Tick | Action::Resize { .. }) && !passing {
-        app.model.flash = None;
-    }
-    if let Err(e) = dispatch(app, action) {
-        app.model.flash = Flash::error(e.to_string());
-    }
-}
-
-fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
-    match action {
-        Action::Quit => {
-            app.quit = true;
-            return Ok(());
-        }
-        Action::Tick => return app.tick(),
-        Action::Resize { width, height } => {
-            app.model.size = (width, height);
-            return app.reload_page();
-        }
-        _ => {}
-    }
-    match app.context() {
-        Context::Help => {
-            app.help(action);
-            Ok(())
-        }
-        Context::Form
-        | Context::Owner
-        | Context::Confirm
-        | Context::Refused
-        | Context::Withdraw
-        | Context::Outcome
-        | Context::Bulk
-        | Context::Plan => writes::form_action(app, action),
-        Context::Filter => app.filter_action(action),
-        Context::Compare => {
-            compare::action(app, action);
-            Ok(())
-        }
-        Context::Command => app.command_action(action),
-        Context::SavedViews => app.saved_views_action(action),
-        Context::ConfirmView => app.confirm_view_action(action),
-        Context::Detail => match action {
-            Action::Back | Action::BackOrQuit => app.close_detail(),
-            Action::ShowTab(tab) => app.show_tab(tab),
-            Action::NextRow => app.step(Move::Down),
-            Action::PrevRow => app.step(Move::Up),
-            Action::Help => {
-                app.model.overlay = Overlay::Help { scroll: 0 };
-                Ok(())
-            }
-            Action::Answer | Action::Owner | Action::Retry | Action::Cancel => {
-                writes::open_form(app, action)
-            }
-            Action::Compare => compare::open(app),
-            Action::Move(m) => {
-                app.scroll_detail(m);
-                Ok(())
-            }
-            Action::CopyJobId | Action::CopyDeliveryId => {
-                app.copy(action);
-                Ok(())
-            }
-            Action::Click { column, row } => app.click(column, row),
-            _ => Ok(()),
-        },
-        Context::List | Context::Everywhere | Context::Editing => match action {
-            Action::Back => app.back(),
-            Action::BackOrQuit if app.model.findings.jobs.is_some() => {
-                findings::close(app);
-                Ok(())
-            }
-            Action::BackOrQuit => {
-                app.quit = true;
-                Ok(())
-            }
-            Action::NextTab => app.show_tab(app.model.tab.next()),
-            Action::PrevTab => app.show_tab(app.model.tab.prev()),
-            Action::ShowTab(tab) => app.show_tab(tab),
-            Action::OpenDetail => app.open_detail(),
-            Action::Filter => {
-                app.start_filter();
-                Ok(())
-            }
-            Action::Withdraw => {
-                withdraw::open(app);
-                Ok(())
-            }
-            Action::Compare => compare::open(app),
-            Action::Help => {
-                app.model.overlay = Overlay::Help { scroll: 0 };
-                Ok(())
-            }
-            Action::Answer | Action::Owner | Action::Retry | Action::Cancel => {
-                writes::open_form(app, action)
-            }
-            Action::Move(m) => app.step(m),
-            Action::ToggleOpen => app.toggle_open(),
-            Action::CopyJobId | Action::CopyDeliveryId => {
-                app.copy(action);
-                Ok(())
-            }
-            Action::Click { column, row } => app.click(column, row),
-            Action::Mark => bulk::mark(app),
-            Action::MarkAll => bulk::mark_all(app),
-            Action::ClearMarks => {
-                bulk::clear(app);
-                Ok(())
-            }
-            Action::SortNext | Action::SortReverse => app.sort(action),
-            Action::Command => {
-                app.model.overlay = Overlay::Command {
-                    text: TextField::default(),
-                };
-                Ok(())
-            }
-            Action::SavedViews => app.open_saved_views(),
-            _ => Ok(()),
-        },
     }
 }

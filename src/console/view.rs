@@ -13,7 +13,7 @@ use super::layout::{
     frame_areas, tab_bar, too_small,
 };
 use super::model::{Model, Overlay, ViewChange};
-use super::views::{self, outside};
+use super::views::{self, inert_span};
 
 /// Draws the whole console.
 pub fn draw(frame: &mut Frame<'_>, model: &Model) {
@@ -93,7 +93,7 @@ fn draw_message(frame: &mut Frame<'_>, area: Rect, model: &Model) {
         // says why, whole (a message cut at the screen's edge hid it).
         if let Some(flash) = model.flash.as_ref().filter(|f| f.error) {
             spans.push(Span::raw("  "));
-            spans.push(outside(&flash.text).yellow().bold());
+            spans.push(inert_span(&flash.text).yellow().bold());
         } else if let Some(error) = model.invalid_filter() {
             spans.push(Span::raw("  "));
             spans.push(
@@ -115,7 +115,7 @@ fn draw_message(frame: &mut Frame<'_>, area: Rect, model: &Model) {
     } else if let Overlay::ConfirmView(change) = &model.overlay {
         views::saved::question(change, model.now)
     } else if let Some(flash) = &model.flash {
-        let span = outside(&flash.text);
+        let span = inert_span(&flash.text);
         Line::from(if flash.error {
             span.yellow().bold()
         } else {
@@ -126,7 +126,7 @@ fn draw_message(frame: &mut Frame<'_>, area: Rect, model: &Model) {
         Line::from(match model.filter() {
             Some(filter) => vec![
                 Span::raw(format!("searching {rows} rows for ")),
-                outside(filter).bold(),
+                inert_span(filter).bold(),
                 Span::raw("…"),
             ],
             None => vec![Span::raw(format!("reading all {rows} rows…"))],
@@ -134,7 +134,7 @@ fn draw_message(frame: &mut Frame<'_>, area: Rect, model: &Model) {
     } else if let Some(filter) = model.filter() {
         Line::from(vec![
             Span::raw("filtered by ").dark_gray(),
-            outside(filter).bold(),
+            inert_span(filter).bold(),
         ])
     } else {
         Line::default()

@@ -8,6 +8,7 @@ pub(crate) mod decisions_form;
 pub(crate) mod detail;
 pub(crate) mod findings;
 pub(crate) mod form;
+pub(crate) mod form_lines;
 pub(crate) mod help;
 pub(crate) mod jobs;
 pub(crate) mod outbox;
@@ -25,10 +26,10 @@ use ratatui::style::Stylize;
 use ratatui::text::{Line, Span};
 use unicode_width::UnicodeWidthChar;
 
+use super::field::TextField;
 use super::model::Model;
+use super::model::TabRow;
 use super::model::counts::Count;
-use super::model::form::TextField;
-use super::model::page::PageRow;
 use super::tab::Tab;
 use crate::clock::{Timestamp, relative_age};
 use crate::inert::inert;
@@ -59,7 +60,7 @@ pub(crate) trait TabView: Sync {
     fn draw(&self, frame: &mut Frame<'_>, area: Rect, preview: Option<Rect>, model: &Model);
 }
 
-impl<T: PageRow + 'static> TabView for ListView<T> {
+impl<T: TabRow> TabView for ListView<T> {
     fn draw(&self, frame: &mut Frame<'_>, area: Rect, preview: Option<Rect>, model: &Model) {
         // A tab whose page holds other rows than its view draws would be a slip in
         // `views::of`; the console test draws every tab, so it shows there as a blank.
@@ -76,11 +77,11 @@ impl<T: PageRow + 'static> TabView for ListView<T> {
 /// The characters of one outside string drawn at most. A screen shows a few thousand;
 /// a megabyte-long job id, made inert and laid out whole, cost every frame a tenth of
 /// a second (tests/hostile_input.rs).
-const OUTSIDE_CHARS: usize = 4096;
+const INERT_SPAN_CHARS: usize = 4096;
 
 /// Text that came from an event (ids, payloads, notes, names), made inert for the terminal.
-pub(crate) fn outside(text: &str) -> Span<'_> {
-    match text.char_indices().nth(OUTSIDE_CHARS) {
+pub(crate) fn inert_span(text: &str) -> Span<'_> {
+    match text.char_indices().nth(INERT_SPAN_CHARS) {
         None => Span::raw(inert(text)),
         Some((cut, _)) => Span::raw(format!(
             "{}… ({} bytes in all)",
@@ -96,10 +97,13 @@ pub(crate) fn outside(text: &str) -> Span<'_> {
 pub(crate) fn text_field(field: &TextField, focused: bool) -> Vec<Span<'_>> {
     let text = field.text();
     if !focused {
-        return vec![outside(text)];
+        return vec![inert_span(text)];
     }
     if field.is_selected() {
-        return vec![outside(text).black().on_cyan(), Span::raw(" ").reversed()];
+        return vec![
+            inert_span(text).black().on_cyan(),
+            Span::raw(" ").reversed(),
+        ];
     }
     let (before, rest) = text.split_at(cursor_byte(field));
     with_cursor(before, rest)
@@ -146,9 +150,9 @@ fn with_cursor<'a>(before: &'a str, rest: &'a str) -> Vec<Span<'a>> {
     let cursor = if under.is_empty() {
         Span::raw(" ")
     } else {
-        outside(under)
+        inert_span(under)
     };
-    vec![outside(before), cursor.reversed(), outside(after)]
+    vec![inert_span(before), cursor.reversed(), inert_span(after)]
 }
 
 /// A time, in the one form a person reads it at `now` ([`Timestamp::readable`]):
@@ -168,7 +172,7 @@ pub(crate) fn answer_cell(answer: Option<&AnswerRow>, now: Timestamp) -> Line<'_
     let Some(a) = answer else {
         return Line::from(Span::raw("unanswered").light_red());
     };
-    let verdict = outside(a.verdict.as_str());
+    let verdict = inert_span(a.verdict.as_str());
     let verdict = if a.verdict.closes() {
         verdict.green()
     } else {
@@ -177,7 +181,7 @@ pub(crate) fn answer_cell(answer: Option<&AnswerRow>, now: Timestamp) -> Line<'_
     Line::from(vec![
         verdict,
         Span::raw(" by ").dark_gray(),
-        outside(&a.reviewer),
+        inert_span(&a.reviewer),
         Span::raw(format!(" {}", relative_age(a.answered_at, now))).dark_gray(),
     ])
 }
@@ -287,7 +291,7 @@ pub(crate) fn tab_titles(model: &Model) -> Vec<Line<'static>> {
         .iter()
         .map(|tab| {
             let count = model.count(*tab);
-            let shown = if *tab == Tab::Reconcile && !model.glance.counted {
+            let shown = if *tab == Tab::Reconcile && !model.summary.counted {
                 "…".to_owned()
             } else if model.searching == Some(*tab)
                 || model.lists.of(*tab).is_some_and(|l| l.invalid().is_some())

@@ -6,7 +6,7 @@ use crate::console::tab::Tab;
 use crate::review::bulk::Plan;
 use crate::review::{CaseKind, Verdict};
 
-use super::form::{Outcome, TextField};
+use crate::console::field::{Outcome, TextField};
 
 /// Above this many answers, the reviewer types the count to confirm.
 pub const CONFIRM_ABOVE: usize = 100;

@@ -52,7 +52,7 @@ impl Count {
 /// The reconciliation at a glance: counts, the first jobs of each finding, recent
 /// windows and the backlog alarm.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Glance {
+pub struct ReconcileSummary {
     pub missing: MissingCounts,
     pub first_missing_terminal: Vec<String>,
     pub first_missing_output: Vec<String>,
@@ -61,7 +61,8 @@ pub struct Glance {
     pub first_conflicting_submissions: Vec<String>,
     /// The recent submission windows, newest first: their jobs by state now, and
     /// those decided under more than one decision id or submitted again with another
-    /// identity (issue 12).
+    /// identity: the windows a reviewer reads first, since a job decided twice or
+    /// resubmitted under another identity is the one most likely counted wrong.
     pub windows: Vec<Window>,
     pub backlog: Backlog,
     /// Arrivals for people against answers, per clock hour over the last day
@@ -72,9 +73,9 @@ pub struct Glance {
     pub counted: bool,
 }
 
-impl Default for Glance {
+impl Default for ReconcileSummary {
     fn default() -> Self {
-        Glance {
+        ReconcileSummary {
             missing: MissingCounts::default(),
             first_missing_terminal: Vec::new(),
             first_missing_output: Vec::new(),

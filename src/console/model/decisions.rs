@@ -1,7 +1,7 @@
 //! Answering a job's divergent decisions (`a` on a job of the Reconcile view's
 //! divergent-decisions list): which decision stands, a note, and what came of it.
 
-use super::form::{Outcome, TextField};
+use crate::console::field::{Outcome, TextField};
 use crate::decision::DecisionVerdict;
 use crate::store::DecisionAnswerRow;
 

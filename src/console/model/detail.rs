@@ -9,7 +9,7 @@ pub(crate) const RAW_DETAIL_BYTES: usize = 16 * 1024;
 
 /// What the detail pane is about.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Subject {
+pub enum DetailKey {
     /// A callback, by sequence number.
     Callback(i64),
     /// A job, by id.
@@ -33,7 +33,7 @@ pub struct RawMessage {
 /// Everything the detail pane shows about the selected row.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Detail {
-    pub subject: Subject,
+    pub detail_key: DetailKey,
     pub callback: Option<CallbackRow>,
     /// The rejected line the pane is about, with its code and reason.
     pub rejected: Option<RejectedLine>,
@@ -54,10 +54,10 @@ pub struct Detail {
 }
 
 impl Detail {
-    /// A pane about `subject` with nothing read yet (the update step fills it in).
-    pub fn empty(subject: Subject) -> Detail {
+    /// A pane about `detail_key` with nothing read yet (the update step fills it in).
+    pub fn empty(detail_key: DetailKey) -> Detail {
         Detail {
-            subject,
+            detail_key,
             callback: None,
             rejected: None,
             rejected_job_id: None,

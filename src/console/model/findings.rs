@@ -6,8 +6,8 @@ use crate::filter::Scope;
 use crate::store::{Finding, FindingJob, PageRequest, StoreError};
 
 use super::counts::Count;
-use super::detail::Subject;
-use super::page::{Fetched, Page, PageRow, Query, RowSource};
+use super::detail::DetailKey;
+use super::page::{Page, PageRow, Query, RowSource, RowsRead};
 
 /// The findings of the Reconcile view and the drill-down into one of them.
 pub struct Findings {
@@ -77,8 +77,8 @@ impl PageRow for FindingJob {
     }
 
     /// The job: Enter opens its timeline.
-    fn subject(&self) -> Option<Subject> {
-        Some(Subject::Job(self.job_id.clone()))
+    fn detail_key(&self) -> Option<DetailKey> {
+        Some(DetailKey::Job(self.job_id.clone()))
     }
 
     fn job(&self) -> Option<&str> {
@@ -93,7 +93,7 @@ impl PageRow for FindingJob {
         rows: &dyn RowSource,
         query: Query<'_, Finding>,
         page: PageRequest<String>,
-    ) -> Fetched<Self> {
+    ) -> RowsRead<Self> {
         rows.finding_jobs(query, page)
     }
 }

@@ -1,8 +1,8 @@
 //! Withdrawing a pending request from the Outbox view: the request as it was asked,
 //! an optional note, and what came of it.
 
-use super::form::{Outcome, TextField};
 use crate::clock::Timestamp;
+use crate::console::field::{Outcome, TextField};
 use crate::outbox::RequestStatus;
 use crate::store::OutboxRow;
 

@@ -4,8 +4,9 @@
 
 use crate::clock::Timestamp;
 use crate::console::action::{Action, Move};
+use crate::console::field::{Outcome, TextField};
 use crate::console::model::bulk::{BulkField, BulkForm, BulkStage, count_of, some_of};
-use crate::console::model::form::{Form, Outcome, TextField};
+use crate::console::model::form::Form;
 use crate::console::model::page::CallbackItem;
 use crate::console::model::{Flash, List, Overlay};
 use crate::inert::inert;

@@ -7,11 +7,12 @@ use crate::review::decisions::{DecisionAnswerError, DecisionAnswerRequest, answe
 use crate::store::StoreError;
 
 use super::super::action::{Action, Move};
+use super::super::field::Outcome;
 use super::super::model::decisions::DecisionsForm;
-use super::super::model::form::{Form, Outcome};
+use super::super::model::form::Form;
 use super::super::model::{Flash, Overlay};
 use super::App;
-use super::writes::Answered;
+use super::answered::Answered;
 
 /// Opens the answer form on the job selected in the divergent-decisions list, with
 /// its standing answer read afresh, or says where answers are given here.

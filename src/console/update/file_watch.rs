@@ -1,4 +1,5 @@
-//! The console keeps to the file at its path (issue 11, item 5).
+//! The console keeps to the file at its path, so that what it shows and writes is
+//! always the ledger a person finds there, not a file replaced or removed under it.
 //!
 //! Another program may replace the ledger under an open console (`jobledger demo`
 //! removes it and builds a new one; a person may `mv` another ledger over it) or

@@ -8,7 +8,7 @@ use super::App;
 use super::reads::LedgerRows;
 use crate::console::action::Action;
 use crate::console::layout;
-use crate::console::model::{Flash, List, Overlay};
+use crate::console::model::{Flash, Overlay, TabPage};
 use crate::console::tab::Tab;
 use crate::filter::Scope;
 use crate::inert::inert;
@@ -79,9 +79,10 @@ pub(super) fn search_now(app: &mut App) -> Result<(), StoreError> {
 /// rows, and its page is put back when the search ends.
 pub(super) fn apply_filter(app: &mut App, text: Option<String>) -> Result<(), StoreError> {
     let tab = app.model.tab;
-    let Some(list) = app.model.lists.of_mut(tab) else {
+    let Some(page) = app.model.lists.tab_page_mut(tab) else {
         return app.set_filter(text);
     };
+    let list = page.list_mut();
     if list.count().all < app.search.off_thread_rows {
         return app.set_filter(text);
     }
@@ -90,7 +91,8 @@ pub(super) fn apply_filter(app: &mut App, text: Option<String>) -> Result<(), St
         not_a_query(app, &e);
         return Ok(());
     }
-    let page = list.to_send();
+    // A copy of the page, searched on another thread and put back.
+    let page = page.clone();
     let height = layout::list_capacity(&app.model);
     app.search
         .start(app.ledger.path(), tab, text, page, app.model.now, height);
@@ -100,7 +102,7 @@ pub(super) fn apply_filter(app: &mut App, text: Option<String>) -> Result<(), St
 }
 
 /// A finished search: the page it read, or why it could not.
-type Searched = Result<Box<dyn List + Send>, StoreError>;
+type Searched = Result<TabPage, StoreError>;
 
 /// The search of a large view's filter, off the console's thread: at most one runs;
 /// a newer one makes the older one's page unwanted.
@@ -127,7 +129,7 @@ impl Search {
         path: &std::path::Path,
         tab: Tab,
         text: Option<String>,
-        mut page: Box<dyn List + Send>,
+        mut page: TabPage,
         now: crate::clock::Timestamp,
         height: usize,
     ) {
@@ -136,8 +138,8 @@ impl Search {
         std::thread::spawn(move || {
             let searched = Ledger::open_read_only(&path).and_then(|ledger| {
                 let rows = LedgerRows::new(&ledger, now);
-                page.recount(&rows)?;
-                page.reload(&rows, height)?;
+                page.list_mut().recount(&rows)?;
+                page.list_mut().reload(&rows, height)?;
                 Ok(page)
             });
             // The console may have left meanwhile; then nobody needs the answer.
@@ -181,7 +183,7 @@ pub(super) fn take_search(app: &mut App) -> Result<(), StoreError> {
         .of(tab)
         .is_some_and(|list| list.filter() == text.as_deref());
     if wanted {
-        let found = page.count();
+        let found = page.list().count();
         app.model.lists.put(tab, page);
         if app.model.searching == Some(tab) {
             app.model.searching = None;

@@ -1,5 +1,5 @@
 //! Every read of the ledger the console makes: pages of rows by keyset, the counts,
-//! the detail pane's evidence, and the reconciliation glance. (The facts a request is
+//! the detail pane's evidence, and the reconciliation summary. (The facts a request is
 //! checked against are read by [`crate::outbox::RequestFacts::read`].)
 //!
 //! What every accepted job misses is found by reading every job once: milliseconds
@@ -16,12 +16,12 @@ use std::sync::mpsc::{self, Receiver, TryRecvError};
 use super::App;
 use crate::clock::Timestamp;
 use crate::console::model::List;
-use crate::console::model::counts::{Count, FIRST_MISSING, Glance, RECENT_WINDOWS};
+use crate::console::model::counts::{Count, FIRST_MISSING, RECENT_WINDOWS, ReconcileSummary};
 use crate::console::model::detail::{
-    Detail, RAW_DETAIL_BYTES, Subject, job_id_of_line, raw_message,
+    Detail, DetailKey, RAW_DETAIL_BYTES, job_id_of_line, raw_message,
 };
 use crate::console::model::page::{
-    CallbackItem, CallbackList, FailedItem, Fetched, Query, RAW_HEAD_BYTES, RowSource,
+    CallbackItem, CallbackList, FailedItem, Query, RAW_HEAD_BYTES, RowSource, RowsRead,
 };
 use crate::console::model::{Flash, Model};
 use crate::console::tab::Tab;
@@ -90,7 +90,7 @@ impl RowSource for LedgerRows<'_> {
         &self,
         query: Query<'_, CallbackList>,
         page: PageRequest<CallbackKey>,
-    ) -> Fetched<CallbackItem> {
+    ) -> RowsRead<CallbackItem> {
         let filter = self.callback_filter(query);
         let rows = self
             .ledger
@@ -118,11 +118,11 @@ impl RowSource for LedgerRows<'_> {
             .collect()
     }
 
-    fn aged_jobs(&self, query: Query<'_, ()>, page: PageRequest<JobKey>) -> Fetched<AgedJobRow> {
+    fn aged_jobs(&self, query: Query<'_, ()>, page: PageRequest<JobKey>) -> RowsRead<AgedJobRow> {
         self.ledger.aged_jobs_page(self.now, query.filter, &page)
     }
 
-    fn failed_jobs(&self, query: Query<'_, ()>, page: PageRequest<JobKey>) -> Fetched<FailedItem> {
+    fn failed_jobs(&self, query: Query<'_, ()>, page: PageRequest<JobKey>) -> RowsRead<FailedItem> {
         Ok(self
             .ledger
             .failed_jobs_page(self.now, query.filter, &page)?
@@ -163,7 +163,7 @@ impl RowSource for LedgerRows<'_> {
         })
     }
 
-    fn outbox(&self, query: Query<'_, ()>, page: PageRequest<i64>) -> Fetched<OutboxRow> {
+    fn outbox(&self, query: Query<'_, ()>, page: PageRequest<i64>) -> RowsRead<OutboxRow> {
         self.ledger.outbox_page(self.now, query.filter, &page)
     }
 
@@ -176,7 +176,7 @@ impl RowSource for LedgerRows<'_> {
         })
     }
 
-    fn rejected(&self, query: Query<'_, ()>, page: PageRequest<i64>) -> Fetched<RejectedLine> {
+    fn rejected(&self, query: Query<'_, ()>, page: PageRequest<i64>) -> RowsRead<RejectedLine> {
         self.ledger.rejected_page(self.now, query.filter, &page)
     }
 
@@ -191,7 +191,7 @@ impl RowSource for LedgerRows<'_> {
         &self,
         query: Query<'_, Finding>,
         page: PageRequest<String>,
-    ) -> Fetched<FindingJob> {
+    ) -> RowsRead<FindingJob> {
         self.ledger
             .finding_jobs_page(query.list, self.now, query.filter, &page)
     }
@@ -241,11 +241,11 @@ pub(super) fn recount(ledger: &Ledger, model: &mut Model) -> Result<(), StoreErr
     Ok(())
 }
 
-/// Reads the evidence the detail pane shows for `subject`.
-pub(super) fn detail(ledger: &Ledger, subject: Subject) -> Result<Detail, StoreError> {
-    let mut detail = Detail::empty(subject.clone());
-    let job_id = match subject {
-        Subject::Callback(seq) => {
+/// Reads the evidence the detail pane shows for `detail_key`.
+pub(super) fn detail(ledger: &Ledger, detail_key: DetailKey) -> Result<Detail, StoreError> {
+    let mut detail = Detail::empty(detail_key.clone());
+    let job_id = match detail_key {
+        DetailKey::Callback(seq) => {
             let Some(row) = ledger.callback(seq)? else {
                 return Ok(detail);
             };
@@ -260,8 +260,8 @@ pub(super) fn detail(ledger: &Ledger, subject: Subject) -> Result<Detail, StoreE
             detail.callback = Some(row);
             job_id
         }
-        Subject::Job(job_id) => Some(job_id),
-        Subject::Rejected(seq) => {
+        DetailKey::Job(job_id) => Some(job_id),
+        DetailKey::Rejected(seq) => {
             let Some(row) = ledger.rejected_line(seq)? else {
                 return Ok(detail);
             };
@@ -286,7 +286,7 @@ pub(super) fn detail(ledger: &Ledger, subject: Subject) -> Result<Detail, StoreE
 }
 
 /// The reconciliation at a glance, counted at `now`.
-fn glance(ledger: &Ledger, now: Timestamp) -> Result<Glance, StoreError> {
+fn summary(ledger: &Ledger, now: Timestamp) -> Result<ReconcileSummary, StoreError> {
     let accounts = reconcile::account(ledger, 3600, FIRST_MISSING, None)?;
     let windows = accounts
         .windows
@@ -295,7 +295,7 @@ fn glance(ledger: &Ledger, now: Timestamp) -> Result<Glance, StoreError> {
         .take(RECENT_WINDOWS)
         .cloned()
         .collect();
-    Ok(Glance {
+    Ok(ReconcileSummary {
         missing: MissingCounts {
             accepted: accounts.accepted,
             missing_terminal: accounts.missing_terminal.count,
@@ -322,18 +322,18 @@ fn glance(ledger: &Ledger, now: Timestamp) -> Result<Glance, StoreError> {
 pub(crate) const IN_PLACE_JOBS: i64 = 20_000;
 
 /// At most one count running, and whether the ledger changed since it started.
-pub(super) struct GlanceWorker {
+pub(super) struct SummaryWorker {
     path: PathBuf,
-    running: Option<Receiver<Result<Glance, StoreError>>>,
+    running: Option<Receiver<Result<ReconcileSummary, StoreError>>>,
     /// Asked again while a count was running: the clock to count at next.
     again: Option<Timestamp>,
     /// Ledgers with more jobs than this are counted by the worker.
     pub in_place_jobs: i64,
 }
 
-impl GlanceWorker {
+impl SummaryWorker {
     pub fn new(path: PathBuf) -> Self {
-        GlanceWorker {
+        SummaryWorker {
             path,
             running: None,
             again: None,
@@ -350,15 +350,15 @@ impl GlanceWorker {
         let (tx, rx) = mpsc::channel();
         let path = self.path.clone();
         std::thread::spawn(move || {
-            let glance = Ledger::open_read_only(&path).and_then(|l| glance(&l, now));
+            let summary = Ledger::open_read_only(&path).and_then(|l| summary(&l, now));
             // The console may have left meanwhile; then nobody needs the answer.
-            let _ = tx.send(glance);
+            let _ = tx.send(summary);
         });
         self.running = Some(rx);
     }
 
     /// The finished count, if there is one (and the next one started, if asked for).
-    fn take(&mut self) -> Option<Result<Glance, StoreError>> {
+    fn take(&mut self) -> Option<Result<ReconcileSummary, StoreError>> {
         let result = match self.running.as_ref()?.try_recv() {
             Ok(result) => result,
             Err(TryRecvError::Empty) => return None,
@@ -382,28 +382,28 @@ impl GlanceWorker {
 }
 
 impl App {
-    /// Re-reads the glance: in place for a small ledger, else asks the worker (the
+    /// Re-reads the summary: in place for a small ledger, else asks the worker (the
     /// backlog alarm, which is cheap and shown in every frame, is read in place).
-    pub(super) fn read_glance(&mut self) -> Result<(), StoreError> {
+    pub(super) fn read_summary(&mut self) -> Result<(), StoreError> {
         let now = self.model.now;
-        if self.ledger.job_count()? <= self.glance_worker.in_place_jobs {
-            self.model.glance = glance(&self.ledger, now)?;
+        if self.ledger.job_count()? <= self.summary_worker.in_place_jobs {
+            self.model.summary = summary(&self.ledger, now)?;
         } else {
-            self.model.glance.backlog =
+            self.model.summary.backlog =
                 Backlog::measure(&self.ledger, now, DEFAULT_REVIEW_CAPACITY)?;
             // The worker opens the path, where the file is gone: the last count stays
             // on screen, and FILE GONE says why it is not recounted.
             if !self.model.ledger_gone {
-                self.glance_worker.request(now);
+                self.summary_worker.request(now);
             }
         }
         Ok(())
     }
 
     /// Takes in a count the worker finished (on a tick).
-    pub(super) fn take_glance(&mut self) {
-        match self.glance_worker.take() {
-            Some(Ok(glance)) => self.model.glance = glance,
+    pub(super) fn take_summary(&mut self) {
+        match self.summary_worker.take() {
+            Some(Ok(summary)) => self.model.summary = summary,
             Some(Err(e)) => {
                 self.model.flash = Flash::error(format!("counting the reconciliation: {e}"));
             }
@@ -444,25 +444,25 @@ mod tests {
             |_| {},
         )
         .unwrap();
-        let in_place = glance(&Ledger::open(&path).unwrap(), now).unwrap();
+        let in_place = summary(&Ledger::open(&path).unwrap(), now).unwrap();
         assert!(in_place.counted && in_place.missing.accepted == 300);
 
         let mut app = app_on(&path, now);
-        app.glance_worker.in_place_jobs = 10;
-        app.model.glance = Glance::default();
+        app.summary_worker.in_place_jobs = 10;
+        app.model.summary = ReconcileSummary::default();
         app.refresh().unwrap();
         assert!(
-            !app.model.glance.counted,
+            !app.model.summary.counted,
             "a large ledger is not counted in place"
         );
         let deadline = Instant::now() + Duration::from_secs(30);
-        while !app.model.glance.counted {
+        while !app.model.summary.counted {
             assert!(Instant::now() < deadline, "the worker never answered");
             std::thread::sleep(Duration::from_millis(5));
             update(&mut app, Action::Tick);
         }
-        assert_eq!(app.model.glance, in_place);
-        assert!(!app.glance_worker.busy());
+        assert_eq!(app.model.summary, in_place);
+        assert!(!app.summary_worker.busy());
     }
 
     #[test]
@@ -472,16 +472,16 @@ mod tests {
         let now = demo::demo_now();
         demo::build(&path, now, DemoData::Booking, |_| {}).unwrap();
         let mut app = app_on(&path, now);
-        app.glance_worker.in_place_jobs = 0;
+        app.summary_worker.in_place_jobs = 0;
         std::fs::rename(&path, dir.path().join("aside.db")).unwrap();
         update(&mut app, Action::Tick);
         assert!(app.model.ledger_gone);
-        let counted = app.model.glance.clone();
-        app.read_glance().unwrap();
+        let counted = app.model.summary.clone();
+        app.read_summary().unwrap();
         assert!(
-            !app.glance_worker.busy(),
+            !app.summary_worker.busy(),
             "no recount of a file that is gone"
         );
-        assert_eq!(app.model.glance, counted, "the last count stays");
+        assert_eq!(app.model.summary, counted, "the last count stays");
     }
 }

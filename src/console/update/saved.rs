@@ -164,7 +164,7 @@ impl App {
         let writes_off = self
             .model
             .writes_off()
-            .then(|| super::writes::why_read_only(&self.model));
+            .then(|| super::read_only::why_read_only(&self.model));
         let Overlay::SavedViews { views, selected } = &mut self.model.overlay else {
             return Ok(());
         };

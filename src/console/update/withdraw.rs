@@ -6,7 +6,8 @@ use crate::outbox::{self, WithdrawError};
 use crate::store::OutboxRow;
 
 use super::super::action::Action;
-use super::super::model::form::{Form, Outcome};
+use super::super::field::Outcome;
+use super::super::model::form::Form;
 use super::super::model::withdraw::WithdrawForm;
 use super::super::model::{Flash, Overlay};
 use super::super::tab::Tab;
@@ -16,7 +17,7 @@ use super::App;
 pub(super) fn open(app: &mut App) {
     let model = &mut app.model;
     if model.writes_off() {
-        model.flash = Flash::error(super::writes::why_read_only(model));
+        model.flash = Flash::error(super::read_only::why_read_only(model));
         return;
     }
     let Some(row) = model

@@ -7,26 +7,17 @@ use crate::review::{self, AnswerError, AnswerRequest};
 use crate::store::StoreError;
 
 use super::super::action::{Action, Move};
-use super::super::model::detail::Subject;
+use super::super::field::{Outcome, TextField};
+use super::super::model::detail::DetailKey;
 use super::super::model::form::{
-    AnswerField, AnswerForm, Form, Outcome, OwnerField, OwnerForm, RequestForm, TextField,
+    AnswerField, AnswerForm, Form, OwnerField, OwnerForm, RequestForm,
 };
 use super::super::model::page::Page;
 use super::super::model::{Flash, List, Model, Overlay};
 use super::App;
+use super::answered::Answered;
+use super::read_only::why_read_only;
 use crate::store::CallbackRow;
-
-pub(super) const READ_ONLY: &str =
-    "read-only: the console was opened with --read-only, nothing can be written";
-
-/// Why nothing can be written: opened read-only, or the file is gone from its path.
-pub(super) fn why_read_only(model: &super::super::model::Model) -> &'static str {
-    if model.ledger_gone {
-        super::file_watch::GONE
-    } else {
-        READ_ONLY
-    }
-}
 
 /// Opens the form for a write action on the selected row.
 pub(super) fn open_form(app: &mut App, action: Action) -> Result<(), StoreError> {
@@ -118,7 +109,7 @@ pub(super) fn form_action(app: &mut App, action: Action) -> Result<(), StoreErro
                     let row = model.list().and_then(List::callback);
                     row.is_some_and(CallbackRow::is_open_question)
                 };
-                return answered(app, &Subject::Callback(f.seq), open, line);
+                return answered(app, &DetailKey::Callback(f.seq), open, line);
             }
         },
         Form::Decisions(f) => match super::decisions::action(app, f, action) {
@@ -129,7 +120,7 @@ pub(super) fn form_action(app: &mut App, action: Action) -> Result<(), StoreErro
                     let job = model.findings.jobs.as_ref().and_then(Page::current);
                     job.is_some_and(|j| j.answer.as_ref().is_none_or(|(v, _)| !v.closes()))
                 };
-                return answered(app, &Subject::Job(f.job_id.clone()), open, line);
+                return answered(app, &DetailKey::Job(f.job_id.clone()), open, line);
             }
         },
         Form::Owner(f) => match owner_action(app, f, action) {
@@ -158,7 +149,7 @@ pub(super) fn form_action(app: &mut App, action: Action) -> Result<(), StoreErro
 /// seconds on the message line.
 fn answered(
     app: &mut App,
-    row: &Subject,
+    row: &DetailKey,
     open: fn(&Model) -> bool,
     line: String,
 ) -> Result<(), StoreError> {
@@ -166,17 +157,6 @@ fn answered(
     app.go_on_to_next_open_row(row, open)?;
     app.model.flash = Flash::passing(line, app.passing_for);
     Ok(())
-}
-
-/// What came of an action in an answer form (one callback, or one job's decisions).
-pub(super) enum Answered {
-    /// Nothing written (the form stays open, maybe with an error to fix).
-    Nothing,
-    /// Something happened that the form shows until the reviewer closes it: a linked
-    /// answer's new callback, or someone else's answer that came first.
-    Shown,
-    /// Written, said in one line: the form closes and the line passes.
-    Passing(String),
 }
 
 fn answer_action(app: &mut App, form: &mut AnswerForm, action: Action) -> Answered {

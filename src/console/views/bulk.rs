@@ -4,8 +4,8 @@
 use ratatui::style::Stylize;
 use ratatui::text::{Line, Span};
 
-use super::form::{field, outcome_lines, verdict_choices};
-use super::outside;
+use super::form_lines::{field, outcome_lines, verdict_choices};
+use super::inert_span;
 use crate::console::model::Model;
 use crate::console::model::bulk::{
     BulkField, BulkForm, BulkStage, CONFIRM_ABOVE, count_of, some_of,
@@ -36,7 +36,7 @@ pub(crate) fn lines<'a>(form: &'a BulkForm, model: &'a Model) -> Vec<Line<'a>> {
         BulkStage::Answer => {
             answer_lines(&mut lines, form, model);
             if let Some(error) = &form.error {
-                lines.push(Line::from(outside(error).yellow().bold()));
+                lines.push(Line::from(inert_span(error).yellow().bold()));
             }
         }
         // The plan shows its error under the count, before the lists.
@@ -66,7 +66,7 @@ fn answer_lines<'a>(lines: &mut Vec<Line<'a>>, form: &'a BulkForm, model: &'a Mo
     lines.push(Line::default());
     lines.push(Line::from(vec![
         Span::raw("As ").dark_gray(),
-        outside(&model.reviewer),
+        inert_span(&model.reviewer),
         Span::raw(format!(
             " at {}. Enter shows the plan first: which rows take the verdict, which are left out and why. Nothing is written yet.",
             model.now.readable(model.now)
@@ -86,14 +86,14 @@ fn plan_lines<'a>(lines: &mut Vec<Line<'a>>, plan: &'a Plan, form: &'a BulkForm,
         Span::raw(" will be answered "),
         Span::raw(plan.verdict.as_str()).bold().cyan(),
         Span::raw(" by "),
-        outside(&model.reviewer),
+        inert_span(&model.reviewer),
         Span::raw(format!(" at {}", model.now.readable(model.now))),
         if form.note.text().trim().is_empty() {
             Span::raw(", no note.").dark_gray()
         } else {
             Span::raw(", note: ")
         },
-        outside(form.note.text().trim()).italic(),
+        inert_span(form.note.text().trim()).italic(),
     ]));
     // What to do comes before the lists, so a short terminal never hides it.
     if let BulkStage::Plan { confirm, .. } = &form.stage
@@ -102,7 +102,7 @@ fn plan_lines<'a>(lines: &mut Vec<Line<'a>>, plan: &'a Plan, form: &'a BulkForm,
         lines.push(field("Count", confirm, true));
     }
     if let Some(error) = &form.error {
-        lines.push(Line::from(outside(error).yellow().bold()));
+        lines.push(Line::from(inert_span(error).yellow().bold()));
     }
     let how = if form.needs_count() {
         format!("More than {CONFIRM_ABOVE}: type {n}, then Enter writes them")

@@ -5,7 +5,7 @@ use ratatui::style::{Style, Stylize};
 use ratatui::text::{Line, Span};
 
 use super::preview::{answer_fact, gap_in_words, only_what_was_cut, when_ago};
-use super::{Column, Fact, ListView, answer_cell, outside, when, when_or_dash};
+use super::{Column, Fact, ListView, answer_cell, inert_span, when, when_or_dash};
 use crate::clock::{Timestamp, format_gap};
 use crate::console::model::page::CallbackItem;
 use crate::decision::Disposition;
@@ -32,7 +32,7 @@ fn gap_cell(row: &CallbackRow) -> Span<'static> {
 fn job_cell(row: &CallbackRow) -> Span<'_> {
     row.job_id
         .as_deref()
-        .map_or_else(|| Span::raw("-").dark_gray(), outside)
+        .map_or_else(|| Span::raw("-").dark_gray(), inert_span)
 }
 
 fn replacement_cell(item: &CallbackItem, now: Timestamp) -> Line<'_> {
@@ -42,7 +42,7 @@ fn replacement_cell(item: &CallbackItem, now: Timestamp) -> Line<'_> {
     let state = r.state.map_or("?", |s| s.as_str());
     Line::from(vec![
         Span::raw(format!("#{} ", r.attempt)).bold(),
-        outside(&r.created_by),
+        inert_span(&r.created_by),
         Span::raw(format!(" {} ", super::when(r.started_at, now))).dark_gray(),
         Span::raw(state),
     ])
@@ -55,7 +55,7 @@ fn replacement_short(item: &CallbackItem, _: Timestamp) -> Line<'_> {
     };
     Line::from(vec![
         Span::raw(format!("#{} ", r.attempt)).bold(),
-        outside(&r.created_by),
+        inert_span(&r.created_by),
         Span::raw(format!(" {}", r.state.map_or("?", |s| s.as_str()))),
     ])
 }
@@ -145,7 +145,7 @@ fn held_facts(item: &CallbackItem, now: Timestamp) -> Vec<Fact<'_>> {
             let mut spans = vec![
                 Span::raw(format!("#{}", rep.attempt)).bold(),
                 Span::raw(" by "),
-                outside(&rep.created_by),
+                inert_span(&rep.created_by),
                 Span::raw(" at "),
             ];
             spans.extend(when_ago(rep.started_at, now));

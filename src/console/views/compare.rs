@@ -10,7 +10,7 @@ use ratatui::style::{Color, Style, Stylize};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
-use super::outside;
+use super::inert_span;
 use crate::clock::Timestamp;
 use crate::console::axis::Axis;
 use crate::console::layout::frame_areas;
@@ -332,7 +332,7 @@ pub(crate) fn draw(frame: &mut Frame<'_>, body: Rect, c: &Comparison, now: Times
     let row = &c.held.row;
     let title = Line::from(vec![
         Span::raw(format!(" Compare held callback #{} · ", row.seq)).bold(),
-        outside(row.job_id.as_deref().unwrap_or("no job")).bold(),
+        inert_span(row.job_id.as_deref().unwrap_or("no job")).bold(),
         Span::raw(format!(" · {} ", row.reason)).bold(),
     ]);
     let (_, top, rest) = areas(body, c);

@@ -4,7 +4,7 @@
 use ratatui::style::Stylize;
 use ratatui::text::{Line, Span};
 
-use super::form::{field, outcome_lines, signature, standing_answer, verdict_choices};
+use super::form_lines::{field, outcome_lines, signature, standing_answer, verdict_choices};
 use crate::console::model::Model;
 use crate::console::model::decisions::DecisionsForm;
 use crate::decision::DecisionVerdict;

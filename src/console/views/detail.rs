@@ -10,7 +10,7 @@ use ratatui::style::{Color, Style, Stylize};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 
-use super::outside;
+use super::inert_span;
 use super::wrap::{cut, hang_of};
 use crate::clock::{Timestamp, format_gap};
 use crate::console::model::Model;
@@ -26,18 +26,18 @@ fn heading(text: &str) -> Vec<Span<'_>> {
 fn answer_line(a: &AnswerRow, now: Timestamp) -> Vec<Span<'_>> {
     let mut spans = vec![
         Span::raw(format!("  #{} on callback #{}: ", a.id, a.callback_seq)).dark_gray(),
-        outside(a.verdict.as_str()).bold(),
+        inert_span(a.verdict.as_str()).bold(),
         Span::raw(" by "),
-        outside(&a.reviewer),
+        inert_span(&a.reviewer),
         Span::raw(format!(" at {}", a.answered_at.readable(now))),
     ];
     if let Some(job) = &a.linked_job_id {
         spans.push(Span::raw(" → job "));
-        spans.push(outside(job));
+        spans.push(inert_span(job));
     }
     if !a.note.is_empty() {
         spans.push(Span::raw(" — ").dark_gray());
-        spans.push(outside(&a.note).italic());
+        spans.push(inert_span(&a.note).italic());
     }
     spans
 }
@@ -46,7 +46,7 @@ fn callback_facts<'a>(out: &mut Vec<Vec<Span<'a>>>, c: &'a CallbackRow, now: Tim
     let mut title = vec![Span::raw(format!("Callback #{}", c.seq)).bold()];
     if let Some(job) = &c.job_id {
         title.push(Span::raw(" · job "));
-        title.push(outside(job).bold());
+        title.push(inert_span(job).bold());
     }
     title.push(Span::raw(format!(
         " · attempt {} · {} → {} ({})",
@@ -60,7 +60,7 @@ fn callback_facts<'a>(out: &mut Vec<Vec<Span<'a>>>, c: &'a CallbackRow, now: Tim
     times.push(
         c.delivery_id
             .as_deref()
-            .map_or_else(|| Span::raw("-"), outside),
+            .map_or_else(|| Span::raw("-"), inert_span),
     );
     times.push(Span::raw(format!(
         " · arrived {} · timeout {} · gap {}",
@@ -86,7 +86,7 @@ fn callback_facts<'a>(out: &mut Vec<Vec<Span<'a>>>, c: &'a CallbackRow, now: Tim
     if let Some(r) = &c.replacement {
         out.push(vec![
             Span::raw(format!("  replacement attempt #{} by ", r.attempt)).yellow(),
-            outside(&r.created_by).yellow(),
+            inert_span(&r.created_by).yellow(),
             Span::raw(format!(
                 " at {} ({})",
                 r.started_at.readable(now),
@@ -106,7 +106,10 @@ fn callback_facts<'a>(out: &mut Vec<Vec<Span<'a>>>, c: &'a CallbackRow, now: Tim
         ))]);
     }
     if let Some(detail) = &c.detail {
-        out.push(vec![Span::raw("  detail: ").dark_gray(), outside(detail)]);
+        out.push(vec![
+            Span::raw("  detail: ").dark_gray(),
+            inert_span(detail),
+        ]);
     }
 }
 
@@ -117,12 +120,15 @@ fn rejected_facts<'a>(out: &mut Vec<Vec<Span<'a>>>, r: &'a RejectedLine, now: Ti
         Span::raw(format!("Rejected line #{} · ", r.seq)).bold(),
         r.event
             .as_deref()
-            .map_or_else(|| Span::raw("no event that can be read"), outside)
+            .map_or_else(|| Span::raw("no event that can be read"), inert_span)
             .bold(),
         Span::raw(" · "),
         Span::raw(r.code.as_str()).light_red().bold(),
     ]);
-    out.push(vec![Span::raw("  reason ").dark_gray(), outside(&r.reason)]);
+    out.push(vec![
+        Span::raw("  reason ").dark_gray(),
+        inert_span(&r.reason),
+    ]);
     out.push(vec![
         Span::raw("  kept at ").dark_gray(),
         Span::raw(r.ingested_at.readable(now)),
@@ -189,7 +195,7 @@ fn logical_lines(d: &Detail, now: Timestamp) -> Vec<Vec<Span<'_>>> {
         Some(job) => {
             out.push(vec![
                 Span::raw("Job ").bold(),
-                outside(&job.job_id).bold(),
+                inert_span(&job.job_id).bold(),
                 Span::raw(format!(
                     " · {} · accepted {} · attempt {} of a budget of {}",
                     job.state,
@@ -201,7 +207,7 @@ fn logical_lines(d: &Detail, now: Timestamp) -> Vec<Vec<Span<'_>>> {
             if let Some(owner) = &d.owner {
                 out.push(vec![
                     Span::raw("  owner ").dark_gray(),
-                    outside(&owner.owner),
+                    inert_span(&owner.owner),
                     Span::raw(owner.escalate_at.map_or_else(String::new, |t| {
                         format!(", escalates at {}", t.readable(now))
                     })),
@@ -210,7 +216,7 @@ fn logical_lines(d: &Detail, now: Timestamp) -> Vec<Vec<Span<'_>>> {
             if let Some(cause) = &job.failure_cause {
                 out.push(vec![
                     Span::raw("  failure cause: ").dark_gray(),
-                    outside(cause),
+                    inert_span(cause),
                 ]);
             }
             if let Some(reference) = &d.output.reference {
@@ -221,7 +227,7 @@ fn logical_lines(d: &Detail, now: Timestamp) -> Vec<Vec<Span<'_>>> {
                 };
                 out.push(vec![
                     Span::raw("  output "),
-                    outside(reference),
+                    inert_span(reference),
                     Span::raw(format!(" ({state})")),
                 ]);
             }
@@ -231,7 +237,7 @@ fn logical_lines(d: &Detail, now: Timestamp) -> Vec<Vec<Span<'_>>> {
                 out.push(vec![
                     Span::raw(format!("  {}  ", at.readable(now))).dark_gray(),
                     // Timeline text carries ids, names and notes from events.
-                    Span::raw(outside(&line).content.into_owned()),
+                    Span::raw(inert_span(&line).content.into_owned()),
                 ]);
             }
         }
@@ -255,7 +261,7 @@ fn no_job(d: &Detail) -> Vec<Span<'_>> {
     match &d.rejected_job_id {
         Some(job) => vec![
             Span::raw("No job ").dark_gray(),
-            outside(job),
+            inert_span(job),
             Span::raw(" has been accepted into the ledger; there is no timeline.").dark_gray(),
         ],
         None => vec![

@@ -7,14 +7,14 @@ use ratatui::style::Stylize;
 use ratatui::text::{Line, Span};
 
 use super::preview::{self, when_ago};
-use super::{Column, ListView, outside, table, when};
+use super::{Column, ListView, inert_span, table, when};
 use crate::console::model::Model;
 use crate::console::model::page::Page;
 use crate::store::{Finding, FindingJob};
 
 const JOB: Column<FindingJob> =
     Column::<FindingJob>::new("job", Constraint::Length(12), |row, _| {
-        Line::from(outside(&row.job_id))
+        Line::from(inert_span(&row.job_id))
     })
     .grows();
 const STATE: Column<FindingJob> =
@@ -53,7 +53,7 @@ fn answer(row: &FindingJob) -> Line<'_> {
                 Span::raw(verdict.as_str()).yellow()
             },
             Span::raw(" by ").dark_gray(),
-            outside(reviewer),
+            inert_span(reviewer),
         ]),
         None => Line::from(Span::raw("open (a answers)").light_red()),
     }
@@ -61,7 +61,7 @@ fn answer(row: &FindingJob) -> Line<'_> {
 
 fn facts(row: &FindingJob, now: crate::clock::Timestamp) -> Vec<(&'static str, Line<'_>)> {
     vec![
-        ("job", Line::from(outside(&row.job_id))),
+        ("job", Line::from(inert_span(&row.job_id))),
         (
             "state",
             Line::from(vec![

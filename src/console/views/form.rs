@@ -6,137 +6,14 @@ use ratatui::style::{Color, Style, Stylize};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
-use super::outside;
+use super::form_lines::{field, outcome_lines, signature, standing_answer, verdict_choices};
+use super::inert_span;
 use crate::clock::Timestamp;
 use crate::console::model::Model;
 use crate::console::model::form::{
-    AnswerField, AnswerForm, Form, Outcome, OwnerField, OwnerForm, RequestForm, TextField,
+    AnswerField, AnswerForm, Form, OwnerField, OwnerForm, RequestForm,
 };
 use crate::console::model::withdraw::WithdrawForm;
-
-/// The focus is drawn in the focus colour and underlined, so that it shows without
-/// colour too (`NO_COLOR`).
-pub(super) fn field<'a>(label: &'a str, text: &'a TextField, focused: bool) -> Line<'a> {
-    let mut label = Span::raw(format!("{label:<14}")).bold();
-    if focused {
-        label = label.cyan().underlined();
-    }
-    let mut spans = vec![label, Span::raw("[ ")];
-    spans.extend(super::text_field(text, focused));
-    spans.push(Span::raw(" ]"));
-    Line::from(spans)
-}
-
-/// The verdicts a form offers, `picked` marked, each with what it says, under a
-/// heading drawn in the focus colour (and underlined) while the verdict has the focus.
-pub(super) fn verdict_choices(
-    lines: &mut Vec<Line<'_>>,
-    focused: bool,
-    picked: usize,
-    choices: impl Iterator<Item = (&'static str, &'static str)>,
-) {
-    let heading = Span::raw("Verdict").bold();
-    lines.push(Line::from(if focused {
-        heading.cyan().underlined()
-    } else {
-        heading
-    }));
-    for (i, (verdict, says)) in choices.enumerate() {
-        let name = Span::raw(format!("{verdict:<20}"));
-        lines.push(Line::from(vec![
-            Span::raw(if i == picked { " ● " } else { " ○ " }),
-            if i == picked {
-                name.bold().cyan()
-            } else {
-                name
-            },
-            Span::raw(says).dark_gray(),
-        ]));
-    }
-}
-
-/// A form's problem to fix (if any), then who writes and when, and what the write means.
-pub(super) fn signature<'a>(
-    lines: &mut Vec<Line<'a>>,
-    error: Option<&'a String>,
-    model: &'a Model,
-    meaning: &str,
-) {
-    if let Some(error) = error {
-        lines.push(Line::from(outside(error).yellow().bold()));
-    }
-    lines.push(Line::from(vec![
-        Span::raw("Written at once, append-only, as ").dark_gray(),
-        outside(&model.reviewer),
-        Span::raw(format!(" at {}. {meaning}", model.now.readable(model.now))).dark_gray(),
-    ]));
-}
-
-/// A line that says, in bold on `bg`, that nothing was written.
-fn banner(text: &'static str, fg: Color, bg: Color) -> Line<'static> {
-    Line::from(Span::styled(text, Style::new().fg(fg).bg(bg).bold()))
-}
-
-pub(super) fn outcome_lines<'a>(lines: &mut Vec<Line<'a>>, outcome: &'a Outcome, now: Timestamp) {
-    match outcome {
-        Outcome::Written(written) => {
-            for text in written {
-                lines.push(Line::from(outside(text).green()));
-            }
-        }
-        Outcome::AnsweredMeanwhile(theirs) => {
-            lines.push(banner(
-                "Someone else answered this callback meanwhile. Nothing was written.",
-                Color::Black,
-                Color::Yellow,
-            ));
-            lines.push(Line::default());
-            let mut spans = vec![
-                Span::raw("Their answer: ").bold(),
-                outside(theirs.verdict.as_str()).bold(),
-                Span::raw(" by "),
-                outside(&theirs.reviewer),
-                Span::raw(format!(" at {}", theirs.answered_at.readable(now))),
-            ];
-            if !theirs.note.is_empty() {
-                spans.push(Span::raw(" — "));
-                spans.push(outside(&theirs.note).italic());
-            }
-            lines.push(Line::from(spans));
-            lines.push(Line::default());
-            lines.push(Line::from(
-                "The row now shows their answer. To answer over it, open the answer form again: it will start from theirs.",
-            ));
-        }
-        Outcome::Refused(reason) => {
-            lines.push(banner(
-                "Refused. Nothing was written.",
-                Color::White,
-                Color::Red,
-            ));
-            lines.push(Line::from(vec![Span::raw("Why: ").bold(), outside(reason)]));
-        }
-    }
-}
-
-/// The answer standing when a form opened, which the one written is appended after.
-pub(super) fn standing_answer<'a>(
-    verdict: &'a str,
-    reviewer: &'a str,
-    at: Timestamp,
-    now: Timestamp,
-) -> Line<'a> {
-    Line::from(vec![
-        Span::raw("Standing answer: ").dark_gray(),
-        outside(verdict),
-        Span::raw(" by "),
-        outside(reviewer),
-        Span::raw(format!(
-            " at {}; yours is appended after it.",
-            at.readable(now)
-        )),
-    ])
-}
 
 fn answer_lines<'a>(form: &'a AnswerForm, model: &'a Model) -> Vec<Line<'a>> {
     if let Some(outcome) = &form.outcome {
@@ -198,7 +75,7 @@ fn owner_lines(form: &OwnerForm, now: Timestamp) -> Vec<Line<'_>> {
     ));
     lines.push(Line::default());
     if let Some(error) = &form.error {
-        lines.push(Line::from(outside(error).yellow().bold()));
+        lines.push(Line::from(inert_span(error).yellow().bold()));
     }
     lines
 }
@@ -216,7 +93,7 @@ fn request_lines(form: &RequestForm, now: Timestamp) -> Vec<Line<'_>> {
         lines.push(Line::from(vec![
             mark,
             Span::raw(format!("{:<18}", check.name)).bold(),
-            outside(&check.finding),
+            inert_span(&check.finding),
         ]));
     }
     lines.push(Line::default());
@@ -230,7 +107,7 @@ fn request_lines(form: &RequestForm, now: Timestamp) -> Vec<Line<'_>> {
         ),
         Err(reason) => Line::from(vec![
             Span::raw("It would be refused: ").light_red().bold(),
-            outside(reason),
+            inert_span(reason),
         ]),
     });
     lines.push(Line::from(
@@ -250,10 +127,10 @@ fn withdraw_lines(form: &WithdrawForm, now: Timestamp) -> Vec<Line<'_>> {
     let mut lines = vec![
         Line::from(vec![
             Span::raw(format!("Request {}: {} of ", r.id, r.request)).bold(),
-            outside(&r.job_id).bold(),
+            inert_span(&r.job_id).bold(),
             Span::raw(attempt),
             Span::raw(", asked by "),
-            outside(&r.requested_by),
+            inert_span(&r.requested_by),
             Span::raw(format!(" at {}.", r.requested_at.readable(now))),
         ]),
         Line::from(

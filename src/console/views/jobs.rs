@@ -4,7 +4,7 @@ use ratatui::layout::Constraint;
 use ratatui::style::Stylize;
 use ratatui::text::{Line, Span};
 
-use super::{Column, ListView, outside, when, when_or_dash};
+use super::{Column, ListView, inert_span, when, when_or_dash};
 use crate::clock::{Timestamp, format_gap};
 use crate::console::model::page::FailedItem;
 use crate::reconcile::AgedJob;
@@ -20,7 +20,7 @@ fn span_of(seconds: i64) -> String {
 fn owner(row: &AgedJobRow, _: Timestamp) -> Line<'_> {
     Line::from(row.owner.as_ref().map_or_else(
         || Span::raw("unowned").light_red().bold(),
-        |o| outside(&o.owner),
+        |o| inert_span(&o.owner),
     ))
 }
 
@@ -44,7 +44,7 @@ pub(crate) const AGED: ListView<AgedJobRow> = ListView {
     open_what: "still open",
     columns: &[
         Column::<AgedJobRow>::new("job", Constraint::Length(3), |row, _| {
-            Line::from(outside(&row.job_id))
+            Line::from(inert_span(&row.job_id))
         })
         .grows(),
         Column::<AgedJobRow>::new("state", Constraint::Length(10), |row, _| {
@@ -97,7 +97,7 @@ fn cause(item: &FailedItem, _: Timestamp) -> Line<'_> {
         item.row
             .cause
             .as_deref()
-            .map_or_else(|| Span::raw("(no cause given)").dark_gray(), outside),
+            .map_or_else(|| Span::raw("(no cause given)").dark_gray(), inert_span),
     )
 }
 
@@ -107,7 +107,7 @@ pub(crate) const FAILED: ListView<FailedItem> = ListView {
     open_what: "still open",
     columns: &[
         Column::<FailedItem>::new("job", Constraint::Length(3), |item, _| {
-            Line::from(outside(&item.row.job_id))
+            Line::from(inert_span(&item.row.job_id))
         })
         .grows(),
         Column::<FailedItem>::new("failed at", Constraint::Length(14), |item, now| {

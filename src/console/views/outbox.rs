@@ -6,7 +6,7 @@ use ratatui::style::Stylize;
 use ratatui::text::{Line, Span};
 
 use super::preview::only_what_was_cut;
-use super::{Column, Fact, ListView, outside, when};
+use super::{Column, Fact, ListView, inert_span, when};
 use crate::clock::Timestamp;
 use crate::store::{OutboxRow, RejectedLine};
 
@@ -20,7 +20,7 @@ pub(crate) const OUTBOX: ListView<OutboxRow> = ListView {
         })
         .grows(),
         Column::<OutboxRow>::new("job", Constraint::Length(12), |row, _| {
-            Line::from(outside(&row.job_id))
+            Line::from(inert_span(&row.job_id))
         })
         .grows(),
         Column::<OutboxRow>::new("request", Constraint::Length(7), |row, _| {
@@ -34,7 +34,7 @@ pub(crate) const OUTBOX: ListView<OutboxRow> = ListView {
         })
         .gives_way(1),
         Column::<OutboxRow>::new("requested by", Constraint::Length(12), |row, _| {
-            Line::from(outside(&row.requested_by))
+            Line::from(inert_span(&row.requested_by))
         })
         .grows()
         .gives_way(3),
@@ -50,7 +50,7 @@ pub(crate) const OUTBOX: ListView<OutboxRow> = ListView {
                 Some(w) => Line::from(vec![
                     Span::raw("withdrawn").dark_gray(),
                     Span::raw(" by ").dark_gray(),
-                    outside(&w.withdrawn_by),
+                    inert_span(&w.withdrawn_by),
                     Span::raw(format!(" at {}", when(w.withdrawn_at, now))).dark_gray(),
                 ]),
             }
@@ -74,7 +74,7 @@ pub(crate) const REJECTED: ListView<RejectedLine> = ListView {
             Line::from(
                 row.event
                     .as_deref()
-                    .map_or_else(|| Span::raw("?").dark_gray(), outside),
+                    .map_or_else(|| Span::raw("?").dark_gray(), inert_span),
             )
         })
         .grows(),
@@ -90,7 +90,7 @@ pub(crate) const REJECTED: ListView<RejectedLine> = ListView {
         // Free text: the room left, at least enough to read the start of a sentence, so
         // on a narrow terminal the time gives way first; the preview shows it whole.
         Column::<RejectedLine>::new("reason", Constraint::Min(24), |row, _| {
-            Line::from(outside(&row.reason))
+            Line::from(inert_span(&row.reason))
         }),
     ],
     facts: rejection_facts,
@@ -100,5 +100,5 @@ pub(crate) const REJECTED: ListView<RejectedLine> = ListView {
 /// A rejected line's preview: its reason whole, wrapped, however much of it the row
 /// had room for.
 fn rejection_facts(row: &RejectedLine, _: Timestamp) -> Vec<Fact<'_>> {
-    vec![("reason", Line::from(outside(&row.reason)))]
+    vec![("reason", Line::from(inert_span(&row.reason)))]
 }

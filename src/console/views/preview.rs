@@ -12,7 +12,7 @@ use ratatui::widgets::{Block, Paragraph};
 
 use super::table::{Fitted, Form};
 use super::wrap::cut;
-use super::{ListView, outside, when};
+use super::{ListView, inert_span, when};
 use crate::clock::{Timestamp, format_gap, relative_age};
 use crate::console::model::Model;
 use crate::console::model::page::{Page, PageRow};
@@ -45,7 +45,7 @@ pub(crate) fn answer_fact(answer: Option<&AnswerRow>, now: Timestamp) -> Line<'_
     let Some(a) = answer else {
         return Line::from(Span::raw("unanswered").light_red());
     };
-    let verdict = outside(a.verdict.as_str());
+    let verdict = inert_span(a.verdict.as_str());
     let mut spans = vec![
         if a.verdict.closes() {
             verdict.green()
@@ -53,7 +53,7 @@ pub(crate) fn answer_fact(answer: Option<&AnswerRow>, now: Timestamp) -> Line<'_
             verdict.yellow()
         },
         Span::raw(" by "),
-        outside(&a.reviewer),
+        inert_span(&a.reviewer),
         Span::raw(" at "),
     ];
     spans.extend(when_ago(a.answered_at, now));
@@ -120,7 +120,7 @@ pub(crate) fn draw<T: PageRow>(
     page: &Page<T>,
     fitted: &Fitted<'_>,
 ) {
-    let has_detail = page.current().and_then(PageRow::subject).is_some();
+    let has_detail = page.current().and_then(PageRow::detail_key).is_some();
     let title = if has_detail {
         " Selected row · Enter opens its detail "
     } else {

@@ -8,10 +8,10 @@ use ratatui::style::{Color, Style, Stylize};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 
-use super::{outside, trend};
+use super::{inert_span, trend};
 use crate::clock::Timestamp;
 use crate::console::model::Model;
-use crate::console::model::counts::Glance;
+use crate::console::model::counts::ReconcileSummary;
 use crate::console::tab::Tab;
 use crate::decision::JobState;
 use crate::store::Finding;
@@ -43,7 +43,7 @@ fn finding<'a>(
         if i > 0 {
             ids.push(Span::raw(", "));
         }
-        ids.push(outside(id));
+        ids.push(inert_span(id));
     }
     let shown = i64::try_from(first.len()).unwrap_or(i64::MAX);
     if count > shown {
@@ -59,7 +59,7 @@ fn finding<'a>(
 }
 
 /// Draws the reconciliation at a glance.
-/// The Reconcile view: it lists no rows of its own, it is drawn from the glance.
+/// The Reconcile view: it lists no rows of its own, it is drawn from the summary.
 pub(crate) struct Reconcile;
 
 impl super::TabView for Reconcile {
@@ -96,7 +96,7 @@ impl Laid<'_> {
 }
 
 fn laid_out(model: &Model, area: Rect) -> Laid<'_> {
-    let g = &model.glance;
+    let g = &model.summary;
     let inner = block().inner(area);
     let mut lines = Vec::new();
     if g.counted {
@@ -159,7 +159,7 @@ pub(crate) fn last_scroll(model: &Model, area: Rect) -> usize {
 }
 
 fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
-    let g = &model.glance;
+    let g = &model.summary;
     frame.render_widget(block(), area);
     let laid = laid_out(model, area);
     let scroll = model.reconcile_scroll.min(laid.last_scroll());
@@ -192,7 +192,7 @@ fn rows_wrapped(lines: &[Line<'_>], width: u16) -> u16 {
 /// third when the findings and the backlog line (`essential` rows) still fit above
 /// it; on a short screen the backlog line carries a one-line picture of the day
 /// instead.
-fn split_for_trend(inner: Rect, g: &Glance, essential: u16) -> (Rect, Option<Rect>) {
+fn split_for_trend(inner: Rect, g: &ReconcileSummary, essential: u16) -> (Rect, Option<Rect>) {
     let rows = (inner.height / 3).clamp(trend::CHART_MIN_ROWS, 14);
     if g.trend.is_empty() || inner.height < rows.saturating_add(essential).saturating_add(1) {
         return (inner, None);
@@ -207,7 +207,7 @@ fn split_for_trend(inner: Rect, g: &Glance, essential: u16) -> (Rect, Option<Rec
 }
 
 /// The counts of each finding and the first jobs of each.
-fn findings<'a>(lines: &mut Vec<Line<'a>>, g: &'a Glance, selected: Finding) {
+fn findings<'a>(lines: &mut Vec<Line<'a>>, g: &'a ReconcileSummary, selected: Finding) {
     let m = &g.missing;
     let complete = m.missing_terminal == 0 && m.missing_output == 0;
     lines.push(Line::from(vec![
@@ -307,7 +307,7 @@ fn windows(lines: &mut Vec<Line<'_>>, model: &Model, width: usize) {
         head.push(Span::raw(MORE).bold());
     }
     lines.push(Line::from(head));
-    for w in &model.glance.windows {
+    for w in &model.summary.windows {
         let total: i64 = w.states.values().sum();
         if total == 0 {
             continue;

@@ -12,7 +12,7 @@ use ratatui::style::{Modifier, Stylize};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::{outside, when};
+use super::{inert_span, when};
 use crate::clock::Clock;
 use crate::console::model::Model;
 
@@ -53,11 +53,11 @@ fn parts(model: &Model) -> Vec<Part<'_>> {
             forms: vec![
                 vec![
                     Span::raw("ledger ").dark_gray(),
-                    outside(&model.ledger_path),
+                    inert_span(&model.ledger_path),
                 ],
                 vec![
                     Span::raw("ledger ").dark_gray(),
-                    Span::raw(outside(&file_name).content.into_owned()),
+                    Span::raw(inert_span(&file_name).content.into_owned()),
                 ],
             ],
             may_go: true,
@@ -65,8 +65,11 @@ fn parts(model: &Model) -> Vec<Part<'_>> {
         },
         Part {
             forms: vec![
-                vec![Span::raw("reviewer ").dark_gray(), outside(&model.reviewer)],
-                vec![outside(&model.reviewer)],
+                vec![
+                    Span::raw("reviewer ").dark_gray(),
+                    inert_span(&model.reviewer),
+                ],
+                vec![inert_span(&model.reviewer)],
             ],
             may_go: true,
             goes_first: false,
@@ -93,7 +96,7 @@ fn parts(model: &Model) -> Vec<Part<'_>> {
             goes_first: false,
         });
     }
-    let b = &model.glance.backlog;
+    let b = &model.summary.backlog;
     let alarm = |text: String| {
         vec![
             Span::raw(text)
@@ -129,10 +132,10 @@ fn parts(model: &Model) -> Vec<Part<'_>> {
         }
     });
     // The day's arrivals for people, hour by hour, where the line has room to spare.
-    if !model.glance.trend.is_empty() {
+    if !model.summary.trend.is_empty() {
         let mut day = vec![Span::raw("24 h ").dark_gray()];
         day.extend(super::trend::sparkline(
-            &model.glance.trend,
+            &model.summary.trend,
             b.capacity,
             model.theme.colours(),
         ));

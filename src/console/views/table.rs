@@ -13,7 +13,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Cell, Paragraph, Row, Table, TableState};
 use unicode_width::UnicodeWidthChar;
 
-use super::{ListView, outside};
+use super::{ListView, inert_span};
 use crate::clock::Timestamp;
 use crate::console::model::Model;
 use crate::console::model::page::{Page, PageRow};
@@ -274,7 +274,7 @@ fn empty_line<'a, T>(view: &ListView<T>, filter: Option<&'a str>) -> Line<'a> {
         None => Line::from(view.empty).dark_gray(),
         Some(query) => Line::from(vec![
             Span::raw("Nothing here matches the filter ").dark_gray(),
-            outside(query).bold(),
+            inert_span(query).bold(),
         ]),
     }
 }
@@ -306,7 +306,7 @@ fn not_a_query(
     let inner = block.inner(area);
     let chars = text.chars().count();
     if chars + 2 <= usize::from(inner.width) {
-        lines.push(Line::from(vec![Span::raw("  "), outside(text).bold()]));
+        lines.push(Line::from(vec![Span::raw("  "), inert_span(text).bold()]));
         let under = " ".repeat(error.column.saturating_sub(1).min(chars) + 2);
         lines.push(Line::from(vec![
             Span::raw(under),
@@ -319,7 +319,7 @@ fn not_a_query(
             before: Some(before),
             ..
         } => {
-            vec![Span::raw("the filter "), outside(before).bold()]
+            vec![Span::raw("the filter "), inert_span(before).bold()]
         }
         _ => vec![Span::raw("no filter")],
     };
