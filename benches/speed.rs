@@ -1,4 +1,5 @@
-//! The speed suite: every figure of issue 4 beside its baseline, measured in one run.
+//! The speed suite: every speed figure (ingest, reconciliation, reports, the console,
+//! filter and sort, bulk answers) beside its baseline, measured in one run.
 //!
 //! `cargo bench --bench speed` runs it at full size (a million jobs; the ledgers are
 //! generated once into `target/bench-cache/` and reused) and prints a Markdown table.

@@ -1,6 +1,6 @@
-//! Acceptance of issue 2 through the library: the worked example of SPEC sec. 2 in a
+//! The acceptance checks through the library: the worked example of SPEC sec. 2 in a
 //! ledger on a temporary file, its redelivery, the held row's evidence, raw bytes
-//! kept exactly, and the demo's reconciliation (sections 1 to 6). Idempotent and
+//! kept exactly, and the demo's reconciliation (checks 1 to 6). Idempotent and
 //! crash-safe ingest: `acceptance_rerun.rs`; totals that add up: `acceptance_totals.rs`.
 
 mod support;

@@ -1,4 +1,4 @@
-//! Acceptance of issue 2 through the library, section 7: ingest is idempotent and
+//! The acceptance checks through the library, check 7: ingest is idempotent and
 //! survives a crash (an input broken or truncated mid-batch, then re-run).
 
 mod support;

@@ -1,4 +1,4 @@
-//! Acceptance of issue 2 through the library, section 8 and after: the totals always
+//! The acceptance checks through the library, check 8 and after: the totals always
 //! add up, the backlog alarm, and worker records of a superseded attempt.
 
 mod support;

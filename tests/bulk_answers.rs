@@ -1,4 +1,4 @@
-//! Bulk answers (issue 10, item 5) at the store: one transaction whose answers are
+//! Bulk answers at the store: one transaction whose answers are
 //! each recorded exactly as if given alone, rows outside the verdict's closed set or
 //! answered by another reviewer since the plan left out with their reason, and
 //! `expect` refusing a wrong count with nothing written.

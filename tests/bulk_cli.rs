@@ -1,4 +1,4 @@
-//! `answer` over a selection (issue 10, item 5): `--dry-run` names the count and
+//! `answer` over a selection: `--dry-run` names the count and
 //! writes nothing; `--expect N` refuses a wrong N with nothing written and writes
 //! exactly N answers with the right one; the single `answer SEQ` form is unchanged.
 

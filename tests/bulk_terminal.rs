@@ -1,4 +1,4 @@
-//! A bulk answer from the console (issue 10, item 5): rows marked with Space in a real
+//! A bulk answer from the console: rows marked with Space in a real
 //! terminal, `a`, a verdict chosen, the plan read and confirmed; the ledger then holds
 //! the answers. And, driven in process, the count typed to confirm above 100 rows, and
 //! a row another reviewer answers between the plan and the confirmation left out and

@@ -1,4 +1,4 @@
-//! `callbacks --open` (issue 10): the queue of questions still open shrinks when a
+//! `callbacks --open`: the queue of questions still open shrinks when a
 //! question is answered with a closing verdict, and only then.
 
 mod support;

@@ -1,4 +1,4 @@
-//! `jobledger check` and `jobledger backup` (issue 11, items 7 and 8): a fresh ledger
+//! `jobledger check` and `jobledger backup`: a fresh ledger
 //! passes every check; each broken promise of the ledger is found and named, with
 //! exit 3; a backup taken while ingest goes on is whole, owner-only, passes the check
 //! and holds a prefix of the stream; an existing file is never written over.

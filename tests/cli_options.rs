@@ -1,4 +1,4 @@
-//! Command-line paths that no other test ran (issue 9): the `owner` command's
+//! Command-line paths that no other test ran: the `owner` command's
 //! refusals, `reconcile --window` other than the default hour, `--review-capacity`,
 //! and the capacity used when the flag is not given. All through the real binary.
 

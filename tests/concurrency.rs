@@ -1,4 +1,4 @@
-//! Concurrency (SPEC sec. 1.2 and 5; issue 5): an ingest writer, two reviewers, a
+//! Concurrency (SPEC sec. 1.2 and 5): an ingest writer, two reviewers, a
 //! reader paging like the console and the console itself at work on one ledger at
 //! once. (Racing terminal reports and two reviewers on one row: `concurrency_races.rs`.)
 //!

@@ -1,4 +1,4 @@
-//! Concurrency (SPEC sec. 1.2 and 5; issue 5) between processes racing for one
+//! Concurrency (SPEC sec. 1.2 and 5) between processes racing for one
 //! decision: two terminal reports for the same job at once (one wins, the other is
 //! kept), and two reviewers answering the same row at once (the second is told).
 

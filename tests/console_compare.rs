@@ -1,4 +1,4 @@
-//! `C` on a held callback (issue 10, item 6): the comparison pane, a time axis to
+//! `C` on a held callback: the comparison pane, a time axis to
 //! scale above the held report set beside what it conflicts with, field by field,
 //! at 80×24 (one side above the other), 100×30 and 160×48 (side by side).
 

@@ -1,4 +1,4 @@
-//! The Reconcile view's drill-down (issue 10, item 7): Enter on a finding lists the
+//! The Reconcile view's drill-down: Enter on a finding lists the
 //! jobs behind it, as many as the finding counts; Enter on a job opens its timeline;
 //! Esc goes back to the job list, then to the findings.
 

@@ -1,4 +1,4 @@
-//! The query language and sorting in the console (issue 10 items 3 and 4): `/` takes
+//! The query language and sorting in the console: `/` takes
 //! the same fields in every view and refuses those a view lacks, the cursor stays on
 //! its row while it still matches, and `s`/`S` order a list that pages by key.
 

@@ -120,7 +120,7 @@ fn read_only_disables_every_write_and_says_so() {
 #[test]
 fn a_reviewers_writes_from_the_console_are_synced_before_they_are_said_written() {
     // The console keeps its connection open for the session, so no closing checkpoint
-    // makes an answer durable: each commit must sync the WAL itself (issue 11, item 11).
+    // makes an answer durable: each commit must sync the WAL itself.
     let (_ledger, app) = demo_app("ana");
     assert!(app.ledger().writes_are_durable().unwrap());
     // Ingest and reports keep NORMAL: they can be re-run from their source.

@@ -1,4 +1,4 @@
-//! Crash safety of a reviewer's answer (SPEC sec. 1.3; issue 5): the real binary is
+//! Crash safety of a reviewer's answer (SPEC sec. 1.3): the real binary is
 //! killed with SIGKILL while it answers, at random moments and (with `strace`) at each
 //! write system call it makes. After every kill the answer is there whole (verdict,
 //! note, reviewer, and for `linked` the new callback row) or not at all.

@@ -1,4 +1,4 @@
-//! Crash safety (SPEC sec. 1.3 and 3: "a crashed ingest can simply be re-run"; issue 5).
+//! Crash safety (SPEC sec. 1.3 and 3: "a crashed ingest can simply be re-run").
 //!
 //! The real binary is killed with SIGKILL, at random moments and (with `strace`) at
 //! chosen write system calls, over a ledger on a real disk. After every kill the

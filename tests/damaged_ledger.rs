@@ -1,4 +1,4 @@
-//! A damaged ledger (issue 11, findings 7 and 9): every command that meets one says the
+//! A damaged ledger: every command that meets one says the
 //! ledger is damaged, names `check` and `backup`, never advises running it again, and
 //! leaves the file's bytes as they were. Two cases: a truncated file (SQLite's
 //! `CORRUPT` at once), and two bytes changed in a callbacks leaf page, which SQLite

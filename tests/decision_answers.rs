@@ -1,4 +1,4 @@
-//! Issue 12: a person answers a job's divergent decisions, from the command line and
+//! A person answers a job's divergent decisions, from the command line and
 //! from the console; the answer shows beside the finding, and an answer closes it
 //! unless it is `needs_remote_check`.
 

@@ -1,4 +1,4 @@
-//! Issue 12: a job decided under more than one decision id, and a job id submitted
+//! A job decided under more than one decision id, and a job id submitted
 //! again with another identity. What ingest keeps, what the timeline shows, and what
 //! reconciliation lists.
 
@@ -13,8 +13,8 @@ use support::binary::Workdir;
 use support::fixture::{TempLedger, now};
 use support::terminal::{key, open_app_at, open_finding};
 
-/// The issue's own example: j1 submitted twice with different inputs, decided as
-/// d1 (pay), d2 (refund), then d1 again.
+/// Both divergences in one small stream: j1 submitted twice with different inputs,
+/// decided as d1 (pay), d2 (refund), then d1 again.
 const ISSUE: &str = r#"{"event":"job_accepted","job_id":"j1","at":"2026-11-27T10:00:00Z","input_digest":"sha256:a"}
 {"event":"job_accepted","job_id":"j1","at":"2026-11-27T10:00:09Z","input_digest":"sha256:b"}
 {"event":"decision","decision_id":"d1","job_id":"j1","action":"pay","at":"2026-11-27T10:05:00Z"}

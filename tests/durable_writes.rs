@@ -1,4 +1,4 @@
-//! A person's write survives a power cut (issue 11, item 11): an answer, an owner or a
+//! A person's write survives a power cut: an answer, an owner or a
 //! request cannot be re-run from a source, so it is synced before the command says it
 //! is written. Seen with `strace`: after the last write to the `-wal` file, an `fsync`
 //! (or `fdatasync`) of it comes before the message on standard output. (A command's

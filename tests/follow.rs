@@ -1,4 +1,4 @@
-//! `ingest --follow FILE` (issue 11 item 4), with the real binary on a real disk: a
+//! `ingest --follow FILE`, with the real binary on a real disk: a
 //! file read as it grows, as `tail -F` reads it.
 //!
 //! Lines written in pieces are committed once their end arrives and are seen by another

@@ -1,4 +1,4 @@
-//! Hostile input (SPEC sec. 1.3, issue 5): the corpus in `tests/hostile/` plus generated
+//! Hostile input (SPEC sec. 1.3): the corpus in `tests/hostile/` plus generated
 //! cases too large or too many to write by hand (1 MB lines, JSON nested 10,000 deep,
 //! a wrong type for every field of every event, times in wrong formats).
 //!

@@ -1,4 +1,4 @@
-//! Hostile output (SPEC sec. 1.3, issue 5): not one control character from the input
+//! Hostile output (SPEC sec. 1.3): not one control character from the input
 //! reaches the terminal, neither through the console (every view, the detail pane of
 //! every row, on `TestBackend` and on a real crossterm backend) nor through the reports
 //! and refusals of the command line. The cases are those of `support/hostile.rs`.

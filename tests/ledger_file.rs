@@ -1,4 +1,4 @@
-//! The ledger file under hostile conditions (issue 5): owner-only permissions, a file
+//! The ledger file under hostile conditions: owner-only permissions, a file
 //! that is not a ledger, a newer schema, a read-only file and directory, a full disk,
 //! a writer that never lets go. Each gets a clear message from `jobledger ingest` and a
 //! non-zero exit; no batch is kept in part; and once the cause is gone a re-run

@@ -1,5 +1,5 @@
 //! What each command says when the ledger's path holds something it cannot use as it
-//! is (issue 11, item 9): a symbolic link to nothing, a directory, a file marked as a
+//! is: a symbolic link to nothing, a directory, a file marked as a
 //! ledger with none of its tables, a directory that takes no new files, and a ledger
 //! others may read. Each message says what is wrong and what to do; nothing is written.
 //! (A missing ledger, an empty file, another application's file and a read-only file

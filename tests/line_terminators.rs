@@ -1,6 +1,6 @@
 //! A line is its bytes without its terminator, LF or CRLF (SPEC sec. 3): the same events
-//! written with CRLF endings are the same lines (issue 11, finding 3: re-ingesting them
-//! doubled every callback, output and notification).
+//! written with CRLF endings are the same lines (while a CR made them other lines,
+//! re-ingesting them doubled every callback, output and notification).
 
 mod support;
 

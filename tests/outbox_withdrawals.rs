@@ -1,4 +1,4 @@
-//! Withdrawing a pending request (issue 10, item 7): append-only (a row of its own,
+//! Withdrawing a pending request: append-only (a row of its own,
 //! the request's row unchanged), once, with who and when; a withdrawn request is no
 //! longer pending for the checks, the counts and the reports; a refusal writes nothing.
 

@@ -1,4 +1,4 @@
-//! Property tests of ingest (issue 5): over arbitrary byte lines, and over arbitrary
+//! Property tests of ingest: over arbitrary byte lines, and over arbitrary
 //! orders of events drawn from a small alphabet (three jobs, three attempts, both
 //! outcomes and a bad one) so that they interact.
 //!

@@ -1,4 +1,4 @@
-//! The query language (issue 10 item 3) as `callbacks --where` runs it: each field,
+//! The query language as `callbacks --where` runs it: each field,
 //! negation and comparison keeps exactly the rows a plain reading of the JSON says,
 //! and a query and its negation add up to the whole list.
 

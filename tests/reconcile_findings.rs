@@ -1,4 +1,4 @@
-//! The jobs behind each reconciliation finding (issue 10, item 7): the drill-down's
+//! The jobs behind each reconciliation finding: the drill-down's
 //! keyset pages list exactly the jobs the report counts, finding by finding, on the
 //! demo and on a generated ledger.
 

@@ -1,4 +1,4 @@
-//! The ledger a command opens is the file at its path (issue 11, item 5). Another
+//! The ledger a command opens is the file at its path now. Another
 //! program may rename a ledger over it (`jobledger demo` removes it and builds anew) or
 //! remove it while a connection is open: the connection still holds the old file. A
 //! write is refused then, with a sentence and nothing written in either file; the
@@ -205,9 +205,9 @@ fn the_demo_replaces_its_ledger_only_after_a_write_under_way_is_done() {
     );
 }
 
-/// Finding 5 as it was met: the console open in a real terminal, `demo --print` run in
-/// another shell on the same ledger. The console says it reopened the file, and the
-/// answer given then is in the file at the path.
+/// The case as it was first met: the console open in a real terminal, `demo --print`
+/// run in another shell on the same ledger. The console says it reopened the file, and
+/// the answer given then is in the file at the path.
 #[test]
 fn the_console_in_a_terminal_answers_into_the_demo_rebuilt_under_it() {
     let (w, _) = support::binary::Workdir::with_demo();

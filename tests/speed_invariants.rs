@@ -1,7 +1,8 @@
-//! What the speed work of issue 4 must not change: the kept counts equal the rows
-//! counted, the one-pass reconciliation equals the same report in plain SQL, the
-//! console's glance agrees with it, a ledger migrated with data keeps its totals, and
-//! what the writer keeps behind in memory comes out as if written at once.
+//! What the speed work (kept counts, a one-pass reconciliation, write-behind) must not
+//! change: the kept counts equal the rows counted, the one-pass reconciliation equals
+//! the same report in plain SQL, the console's glance agrees with it, a ledger migrated
+//! with data keeps its totals, and what the writer keeps behind in memory comes out as
+//! if written at once.
 
 mod support;
 

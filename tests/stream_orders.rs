@@ -1,4 +1,4 @@
-//! The generated streams in their three orders (issue 13): time order as a ledger
+//! The generated streams in their three orders: time order as a ledger
 //! meets it, with callbacks up to three days late; shuffled; each job's together.
 //!
 //! "Time order" here: every line's `at` is when it reaches the ledger (for a callback

@@ -1,4 +1,4 @@
-//! Turns at the write lock (issue 13): an ingest holds its transaction for seconds
+//! Turns at the write lock: an ingest holds its transaction for seconds
 //! when no one else wants to write, and commits within a few dozen lines when a writer
 //! says it waits (`store/sqlite/waiting_writers.rs`).
 //!
