@@ -167,3 +167,33 @@ fn a_request_from_the_console_is_asked_by_the_reviewer_named() {
     let asked: Vec<&str> = outbox.iter().map(|r| r.requested_by.as_str()).collect();
     assert_eq!(asked, ["maria"]);
 }
+
+/// The owner form with no owner and no escalation time clears the job's owner; on a
+/// job with no owner it writes nothing and says so.
+#[test]
+fn an_owner_form_left_empty_clears_the_owner() {
+    let (_ledger, mut app) = demo_app("ana");
+    ch(&mut app, '3'); // Aged: booking-1042 first, owned by ops:maria
+    ch(&mut app, 'o');
+    key(&mut app, KeyCode::Delete); // the prefilled owner is selected: a delete clears it
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Delete);
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.ledger().owner("booking-1042").unwrap(), None);
+    shows(&app, "booking-1042 has no owner now (was ops:maria)");
+    let timeline = app.ledger().timeline("booking-1042").unwrap();
+    assert!(
+        timeline.iter().any(|e| matches!(
+            &e.fact,
+            jobledger::store::TimelineFact::OwnerSet { owner: None, set_by, .. } if set_by == "ana"
+        )),
+        "{timeline:?}"
+    );
+    key(&mut app, KeyCode::Enter); // close the form
+    let before = app.ledger().timeline("booking-1042").unwrap().len();
+    ch(&mut app, 'o'); // an unowned job's form offers the reviewer's name
+    key(&mut app, KeyCode::Delete);
+    key(&mut app, KeyCode::Enter); // empty again: nothing to clear
+    shows(&app, "nothing changed: booking-1042 has no owner");
+    assert_eq!(app.ledger().timeline("booking-1042").unwrap().len(), before);
+}

@@ -286,6 +286,10 @@ fn owner_action(app: &mut App, form: &mut OwnerForm, action: Action) -> Answered
                 }
             };
             let owner = form.owner.text().trim();
+            // No owner and no time: the form asks for the owner to be cleared.
+            if owner.is_empty() && escalate_at.is_none() {
+                return clear_owner(app, form);
+            }
             let set = escalation::set_owner(
                 &mut app.ledger,
                 &form.job_id,
@@ -325,6 +329,35 @@ fn owner_action(app: &mut App, form: &mut OwnerForm, action: Action) -> Answered
         _ => {}
     }
     Answered::Nothing
+}
+
+/// Clears the owner of the form's job: written, the form says so until closed; a job
+/// with no owner closes the form with "nothing changed", as an unchanged owner does.
+fn clear_owner(app: &mut App, form: &mut OwnerForm) -> Answered {
+    match escalation::clear_owner(
+        &mut app.ledger,
+        &form.job_id,
+        &app.model.reviewer,
+        app.model.now,
+    ) {
+        Ok(escalation::Cleared::HadNone) => Answered::Passing(format!(
+            "nothing changed: {} has no owner; nothing written",
+            inert(&form.job_id)
+        )),
+        Ok(escalation::Cleared::Was(was)) => {
+            form.error = None;
+            form.outcome = Some(Outcome::Written(vec![format!(
+                "{} has no owner now (was {}); it will not escalate.",
+                inert(&form.job_id),
+                inert(&was.owner)
+            )]));
+            Answered::Shown
+        }
+        Err(e) => {
+            form.error = Some(e.to_string());
+            Answered::Nothing
+        }
+    }
 }
 
 fn request_action(app: &mut App, form: &mut RequestForm, action: Action) -> bool {

@@ -65,6 +65,10 @@ fn owner_lines(form: &OwnerForm, now: Timestamp) -> Vec<Line<'_>> {
         return lines;
     }
     lines.push(field("Owner", &form.owner, form.field == OwnerField::Owner));
+    lines.push(Line::from(
+        Span::raw("               empty, with no escalation time: the owner is cleared")
+            .dark_gray(),
+    ));
     lines.push(field(
         "Escalates at",
         &form.escalate_at,
