@@ -1,6 +1,7 @@
 //! Escalation owners: who owns a stuck job, and when it escalates.
 
 use crate::clock::{Timestamp, parse_duration};
+use crate::inert::inert;
 use crate::store::{Ledger, OwnerRow, StoreError};
 
 /// Why an owner was not set.
@@ -111,6 +112,21 @@ pub enum Cleared {
     Was(OwnerRow),
     /// The job had no owner: nothing is written.
     HadNone,
+}
+
+impl Cleared {
+    /// What came of it, in one sentence about `job` (outside text made inert): the
+    /// command line prints it, the console shows it.
+    pub fn sentence(&self, job: &str) -> String {
+        let job = inert(job);
+        match self {
+            Cleared::Was(was) => format!(
+                "{job} has no owner now (was {}); it will not escalate",
+                inert(&was.owner)
+            ),
+            Cleared::HadNone => format!("{job} has no owner; nothing written"),
+        }
+    }
 }
 
 /// Clears a job's owner (and its escalation time) by appending an assignment with no

@@ -55,14 +55,7 @@ pub fn owner_set(job: &str, owner: &str, escalate_at: Option<Timestamp>) -> Stri
 
 /// After `owner --clear`.
 pub fn owner_cleared(job: &str, cleared: &Cleared) -> String {
-    match cleared {
-        Cleared::Was(was) => format!(
-            "{} has no owner now (was {}); it will not escalate\n",
-            inert(job),
-            inert(&was.owner)
-        ),
-        Cleared::HadNone => format!("{} has no owner; nothing written\n", inert(job)),
-    }
+    format!("{}\n", cleared.sentence(job))
 }
 
 /// After `owner`, when that owner and escalation time stood already.

@@ -340,17 +340,14 @@ fn clear_owner(app: &mut App, form: &mut OwnerForm) -> Answered {
         &app.model.reviewer,
         app.model.now,
     ) {
-        Ok(escalation::Cleared::HadNone) => Answered::Passing(format!(
-            "nothing changed: {} has no owner; nothing written",
-            inert(&form.job_id)
+        Ok(cleared @ escalation::Cleared::HadNone) => Answered::Passing(format!(
+            "nothing changed: {}",
+            cleared.sentence(&form.job_id)
         )),
-        Ok(escalation::Cleared::Was(was)) => {
+        Ok(cleared @ escalation::Cleared::Was(_)) => {
             form.error = None;
-            form.outcome = Some(Outcome::Written(vec![format!(
-                "{} has no owner now (was {}); it will not escalate.",
-                inert(&form.job_id),
-                inert(&was.owner)
-            )]));
+            let said = format!("{}.", cleared.sentence(&form.job_id));
+            form.outcome = Some(Outcome::Written(vec![said]));
             Answered::Shown
         }
         Err(e) => {
