@@ -10,7 +10,7 @@ mod open;
 mod restore;
 
 use std::io::{self, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
@@ -25,7 +25,7 @@ use crate::reconcile::{self, DEFAULT_REVIEW_CAPACITY};
 use crate::report::{self, Summary};
 use crate::review::decisions::{DecisionAnswerError, DecisionAnswerRequest, answer_decisions};
 use crate::review::{self, AnswerRequest};
-use crate::store::{CallbackFilter, Ledger};
+use crate::store::{CallbackFilter, Ledger, Location};
 use crate::{demo, escalation};
 use args::{Cli, Command, RequestArgs, RequestCommand, ReviewArgs};
 use ingest_command::{
@@ -57,9 +57,21 @@ pub fn reviewer_name(flag: Option<String>) -> String {
         .unwrap_or_else(|| "unknown".to_owned())
 }
 
-fn ledger_path(flag: Option<PathBuf>) -> PathBuf {
-    flag.or_else(|| std::env::var_os("JOBLEDGER_DB").map(PathBuf::from))
-        .unwrap_or_else(|| PathBuf::from("jobledger.db"))
+/// The schema of a server's ledger (for a sentence that names it).
+fn server_schema(location: &Location) -> &str {
+    match location {
+        Location::Server(address) => address.schema(),
+        Location::File(_) => "",
+    }
+}
+
+/// Where the ledger is: `--db`, else `JOBLEDGER_DB`, else `jobledger.db` here. A
+/// `postgres://` URL names a ledger on a server.
+fn ledger_location(flag: Option<PathBuf>) -> Result<Location> {
+    let text = flag
+        .or_else(|| std::env::var_os("JOBLEDGER_DB").map(PathBuf::from))
+        .unwrap_or_else(|| PathBuf::from("jobledger.db"));
+    Ok(Location::parse(text.as_os_str())?)
 }
 
 /// The exit status of `summary --exit-code` and `reconcile --exit-code` when the
@@ -158,7 +170,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             cli.theme,
         );
     }
-    let path = ledger_path(cli.db);
+    let path = ledger_location(cli.db)?;
     let now = clock.now();
     // Buffered: a report of a large ledger is many small writes, and a locked stdout
     // alone wrote (and made a system call) at every line.
@@ -396,9 +408,22 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Check { json } => return check_backup::run_check(&path, json, &mut out),
         Command::Backup { dest, salvage } => {
-            return check_backup::run_backup(&path, &dest, salvage, &mut out);
+            let Location::File(path) = &path else {
+                bail!(
+                    "{path} is a ledger on a PostgreSQL server: back it up with the server's own tools (`pg_dump --schema={schema}`), or copy it into a SQLite file with `jobledger copy --from LEDGER --to FILE.db`",
+                    schema = server_schema(&path)
+                );
+            };
+            return check_backup::run_backup(path, &dest, salvage, &mut out);
         }
-        Command::Restore { backup } => return restore::run(&path, &backup, now, &mut out),
+        Command::Restore { backup } => {
+            let Location::File(path) = &path else {
+                bail!(
+                    "{path} is a ledger on a PostgreSQL server: restore it with the server's own tools (`pg_restore`); `restore` puts a backup file in a ledger file's place"
+                );
+            };
+            return restore::run(path, &backup, now, &mut out);
+        }
         Command::Demo { .. } => unreachable!("handled above"),
     }
     whole.finish(&mut out)?;
@@ -409,14 +434,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
 /// Checks and writes a retry or cancel; says what was written (with `--json`, the
 /// request as `outbox --json` lists it).
 fn run_request(
-    path: &Path,
+    location: &Location,
     kind: RequestKind,
     args: RequestArgs,
     now: Timestamp,
     out: &mut impl Write,
 ) -> Result<()> {
     let by = reviewer_name(args.by);
-    let mut ledger = open_for_a_person(path)?;
+    let mut ledger = open_for_a_person(location)?;
     let written = outbox::request(&mut ledger, kind, &args.job, &by, now)?;
     if args.json {
         let row = ledger
@@ -479,29 +504,33 @@ fn run_demo(
         reviewer,
         ..ReviewArgs::default()
     };
-    review_console(&path, Clock::Fixed(now), args, theme)?;
+    review_console(&Location::File(path), Clock::Fixed(now), args, theme)?;
     Ok(ExitCode::SUCCESS)
 }
 
 fn review_console(
-    path: &Path,
+    location: &Location,
     clock: Clock,
     args: ReviewArgs,
     palette: Option<Palette>,
 ) -> Result<()> {
     let theme = console_theme(palette)?;
-    refuse_no_ledger(path)?;
+    if let Location::File(path) = location {
+        refuse_no_ledger(path)?;
+    }
     if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
         bail!(
             "the review console needs a terminal; for reports use `summary`, `callbacks` or `reconcile`"
         );
     }
-    if !args.read_only {
-        note_upgrade(path);
+    if let Location::File(path) = location {
+        if !args.read_only {
+            note_upgrade(path);
+        }
+        warn_if_shared(path);
     }
-    warn_if_shared(path);
     crate::console::run(
-        path,
+        location,
         clock,
         reviewer_name(args.reviewer),
         args.read_only,

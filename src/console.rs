@@ -35,8 +35,6 @@ mod update;
 pub mod view;
 mod views;
 
-use std::path::Path;
-
 use anyhow::Result;
 
 use crate::clock::Clock;
@@ -50,13 +48,13 @@ pub use update::{App, mouse, press, update};
 
 /// Opens the ledger at `path` and runs the console, in `theme`, until the reviewer leaves.
 pub fn run(
-    path: &Path,
+    location: &crate::store::Location,
     clock: Clock,
     reviewer: String,
     read_only: bool,
     theme: Theme,
 ) -> Result<()> {
-    let mut app = App::open(path, clock, reviewer, read_only)?;
+    let mut app = App::open(location, clock, reviewer, read_only)?;
     app.set_theme(theme);
     terminal::run(&mut app)
 }

@@ -1,9 +1,11 @@
 //! The ledger: what it keeps (the rows of each family of tables, as plain values) and
 //! the errors a person can act on, whatever engine keeps it.
 //!
-//! One engine today, [`sqlite`]: a ledger in a SQLite file. Every SQL statement of
-//! the crate is in that folder, and no type of its driver appears in this module's
-//! public face.
+//! Two engines: [`sqlite`], a ledger in a SQLite file (the default, for one machine),
+//! and [`postgres`], a ledger in a schema of a PostgreSQL server (for a team). Every
+//! SQL statement of the crate is in their folders, and no type of either driver
+//! appears in this module's public face: [`Ledger`] and [`Writer`] pass each call to
+//! the engine the ledger is kept in.
 //!
 //! The plain values are kept one module per family of tables, named as the engine's
 //! modules are: `lines`, `jobs`, `callbacks`, `answers`, `owners`, `outbox`,
@@ -26,15 +28,18 @@ mod finding_jobs;
 mod job_accounts;
 mod jobs;
 mod keyset;
+mod ledger;
 mod lines;
 mod outbox;
 mod outputs;
 mod owners;
+mod postgres;
 mod reads;
 mod sqlite;
 mod submissions;
 mod timeline;
 mod views;
+mod writer;
 
 pub use answers::*;
 pub use callbacks::*;
@@ -45,19 +50,22 @@ pub use finding_jobs::*;
 pub use job_accounts::*;
 pub use jobs::*;
 pub use keyset::*;
+pub use ledger::Ledger;
 pub use lines::*;
 pub use outbox::*;
 pub use outputs::*;
 pub use owners::*;
+pub use postgres::{DEFAULT_SCHEMA, SERVER_SCHEMA_VERSION, ServerAddress, is_server_url};
 pub use reads::Reads;
 pub use sqlite::{
     APPLICATION_ID, BULK_CACHE_KIB, BULK_CHECKPOINT_PAGES, BUSY_TIMEOUT, CHECKS, CheckFinding,
-    FileAtPath, Ledger, Lost, PAGE_SIZE, SCHEMA_VERSION, Salvage, TableSalvage, WaitingWriters,
-    Writer, with_suffix,
+    FileAtPath, Lost, PAGE_SIZE, SCHEMA_VERSION, Salvage, TableSalvage, WaitingWriters,
+    with_suffix,
 };
 pub use submissions::*;
 pub use timeline::*;
 pub use views::*;
+pub use writer::Writer;
 
 /// How a ledger is opened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -124,7 +124,7 @@ fn a_reviewers_writes_from_the_console_are_synced_before_they_are_said_written()
     let (_ledger, app) = demo_app("ana");
     assert!(app.ledger().writes_are_durable().unwrap());
     // Ingest and reports keep NORMAL: they can be re-run from their source.
-    let plain = Ledger::open(app.ledger().path()).unwrap();
+    let plain = Ledger::open(app.ledger().file().unwrap()).unwrap();
     assert!(!plain.writes_are_durable().unwrap());
 }
 

@@ -205,8 +205,13 @@ fn a_ledger_in_a_directory_that_takes_no_files_is_read_and_a_write_says_why_not(
         );
         assert!(!said.contains("unable to open"), "{said}");
         // The console, read-only, opens it and shows its rows.
-        let app = App::open(&db, Clock::Fixed(fixture::now()), "ana".into(), true)
-            .expect("the console opens read-only");
+        let app = App::open(
+            &jobledger::store::Location::File(db.clone()),
+            Clock::Fixed(fixture::now()),
+            "ana".into(),
+            true,
+        )
+        .expect("the console opens read-only");
         assert_eq!(app.ledger().callback(15).unwrap().map(|c| c.seq), Some(15));
         drop(app);
         assert!(Ledger::open(&db).is_err(), "a write open is refused there");

@@ -3,7 +3,6 @@
 //! or written in one transaction (`--as-of MARK --expect N`).
 
 use std::io::Write;
-use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{Result, bail};
@@ -14,7 +13,7 @@ use crate::clock::Timestamp;
 use crate::report::{self, BulkReport};
 use crate::review::Verdict;
 use crate::review::bulk::{self, BulkRequest, Selection};
-use crate::store::CallbackFilter;
+use crate::store::{CallbackFilter, Location};
 
 /// The answer given to every selected callback.
 pub(super) struct BulkAnswer<'a> {
@@ -46,7 +45,7 @@ fn selection(args: &BulkArgs, now: Timestamp) -> Result<CallbackFilter> {
 
 /// Plans or writes the bulk answer and prints what came of it (as JSON with `json`).
 pub(super) fn run(
-    path: &Path,
+    location: &Location,
     answer: &BulkAnswer<'_>,
     args: &BulkArgs,
     json: bool,
@@ -72,7 +71,7 @@ pub(super) fn run(
         );
     };
     let filter = selection(args, now)?;
-    let mut ledger = open_for_a_person(path)?;
+    let mut ledger = open_for_a_person(location)?;
     if args.dry_run {
         let plan = bulk::read_plan(
             &ledger,
@@ -81,7 +80,7 @@ pub(super) fn run(
             answer.reviewer,
         )?;
         let command = (!plan.answered.is_empty())
-            .then(|| write_command(path, answer, args, plan.as_of, plan.answered.len()));
+            .then(|| write_command(location, answer, args, plan.as_of, plan.answered.len()));
         report::write(
             out,
             &BulkReport::new(&plan, answer.reviewer, None, command),
@@ -112,14 +111,15 @@ pub(super) fn run(
 /// The command that writes the plan a dry run printed: the same ledger, selection and
 /// answer, marked `--as-of` the plan's newest answer and `--expect`ing its count.
 fn write_command(
-    path: &Path,
+    location: &Location,
     answer: &BulkAnswer<'_>,
     args: &BulkArgs,
     as_of: Option<i64>,
     count: usize,
 ) -> String {
     let mut words: Vec<String> = vec!["jobledger".into(), "--db".into()];
-    words.push(path.to_string_lossy().into_owned());
+    // Shown without a server's password: a plan is pasted into tickets and chats.
+    words.push(location.to_string());
     words.push("answer".into());
     if let Some(disposition) = args.disposition {
         words.extend(["--disposition".into(), disposition.as_str().into()]);

@@ -19,9 +19,25 @@ pub(super) const CHECK_FAILED: u8 = 3;
 
 /// Runs every check on the ledger at `path` (opened read-only), prints the report,
 /// and says by the exit status whether the ledger passed.
-pub(super) fn run_check(path: &Path, json: bool, out: &mut impl Write) -> Result<ExitCode> {
-    super::refuse_no_ledger(path)?;
+pub(super) fn run_check(
+    location: &crate::store::Location,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<ExitCode> {
     let started = Instant::now();
+    let crate::store::Location::File(path) = location else {
+        let ledger = Ledger::open_at(location, crate::store::OpenMode::ReadOnly)?;
+        note(&format!("checking {location}…"));
+        let findings = ledger.check(|_| {});
+        let shown = location.to_string();
+        return finish_check(
+            &CheckReport::new(Path::new(&shown), findings),
+            json,
+            started,
+            out,
+        );
+    };
+    super::refuse_no_ledger(path)?;
     // A file cut short is refused whole by SQLite's every read; opened as a salvage
     // opens it, the checks read what is there and name what is not.
     let opened = Ledger::open_read_only(path).or_else(|e| match e {
@@ -61,8 +77,17 @@ pub(super) fn run_check(path: &Path, json: bool, out: &mut impl Write) -> Result
         }],
         Err(e) => return Err(e.into()),
     };
-    let report = CheckReport::new(path, findings);
-    report::write(out, &report, json)?;
+    finish_check(&CheckReport::new(path, findings), json, started, out)
+}
+
+/// Prints the report of a check, and says by the exit status whether it passed.
+fn finish_check(
+    report: &CheckReport,
+    json: bool,
+    started: Instant,
+    out: &mut impl Write,
+) -> Result<ExitCode> {
+    report::write(out, report, json)?;
     out.flush()?;
     note(&format!(
         "checked in {:.1} s",
@@ -235,7 +260,7 @@ fn run_salvage(
     started: Instant,
     out: &mut impl Write,
 ) -> Result<ExitCode> {
-    let path = ledger.path();
+    let path = ledger.file().expect("only a ledger file is salvaged");
     note(&format!(
         "saving what can be read of {} into a new ledger {}, table by table…",
         inert_path(path),

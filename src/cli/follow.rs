@@ -16,7 +16,7 @@ use crate::ingest::{Batching, IngestReport};
 /// Follows `file` into the ledger at `path` until SIGINT or SIGTERM, then prints the
 /// report as a plain ingest does.
 pub(super) fn run(
-    path: &Path,
+    location: &crate::store::Location,
     file: Option<&Path>,
     complete: bool,
     max_line_bytes: usize,
@@ -32,13 +32,13 @@ pub(super) fn run(
             "ingest --follow and --complete do not go together: a followed file is never complete, its last line may still be being written (stop following, then run `ingest --complete FILE`)"
         );
     }
-    if let Ok(metadata) = std::fs::metadata(file) {
+    if let (Ok(metadata), Some(path)) = (std::fs::metadata(file), location.file()) {
         super::refuse_own_file(path, Some(file), &metadata)?;
     }
     let stop = stop_on_signals().context("cannot watch for Ctrl-C and SIGTERM")?;
     let mut follow =
         Follow::new(file, stop).with_context(|| format!("cannot follow {}", file.display()))?;
-    let mut ledger = super::open_to_ingest(path)?;
+    let mut ledger = super::open_to_ingest(location)?;
     let mut shown = Shown::new(&file.display().to_string());
     let report = ingest_following(
         &mut ledger,
@@ -50,7 +50,7 @@ pub(super) fn run(
         },
         |event| shown.tell(event),
     )
-    .map_err(|e| super::ingest_stopped(path, e))?;
+    .map_err(|e| super::ingest_stopped(location, e))?;
     shown.finish();
     writeln!(io::stdout(), "{report}")?;
     Ok(())

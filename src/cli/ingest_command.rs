@@ -14,7 +14,10 @@ use crate::store::{Ledger, StoreError};
 /// Why an ingest stopped, with what to do: a re-run finishes it, except on a damaged
 /// file, a full disk or an immutable file, where running again cannot help and the
 /// message says what can.
-pub(super) fn ingest_stopped(path: &Path, e: ingest::IngestError) -> anyhow::Error {
+pub(super) fn ingest_stopped(
+    location: &crate::store::Location,
+    e: ingest::IngestError,
+) -> anyhow::Error {
     match e {
         ingest::IngestError::Store(
             e @ (StoreError::Damaged { .. }
@@ -22,14 +25,13 @@ pub(super) fn ingest_stopped(path: &Path, e: ingest::IngestError) -> anyhow::Err
             | StoreError::Immutable { .. }),
         ) => anyhow::Error::from(e),
         e => anyhow::Error::from(e).context(format!(
-            "ingest into {} stopped; committed batches are kept, re-run to finish",
-            path.display()
+            "ingest into {location} stopped; committed batches are kept, re-run to finish"
         )),
     }
 }
 
 pub(super) fn run_ingest(
-    path: &Path,
+    location: &crate::store::Location,
     file: Option<&Path>,
     complete: bool,
     max_line_bytes: usize,
@@ -53,17 +55,17 @@ pub(super) fn run_ingest(
             )
         }
     };
-    if let Some(metadata) = &metadata {
+    if let (Some(metadata), Some(path)) = (&metadata, location.file()) {
         refuse_own_file(path, file, metadata)?;
     }
-    let mut ledger = open_to_ingest(path)?;
+    let mut ledger = open_to_ingest(location)?;
     let batching = ingest::Batching {
         complete,
         max_line_bytes,
         ..ingest::Batching::default()
     };
     let report = ingest::ingest_in_batches(&mut ledger, input, now, batching, progress_printer())
-        .map_err(|e| ingest_stopped(path, e))?;
+        .map_err(|e| ingest_stopped(location, e))?;
     finish_progress();
     // `println!` would panic on a closed standard output.
     writeln!(io::stdout(), "{report}")?;

@@ -7,21 +7,26 @@ use std::path::Path;
 
 use anyhow::{Result, bail};
 
-use crate::store::{Ledger, StoreError};
+use crate::store::{Ledger, Location, OpenMode, StoreError};
 
 /// Opens the ledger for a person's write (an answer, an owner, a request): each commit
 /// is synced before the command says it is written ([`Ledger::keep_writes_durable`]).
-pub(super) fn open_for_a_person(path: &Path) -> Result<Ledger> {
-    let ledger = open_existing(path)?;
+pub(super) fn open_for_a_person(location: &Location) -> Result<Ledger> {
+    let ledger = open_existing(location)?;
     ledger.keep_writes_durable()?;
     Ok(ledger)
 }
 
 /// Opens an existing ledger read-write: refused with a sentence when there is none,
 /// upgraded if need be, and refused when damaged.
-pub(super) fn open_existing(path: &Path) -> Result<Ledger> {
+pub(super) fn open_existing(location: &Location) -> Result<Ledger> {
+    let Location::File(path) = location else {
+        // A server's ledger that is not there is named by the read-only open.
+        drop(Ledger::open_at(location, OpenMode::ReadOnly)?);
+        return open_to_ingest(location);
+    };
     refuse_no_ledger(path)?;
-    open_to_ingest(path)
+    open_to_ingest(location)
 }
 
 /// Refuses, with a sentence, a path where no ledger can be: nothing, a dangling link,
@@ -53,7 +58,12 @@ pub(super) fn open_upgrading(path: &Path) -> Result<Ledger, StoreError> {
 /// Opens the ledger for a report: read-only, so that a command that only reads never
 /// writes the file (a read-write connection checkpoints the log into the file as it
 /// closes). A ledger whose schema is older is upgraded first, which the person is told.
-pub(super) fn open_to_read(path: &Path) -> Result<Ledger> {
+pub(super) fn open_to_read(location: &Location) -> Result<Ledger> {
+    let Location::File(path) = location else {
+        let ledger = Ledger::open_at(location, OpenMode::ReadOnly)?;
+        ledger.damage_probe()?;
+        return Ok(ledger);
+    };
     refuse_no_ledger(path)?;
     if Ledger::upgrade_pending(path).is_some() {
         note_upgrade(path);
@@ -94,8 +104,11 @@ pub(super) fn note_upgrade(path: &Path) {
 }
 
 /// Opens the ledger an ingest writes into: upgraded if need be, and refused when damaged.
-pub(super) fn open_to_ingest(path: &Path) -> Result<Ledger> {
-    let ledger = open_upgrading(path)?;
+pub(super) fn open_to_ingest(location: &Location) -> Result<Ledger> {
+    let ledger = match location {
+        Location::File(path) => open_upgrading(path)?,
+        Location::Server(_) => Ledger::open_at(location, OpenMode::ReadWrite)?,
+    };
     ledger.damage_probe()?;
     Ok(ledger)
 }

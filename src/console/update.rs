@@ -16,8 +16,6 @@ mod saved;
 mod withdraw;
 mod writes;
 
-use std::path::Path;
-
 use anyhow::Context as _;
 
 use crate::clock::{Clock, Timestamp};
@@ -79,8 +77,8 @@ impl App {
             ledger.keep_writes_durable()?;
         }
         let data_version = ledger.data_version()?;
-        let summary_worker = SummaryWorker::new(ledger.path().to_path_buf());
-        let path = ledger.path().to_string_lossy().into_owned();
+        let summary_worker = SummaryWorker::new(ledger.location());
+        let path = ledger.location().to_string();
         let mut app = App {
             ledger,
             model: Model::new(path, clock, now, reviewer, read_only),
@@ -99,17 +97,18 @@ impl App {
 
     /// Opens the ledger at `path` (read-only when asked) and the console's state on it.
     pub fn open(
-        path: &Path,
+        location: &crate::store::Location,
         clock: Clock,
         reviewer: String,
         read_only: bool,
     ) -> anyhow::Result<App> {
-        let ledger = if read_only {
-            Ledger::open_read_only(path)
+        let mode = if read_only {
+            crate::store::OpenMode::ReadOnly
         } else {
-            Ledger::open(path)
-        }
-        .with_context(|| format!("opening the ledger {} for review", path.display()))?;
+            crate::store::OpenMode::ReadWrite
+        };
+        let ledger = Ledger::open_at(location, mode)
+            .with_context(|| format!("opening the ledger {location} for review"))?;
         // A damaged ledger is named before anything is shown or written, so that no
         // reviewer reads or answers rows the file can no longer vouch for.
         ledger.damage_probe()?;

@@ -7,12 +7,37 @@ use std::path::{Path, PathBuf};
 pub enum Location {
     /// A SQLite file.
     File(PathBuf),
+    /// A schema on a PostgreSQL server (shown without its password).
+    Server(Box<super::ServerAddress>),
+}
+
+impl Location {
+    /// Where `--db` (or `JOBLEDGER_DB`) says the ledger is: a `postgres://` or
+    /// `postgresql://` URL names a server, anything else a file. A URL that cannot be
+    /// read is refused in words that hold no password.
+    pub fn parse(text: &std::ffi::OsStr) -> Result<Location, StoreError> {
+        match text.to_str() {
+            Some(url) if super::is_server_url(url) => super::ServerAddress::parse(url)
+                .map(|address| Location::Server(Box::new(address)))
+                .map_err(|why| StoreError::BadAddress { why }),
+            _ => Ok(Location::File(PathBuf::from(text))),
+        }
+    }
+
+    /// The file, for a ledger kept in one.
+    pub fn file(&self) -> Option<&Path> {
+        match self {
+            Location::File(path) => Some(path),
+            Location::Server(_) => None,
+        }
+    }
 }
 
 impl std::fmt::Display for Location {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Location::File(path) => write!(f, "{}", path.display()),
+            Location::Server(address) => write!(f, "{address}"),
         }
     }
 }
@@ -140,6 +165,18 @@ pub enum StoreError {
         log: PathBuf,
         detail: &'static str,
     },
+    #[error(
+        "the ledger server {ledger} cannot be reached ({detail}); nothing of the interrupted work was kept. Check that the server is up and reachable from here, then run the command again"
+    )]
+    Unreachable { ledger: Location, detail: String },
+    #[error(
+        "{ledger}: the schema holds tables of something else, not a jobledger ledger; it was left untouched. Name another schema with ?schema=NAME in the URL"
+    )]
+    SchemaNotALedger { ledger: Location },
+    #[error("{why}")]
+    BadAddress { why: String },
+    #[error("{ledger}: {what}")]
+    Unsupported { ledger: Location, what: String },
     /// A failure of the engine that no variant above names: its own words.
     #[error("ledger {ledger}: {source}")]
     Engine {

@@ -10,7 +10,7 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-use jobledger::store::Ledger;
+use jobledger::store::{Ledger, OpenMode};
 use serde_json::Value;
 use tempfile::TempDir;
 
@@ -29,6 +29,8 @@ pub struct Location {
 enum Engine {
     /// A SQLite file.
     Sqlite { path: PathBuf },
+    /// A schema in a database of its own on the tests' PostgreSQL server.
+    Postgres { url: String },
 }
 
 impl Location {
@@ -45,10 +47,32 @@ impl Location {
         location
     }
 
+    /// A new, empty ledger in a fresh database of the tests' PostgreSQL server (the
+    /// server is started by the first test that asks, and stopped when they end).
+    pub fn postgres() -> Location {
+        let server = crate::support::postgres::PgServer::shared();
+        let database = server.fresh_database(std::thread::current().name().unwrap_or("story"));
+        let location = Location {
+            engine: Engine::Postgres {
+                url: server.url(&database),
+            },
+            workdir: tempfile::tempdir().expect("a temporary directory"),
+        };
+        drop(location.open());
+        location
+    }
+
+    /// The store's name for where this ledger is.
+    fn store_location(&self) -> jobledger::store::Location {
+        jobledger::store::Location::parse(self.db_arg().as_os_str()).expect("a valid --db")
+    }
+
     /// The ledger, opened read-write through the public API.
     pub fn open(&self) -> Ledger {
         match &self.engine {
             Engine::Sqlite { path } => Ledger::open(path).expect("the ledger opens"),
+            Engine::Postgres { .. } => Ledger::open_at(&self.store_location(), OpenMode::ReadWrite)
+                .expect("the ledger opens"),
         }
     }
 
@@ -58,6 +82,8 @@ impl Location {
             Engine::Sqlite { path } => {
                 Ledger::open_read_only(path).expect("the ledger opens read-only")
             }
+            Engine::Postgres { .. } => Ledger::open_at(&self.store_location(), OpenMode::ReadOnly)
+                .expect("the ledger opens read-only"),
         }
     }
 
@@ -65,6 +91,7 @@ impl Location {
     pub fn db_arg(&self) -> OsString {
         match &self.engine {
             Engine::Sqlite { path } => path.clone().into_os_string(),
+            Engine::Postgres { url } => url.into(),
         }
     }
 

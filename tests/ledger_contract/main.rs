@@ -47,6 +47,7 @@ macro_rules! contract {
 contract! {
     engines {
         sqlite => crate::Location::sqlite,
+        postgres => crate::Location::postgres,
     }
     stories {
         ingest: [

@@ -50,7 +50,10 @@ pub(super) fn check(app: &mut App) -> Result<(), StoreError> {
 }
 
 fn reopen(app: &mut App, name: &str) -> Result<(), StoreError> {
-    let path = app.ledger.path().to_path_buf();
+    // Only a file can be replaced at its path; a server ledger never is.
+    let Some(path) = app.ledger.file().map(std::path::Path::to_path_buf) else {
+        return Ok(());
+    };
     // A file that would not open is tried again only once it has changed: each try
     // opens it whole, and a damaged one is counted whole by the probe.
     let stamp = FileStamp::of(&path);

@@ -94,8 +94,14 @@ pub(super) fn apply_filter(app: &mut App, text: Option<String>) -> Result<(), St
     // A copy of the page, searched on another thread and put back.
     let page = page.clone();
     let height = layout::list_capacity(&app.model);
-    app.search
-        .start(app.ledger.path(), tab, text, page, app.model.now, height);
+    app.search.start(
+        app.ledger.location(),
+        tab,
+        text,
+        page,
+        app.model.now,
+        height,
+    );
     // The title, the message line and the dimmed rows say it until the rows come.
     app.model.searching = Some(tab);
     Ok(())
@@ -126,7 +132,7 @@ impl Search {
     /// Starts reading `page` of `tab` under `text` on its own read-only connection.
     fn start(
         &mut self,
-        path: &std::path::Path,
+        location: crate::store::Location,
         tab: Tab,
         text: Option<String>,
         mut page: TabPage,
@@ -134,14 +140,14 @@ impl Search {
         height: usize,
     ) {
         let (tx, rx) = mpsc::channel();
-        let path = path.to_path_buf();
         std::thread::spawn(move || {
-            let searched = Ledger::open_read_only(&path).and_then(|ledger| {
-                let rows = LedgerRows::new(&ledger, now);
-                page.list_mut().recount(&rows)?;
-                page.list_mut().reload(&rows, height)?;
-                Ok(page)
-            });
+            let searched =
+                Ledger::open_at(&location, crate::store::OpenMode::ReadOnly).and_then(|ledger| {
+                    let rows = LedgerRows::new(&ledger, now);
+                    page.list_mut().recount(&rows)?;
+                    page.list_mut().reload(&rows, height)?;
+                    Ok(page)
+                });
             // The console may have left meanwhile; then nobody needs the answer.
             let _ = tx.send(searched);
         });

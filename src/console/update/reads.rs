@@ -10,7 +10,6 @@
 //! Drawing never waits for it.
 
 use std::cell::OnceCell;
-use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 
 use super::App;
@@ -34,6 +33,7 @@ use crate::store::{
     OutboxRow, PageRequest, RejectedLine, StoreError,
 };
 use crate::store::{Finding, FindingJob};
+use crate::store::{Location, OpenMode};
 
 /// The ledger as the pages read it, at the clock of the model.
 pub(super) struct LedgerRows<'a> {
@@ -323,7 +323,7 @@ pub(crate) const IN_PLACE_JOBS: i64 = 20_000;
 
 /// At most one count running, and whether the ledger changed since it started.
 pub(super) struct SummaryWorker {
-    path: PathBuf,
+    location: Location,
     running: Option<Receiver<Result<ReconcileSummary, StoreError>>>,
     /// Asked again while a count was running: the clock to count at next.
     again: Option<Timestamp>,
@@ -332,9 +332,9 @@ pub(super) struct SummaryWorker {
 }
 
 impl SummaryWorker {
-    pub fn new(path: PathBuf) -> Self {
+    pub fn new(location: Location) -> Self {
         SummaryWorker {
-            path,
+            location,
             running: None,
             again: None,
             in_place_jobs: IN_PLACE_JOBS,
@@ -348,9 +348,10 @@ impl SummaryWorker {
             return;
         }
         let (tx, rx) = mpsc::channel();
-        let path = self.path.clone();
+        let location = self.location.clone();
         std::thread::spawn(move || {
-            let summary = Ledger::open_read_only(&path).and_then(|l| summary(&l, now));
+            let summary =
+                Ledger::open_at(&location, OpenMode::ReadOnly).and_then(|l| summary(&l, now));
             // The console may have left meanwhile; then nobody needs the answer.
             let _ = tx.send(summary);
         });

@@ -470,7 +470,8 @@ mod tests {
     use super::{GAP_SECONDS, GAP_SORT_KEY, sorted_statement};
     use crate::decision::Disposition;
     use crate::filter::{Sort, SortColumn};
-    use crate::store::{CallbackFilter, Ledger, PageRequest};
+    use crate::store::sqlite::Ledger;
+    use crate::store::{CallbackFilter, PageRequest};
 
     /// The gap sort key is the expression of `callbacks_review_by_gap` as a fresh
     /// ledger's schema holds it, and a gap-sorted page of a review list is read in

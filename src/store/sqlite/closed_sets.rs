@@ -53,7 +53,7 @@ pub(super) static WAITING_C: LazyLock<String> =
 mod tests {
     use super::{OPEN_JOB, OPEN_JOB_J, WAITING, WAITING_C};
     use crate::decision::{Disposition, JobState};
-    use crate::store::Ledger;
+    use crate::store::sqlite::Ledger;
 
     /// The names a generated condition compares `column` with, in order.
     fn names_in(condition: &str, column: &str) -> Vec<String> {

@@ -1,0 +1,260 @@
+//! The PostgreSQL engine: a ledger kept in a schema of a PostgreSQL server (15 or
+//! newer), for a team whose reviewers and ingesters work from many machines.
+//!
+//! The tables, their columns and their constraints are the SQLite ledger's, so that
+//! people's own SQL reads both; the migrations are this engine's own
+//! (`migrations/`), and evidence is kept from being rewritten by triggers. [`Ledger`]
+//! connects (`address`: the URL, TLS, the password kept out of every message), finds
+//! or makes the ledger's schema (`open`), and offers the same named reads as the
+//! SQLite engine, one module per family of tables; writes go through a [`Writer`],
+//! one transaction committed whole or not at all.
+
+mod address;
+mod answers;
+mod callbacks;
+mod check;
+mod counts;
+mod decisions;
+mod finding_jobs;
+mod job_accounts;
+mod jobs;
+mod lines;
+mod open;
+mod outbox;
+mod outputs;
+mod owners;
+mod submissions;
+mod timeline;
+mod views;
+mod writer;
+
+use std::cell::{RefCell, RefMut};
+use std::collections::HashMap;
+
+use postgres::error::SqlState;
+use postgres::types::ToSql;
+use postgres::{Client, Row, Statement};
+
+use super::{Location, OpenMode, StoreError};
+
+pub use address::{DEFAULT_SCHEMA, ServerAddress, is_server_url};
+pub use open::SCHEMA_VERSION as SERVER_SCHEMA_VERSION;
+pub use writer::Writer;
+
+/// A ledger open on a PostgreSQL server: one connection.
+pub struct Ledger {
+    client: RefCell<Client>,
+    /// Statements prepared on the connection, by their SQL: each is parsed and planned
+    /// by the server once per connection, not once per call.
+    statements: RefCell<HashMap<&'static str, Statement>>,
+    location: Location,
+    mode: OpenMode,
+}
+
+impl Ledger {
+    /// Opens the ledger at `address` (making its schema first when `mode` allows and
+    /// there is none).
+    pub fn open(address: &ServerAddress, mode: OpenMode) -> Result<Ledger, StoreError> {
+        let client = open::open(address, mode)?;
+        Ok(Ledger {
+            client: RefCell::new(client),
+            statements: RefCell::new(HashMap::new()),
+            location: Location::Server(Box::new(address.clone())),
+            mode,
+        })
+    }
+
+    /// Where this ledger is, as shown to a person (no password).
+    pub fn location(&self) -> &Location {
+        &self.location
+    }
+
+    /// Runs `reads` in one read-only transaction at one snapshot (`REPEATABLE READ`),
+    /// so that they all see the ledger at one moment whatever commits meanwhile.
+    pub fn in_one_snapshot<T>(
+        &self,
+        reads: impl FnOnce(&Self) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        self.client()
+            .batch_execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            .map_err(|e| self.err(e))?;
+        let read = reads(self);
+        let ended = self.client().batch_execute("ROLLBACK");
+        let read = read?;
+        ended.map_err(|e| self.err(e))?;
+        Ok(read)
+    }
+
+    /// Starts a write transaction; nothing is kept unless it is committed.
+    pub fn writer(&mut self) -> Result<Writer<'_>, StoreError> {
+        if self.mode == OpenMode::ReadOnly {
+            return Err(StoreError::ReadOnly {
+                ledger: self.location.clone(),
+                detail: "it was opened for reading only".to_owned(),
+            });
+        }
+        let Ledger {
+            client,
+            statements,
+            location,
+            ..
+        } = self;
+        let tx = client
+            .get_mut()
+            .transaction()
+            .map_err(|e| classify(location, e))?;
+        Ok(Writer::new(tx, location, statements))
+    }
+
+    /// Nothing to do: the server keeps its own pages.
+    #[allow(clippy::unused_self, clippy::unnecessary_wraps)] // the SQLite engine's signature
+    pub fn use_bulk_cache(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    /// Every commit is durable once the server says so (`synchronous_commit` on, the
+    /// server's default); a server set otherwise is its administrator's choice.
+    pub fn keep_writes_durable(&self) -> Result<(), StoreError> {
+        self.client()
+            .batch_execute("SET synchronous_commit = on")
+            .map_err(|e| self.err(e))
+    }
+
+    /// Does each commit wait for the server's log to be flushed?
+    pub fn writes_are_durable(&self) -> Result<bool, StoreError> {
+        let row = self.one("SHOW synchronous_commit", &[])?;
+        Ok(row.get::<_, String>(0) != "off")
+    }
+
+    /// A number that changes whenever a write is committed, by anyone.
+    pub fn data_version(&self) -> Result<i64, StoreError> {
+        Ok(self
+            .one("SELECT n FROM ledger_commits WHERE id = 1", &[])?
+            .get(0))
+    }
+
+    /// Nothing to do: a server ledger has no log beside it.
+    #[allow(clippy::unused_self)] // the SQLite engine's signature
+    pub fn leave_the_log_empty(&self) {}
+
+    /// No lock file tells a bulk writer that someone waits: a server's writers do not
+    /// wait for one another's batches (row locks, not a ledger lock).
+    #[allow(clippy::unused_self)] // the SQLite engine's signature
+    pub fn waiting_writers(&self) -> Option<super::WaitingWriters> {
+        None
+    }
+
+    pub(super) fn client(&self) -> RefMut<'_, Client> {
+        self.client.borrow_mut()
+    }
+
+    pub(super) fn err(&self, e: postgres::Error) -> StoreError {
+        classify(&self.location, e)
+    }
+
+    /// The statement for `sql`, prepared on this connection once.
+    pub(super) fn statement(&self, sql: &'static str) -> Result<Statement, StoreError> {
+        if let Some(st) = self.statements.borrow().get(sql) {
+            return Ok(st.clone());
+        }
+        let st = self.client().prepare(sql).map_err(|e| self.err(e))?;
+        self.statements.borrow_mut().insert(sql, st.clone());
+        Ok(st)
+    }
+
+    /// Every row of a statement prepared once.
+    #[allow(dead_code)] // the families still to be written use it
+    pub(super) fn rows(
+        &self,
+        sql: &'static str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Vec<Row>, StoreError> {
+        let st = self.statement(sql)?;
+        self.client().query(&st, params).map_err(|e| self.err(e))
+    }
+
+    /// The row of a statement that gives at most one.
+    #[allow(dead_code)] // the families still to be written use it
+    pub(super) fn row(
+        &self,
+        sql: &'static str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Option<Row>, StoreError> {
+        let st = self.statement(sql)?;
+        self.client()
+            .query_opt(&st, params)
+            .map_err(|e| self.err(e))
+    }
+
+    /// The row of a statement that always gives one (a count, a setting).
+    pub(super) fn one(
+        &self,
+        sql: &'static str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Row, StoreError> {
+        let st = self.statement(sql)?;
+        self.client()
+            .query_one(&st, params)
+            .map_err(|e| self.err(e))
+    }
+
+    /// Every row of a statement built for this call (a query's filters vary).
+    #[allow(dead_code)] // the families still to be written use it
+    pub(super) fn rows_of(
+        &self,
+        sql: &str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Vec<Row>, StoreError> {
+        self.client().query(sql, params).map_err(|e| self.err(e))
+    }
+
+    /// What a read this engine does not have yet refuses with.
+    pub(super) fn not_yet(&self, what: &str) -> StoreError {
+        StoreError::Unsupported {
+            ledger: self.location.clone(),
+            what: format!("{what} (not yet on PostgreSQL)"),
+        }
+    }
+}
+
+/// Turns a PostgreSQL error into the error a person can act on; it never holds the
+/// password (neither the server's words nor the client's carry it).
+pub(crate) fn classify(location: &Location, e: postgres::Error) -> StoreError {
+    if let Some(db) = e.as_db_error() {
+        let code = db.code();
+        if *code == SqlState::INSUFFICIENT_PRIVILEGE || *code == SqlState::READ_ONLY_SQL_TRANSACTION
+        {
+            return StoreError::ReadOnly {
+                ledger: location.clone(),
+                detail: db.message().to_owned(),
+            };
+        }
+        if *code == SqlState::DISK_FULL {
+            return StoreError::DiskFull {
+                ledger: location.clone(),
+            };
+        }
+        if *code == SqlState::T_R_SERIALIZATION_FAILURE || *code == SqlState::T_R_DEADLOCK_DETECTED
+        {
+            return StoreError::Busy {
+                ledger: location.clone(),
+            };
+        }
+        return StoreError::Engine {
+            ledger: location.clone(),
+            source: super::EngineFailure::new(e),
+        };
+    }
+    if e.is_closed()
+        || std::error::Error::source(&e).is_some_and(<dyn std::error::Error>::is::<std::io::Error>)
+    {
+        return StoreError::Unreachable {
+            ledger: location.clone(),
+            detail: e.to_string(),
+        };
+    }
+    StoreError::Engine {
+        ledger: location.clone(),
+        source: super::EngineFailure::new(e),
+    }
+}

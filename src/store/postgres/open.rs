@@ -1,0 +1,136 @@
+//! Finding the ledger's schema on the server, or making it: a schema that is not a
+//! ledger, or is a newer one, is refused untouched; an older one is migrated, by one
+//! connection at a time (a lock held for the migration), in one transaction.
+
+use postgres::Client;
+
+use super::{ServerAddress, classify};
+use crate::store::{Location, OpenMode, StoreError};
+
+/// The migrations, in order: the ledger's schema version is their count. Append
+/// only: a migration once released is never edited.
+const MIGRATIONS: &[&str] = &[include_str!("migrations/001_ledger.sql")];
+
+/// The schema version this build writes and understands.
+#[allow(clippy::cast_possible_wrap)] // a handful of migrations
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// What the ledger's schema holds, before anything is made in it.
+enum Found {
+    /// No schema of that name, or an empty one.
+    Nothing,
+    /// A ledger of this schema version.
+    Ledger(i64),
+    /// Tables of something else.
+    Other,
+}
+
+/// A connection to the ledger at `address`, its `search_path` the ledger's schema,
+/// made and migrated first where `mode` allows.
+pub fn open(address: &ServerAddress, mode: OpenMode) -> Result<Client, StoreError> {
+    let location = Location::Server(Box::new(address.clone()));
+    let mut client = address.connect().map_err(|e| classify(&location, e))?;
+    let schema = address.schema();
+    let found = find(&mut client, schema).map_err(|e| classify(&location, e))?;
+    match (found, mode) {
+        (Found::Other, _) => return Err(StoreError::SchemaNotALedger { ledger: location }),
+        (Found::Ledger(v), _) if v > SCHEMA_VERSION => {
+            return Err(StoreError::NewerSchema {
+                ledger: location,
+                found: v,
+                known: SCHEMA_VERSION,
+            });
+        }
+        (Found::Nothing, OpenMode::ReadOnly) => {
+            return Err(StoreError::Missing { ledger: location });
+        }
+        (Found::Ledger(v), _) if v == SCHEMA_VERSION => {}
+        (_, OpenMode::ReadOnly) => {
+            return Err(StoreError::ReadOnly {
+                ledger: location,
+                detail: "its schema is older than this jobledger's and must be upgraded by a read-write open first".to_owned(),
+            });
+        }
+        (Found::Nothing | Found::Ledger(_), OpenMode::ReadWrite) => {
+            migrate(&mut client, schema).map_err(|e| classify(&location, e))?;
+        }
+    }
+    // The schema name was checked to need no quotes when the address was read.
+    client
+        .batch_execute(&format!("SET search_path TO {schema}"))
+        .map_err(|e| classify(&location, e))?;
+    if mode == OpenMode::ReadOnly {
+        client
+            .batch_execute("SET default_transaction_read_only = on")
+            .map_err(|e| classify(&location, e))?;
+    }
+    Ok(client)
+}
+
+/// What the schema named `schema` holds.
+fn find(client: &mut Client, schema: &str) -> Result<Found, postgres::Error> {
+    let tables: i64 = client
+        .query_one(
+            "SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = $1",
+            &[&schema],
+        )?
+        .get(0);
+    if tables == 0 {
+        return Ok(Found::Nothing);
+    }
+    let meta = client.query_one(
+        "SELECT to_regclass(quote_ident($1) || '.ledger_meta') IS NOT NULL",
+        &[&schema],
+    )?;
+    if !meta.get::<_, bool>(0) {
+        return Ok(Found::Other);
+    }
+    let row = client.query_opt(
+        &format!("SELECT application, schema_version FROM {schema}.ledger_meta WHERE id = 1"),
+        &[],
+    )?;
+    Ok(match row {
+        Some(row) if row.get::<_, String>(0) == "jobledger" => {
+            Found::Ledger(i64::from(row.get::<_, i32>(1)))
+        }
+        _ => Found::Other,
+    })
+}
+
+/// Makes the schema if need be and applies the migrations it lacks, holding a lock
+/// for the ledger's schema so that two first opens do not both make it.
+fn migrate(client: &mut Client, schema: &str) -> Result<(), postgres::Error> {
+    let mut tx = client.transaction()?;
+    tx.execute(
+        "SELECT pg_advisory_xact_lock(hashtext('jobledger schema ' || $1))",
+        &[&schema],
+    )?;
+    tx.batch_execute(&format!(
+        "CREATE SCHEMA IF NOT EXISTS {schema}; SET LOCAL search_path TO {schema}"
+    ))?;
+    let has_meta: bool = tx
+        .query_one(
+            "SELECT to_regclass(quote_ident($1) || '.ledger_meta') IS NOT NULL",
+            &[&schema],
+        )?
+        .get(0);
+    let version = if has_meta {
+        i64::from(
+            tx.query_one("SELECT schema_version FROM ledger_meta WHERE id = 1", &[])?
+                .get::<_, i32>(0),
+        )
+    } else {
+        0
+    };
+    for (i, migration) in MIGRATIONS.iter().enumerate() {
+        let number = i64::try_from(i).expect("few migrations") + 1;
+        if number > version {
+            tx.batch_execute(migration)?;
+            tx.execute(
+                "UPDATE ledger_meta SET schema_version = $1 WHERE id = 1",
+                &[&i32::try_from(number).expect("few migrations")],
+            )?;
+        }
+    }
+    tx.commit()
+}
