@@ -16,7 +16,9 @@ type Result<T> = std::result::Result<T, StoreError>;
 
 /// An open transaction. Dropped without [`Writer::commit`], it rolls back.
 pub struct Writer<'conn> {
-    tx: Transaction<'conn>,
+    /// In a cell so that the reads a writer offers by shared reference (`owner`,
+    /// `pending_requests`, ...: the SQLite writer's signatures) can run statements too.
+    tx: RefCell<Transaction<'conn>>,
     location: &'conn Location,
     statements: &'conn RefCell<HashMap<&'static str, Statement>>,
 }
@@ -28,7 +30,7 @@ impl<'conn> Writer<'conn> {
         statements: &'conn RefCell<HashMap<&'static str, Statement>>,
     ) -> Self {
         Writer {
-            tx,
+            tx: RefCell::new(tx),
             location,
             statements,
         }
@@ -38,13 +40,19 @@ impl<'conn> Writer<'conn> {
         classify(self.location, e)
     }
 
+    /// Where the ledger is, as shown to a person.
+    pub(super) fn location(&self) -> &Location {
+        self.location
+    }
+
     /// The statement for `sql`, prepared on this connection once.
-    pub(super) fn statement(&mut self, sql: &'static str) -> Result<Statement> {
+    pub(super) fn statement(&self, sql: &'static str) -> Result<Statement> {
         if let Some(st) = self.statements.borrow().get(sql) {
             return Ok(st.clone());
         }
         let st = self
             .tx
+            .borrow_mut()
             .prepare(sql)
             .map_err(|e| classify(self.location, e))?;
         self.statements.borrow_mut().insert(sql, st.clone());
@@ -58,35 +66,44 @@ impl<'conn> Writer<'conn> {
         params: &[&(dyn ToSql + Sync)],
     ) -> Result<u64> {
         let st = self.statement(sql)?;
-        self.tx.execute(&st, params).map_err(|e| self.err(e))
+        self.tx
+            .get_mut()
+            .execute(&st, params)
+            .map_err(|e| classify(self.location, e))
     }
 
     /// Every row of one statement.
     #[allow(dead_code)] // the families still to be written use it
     pub(super) fn rows(
-        &mut self,
+        &self,
         sql: &'static str,
         params: &[&(dyn ToSql + Sync)],
     ) -> Result<Vec<Row>> {
         let st = self.statement(sql)?;
-        self.tx.query(&st, params).map_err(|e| self.err(e))
+        self.tx
+            .borrow_mut()
+            .query(&st, params)
+            .map_err(|e| self.err(e))
     }
 
     /// The row of a statement that gives at most one.
     #[allow(dead_code)] // the families still to be written use it
     pub(super) fn row(
-        &mut self,
+        &self,
         sql: &'static str,
         params: &[&(dyn ToSql + Sync)],
     ) -> Result<Option<Row>> {
         let st = self.statement(sql)?;
-        self.tx.query_opt(&st, params).map_err(|e| self.err(e))
+        self.tx
+            .borrow_mut()
+            .query_opt(&st, params)
+            .map_err(|e| self.err(e))
     }
 
     /// The transaction itself, for a statement built for the call.
     #[allow(dead_code)] // the families still to be written use it
     pub(super) fn tx(&mut self) -> &mut Transaction<'conn> {
-        &mut self.tx
+        self.tx.get_mut()
     }
 
     /// What a write this engine does not have yet refuses with.
@@ -107,6 +124,9 @@ impl<'conn> Writer<'conn> {
             &[],
         )?;
         let location = self.location;
-        self.tx.commit().map_err(|e| classify(location, e))
+        self.tx
+            .into_inner()
+            .commit()
+            .map_err(|e| classify(location, e))
     }
 }
