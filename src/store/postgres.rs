@@ -218,6 +218,22 @@ impl Ledger {
     }
 }
 
+/// An error's words with those of its causes, each said once ("error connecting to
+/// server: No such file or directory").
+fn words_of(e: &postgres::Error) -> String {
+    let mut words = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(cause) = source {
+        let said = cause.to_string();
+        if !words.contains(&said) {
+            words.push_str(": ");
+            words.push_str(&said);
+        }
+        source = cause.source();
+    }
+    words
+}
+
 /// Turns a PostgreSQL error into the error a person can act on; it never holds the
 /// password (neither the server's words nor the client's carry it).
 pub(crate) fn classify(location: &Location, e: postgres::Error) -> StoreError {
@@ -246,12 +262,15 @@ pub(crate) fn classify(location: &Location, e: postgres::Error) -> StoreError {
             source: super::EngineFailure::new(e),
         };
     }
+    // No answer from the server, or none it could be asked in (a refused TLS
+    // handshake): the server is named, with the cause.
     if e.is_closed()
         || std::error::Error::source(&e).is_some_and(<dyn std::error::Error>::is::<std::io::Error>)
+        || e.to_string().contains("TLS")
     {
         return StoreError::Unreachable {
             ledger: location.clone(),
-            detail: e.to_string(),
+            detail: words_of(&e),
         };
     }
     StoreError::Engine {
