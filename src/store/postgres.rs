@@ -324,6 +324,18 @@ impl Ledger {
             .map_err(|e| self.err(e))
     }
 
+    /// Replaces a connection the server dropped by a new one (the statements
+    /// prepared on the old one are forgotten).
+    pub fn reconnect(&self) -> Result<(), StoreError> {
+        let Location::Server(address) = &self.location else {
+            unreachable!("a PostgreSQL ledger is on a server")
+        };
+        let client = open::open(address, self.mode)?;
+        *self.client.borrow_mut() = client;
+        self.statements.borrow_mut().clear();
+        Ok(())
+    }
+
     /// May the role connected write what a person writes? Asked of the server's
     /// privileges, so that a console opened by a reader offers no write key.
     pub fn may_answer(&self) -> Result<bool, StoreError> {
