@@ -17,11 +17,9 @@ type Result<T> = std::result::Result<T, StoreError>;
 
 /// The outbox joined to its withdrawals: the status a request has now is derived
 /// from the withdrawal row, since the request's own row is never changed.
-#[allow(dead_code)] // for the pages of the outbox (`pages.rs`)
 const OUTBOX_TABLE: &str = "outbox o LEFT JOIN request_withdrawals w ON w.request_id = o.id";
 
 /// The columns [`outbox_from`] reads, on [`OUTBOX_TABLE`].
-#[allow(dead_code)] // for the pages of the outbox (`pages.rs`)
 const OUTBOX_COLUMNS: &str = "o.id, o.job_id, o.request, o.attempt, o.input_digest,
     o.model_digest, o.policy_revision, o.requested_by, o.requested_at,
     CASE WHEN w.id IS NULL THEN o.status ELSE 'withdrawn' END,
