@@ -136,7 +136,10 @@ fn an_answer_over_one_being_written_waits_and_is_refused_as_on_sqlite() {
     let bob = Ledger::open(&t.path).unwrap();
     let told_on_file = bob_answers_while_ana_writes(&mut t.ledger, bob, seq, verdict);
     assert_eq!(told_on_server, told_on_file);
-    assert!(told_on_server.contains("answered meanwhile by ana"), "{told_on_server}");
+    assert!(
+        told_on_server.contains("answered meanwhile by ana"),
+        "{told_on_server}"
+    );
 }
 
 #[test]
