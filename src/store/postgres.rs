@@ -13,6 +13,7 @@ mod address;
 mod answers;
 mod callbacks;
 mod check;
+mod copy;
 mod counts;
 mod decisions;
 mod finding_jobs;
@@ -256,5 +257,38 @@ pub(crate) fn classify(location: &Location, e: postgres::Error) -> StoreError {
     StoreError::Engine {
         ledger: location.clone(),
         source: super::EngineFailure::new(e),
+    }
+}
+
+/// The SQL of the three roles for the ledger in `schema` (assets/postgres-roles.sql
+/// with the schema's name in place).
+pub fn roles_sql(schema: &str) -> String {
+    // The name was checked to need no quotes when the address was read.
+    include_str!("../../assets/postgres-roles.sql").replace(":\"schema\"", schema)
+}
+
+impl Ledger {
+    /// Creates the three roles and grants them on this ledger's schema.
+    pub fn apply_roles(&self) -> Result<(), StoreError> {
+        let Location::Server(address) = &self.location else {
+            unreachable!("a PostgreSQL ledger is on a server")
+        };
+        self.client()
+            .batch_execute(&roles_sql(address.schema()))
+            .map_err(|e| self.err(e))
+    }
+
+    /// May the role connected write what a person writes? Asked of the server's
+    /// privileges, so that a console opened by a reader offers no write key.
+    pub fn may_answer(&self) -> Result<bool, StoreError> {
+        if self.mode == OpenMode::ReadOnly {
+            return Ok(false);
+        }
+        let row = self.one(
+            "SELECT has_table_privilege('answers', 'INSERT')
+                AND has_table_privilege('ledger_commits', 'UPDATE')",
+            &[],
+        )?;
+        Ok(row.get(0))
     }
 }
