@@ -59,7 +59,7 @@ impl Ledger {
                     Err(e) => CheckFinding {
                         check,
                         examined: 0,
-                        problems: vec![format!("could not be checked: {}", self.err(e))],
+                        problems: vec![format!("could not be checked: {}", message(&e))],
                         seconds: started.elapsed().as_secs_f64(),
                     },
                 }
@@ -141,6 +141,12 @@ impl Ledger {
             )?
             .get(0))
     }
+}
+
+/// The error a check met, in words: the server's own, or the client's.
+fn message(e: &postgres::Error) -> String {
+    e.as_db_error()
+        .map_or_else(|| e.to_string(), |db| db.message().to_owned())
 }
 
 /// Lists the first [`LISTED`] rows of `sql` (one text each) and counts them all.
@@ -304,7 +310,7 @@ fn foreign_keys(client: &mut Client) -> Found {
                    FROM pg_index i
                    CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k (attnum, n)
                    JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
-                  WHERE i.indrelid = $1::regclass AND i.indisprimary
+                  WHERE i.indrelid = $1::text::regclass AND i.indisprimary
                   ORDER BY k.n",
                 &[&fk.table],
             )?
