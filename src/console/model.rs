@@ -173,6 +173,9 @@ pub struct Model {
     /// The ledger file is gone from its path (removed, or replaced by a file that
     /// does not open): what was read stays, writes are off until it is back.
     pub ledger_gone: bool,
+    /// The ledger's server cannot be reached (it restarted, the network dropped):
+    /// what was read stays, writes are off, and the console connects again by itself.
+    pub server_away: bool,
     /// The rows marked in each view, for a bulk answer.
     pub marks: Marks,
     /// The view whose filter is being searched (typed in a large view and waiting for
@@ -186,7 +189,7 @@ pub struct Model {
 impl Model {
     /// Nothing can be written now: opened read-only, or the file is gone from its path.
     pub fn writes_off(&self) -> bool {
-        self.read_only || self.ledger_gone
+        self.read_only || self.ledger_gone || self.server_away
     }
 
     /// A model with nothing read yet, on a 160×48 screen.
@@ -214,6 +217,7 @@ impl Model {
             now,
             read_only,
             ledger_gone: false,
+            server_away: false,
             marks: Marks::default(),
             searching: None,
             theme: Theme::default(),

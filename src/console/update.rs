@@ -13,6 +13,7 @@ mod query;
 mod read_only;
 mod reads;
 mod saved;
+mod server_watch;
 mod withdraw;
 mod writes;
 
@@ -58,6 +59,8 @@ pub struct App {
     search: query::Search,
     /// The file at the path that would not open when the ledger was replaced.
     refused_file: Option<file_watch::FileStamp>,
+    /// While the ledger's server is away: when to connect again.
+    backoff: Option<server_watch::Backoff>,
     /// How long a passing message stays ([`PASSING_FOR`]; a test sets it short).
     passing_for: std::time::Duration,
 }
@@ -89,6 +92,7 @@ impl App {
             filter_typed_at: None,
             search: query::Search::default(),
             refused_file: None,
+            backoff: None,
             passing_for: PASSING_FOR,
         };
         app.refresh()?;
@@ -227,6 +231,10 @@ impl App {
     }
 
     fn tick(&mut self) -> Result<(), StoreError> {
+        if self.model.server_away {
+            // Nothing else is read until the server is back.
+            return server_watch::try_again(self);
+        }
         if self
             .model
             .flash

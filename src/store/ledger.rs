@@ -182,6 +182,14 @@ impl Ledger {
         on_engine!(self, e => e.row_count(table))
     }
 
+    /// Connects again to a ledger server that went away (a file needs nothing).
+    pub fn reconnect(&self) -> Result<(), StoreError> {
+        match self {
+            Ledger::Sqlite(_) => Ok(()),
+            Ledger::Postgres(l) => l.reconnect(),
+        }
+    }
+
     /// May this connection write what a person writes (answers, owners, requests,
     /// views)? A file opened read-write may; on a server, the role's privileges say.
     pub fn may_answer(&self) -> Result<bool, StoreError> {

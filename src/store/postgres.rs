@@ -27,6 +27,7 @@ mod owners;
 mod submissions;
 mod timeline;
 mod views;
+mod watch;
 mod writer;
 
 use std::cell::{RefCell, RefMut};
@@ -50,6 +51,9 @@ pub struct Ledger {
     statements: RefCell<HashMap<&'static str, Statement>>,
     location: Location,
     mode: OpenMode,
+    /// The commit counter as last read, and a listener that says when to read it
+    /// again; started by the first [`Ledger::data_version`] (a console's).
+    watch: RefCell<Option<watch::CommitWatch>>,
 }
 
 impl Ledger {
@@ -62,6 +66,7 @@ impl Ledger {
             statements: RefCell::new(HashMap::new()),
             location: Location::Server(Box::new(address.clone())),
             mode,
+            watch: RefCell::new(None),
         })
     }
 
@@ -127,11 +132,33 @@ impl Ledger {
         Ok(row.get::<_, String>(0) != "off")
     }
 
-    /// A number that changes whenever a write is committed, by anyone.
+    /// A number that changes whenever a write is committed, by anyone: read from the
+    /// server when a commit was heard of, and every few seconds whatever was heard
+    /// (see `watch`), so that a console asking four times a second costs the server
+    /// nothing while nobody writes.
     pub fn data_version(&self) -> Result<i64, StoreError> {
-        Ok(self
+        let mut watch = self.watch.borrow_mut();
+        if let Some(watch) = watch.as_mut()
+            && !watch.due()
+        {
+            return Ok(watch.counter);
+        }
+        let counter: i64 = self
             .one("SELECT n FROM ledger_commits WHERE id = 1", &[])?
-            .get(0))
+            .get(0);
+        match watch.as_mut() {
+            Some(watch) => {
+                watch.counter = counter;
+                watch.read_at = std::time::Instant::now();
+            }
+            None => {
+                let Location::Server(address) = &self.location else {
+                    unreachable!("a PostgreSQL ledger is on a server")
+                };
+                *watch = Some(watch::CommitWatch::start(address, counter));
+            }
+        }
+        Ok(counter)
     }
 
     /// Nothing to do: a server ledger has no log beside it.
@@ -218,6 +245,22 @@ impl Ledger {
     }
 }
 
+/// An error's words with those of its causes, each said once ("error connecting to
+/// server: No such file or directory").
+fn words_of(e: &postgres::Error) -> String {
+    let mut words = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(cause) = source {
+        let said = cause.to_string();
+        if !words.contains(&said) {
+            words.push_str(": ");
+            words.push_str(&said);
+        }
+        source = cause.source();
+    }
+    words
+}
+
 /// Turns a PostgreSQL error into the error a person can act on; it never holds the
 /// password (neither the server's words nor the client's carry it).
 pub(crate) fn classify(location: &Location, e: postgres::Error) -> StoreError {
@@ -246,12 +289,15 @@ pub(crate) fn classify(location: &Location, e: postgres::Error) -> StoreError {
             source: super::EngineFailure::new(e),
         };
     }
+    // No answer from the server, or none it could be asked in (a refused TLS
+    // handshake): the server is named, with the cause.
     if e.is_closed()
         || std::error::Error::source(&e).is_some_and(<dyn std::error::Error>::is::<std::io::Error>)
+        || e.to_string().contains("TLS")
     {
         return StoreError::Unreachable {
             ledger: location.clone(),
-            detail: e.to_string(),
+            detail: words_of(&e),
         };
     }
     StoreError::Engine {
@@ -276,6 +322,18 @@ impl Ledger {
         self.client()
             .batch_execute(&roles_sql(address.schema()))
             .map_err(|e| self.err(e))
+    }
+
+    /// Replaces a connection the server dropped by a new one (the statements
+    /// prepared on the old one are forgotten).
+    pub fn reconnect(&self) -> Result<(), StoreError> {
+        let Location::Server(address) = &self.location else {
+            unreachable!("a PostgreSQL ledger is on a server")
+        };
+        let client = open::open(address, self.mode)?;
+        *self.client.borrow_mut() = client;
+        self.statements.borrow_mut().clear();
+        Ok(())
     }
 
     /// May the role connected write what a person writes? Asked of the server's

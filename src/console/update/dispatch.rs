@@ -35,7 +35,11 @@ pub fn update(app: &mut App, action: Action) {
         app.model.flash = None;
     }
     if let Err(e) = dispatch(app, action) {
-        app.model.flash = Flash::error(e.to_string());
+        if matches!(e, StoreError::Unreachable { .. }) {
+            super::server_watch::went_away(app, &e);
+        } else {
+            app.model.flash = Flash::error(e.to_string());
+        }
     }
 }
 

@@ -8,7 +8,9 @@ const READ_ONLY: &str =
 
 /// Why nothing can be written: opened read-only, or the file is gone from its path.
 pub(super) fn why_read_only(model: &Model) -> &'static str {
-    if model.ledger_gone {
+    if model.server_away {
+        super::server_watch::AWAY
+    } else if model.ledger_gone {
         super::file_watch::GONE
     } else {
         READ_ONLY

@@ -87,7 +87,9 @@ fn parts(model: &Model) -> Vec<Part<'_>> {
         let flag = |text: &'static str| vec![Span::raw(text).black().on_yellow()];
         parts.push(Part {
             // The file gone from its path turns writes off too, and says why.
-            forms: if model.ledger_gone {
+            forms: if model.server_away {
+                vec![flag("SERVER AWAY: writes disabled"), flag("SERVER AWAY")]
+            } else if model.ledger_gone {
                 vec![flag("FILE GONE: writes disabled"), flag("FILE GONE")]
             } else {
                 vec![flag("READ-ONLY: writes disabled"), flag("READ-ONLY")]
