@@ -10,7 +10,7 @@ use std::process::{Output, Stdio};
 
 use serde_json::Value;
 use support::binary::{bare, succeeded};
-use support::fixture::{NOW, booking_afternoon, demo_queue};
+use support::fixture::{NOW, booking_afternoon};
 use support::postgres::PgServer;
 
 /// The exit status of a check that found something wrong.
@@ -28,15 +28,15 @@ const CHECKS: [&str; 8] = [
     "answers",
 ];
 
-/// A ledger on the tests' server holding the demo's streams (callbacks of every
-/// disposition, answers, decisions): its database and URL.
+/// A ledger on the tests' server holding the booking afternoon (callbacks of every
+/// disposition, outputs, notifications, decisions): its database and URL.
 fn ledger_with_rows(test: &str) -> (&'static PgServer, String, String) {
     let server = PgServer::shared();
     let db = server.fresh_database(test);
     let url = server.url(&db);
     let dir = tempfile::tempdir().unwrap();
     let stream = dir.path().join("stream.ndjson");
-    std::fs::write(&stream, booking_afternoon() + &demo_queue()).unwrap();
+    std::fs::write(&stream, booking_afternoon()).unwrap();
     let args = ["ingest", "--complete", stream.to_str().unwrap()];
     succeeded(&run(&url, &args), &args);
     (server, db, url)
@@ -137,7 +137,8 @@ fn a_sound_ledger_passes_every_check() {
     let ran: Vec<String> = problems(&report).into_iter().map(|(c, _)| c).collect();
     assert_eq!(ran, CHECKS, "{report}");
     for c in report["checks"].as_array().unwrap() {
-        if c["check"] != "identity" {
+        // The afternoon has no answers yet.
+        if c["check"] != "identity" && c["check"] != "answers" {
             assert!(c["examined"].as_i64().unwrap() > 0, "{c}");
         }
     }
