@@ -27,7 +27,7 @@ pub enum Ledger {
     /// A ledger in a SQLite file.
     Sqlite(sqlite::Ledger),
     /// A ledger in a schema of a PostgreSQL server.
-    Postgres(postgres::Ledger),
+    Postgres(Box<postgres::Ledger>),
 }
 
 /// Runs `$call` on the engine's own ledger (or writer), bound to `$e`.
@@ -53,7 +53,7 @@ impl Ledger {
             (Location::File(path), OpenMode::ReadWrite) => Ledger::open(path),
             (Location::File(path), OpenMode::ReadOnly) => Ledger::open_read_only(path),
             (Location::Server(address), mode) => {
-                postgres::Ledger::open(address, mode).map(Ledger::Postgres)
+                postgres::Ledger::open(address, mode).map(|l| Ledger::Postgres(Box::new(l)))
             }
         }
     }

@@ -146,17 +146,14 @@ impl Ledger {
         let counter: i64 = self
             .one("SELECT n FROM ledger_commits WHERE id = 1", &[])?
             .get(0);
-        match watch.as_mut() {
-            Some(watch) => {
-                watch.counter = counter;
-                watch.read_at = std::time::Instant::now();
-            }
-            None => {
-                let Location::Server(address) = &self.location else {
-                    unreachable!("a PostgreSQL ledger is on a server")
-                };
-                *watch = Some(watch::CommitWatch::start(address, counter));
-            }
+        if let Some(watch) = watch.as_mut() {
+            watch.counter = counter;
+            watch.read_at = std::time::Instant::now();
+        } else {
+            let Location::Server(address) = &self.location else {
+                unreachable!("a PostgreSQL ledger is on a server")
+            };
+            *watch = Some(watch::CommitWatch::start(address, counter));
         }
         Ok(counter)
     }

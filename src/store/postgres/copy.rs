@@ -107,7 +107,7 @@ impl Writer<'_> {
             }
             sql.push_str(&table.on_conflict());
             let refs: Vec<&(dyn ToSql + Sync)> = params.iter().map(AsRef::as_ref).collect();
-            self.tx()
+            self.tx()?
                 .execute(sql.as_str(), &refs)
                 .map_err(|e| self.err(e))?;
         }
@@ -128,7 +128,7 @@ impl Writer<'_> {
                  (SELECT max({key}) FROM {name}) IS NOT NULL)",
                 name = table.name
             );
-            self.tx()
+            self.tx()?
                 .execute(sql.as_str(), &[])
                 .map_err(|e| self.err(e))?;
         }

@@ -1,66 +1,151 @@
-//! The lines family on PostgreSQL.
-
-// Not yet written for this engine: every call says so (StoreError::Unsupported).
-#![allow(
-    unused_imports,
-    clippy::wildcard_imports,
-    clippy::unused_self,
-    clippy::needless_pass_by_value,
-    clippy::trivially_copy_pass_by_ref
-)]
+//! The input lines (every line of the stream, kept as it came) and the ledger's own
+//! notes, on PostgreSQL.
 
 mod rejected;
 
-use std::collections::{BTreeMap, HashSet};
-use std::path::Path;
+use std::collections::HashSet;
 
+use super::writer::time_text;
 use super::{Ledger, Writer};
-use crate::clock::Timestamp;
-use crate::decision::{JobState, Outcome, Rejection, RequestKind};
-use crate::event::JobAccepted;
-use crate::filter::{Query, Sort};
-use crate::store::*;
+use crate::decision::Rejection;
+use crate::store::{NewLine, StoreError};
+
+type Result<T> = std::result::Result<T, StoreError>;
 
 impl Ledger {
-    pub fn raw_line(&self, _line_seq: i64) -> Result<Option<Vec<u8>>, StoreError> {
-        Err(self.not_yet("raw_line"))
+    /// The raw bytes of an input line, exactly as they arrived (of a line over the
+    /// limit, its first bytes).
+    pub fn raw_line(&self, line_seq: i64) -> Result<Option<Vec<u8>>> {
+        Ok(self
+            .row("SELECT raw FROM input_lines WHERE seq = $1", &[&line_seq])?
+            .map(|row| row.get(0)))
     }
 
-    pub fn raw_head(
-        &self,
-        _line_seq: i64,
-        _max_bytes: usize,
-    ) -> Result<Option<(Vec<u8>, i64)>, StoreError> {
-        Err(self.not_yet("raw_head"))
+    /// The first `max_bytes` of an input line, and its whole length in bytes (of the
+    /// line that came, even when only its first bytes are kept).
+    pub fn raw_head(&self, line_seq: i64, max_bytes: usize) -> Result<Option<(Vec<u8>, i64)>> {
+        let max = i32::try_from(max_bytes).unwrap_or(i32::MAX);
+        Ok(self
+            .row(
+                "SELECT substring(raw FROM 1 FOR $2),
+                        coalesce(whole_length, octet_length(raw)::bigint)
+                   FROM input_lines WHERE seq = $1",
+                &[&line_seq, &max],
+            )?
+            .map(|row| (row.get(0), row.get(1))))
     }
 
-    pub fn line_count(&self) -> Result<i64, StoreError> {
-        Err(self.not_yet("line_count"))
+    /// Input lines kept so far.
+    pub fn line_count(&self) -> Result<i64> {
+        Ok(self
+            .one("SELECT coalesce(max(seq), 0)::bigint FROM input_lines", &[])?
+            .get(0))
     }
 
-    pub fn all_lines_among(&self, _known: &HashSet<[u8; 32]>) -> Result<bool, StoreError> {
-        Err(self.not_yet("all_lines_among"))
+    /// Is every line in this ledger one of `known` (by SHA-256)? Stops at the first stranger.
+    pub fn all_lines_among(&self, known: &HashSet<[u8; 32]>) -> Result<bool> {
+        let st = self.statement("SELECT line_sha256 FROM input_lines")?;
+        let mut client = self.client();
+        let none: [&(dyn postgres::types::ToSql + Sync); 0] = [];
+        let mut rows = client.query_raw(&st, none).map_err(|e| self.err(e))?;
+        while let Some(row) = postgres::fallible_iterator::FallibleIterator::next(&mut rows)
+            .map_err(|e| self.err(e))?
+        {
+            let sha: &[u8] = row.get(0);
+            let Ok(sha) = <[u8; 32]>::try_from(sha) else {
+                return Ok(false);
+            };
+            if !known.contains(&sha) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
-    pub fn note(&self, _key: &str) -> Result<Option<String>, StoreError> {
-        Err(self.not_yet("note"))
+    /// A note about the ledger itself.
+    pub fn note(&self, key: &str) -> Result<Option<String>> {
+        Ok(self
+            .row("SELECT value FROM ledger_notes WHERE key = $1", &[&key])?
+            .map(|row| row.get(0)))
     }
 }
 
 impl Writer<'_> {
-    pub fn insert_line_once(&mut self, _line: &NewLine<'_>) -> Result<Option<i64>, StoreError> {
-        Err(self.not_yet("insert_line_once"))
+    /// Keeps an input line unless a line with the same SHA-256 is already kept (found
+    /// by `(time_key, line_sha256)`: `time_key` is a function of the bytes, see the
+    /// migration). Returns its sequence number, or `None` when it was there before.
+    ///
+    /// One statement: the line is looked for (under the identity it had with a CR
+    /// before its LF, when it ended so; and among the lines kept as their first bytes,
+    /// when it is whole), and inserted only when absent, so that a line already kept
+    /// takes no sequence number. A line another writer keeps meanwhile is met by the
+    /// unique identity (the insert waits for that writer's transaction): nothing is
+    /// inserted (`ON CONFLICT DO NOTHING`), and the line counts as kept before. Only
+    /// then is a sequence number spent, as a sequence's numbers are, for nothing.
+    pub fn insert_line_once(&mut self, line: &NewLine<'_>) -> Result<Option<i64>> {
+        let whole_length = line
+            .whole_length
+            .map(|n| i64::try_from(n).unwrap_or(i64::MAX));
+        let with_cr: Option<&[u8]> = line.sha256_with_cr.map(|sha| &sha[..]);
+        let row = self.row_direct(
+            "INSERT INTO input_lines (line_sha256, raw, event, status, reason, ingested_at,
+                    whole_length)
+             SELECT $1::bytea, $2::bytea, $3::text, $4::text, $5::text, $6::text, $7::bigint
+              WHERE NOT EXISTS (
+                      SELECT 1 FROM input_lines
+                       WHERE time_key = (CASE WHEN octet_length($2::bytea) > 0
+                                THEN substring($2::bytea
+                                     FROM position('\\x226174223a22'::bytea IN $2::bytea) + 6
+                                     FOR 16) END)
+                         AND line_sha256 = $1::bytea)
+                AND ($8::bytea IS NULL OR NOT EXISTS (
+                      SELECT 1 FROM input_lines
+                       WHERE time_key = substring(($2::bytea || '\\x0d'::bytea)
+                                FROM position('\\x226174223a22'::bytea IN ($2::bytea || '\\x0d'::bytea)) + 6
+                                FOR 16)
+                         AND line_sha256 = $8::bytea))
+                AND ($7::bigint IS NOT NULL OR NOT EXISTS (
+                      SELECT 1 FROM input_lines
+                       WHERE whole_length IS NOT NULL AND line_sha256 = $1::bytea))
+             ON CONFLICT (time_key, line_sha256) DO NOTHING
+             RETURNING seq",
+            &[
+                &&line.sha256[..],
+                &line.raw,
+                &line.event,
+                &line.status.as_str(),
+                &line.reason,
+                &time_text(line.ingested_at),
+                &whole_length,
+                &with_cr,
+            ],
+        )?;
+        Ok(row.map(|row| row.get(0)))
     }
 
-    pub fn reject_line(&mut self, _seq: i64, _reason: &Rejection) -> Result<(), StoreError> {
-        Err(self.not_yet("reject_line"))
+    /// Marks a kept line as a rejected event, with the reason (stored as `code: sentence`).
+    pub fn reject_line(&mut self, seq: i64, reason: &Rejection) -> Result<()> {
+        self.execute_direct(
+            "UPDATE input_lines SET status = 'rejected', reason = $2 WHERE seq = $1",
+            &[&seq, &reason.to_string()],
+        )?;
+        Ok(())
     }
 
-    pub fn raw_line(&self, _line_seq: i64) -> Result<Option<Vec<u8>>, StoreError> {
-        Err(self.not_yet("raw_line"))
+    /// The raw bytes of an input line.
+    pub fn raw_line(&self, line_seq: i64) -> Result<Option<Vec<u8>>> {
+        Ok(self
+            .row_direct("SELECT raw FROM input_lines WHERE seq = $1", &[&line_seq])?
+            .map(|row| row.get(0)))
     }
 
-    pub fn set_note(&mut self, _key: &str, _value: &str) -> Result<(), StoreError> {
-        Err(self.not_yet("set_note"))
+    /// Writes a note about the ledger itself (replacing an earlier value).
+    pub fn set_note(&mut self, key: &str, value: &str) -> Result<()> {
+        self.execute_direct(
+            "INSERT INTO ledger_notes (key, value) VALUES ($1, $2)
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            &[&key, &value],
+        )?;
+        Ok(())
     }
 }

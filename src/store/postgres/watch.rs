@@ -43,12 +43,10 @@ impl CommitWatch {
         let heard = Arc::new(AtomicBool::new(false));
         let wanted = Arc::new(AtomicBool::new(true));
         let (h, w, address) = (heard.clone(), wanted.clone(), address.clone());
-        std::thread::Builder::new()
+        // Without a thread, the counter read every few seconds still tells.
+        let _ = std::thread::Builder::new()
             .name("jobledger-listen".to_owned())
-            .spawn(move || listen(&address, &h, &w))
-            .map(drop)
-            // Without a thread, the counter read every few seconds still tells.
-            .unwrap_or(());
+            .spawn(move || listen(&address, &h, &w));
         CommitWatch {
             heard,
             wanted,

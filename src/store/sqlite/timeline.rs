@@ -8,44 +8,66 @@ use super::columns::from_columns;
 use super::{Ledger, StoreError};
 
 /// Every entry of a job's story, one arm per kind: the kind (column 0), the time
-/// (column 1) and the fact's values after it. Arms come out in this order, and the
-/// sort by time is stable, so entries at the same time keep it.
+/// (column 1) and the fact's values after it, then the arm's number (`b`) and the
+/// order of rows within an arm (`k1` to `k4`). Entries come out ordered by arm, then
+/// within each arm as listed (NULLs first), and the sort by time is stable, so
+/// entries at the same time keep that order. The order is written out, not left to
+/// how the rows happen to be read: it is the order SQLite read them in before it was
+/// written out (an arm's rows by its index on the job: callbacks by attempt, outcome
+/// and number, an answer after its callback's), and PostgreSQL's twin
+/// (`postgres/timeline.rs`) orders them the same way.
 const TIMELINE: &str = "
-    SELECT 0, at, from_state, to_state, applied, cause, NULL
+    SELECT 0 AS kind, at, from_state, to_state, applied, cause, NULL,
+           0 AS b, id AS k1, NULL AS k2, NULL AS k3, NULL AS k4
       FROM job_history WHERE job_id = ?1
-    UNION ALL SELECT 1, started_at, attempt, created_by, timeout_at, NULL, NULL
+    UNION ALL SELECT 1, started_at, attempt, created_by, timeout_at, NULL, NULL,
+           1, attempt, NULL, NULL, NULL
       FROM attempts WHERE job_id = ?1
-    UNION ALL SELECT 2, timed_out_at, attempt, NULL, NULL, NULL, NULL
+    UNION ALL SELECT 2, timed_out_at, attempt, NULL, NULL, NULL, NULL,
+           2, attempt, NULL, NULL, NULL
       FROM attempts WHERE job_id = ?1 AND timed_out_at IS NOT NULL
     UNION ALL SELECT 3, coalesce(c.arrived_at, l.ingested_at), c.seq, c.outcome, c.attempt,
-           c.disposition, c.reason
+           c.disposition, c.reason,
+           3, c.attempt, c.outcome, c.seq, NULL
       FROM callbacks c JOIN input_lines l ON l.seq = c.line_seq WHERE c.job_id = ?1
-    UNION ALL SELECT 4, a.answered_at, a.callback_seq, a.verdict, a.reviewer, a.note, NULL
+    UNION ALL SELECT 4, a.answered_at, a.callback_seq, a.verdict, a.reviewer, a.note, NULL,
+           4, c.attempt, c.outcome, c.seq, a.id
       FROM answers a JOIN callbacks c ON c.seq = a.callback_seq WHERE c.job_id = ?1
-    UNION ALL SELECT 5, stored_at, ref, retention_until, NULL, NULL, NULL
+    UNION ALL SELECT 5, stored_at, ref, retention_until, NULL, NULL, NULL,
+           5, id, NULL, NULL, NULL
       FROM outputs WHERE job_id = ?1
-    UNION ALL SELECT 6, checked_at, object_exists, NULL, NULL, NULL, NULL
+    UNION ALL SELECT 6, checked_at, object_exists, NULL, NULL, NULL, NULL,
+           6, id, NULL, NULL, NULL
       FROM output_checks WHERE job_id = ?1
-    UNION ALL SELECT 7, sent_at, kind, NULL, NULL, NULL, NULL
+    UNION ALL SELECT 7, sent_at, kind, NULL, NULL, NULL, NULL,
+           7, id, NULL, NULL, NULL
       FROM notifications WHERE job_id = ?1
-    UNION ALL SELECT 8, set_at, owner, set_by, escalate_at, NULL, NULL
+    UNION ALL SELECT 8, set_at, owner, set_by, escalate_at, NULL, NULL,
+           8, id, NULL, NULL, NULL
       FROM owner_assignments WHERE job_id = ?1
     UNION ALL SELECT 9, o.requested_at, o.request, o.requested_by,
-           iif(w.id IS NULL, o.status, 'withdrawn'), NULL, NULL
+           iif(w.id IS NULL, o.status, 'withdrawn'), NULL, NULL,
+           9, o.id, NULL, NULL, NULL
       FROM outbox o LEFT JOIN request_withdrawals w ON w.request_id = o.id WHERE o.job_id = ?1
-    UNION ALL SELECT 10, w.withdrawn_at, w.request_id, o.request, w.withdrawn_by, w.note, NULL
+    UNION ALL SELECT 10, w.withdrawn_at, w.request_id, o.request, w.withdrawn_by, w.note, NULL,
+           10, o.id, NULL, w.id, NULL
       FROM request_withdrawals w JOIN outbox o ON o.id = w.request_id WHERE o.job_id = ?1
     UNION ALL SELECT 11, accepted_at, accepted_line, input_digest, model_digest,
-           policy_revision, NULL
+           policy_revision, NULL,
+           11, NULL, NULL, NULL, NULL
       FROM jobs WHERE job_id = ?1
         AND EXISTS (SELECT 1 FROM repeated_submissions WHERE job_id = ?1)
     UNION ALL SELECT 11, submitted_at, line_seq, input_digest, model_digest, policy_revision,
-           conflicting
+           conflicting,
+           12, line_seq, NULL, NULL, NULL
       FROM repeated_submissions WHERE job_id = ?1
-    UNION ALL SELECT 12, at, decision_id, action, route, suppressed, NULL
+    UNION ALL SELECT 12, at, decision_id, action, route, suppressed, NULL,
+           13, id, NULL, NULL, NULL
       FROM decisions WHERE job_id = ?1
-    UNION ALL SELECT 13, answered_at, verdict, reviewer, note, NULL, NULL
-      FROM decision_answers WHERE job_id = ?1";
+    UNION ALL SELECT 13, answered_at, verdict, reviewer, note, NULL, NULL,
+           14, id, NULL, NULL, NULL
+      FROM decision_answers WHERE job_id = ?1
+    ORDER BY b, k1, k2, k3, k4";
 
 fn fact(row: &Row<'_>) -> rusqlite::Result<TimelineFact> {
     use crate::store::TimelineFact as F;

@@ -1,39 +1,143 @@
 //! Callbacks written by an ingest on PostgreSQL, and what a writer reads of them.
 
-// Not yet written for this engine: every call says so (StoreError::Unsupported).
-#![allow(
-    unused_imports,
-    clippy::wildcard_imports,
-    clippy::unused_self,
-    clippy::needless_pass_by_value,
-    clippy::trivially_copy_pass_by_ref
-)]
+use postgres::Row;
 
-use std::collections::{BTreeMap, HashSet};
-use std::path::Path;
+use crate::decision::Outcome;
+use crate::store::StoreError;
+use crate::store::postgres::Writer;
+use crate::store::postgres::writer::{Values, opt_time_text, time_text};
+use crate::store::{AnswerRow, CallbackRow, ClaimHistory, Location, NewCallback, Replacement};
 
-use crate::clock::Timestamp;
-use crate::decision::{JobState, Outcome, Rejection, RequestKind};
-use crate::event::JobAccepted;
-use crate::filter::{Query, Sort};
-use crate::store::postgres::{Ledger, Writer};
-use crate::store::*;
+type Result<T> = std::result::Result<T, StoreError>;
+
+/// One callback, as [`callback_from`] reads it: with its replacement attempt (and that
+/// attempt's state now) and its standing answer.
+const CALLBACK: &str = "SELECT c.seq, c.line_seq, c.delivery_id, c.job_id, c.attempt,
+        c.outcome, c.arrived_at, c.timeout_at, c.disposition, c.reason, c.detail,
+        c.first_report_seq, c.linked_from_seq, c.judged_at,
+        c.replacement_attempt, c.replacement_created_by, c.replacement_started_at, r.state,
+        a.id, a.verdict, a.note, a.reviewer, a.answered_at, a.linked_job_id
+   FROM callbacks c
+   LEFT JOIN attempts r ON r.job_id = c.job_id AND r.attempt = c.replacement_attempt
+   LEFT JOIN answers a ON a.id = (SELECT max(id) FROM answers WHERE callback_seq = c.seq)
+  WHERE c.seq = $1";
+
+fn callback_from(row: &Row, location: &Location) -> Result<CallbackRow> {
+    let v = Values { row, location };
+    let replacement = match (
+        v.get::<Option<i64>>(14)?,
+        v.get::<Option<String>>(15)?,
+        v.opt_time(16)?,
+    ) {
+        (Some(attempt), Some(created_by), Some(started_at)) => Some(Replacement {
+            attempt,
+            created_by,
+            started_at,
+            state: v.opt_name(17)?,
+        }),
+        _ => None,
+    };
+    let seq: i64 = v.get(0)?;
+    let answer = match v.get::<Option<i64>>(18)? {
+        Some(id) => Some(AnswerRow {
+            verdict: v.name(19)?,
+            note: v.get(20)?,
+            reviewer: v.get(21)?,
+            answered_at: v.time(22)?,
+            linked_job_id: v.get(23)?,
+            id,
+            callback_seq: seq,
+        }),
+        None => None,
+    };
+    Ok(CallbackRow {
+        seq,
+        line_seq: v.get(1)?,
+        delivery_id: v.get(2)?,
+        job_id: v.get(3)?,
+        attempt: v.get(4)?,
+        outcome: v.opt_name(5)?,
+        arrived_at: v.opt_time(6)?,
+        timeout_at: v.opt_time(7)?,
+        disposition: v.name(8)?,
+        reason: v.name(9)?,
+        detail: v.get(10)?,
+        first_report_seq: v.get(11)?,
+        linked_from_seq: v.get(12)?,
+        judged_at: v.time(13)?,
+        replacement,
+        answer,
+    })
+}
 
 impl Writer<'_> {
+    /// What earlier callbacks claimed about this job and attempt.
     pub fn claim_history(
         &self,
-        _job_id: &str,
-        _attempt: i64,
-        _outcome: Outcome,
-    ) -> Result<ClaimHistory, StoreError> {
-        Err(self.not_yet("claim_history"))
+        job_id: &str,
+        attempt: i64,
+        outcome: Outcome,
+    ) -> Result<ClaimHistory> {
+        let mut history = ClaimHistory::default();
+        let rows = self.rows_direct(
+            "SELECT seq, outcome FROM callbacks
+              WHERE job_id = $1 AND attempt = $2 AND disposition <> 'quarantine'",
+            &[&job_id, &attempt],
+        )?;
+        for row in &rows {
+            let seq: i64 = row.get(0);
+            if row.get::<_, Option<&str>>(1) == Some(outcome.as_str()) {
+                history.first_same = Some(history.first_same.map_or(seq, |s| s.min(seq)));
+            } else {
+                history.opposite = true;
+            }
+        }
+        Ok(history)
     }
 
-    pub fn insert_callback(&mut self, _cb: &NewCallback<'_>) -> Result<i64, StoreError> {
-        Err(self.not_yet("insert_callback"))
+    /// Keeps a judged callback; returns its sequence number.
+    pub fn insert_callback(&mut self, cb: &NewCallback<'_>) -> Result<i64> {
+        let row = self.row_direct(
+            "INSERT INTO callbacks (line_seq, delivery_id, job_id, attempt, outcome, arrived_at,
+                    timeout_at, disposition, reason, detail, job_state_before, replacement_attempt,
+                    first_report_seq, linked_from_seq, judged_at, replacement_created_by,
+                    replacement_started_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+             RETURNING seq",
+            &[
+                &cb.line_seq,
+                &cb.delivery_id,
+                &cb.job_id,
+                &cb.attempt,
+                &cb.outcome.map(Outcome::as_str),
+                &opt_time_text(cb.arrived_at),
+                &opt_time_text(cb.timeout_at),
+                &cb.disposition.as_str(),
+                &cb.reason.as_str(),
+                &cb.detail,
+                &cb.job_state_before.map(|s| s.as_str()),
+                &cb.replacement_attempt,
+                &cb.first_report_seq,
+                &cb.linked_from_seq,
+                &time_text(cb.judged_at),
+                &cb.replacement_started.as_ref().map(|r| r.0.as_str()),
+                &opt_time_text(cb.replacement_started.as_ref().map(|r| r.1)),
+            ],
+        )?;
+        self.counts.callback(cb.disposition);
+        let row = row.ok_or_else(|| StoreError::Damaged {
+            ledger: self.location().clone(),
+            detail: "a callback inserted gave no sequence number".to_owned(),
+        })?;
+        Ok(row.get(0))
     }
 
-    pub fn callback(&mut self, _seq: i64) -> Result<Option<CallbackRow>, StoreError> {
-        Err(self.not_yet("callback"))
+    /// The callback with this sequence number.
+    pub fn callback(&mut self, seq: i64) -> Result<Option<CallbackRow>> {
+        // The row shows its replacement attempt, which may be kept behind: `row`
+        // writes it first.
+        self.row(CALLBACK, &[&seq])?
+            .map(|row| callback_from(&row, self.location()))
+            .transpose()
     }
 }
