@@ -42,41 +42,22 @@
 //! This relies on the writer's transaction being `READ COMMITTED` (PostgreSQL's
 //! default): a statement after the wait reads what committed meanwhile.
 
-use std::fmt;
 use std::sync::LazyLock;
 
 use postgres::Row;
 
+use super::writer::{Values, time_text};
 use super::{Ledger, Writer};
 use crate::clock::Timestamp;
 use crate::closed_set::ClosedSet;
 use crate::decision::{Disposition, Verdict};
-use crate::store::{AnswerRow, DispositionCounts, EngineFailure, Location, NewAnswer, StoreError};
+use crate::store::{AnswerRow, DispositionCounts, Location, NewAnswer, StoreError};
 
 type Result<T> = std::result::Result<T, StoreError>;
 
-/// A stored value this engine cannot read as what it should be (a name a closed set
-/// does not know, a time not in the ledger's form).
-#[derive(Debug)]
-struct UnexpectedValue(String);
-
-impl fmt::Display for UnexpectedValue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for UnexpectedValue {}
-
-fn unexpected(location: &Location, what: String) -> StoreError {
-    StoreError::Engine {
-        ledger: location.clone(),
-        source: EngineFailure::new(UnexpectedValue(what)),
-    }
-}
-
-/// Column `i` of `row` as the engine's error on a type mismatch.
-fn column<'a, T: postgres::types::FromSql<'a>>(
+/// Column `i` of `row`, read as the SQLite engine reads its twin: a type the column
+/// does not hold is the engine's error.
+pub(super) fn value_at<'a, T: postgres::types::FromSql<'a>>(
     location: &Location,
     row: &'a Row,
     i: usize,
@@ -84,23 +65,14 @@ fn column<'a, T: postgres::types::FromSql<'a>>(
     row.try_get(i).map_err(|e| super::classify(location, e))
 }
 
-/// A stored name of the set `T`, as the SQLite engine reads it (an unknown name is an
-/// error naming the set, never a default).
+/// A stored name of the set `T` (an unknown name says the ledger is damaged).
 pub(super) fn name_at<T: ClosedSet>(location: &Location, row: &Row, i: usize) -> Result<T> {
-    let name: &str = column(location, row, i)?;
-    T::parse(name).ok_or_else(|| {
-        unexpected(
-            location,
-            format!("unexpected {} {name:?} in the ledger", T::WHAT),
-        )
-    })
+    Values { row, location }.name(i)
 }
 
 /// A stored time (`2026-11-27T13:16:45.000Z`).
 pub(super) fn time_at(location: &Location, row: &Row, i: usize) -> Result<Timestamp> {
-    let text: &str = column(location, row, i)?;
-    Timestamp::from_ledger_text(text)
-        .ok_or_else(|| unexpected(location, format!("not a ledger time: {text:?}")))
+    Values { row, location }.time(i)
 }
 
 /// A stored time that may be `NULL`.
@@ -109,32 +81,18 @@ pub(super) fn time_or_null_at(
     row: &Row,
     i: usize,
 ) -> Result<Option<Timestamp>> {
-    let text: Option<&str> = column(location, row, i)?;
-    text.map(|text| {
-        Timestamp::from_ledger_text(text)
-            .ok_or_else(|| unexpected(location, format!("not a ledger time: {text:?}")))
-    })
-    .transpose()
-}
-
-/// Any other column.
-pub(super) fn value_at<'a, T: postgres::types::FromSql<'a>>(
-    location: &Location,
-    row: &'a Row,
-    i: usize,
-) -> Result<T> {
-    column(location, row, i)
+    Values { row, location }.opt_time(i)
 }
 
 /// The id an `INSERT ... RETURNING id` gave.
 pub(super) fn inserted_id(location: &Location, row: Option<Row>) -> Result<i64> {
-    let row = row.ok_or_else(|| unexpected(location, "an insert returned no id".to_owned()))?;
-    value_at(location, &row, 0)
-}
-
-/// A time as stored.
-pub(super) fn time_text(at: Timestamp) -> String {
-    at.to_ledger_text()
+    match row {
+        Some(row) => value_at(location, &row, 0),
+        None => Err(StoreError::Damaged {
+            ledger: location.clone(),
+            detail: "an insert gave back no id".to_owned(),
+        }),
+    }
 }
 
 /// The advisory lock of one job's (or one view name's) writes in `family`, on this

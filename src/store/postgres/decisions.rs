@@ -6,7 +6,8 @@ use std::sync::LazyLock;
 
 use postgres::Row;
 
-use super::answers::{inserted_id, lock_key, name_at, time_at, time_text, value_at};
+use super::answers::{inserted_id, lock_key, name_at, time_at, value_at};
+use super::writer::time_text;
 use super::{Ledger, Writer};
 use crate::decision::DecisionVerdict;
 use crate::store::{

@@ -7,7 +7,8 @@ mod pages;
 
 use postgres::Row;
 
-use super::answers::{lock_key, name_at, time_at, time_text, value_at};
+use super::answers::{lock_key, name_at, time_at, value_at};
+use super::writer::time_text;
 use super::{Ledger, Writer};
 use crate::clock::Timestamp;
 use crate::decision::{RequestKind, RequestStatus};

@@ -1,7 +1,8 @@
 //! Owners on PostgreSQL: who answers for a stuck job and when it escalates, appended,
 //! the latest standing. The SQLite engine's statements (`sqlite/owners.rs`).
 
-use super::answers::{lock_key, time_at, time_or_null_at, time_text, value_at};
+use super::answers::{lock_key, time_at, time_or_null_at, value_at};
+use super::writer::time_text;
 use super::{Ledger, Writer};
 use crate::clock::Timestamp;
 use crate::store::{Location, OwnerRow, StoreError};

@@ -4,7 +4,8 @@
 
 use postgres::Row;
 
-use super::answers::{lock_key, time_at, time_text, value_at};
+use super::answers::{lock_key, time_at, value_at};
+use super::writer::time_text;
 use super::{Ledger, Writer};
 use crate::clock::Timestamp;
 use crate::store::{Location, SavedView, StoreError};
