@@ -3,6 +3,9 @@
 //! SQLite ("answered meanwhile", naming the answer they did not see). SQLite has one
 //! writer at a time; on PostgreSQL the writer locks the callback before reading its
 //! answer (`src/store/postgres/answers.rs`), and this is what these tests hold it to.
+//! The other check-then-append writes of a person (an owner set or cleared, a request
+//! withdrawn, a view deleted) are held to the same: the second writer waits, then sees
+//! the first one's row.
 
 mod support;
 
@@ -170,4 +173,120 @@ fn two_reviewers_answering_at_once_one_answer_is_written() {
         );
         assert_eq!(answers_on(&url, seq), 1, "#{seq}");
     }
+}
+
+/// Runs `theirs` on a connection of its own while `ours` (an open transaction that has
+/// read what stands and appended over it) is not yet committed: `theirs` must wait for
+/// it, then see it. Returns what `theirs` gave.
+fn while_written<T: Send + 'static>(
+    ours: jobledger::store::Writer<'_>,
+    url: &str,
+    theirs: impl FnOnce(&mut Ledger) -> T + Send + 'static,
+) -> T {
+    let url = url.to_owned();
+    let theirs = thread::spawn(move || theirs(&mut open(&url)));
+    thread::sleep(Duration::from_millis(700));
+    assert!(
+        !theirs.is_finished(),
+        "the second writer waits while the first one's row is being written"
+    );
+    ours.commit().unwrap();
+    theirs.join().unwrap()
+}
+
+#[test]
+fn owners_requests_and_views_written_at_once_are_written_once() {
+    use jobledger::escalation::{self, Cleared, OwnerSet};
+    use jobledger::outbox::{self as requests, WithdrawError};
+    use jobledger::store::SavedView;
+
+    let (mut ana, url) = server_ledger("owners_requests_and_views");
+    ingest_afternoon(&mut ana);
+    let job = "booking-1045";
+
+    // Two people setting the same owner: the second finds it standing, writes nothing.
+    let mut w = ana.writer().unwrap();
+    assert_eq!(w.owner(job).unwrap(), None);
+    w.assign_owner(job, "ops:lee", None, "ana", now()).unwrap();
+    let set = while_written(w, &url, move |bob| {
+        escalation::set_owner(bob, job, "ops:lee", None, "bob", now()).unwrap()
+    });
+    assert!(
+        matches!(&set, OwnerSet::Unchanged(standing) if standing.set_by == "ana"),
+        "{set:?}"
+    );
+
+    // Two people clearing it: the second finds no owner, writes nothing.
+    let mut w = ana.writer().unwrap();
+    assert!(w.owner(job).unwrap().is_some());
+    w.clear_owner(job, "ana", now()).unwrap();
+    let cleared = while_written(w, &url, move |bob| {
+        escalation::clear_owner(bob, job, "bob", now()).unwrap()
+    });
+    assert_eq!(cleared, Cleared::HadNone);
+
+    // Two people withdrawing one request: the second is told it was withdrawn.
+    let asked = ana.outbox().unwrap().len();
+    assert_eq!(asked, 0);
+    let id = {
+        let mut w = ana.writer().unwrap();
+        let row = w.job(job).unwrap().unwrap();
+        let id = w
+            .insert_request(
+                &row,
+                jobledger::decision::RequestKind::Cancel,
+                None,
+                "ana",
+                now(),
+            )
+            .unwrap();
+        w.commit().unwrap();
+        id
+    };
+    let mut w = ana.writer().unwrap();
+    assert!(w.outbox_request(id).unwrap().unwrap().withdrawal.is_none());
+    w.insert_withdrawal(id, "ana", now(), "mine").unwrap();
+    let withdrawn = while_written(w, &url, move |bob| {
+        requests::withdraw(bob, id, "bob", "", now()).map(|row| row.id)
+    });
+    assert!(
+        matches!(&withdrawn, Err(WithdrawError::AlreadyWithdrawn { withdrawal, .. }) if withdrawal.withdrawn_by == "ana"),
+        "{withdrawn:?}"
+    );
+
+    // Two people deleting one view: the second finds none, writes nothing.
+    let mut w = ana.writer().unwrap();
+    w.save_view(&SavedView {
+        name: "late".to_owned(),
+        tab: "Held".to_owned(),
+        query: "gap>1h".to_owned(),
+        saved_by: "ana".to_owned(),
+        saved_at: now(),
+    })
+    .unwrap();
+    w.commit().unwrap();
+    let mut w = ana.writer().unwrap();
+    assert!(w.delete_view("late", "ana", now()).unwrap().is_some());
+    let deleted = while_written(w, &url, move |bob| {
+        let mut w = bob.writer().unwrap();
+        let deleted = w.delete_view("late", "bob", now()).unwrap();
+        w.commit().unwrap();
+        deleted
+    });
+    assert_eq!(deleted, None);
+
+    let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let mut count = |sql: &str| -> i64 { client.query_one(sql, &[]).unwrap().get(0) };
+    assert_eq!(
+        count("SELECT count(*) FROM jobledger.owner_assignments WHERE set_by IN ('ana', 'bob')"),
+        2
+    );
+    assert_eq!(
+        count("SELECT count(*) FROM jobledger.request_withdrawals"),
+        1
+    );
+    assert_eq!(
+        count("SELECT count(*) FROM jobledger.saved_views WHERE deleted = 1"),
+        1
+    );
 }
