@@ -57,11 +57,29 @@ impl Writer<'_> {
     pub fn insert_callback(&mut self, cb: &NewCallback<'_>) -> Result<i64, StoreError> {
         on_engine!(self, e => e.insert_callback(cb))
     }
+    /// The callback `seq` with its standing answer, as this transaction sees it. A
+    /// writer reads it to answer it: on PostgreSQL the callback is locked first (to the
+    /// end of the transaction), so an answer another reviewer is writing on it is
+    /// committed and read here, never answered over unseen (`postgres/answers.rs`).
     pub fn callback(&mut self, seq: i64) -> Result<Option<CallbackRow>, StoreError> {
-        on_engine!(self, e => e.callback(seq))
+        match self {
+            Writer::Sqlite(e) => e.callback(seq),
+            Writer::Postgres(e) => {
+                e.lock_callbacks(&[seq])?;
+                e.callback(seq)
+            }
+        }
     }
+    /// The callbacks `seqs` with their standing answers, locked first on PostgreSQL
+    /// as [`Writer::callback`] is.
     pub fn callbacks_numbered(&mut self, seqs: &[i64]) -> Result<Vec<CallbackRow>, StoreError> {
-        on_engine!(self, e => e.callbacks_numbered(seqs))
+        match self {
+            Writer::Sqlite(e) => e.callbacks_numbered(seqs),
+            Writer::Postgres(e) => {
+                e.lock_callbacks(seqs)?;
+                e.callbacks_numbered(seqs)
+            }
+        }
     }
     pub fn callback_seqs(&mut self, filter: &CallbackFilter) -> Result<Vec<i64>, StoreError> {
         on_engine!(self, e => e.callback_seqs(filter))

@@ -1,60 +1,329 @@
-//! The answers family on PostgreSQL.
+//! Answers on PostgreSQL: a reviewer's verdicts on held and quarantined callbacks,
+//! appended, the latest standing. The statements are the SQLite engine's
+//! (`sqlite/answers.rs`), row for row.
+//!
+//! Also here: how this family (and the other families of a person's writes: decision
+//! answers, owners, the outbox, saved views) reads the ledger's stored names and times,
+//! and the locks that keep two people's writes from crossing.
+//!
+//! # Why a person's writes take a lock here
+//!
+//! A person's write is "read what stands, check it is what they saw, append": an
+//! answer is refused when the callback was answered since the reviewer looked
+//! (`review::answer_row`), a clearing is written only when an owner stands, a view is
+//! deleted only when one stands. On SQLite the ledger has one writer at a time, so
+//! nothing commits between the read and the append. On PostgreSQL two transactions (two
+//! reviewers on two machines) can both read "no answer yet" under `READ COMMITTED` and
+//! both append: two answers, each over an answer its writer never saw. So each such
+//! read first takes a lock on what it reads, held until the transaction ends: the
+//! second writer waits for the first to commit, and its read, a statement after the
+//! wait, sees the first one's row and refuses as SQLite would. The lock is a statement
+//! of its own before the read: a `SELECT ... FOR UPDATE` that joins other tables
+//! re-reads only the locked row after the wait, not the joined ones (PostgreSQL's
+//! `EvalPlanQual`), so locking in the read itself would still miss the new answer.
+//!
+//! - Answers, per callback: the callback's row, `FOR NO KEY UPDATE` (`lock_callbacks`).
+//!   A row lock lives in the row, not in the server's lock table, so a bulk answer
+//!   over thousands of callbacks takes thousands without running out of lock slots;
+//!   the rows are locked in `seq` order, so two bulk answers cannot deadlock. Callbacks
+//!   are never updated and the foreign keys that name them take `FOR KEY SHARE`, which
+//!   `FOR NO KEY UPDATE` does not block: nothing but another answer waits for it.
+//! - Decision answers, owners, requests, per job; saved views, per name: a
+//!   transaction-scoped advisory lock on a key made of the ledger's schema, the family
+//!   and the job id (or name) (`lock_key`). There is no row to lock for a view name
+//!   never saved, and a job's row is updated by every ingest batch that moves the
+//!   job: locking it would make a reviewer wait for an ingest batch (and an ingest
+//!   batch for a reviewer). Each of these transactions takes one such lock. Two keys
+//!   that hash alike only make two writers wait for each other, never write wrongly.
+//! - A withdrawal, per request: the request's row in the outbox, `FOR NO KEY UPDATE`
+//!   (`Writer::outbox_request`), so a second withdrawal reads the first and is refused
+//!   (`already withdrawn`) rather than failing on the table's unique request id.
+//!
+//! This relies on the writer's transaction being `READ COMMITTED` (PostgreSQL's
+//! default): a statement after the wait reads what committed meanwhile.
 
-// Not yet written for this engine: every call says so (StoreError::Unsupported).
-#![allow(
-    unused_imports,
-    clippy::wildcard_imports,
-    clippy::unused_self,
-    clippy::needless_pass_by_value,
-    clippy::trivially_copy_pass_by_ref
-)]
+use std::fmt;
+use std::sync::LazyLock;
 
-use std::collections::{BTreeMap, HashSet};
-use std::path::Path;
+use postgres::Row;
 
 use super::{Ledger, Writer};
 use crate::clock::Timestamp;
-use crate::decision::{JobState, Outcome, Rejection, RequestKind};
-use crate::event::JobAccepted;
-use crate::filter::{Query, Sort};
-use crate::store::*;
+use crate::closed_set::ClosedSet;
+use crate::decision::{Disposition, Verdict};
+use crate::store::{AnswerRow, DispositionCounts, EngineFailure, Location, NewAnswer, StoreError};
+
+type Result<T> = std::result::Result<T, StoreError>;
+
+/// A stored value this engine cannot read as what it should be (a name a closed set
+/// does not know, a time not in the ledger's form).
+#[derive(Debug)]
+struct UnexpectedValue(String);
+
+impl fmt::Display for UnexpectedValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UnexpectedValue {}
+
+fn unexpected(location: &Location, what: String) -> StoreError {
+    StoreError::Engine {
+        ledger: location.clone(),
+        source: EngineFailure::new(UnexpectedValue(what)),
+    }
+}
+
+/// Column `i` of `row` as the engine's error on a type mismatch.
+fn column<'a, T: postgres::types::FromSql<'a>>(
+    location: &Location,
+    row: &'a Row,
+    i: usize,
+) -> Result<T> {
+    row.try_get(i).map_err(|e| super::classify(location, e))
+}
+
+/// A stored name of the set `T`, as the SQLite engine reads it (an unknown name is an
+/// error naming the set, never a default).
+pub(super) fn name_at<T: ClosedSet>(location: &Location, row: &Row, i: usize) -> Result<T> {
+    let name: &str = column(location, row, i)?;
+    T::parse(name).ok_or_else(|| {
+        unexpected(
+            location,
+            format!("unexpected {} {name:?} in the ledger", T::WHAT),
+        )
+    })
+}
+
+/// A stored time (`2026-11-27T13:16:45.000Z`).
+pub(super) fn time_at(location: &Location, row: &Row, i: usize) -> Result<Timestamp> {
+    let text: &str = column(location, row, i)?;
+    Timestamp::from_ledger_text(text)
+        .ok_or_else(|| unexpected(location, format!("not a ledger time: {text:?}")))
+}
+
+/// A stored time that may be `NULL`.
+pub(super) fn time_or_null_at(
+    location: &Location,
+    row: &Row,
+    i: usize,
+) -> Result<Option<Timestamp>> {
+    let text: Option<&str> = column(location, row, i)?;
+    text.map(|text| {
+        Timestamp::from_ledger_text(text)
+            .ok_or_else(|| unexpected(location, format!("not a ledger time: {text:?}")))
+    })
+    .transpose()
+}
+
+/// Any other column.
+pub(super) fn value_at<'a, T: postgres::types::FromSql<'a>>(
+    location: &Location,
+    row: &'a Row,
+    i: usize,
+) -> Result<T> {
+    column(location, row, i)
+}
+
+/// The id an `INSERT ... RETURNING id` gave.
+pub(super) fn inserted_id(location: &Location, row: Option<Row>) -> Result<i64> {
+    let row = row.ok_or_else(|| unexpected(location, "an insert returned no id".to_owned()))?;
+    value_at(location, &row, 0)
+}
+
+/// A time as stored.
+pub(super) fn time_text(at: Timestamp) -> String {
+    at.to_ledger_text()
+}
+
+/// The advisory lock of one job's (or one view name's) writes in `family`, on this
+/// ledger's schema, taken until the transaction ends: see the module's notes.
+pub(super) fn lock_key(writer: &Writer<'_>, family: &str, key: &str) -> Result<()> {
+    writer.row(
+        "SELECT pg_advisory_xact_lock(hashtextextended(
+                    current_schema() || ' ' || $1::text || ' ' || $2::text, 0))",
+        &[&family, &key],
+    )?;
+    Ok(())
+}
+
+/// The columns [`answer_from`] reads, on `answers a`.
+const ANSWER_COLUMNS: &str =
+    "a.id, a.callback_seq, a.verdict, a.note, a.reviewer, a.answered_at, a.linked_job_id";
+
+fn answer_from(location: &Location, row: &Row) -> Result<AnswerRow> {
+    Ok(AnswerRow {
+        id: value_at(location, row, 0)?,
+        callback_seq: value_at(location, row, 1)?,
+        verdict: name_at::<Verdict>(location, row, 2)?,
+        note: value_at(location, row, 3)?,
+        reviewer: value_at(location, row, 4)?,
+        answered_at: time_at(location, row, 5)?,
+        linked_job_id: value_at(location, row, 6)?,
+    })
+}
+
+/// `(c.disposition = 'hold' OR ...)`: the dispositions that wait for a person, as the
+/// SQLite engine writes the condition.
+fn waiting_c() -> String {
+    let terms: Vec<String> = Disposition::ALL
+        .into_iter()
+        .filter(|d| d.waits_for_a_person())
+        .map(|d| format!("c.disposition = '{}'", d.as_str()))
+        .collect();
+    format!("({})", terms.join(" OR "))
+}
+
+/// The verdicts that close a question, as a list for SQL, from [`Verdict::closes`]
+/// (the enum's own names, so safe in a statement).
+fn closing_verdicts() -> String {
+    let closing: Vec<String> = Verdict::ALL
+        .iter()
+        .filter(|v| v.closes())
+        .map(|v| format!("'{}'", v.as_str()))
+        .collect();
+    closing.join(", ")
+}
+
+static CLOSED_QUESTIONS: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "SELECT c.disposition, count(*) FROM callbacks c
+          WHERE c.seq IN (SELECT callback_seq FROM answers)
+            AND {}
+            AND (SELECT verdict FROM answers WHERE callback_seq = c.seq
+                 ORDER BY id DESC LIMIT 1) IN ({})
+          GROUP BY c.disposition",
+        waiting_c(),
+        closing_verdicts()
+    )
+});
+
+const EARLIER_ANSWER_ON_JOB: &str = "SELECT a.id, a.callback_seq, a.verdict, a.note, a.reviewer, \
+     a.answered_at, a.linked_job_id FROM answers a JOIN callbacks c ON c.seq = a.callback_seq
+     WHERE c.job_id = $1 AND c.seq <> $2 ORDER BY a.id DESC LIMIT 1";
+
+const ANSWERS_OF: &str = "SELECT a.id, a.callback_seq, a.verdict, a.note, a.reviewer, \
+     a.answered_at, a.linked_job_id FROM answers a WHERE a.callback_seq = $1 ORDER BY a.id";
 
 impl Ledger {
-    pub fn work_counts(&self) -> Result<(i64, i64, i64), StoreError> {
-        Err(self.not_yet("work_counts"))
+    /// A person's work kept in the ledger: answers, owner assignments (not those the
+    /// demo made itself, `demo`, nor those a stream's `job_accepted` named) and
+    /// requests.
+    pub fn work_counts(&self) -> Result<(i64, i64, i64)> {
+        let row = self.one(
+            "SELECT (SELECT count(*) FROM answers), (SELECT count(*) FROM owner_assignments
+                      WHERE set_by NOT IN ('demo', 'job_accepted')),
+                    (SELECT count(*) FROM outbox)",
+            &[],
+        )?;
+        let l = self.location();
+        Ok((
+            value_at(l, &row, 0)?,
+            value_at(l, &row, 1)?,
+            value_at(l, &row, 2)?,
+        ))
     }
 
-    pub fn answers_between(&self, _since: Timestamp, _until: Timestamp) -> Result<i64, StoreError> {
-        Err(self.not_yet("answers_between"))
+    /// Answers written in `(since, until]`.
+    pub fn answers_between(&self, since: Timestamp, until: Timestamp) -> Result<i64> {
+        let row = self.one(
+            "SELECT count(*) FROM answers WHERE answered_at > $1 AND answered_at <= $2",
+            &[&time_text(since), &time_text(until)],
+        )?;
+        value_at(self.location(), &row, 0)
     }
 
-    pub fn open_questions(&self) -> Result<i64, StoreError> {
-        Err(self.not_yet("open_questions"))
+    /// Held and quarantined callbacks with no closing answer yet.
+    pub fn open_questions(&self) -> Result<i64> {
+        let counts = self.disposition_counts()?;
+        let closed = self.closed_questions()?;
+        Ok(counts.held + counts.quarantined - closed.held - closed.quarantined)
     }
 
-    pub fn closed_questions(&self) -> Result<DispositionCounts, StoreError> {
-        Err(self.not_yet("closed_questions"))
+    /// Held and quarantined callbacks whose standing answer closes them, counted by
+    /// disposition (the other counts stay 0).
+    pub fn closed_questions(&self) -> Result<DispositionCounts> {
+        let l = self.location();
+        let mut closed = DispositionCounts::default();
+        for row in self.rows(CLOSED_QUESTIONS.as_str(), &[])? {
+            match name_at::<Disposition>(l, &row, 0)? {
+                Disposition::Hold => closed.held = value_at(l, &row, 1)?,
+                Disposition::Quarantine => closed.quarantined = value_at(l, &row, 1)?,
+                Disposition::Apply | Disposition::Record => {}
+            }
+        }
+        Ok(closed)
     }
 
+    /// The latest answer given on another callback of the same job.
     pub fn earlier_answer_on_job(
         &self,
-        _job_id: &str,
-        _except_seq: i64,
-    ) -> Result<Option<AnswerRow>, StoreError> {
-        Err(self.not_yet("earlier_answer_on_job"))
+        job_id: &str,
+        except_seq: i64,
+    ) -> Result<Option<AnswerRow>> {
+        self.row(EARLIER_ANSWER_ON_JOB, &[&job_id, &except_seq])?
+            .map(|row| answer_from(self.location(), &row))
+            .transpose()
     }
 
-    pub fn newest_answer_id(&self) -> Result<i64, StoreError> {
-        Err(self.not_yet("newest_answer_id"))
+    /// The id of the newest answer (0: none yet).
+    pub fn newest_answer_id(&self) -> Result<i64> {
+        let row = self.one("SELECT coalesce(max(id), 0) FROM answers", &[])?;
+        value_at(self.location(), &row, 0)
     }
 
-    pub fn answers(&self, _callback_seq: i64) -> Result<Vec<AnswerRow>, StoreError> {
-        Err(self.not_yet("answers"))
+    /// Every answer to a callback, oldest first.
+    pub fn answers(&self, callback_seq: i64) -> Result<Vec<AnswerRow>> {
+        debug_assert!(ANSWERS_OF.contains(ANSWER_COLUMNS));
+        self.rows(ANSWERS_OF, &[&callback_seq])?
+            .iter()
+            .map(|row| answer_from(self.location(), row))
+            .collect()
     }
 }
 
 impl Writer<'_> {
-    pub fn insert_answer(&mut self, _answer: &NewAnswer<'_>) -> Result<i64, StoreError> {
-        Err(self.not_yet("insert_answer"))
+    /// Locks the callbacks `seqs` (in `seq` order) until this transaction ends, before
+    /// their answers are read: another writer answering one of them waits until this
+    /// one commits, then reads its answer (see the module's notes). A number no
+    /// callback has locks nothing.
+    pub fn lock_callbacks(&mut self, seqs: &[i64]) -> Result<()> {
+        match seqs {
+            [] => {}
+            [seq] => {
+                self.rows(
+                    "SELECT seq FROM callbacks WHERE seq = $1 FOR NO KEY UPDATE",
+                    &[seq],
+                )?;
+            }
+            _ => {
+                self.rows(
+                    "SELECT seq FROM callbacks WHERE seq = ANY($1) ORDER BY seq
+                        FOR NO KEY UPDATE",
+                    &[&seqs],
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Appends an answer; returns its id.
+    pub fn insert_answer(&mut self, answer: &NewAnswer<'_>) -> Result<i64> {
+        let row = self.row(
+            "INSERT INTO answers (callback_seq, verdict, note, reviewer, answered_at,
+                                      linked_job_id, previous_answer)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+            &[
+                &answer.callback_seq,
+                &answer.verdict.as_str(),
+                &answer.note,
+                &answer.reviewer,
+                &time_text(answer.answered_at),
+                &answer.linked_job_id,
+                &answer.previous_answer,
+            ],
+        )?;
+        inserted_id(self.location(), row)
     }
 }

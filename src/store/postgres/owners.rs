@@ -1,52 +1,81 @@
-//! The owners family on PostgreSQL.
+//! Owners on PostgreSQL: who answers for a stuck job and when it escalates, appended,
+//! the latest standing. The SQLite engine's statements (`sqlite/owners.rs`).
 
-// Not yet written for this engine: every call says so (StoreError::Unsupported).
-#![allow(
-    unused_imports,
-    clippy::wildcard_imports,
-    clippy::unused_self,
-    clippy::needless_pass_by_value,
-    clippy::trivially_copy_pass_by_ref
-)]
-
-use std::collections::{BTreeMap, HashSet};
-use std::path::Path;
-
+use super::answers::{lock_key, time_at, time_or_null_at, time_text, value_at};
 use super::{Ledger, Writer};
 use crate::clock::Timestamp;
-use crate::decision::{JobState, Outcome, Rejection, RequestKind};
-use crate::event::JobAccepted;
-use crate::filter::{Query, Sort};
-use crate::store::*;
+use crate::store::{Location, OwnerRow, StoreError};
+
+type Result<T> = std::result::Result<T, StoreError>;
+
+const LATEST: &str = "SELECT owner, escalate_at, set_by, set_at FROM owner_assignments
+     WHERE job_id = $1 ORDER BY id DESC LIMIT 1";
+
+/// The latest assignment of a job, none when it cleared the owner (or there is none).
+fn standing(location: &Location, row: Option<postgres::Row>) -> Result<Option<OwnerRow>> {
+    let Some(row) = row else {
+        return Ok(None);
+    };
+    let Some(owner) = value_at::<Option<String>>(location, &row, 0)? else {
+        return Ok(None);
+    };
+    Ok(Some(OwnerRow {
+        owner,
+        escalate_at: time_or_null_at(location, &row, 1)?,
+        set_by: value_at(location, &row, 2)?,
+        set_at: time_at(location, &row, 3)?,
+    }))
+}
 
 impl Ledger {
-    pub fn owner(&self, _job_id: &str) -> Result<Option<OwnerRow>, StoreError> {
-        Err(self.not_yet("owner"))
+    /// The owner standing for a job: its latest assignment, none when that cleared
+    /// the owner (or there is none).
+    pub fn owner(&self, job_id: &str) -> Result<Option<OwnerRow>> {
+        standing(self.location(), self.row(LATEST, &[&job_id])?)
     }
 }
 
 impl Writer<'_> {
-    pub fn owner(&self, _job_id: &str) -> Result<Option<OwnerRow>, StoreError> {
-        Err(self.not_yet("owner"))
+    /// The owner standing for a job, as this transaction sees it: read after taking the
+    /// job's lock for owner assignments (held to the end of the transaction), so that
+    /// an assignment another person is writing is committed and read here first, as
+    /// SQLite's single writer would have it (an owner set twice is then `unchanged`, a
+    /// clearing of a job with no owner left writes nothing). See `answers.rs`.
+    pub fn owner(&self, job_id: &str) -> Result<Option<OwnerRow>> {
+        lock_key(self, "owner_assignments", job_id)?;
+        standing(self.location(), self.row(LATEST, &[&job_id])?)
     }
 
+    /// Appends an owner assignment (and escalation time) for a job.
     pub fn assign_owner(
         &mut self,
-        _job_id: &str,
-        _owner: &str,
-        _escalate_at: Option<Timestamp>,
-        _set_by: &str,
-        _set_at: Timestamp,
-    ) -> Result<(), StoreError> {
-        Err(self.not_yet("assign_owner"))
+        job_id: &str,
+        owner: &str,
+        escalate_at: Option<Timestamp>,
+        set_by: &str,
+        set_at: Timestamp,
+    ) -> Result<()> {
+        self.execute(
+            "INSERT INTO owner_assignments (job_id, owner, escalate_at, set_by, set_at)
+                 VALUES ($1, $2, $3, $4, $5)",
+            &[
+                &job_id,
+                &owner,
+                &escalate_at.map(time_text),
+                &set_by,
+                &time_text(set_at),
+            ],
+        )?;
+        Ok(())
     }
 
-    pub fn clear_owner(
-        &mut self,
-        _job_id: &str,
-        _set_by: &str,
-        _set_at: Timestamp,
-    ) -> Result<(), StoreError> {
-        Err(self.not_yet("clear_owner"))
+    /// Appends an assignment that clears a job's owner (and its escalation time).
+    pub fn clear_owner(&mut self, job_id: &str, set_by: &str, set_at: Timestamp) -> Result<()> {
+        self.execute(
+            "INSERT INTO owner_assignments (job_id, owner, escalate_at, set_by, set_at)
+                 VALUES ($1, NULL, NULL, $2, $3)",
+            &[&job_id, &set_by, &time_text(set_at)],
+        )?;
+        Ok(())
     }
 }
