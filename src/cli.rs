@@ -4,6 +4,7 @@
 mod args;
 mod bulk;
 mod check_backup;
+mod copy;
 mod follow;
 mod ingest_command;
 mod open;
@@ -423,6 +424,29 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 );
             };
             return restore::run(path, &backup, now, &mut out);
+        }
+        Command::Copy { from, to } => {
+            let from = Location::parse(from.as_os_str())?;
+            let to = Location::parse(to.as_os_str())?;
+            return copy::run(&from, &to, &mut out);
+        }
+        Command::Roles { apply } => {
+            let Location::Server(address) = &path else {
+                bail!(
+                    "{path} is a ledger file: roles are a PostgreSQL server's; give --db postgres://... (a file's readers and writers are whoever may read and write it)"
+                );
+            };
+            let sql = crate::store::roles_sql(address.schema());
+            if apply {
+                let ledger = Ledger::open_at(&path, crate::store::OpenMode::ReadWrite)?;
+                ledger.apply_roles()?;
+                writeln!(
+                    out,
+                    "the roles jobledger_reader, jobledger_reviewer and jobledger_ingester are set up for the ledger {path}; grant one to each login role (GRANT jobledger_reviewer TO ana;)"
+                )?;
+            } else {
+                out.write_all(sql.as_bytes())?;
+            }
         }
         Command::Demo { .. } => unreachable!("handled above"),
     }

@@ -21,6 +21,7 @@
 
 mod answers;
 mod callbacks;
+mod copy;
 mod counts;
 mod decisions;
 mod error;
@@ -43,6 +44,7 @@ mod writer;
 
 pub use answers::*;
 pub use callbacks::*;
+pub use copy::{Cell, Kind, TABLES, Table};
 pub use counts::*;
 pub use decisions::*;
 pub use error::{EngineFailure, Location, StoreError};
@@ -55,7 +57,9 @@ pub use lines::*;
 pub use outbox::*;
 pub use outputs::*;
 pub use owners::*;
-pub use postgres::{DEFAULT_SCHEMA, SERVER_SCHEMA_VERSION, ServerAddress, is_server_url};
+pub use postgres::{
+    DEFAULT_SCHEMA, SERVER_SCHEMA_VERSION, ServerAddress, is_server_url, roles_sql,
+};
 pub use reads::Reads;
 pub use sqlite::{
     APPLICATION_ID, BULK_CACHE_KIB, BULK_CHECKPOINT_PAGES, BUSY_TIMEOUT, CHECKS, CheckFinding,

@@ -16,7 +16,8 @@ use crate::reconcile::DEFAULT_REVIEW_CAPACITY;
 use crate::review::CaseKind;
 
 const ABOUT: &str =
-    "A review console over a SQLite ledger of asynchronous jobs and their callbacks.
+    "A review console over a ledger of asynchronous jobs and their callbacks, kept in a
+SQLite file (one machine) or on a PostgreSQL server (a team).
 
 Every callback gets exactly one disposition (apply, hold, record, quarantine); held and
 quarantined ones wait for a person, who answers them in the console or with `answer`.";
@@ -39,9 +40,11 @@ fn verdict_help() -> String {
 #[derive(Debug, Parser)]
 #[command(name = "jobledger", version, about = ABOUT)]
 pub(super) struct Cli {
-    /// The ledger file, a regular file (a named pipe or a device is refused) [default:
-    /// ./jobledger.db; env JOBLEDGER_DB]
-    #[arg(long, global = true, value_name = "PATH")]
+    /// The ledger: a file (a regular file; a named pipe or a device is refused), or a
+    /// ledger on a PostgreSQL server, postgres://USER@HOST[:PORT]/DB[?schema=NAME]
+    /// [&sslmode=MODE] (the password from PGPASSWORD or the URL; never shown)
+    /// [default: ./jobledger.db; env JOBLEDGER_DB]
+    #[arg(long, global = true, value_name = "LEDGER")]
     pub(super) db: Option<PathBuf>,
     /// Fix the clock (RFC 3339), for reproducible reports
     #[arg(long, global = true, value_name = "TIME", value_parser = parse_time)]
@@ -263,6 +266,29 @@ Exit status: 0 when the copy is written (with --salvage: every row was saved), 4
     Restore {
         /// The backup to put in place (it is copied: the backup file stays as it is)
         backup: PathBuf,
+    },
+    /// Copy a ledger into a new one, from a SQLite file to a PostgreSQL server or back
+    #[command(
+        after_help = "Every row of every table is copied as it is: raw lines byte for byte, answers with their reviewers and times, ids kept. The destination must hold no lines yet (a file that does not exist, or a schema with no ledger: ?schema=NAME). The copy is one transaction (a copy that stops leaves nothing) and is checked before it is said to be done. Examples:\n  jobledger copy --from jobledger.db --to postgres://ana@db.example/ops\n  jobledger copy --from postgres://ana@db.example/ops --to snapshot.db"
+    )]
+    Copy {
+        /// The ledger copied: a file or a postgres:// URL
+        #[arg(long, value_name = "LEDGER")]
+        from: PathBuf,
+        /// The new ledger: a file or a postgres:// URL
+        #[arg(long, value_name = "LEDGER")]
+        to: PathBuf,
+    },
+    /// The SQL of a team ledger's three PostgreSQL roles (reader, reviewer, ingester):
+    /// printed, or applied with --apply
+    #[command(
+        after_help = "Grant a role to each person's or service's own login role (GRANT jobledger_reviewer TO ana;): every row a person writes records the role that wrote it. A console opened by a role that may not write says READ-ONLY. The SQL is also in assets/postgres-roles.sql."
+    )]
+    Roles {
+        /// Run the SQL on the --db server (as a role allowed to create roles and grant
+        /// on the ledger's schema) instead of printing it
+        #[arg(long)]
+        apply: bool,
     },
     /// Build a fresh demo ledger (default ./jobledger-demo.db) and open the console on it
     Demo {

@@ -112,6 +112,9 @@ impl App {
         // A damaged ledger is named before anything is shown or written, so that no
         // reviewer reads or answers rows the file can no longer vouch for.
         ledger.damage_probe()?;
+        // A role that may not write (a team ledger's reader) gets the read-only
+        // console, as asked of the server's privileges, not of a flag.
+        let read_only = read_only || !ledger.may_answer()?;
         App::new(ledger, clock, reviewer, read_only).context("reading the ledger")
     }
 

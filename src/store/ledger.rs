@@ -11,11 +11,11 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::{
-    AgedJobRow, AnswerRow, AttemptRow, CallbackFilter, CallbackKey, CallbackRow, CheckFinding,
-    ConflictingSubmission, DecisionAnswerRow, DispositionCounts, DivergentJob, FailedJobRow,
-    FileAtPath, Finding, FindingJob, JobAccount, JobKey, JobRow, Location, OpenMode, OutboxRow,
-    OutputFacts, OwnerRow, PageRequest, PendingRequests, RejectedLine, Salvage, SavedView,
-    SortValue, StoreError, TimelineEntry, WaitingWriters, Writer,
+    AgedJobRow, AnswerRow, AttemptRow, CallbackFilter, CallbackKey, CallbackRow, Cell,
+    CheckFinding, ConflictingSubmission, DecisionAnswerRow, DispositionCounts, DivergentJob,
+    FailedJobRow, FileAtPath, Finding, FindingJob, JobAccount, JobKey, JobRow, Location, OpenMode,
+    OutboxRow, OutputFacts, OwnerRow, PageRequest, PendingRequests, RejectedLine, Salvage,
+    SavedView, SortValue, StoreError, Table, TimelineEntry, WaitingWriters, Writer,
 };
 use super::{postgres, sqlite};
 use crate::clock::Timestamp;
@@ -165,6 +165,42 @@ impl Ledger {
     /// Calls `f` with every job's account, for the reconciliation.
     pub fn for_each_job_account(&self, f: impl FnMut(&JobAccount<'_>)) -> Result<(), StoreError> {
         on_engine!(self, e => e.for_each_job_account(f))
+    }
+
+    /// Calls `f` with every row of `table` (of the tables a copy moves), in the order
+    /// of its key; `f`'s error stops the walk.
+    pub fn for_each_row(
+        &self,
+        table: &Table,
+        f: impl FnMut(Vec<Cell>) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        on_engine!(self, e => e.for_each_row(table, f))
+    }
+
+    /// How many rows `table` (of the tables a copy moves) holds.
+    pub fn row_count(&self, table: &Table) -> Result<i64, StoreError> {
+        on_engine!(self, e => e.row_count(table))
+    }
+
+    /// May this connection write what a person writes (answers, owners, requests,
+    /// views)? A file opened read-write may; on a server, the role's privileges say.
+    pub fn may_answer(&self) -> Result<bool, StoreError> {
+        match self {
+            Ledger::Sqlite(_) => Ok(true),
+            Ledger::Postgres(l) => l.may_answer(),
+        }
+    }
+
+    /// Creates the roles of a team ledger and grants them on its schema; a file has
+    /// none.
+    pub fn apply_roles(&self) -> Result<(), StoreError> {
+        match self {
+            Ledger::Sqlite(_) => Err(StoreError::Unsupported {
+                ledger: self.location(),
+                what: "a ledger file has no roles".to_owned(),
+            }),
+            Ledger::Postgres(l) => l.apply_roles(),
+        }
     }
 
     /// Saves what can be read of this damaged ledger file into the new one `into`.

@@ -14,6 +14,7 @@ mod answers;
 mod callbacks;
 mod check;
 mod columns;
+mod copy;
 mod counts;
 mod decisions;
 mod filter;
@@ -30,6 +31,7 @@ mod query;
 mod submissions;
 mod timeline;
 mod views;
+mod watch;
 mod writer;
 
 use std::cell::{RefCell, RefMut};
@@ -53,6 +55,9 @@ pub struct Ledger {
     statements: RefCell<HashMap<&'static str, Statement>>,
     location: Location,
     mode: OpenMode,
+    /// The commit counter as last read, and a listener that says when to read it
+    /// again; started by the first [`Ledger::data_version`] (a console's).
+    watch: RefCell<Option<watch::CommitWatch>>,
 }
 
 impl Ledger {
@@ -65,6 +70,7 @@ impl Ledger {
             statements: RefCell::new(HashMap::new()),
             location: Location::Server(Box::new(address.clone())),
             mode,
+            watch: RefCell::new(None),
         })
     }
 
@@ -130,11 +136,33 @@ impl Ledger {
         Ok(row.get::<_, String>(0) != "off")
     }
 
-    /// A number that changes whenever a write is committed, by anyone.
+    /// A number that changes whenever a write is committed, by anyone: read from the
+    /// server when a commit was heard of, and every few seconds whatever was heard
+    /// (see `watch`), so that a console asking four times a second costs the server
+    /// nothing while nobody writes.
     pub fn data_version(&self) -> Result<i64, StoreError> {
-        Ok(self
+        let mut watch = self.watch.borrow_mut();
+        if let Some(watch) = watch.as_mut()
+            && !watch.due()
+        {
+            return Ok(watch.counter);
+        }
+        let counter: i64 = self
             .one("SELECT n FROM ledger_commits WHERE id = 1", &[])?
-            .get(0))
+            .get(0);
+        match watch.as_mut() {
+            Some(watch) => {
+                watch.counter = counter;
+                watch.read_at = std::time::Instant::now();
+            }
+            None => {
+                let Location::Server(address) = &self.location else {
+                    unreachable!("a PostgreSQL ledger is on a server")
+                };
+                *watch = Some(watch::CommitWatch::start(address, counter));
+            }
+        }
+        Ok(counter)
     }
 
     /// Nothing to do: a server ledger has no log beside it.
@@ -221,6 +249,22 @@ impl Ledger {
     }
 }
 
+/// An error's words with those of its causes, each said once ("error connecting to
+/// server: No such file or directory").
+fn words_of(e: &postgres::Error) -> String {
+    let mut words = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(cause) = source {
+        let said = cause.to_string();
+        if !words.contains(&said) {
+            words.push_str(": ");
+            words.push_str(&said);
+        }
+        source = cause.source();
+    }
+    words
+}
+
 /// Turns a PostgreSQL error into the error a person can act on; it never holds the
 /// password (neither the server's words nor the client's carry it).
 pub(crate) fn classify(location: &Location, e: postgres::Error) -> StoreError {
@@ -249,16 +293,52 @@ pub(crate) fn classify(location: &Location, e: postgres::Error) -> StoreError {
             source: super::EngineFailure::new(e),
         };
     }
+    // No answer from the server, or none it could be asked in (a refused TLS
+    // handshake): the server is named, with the cause.
     if e.is_closed()
         || std::error::Error::source(&e).is_some_and(<dyn std::error::Error>::is::<std::io::Error>)
+        || e.to_string().contains("TLS")
     {
         return StoreError::Unreachable {
             ledger: location.clone(),
-            detail: e.to_string(),
+            detail: words_of(&e),
         };
     }
     StoreError::Engine {
         ledger: location.clone(),
         source: super::EngineFailure::new(e),
+    }
+}
+
+/// The SQL of the three roles for the ledger in `schema` (assets/postgres-roles.sql
+/// with the schema's name in place).
+pub fn roles_sql(schema: &str) -> String {
+    // The name was checked to need no quotes when the address was read.
+    include_str!("../../assets/postgres-roles.sql").replace(":\"schema\"", schema)
+}
+
+impl Ledger {
+    /// Creates the three roles and grants them on this ledger's schema.
+    pub fn apply_roles(&self) -> Result<(), StoreError> {
+        let Location::Server(address) = &self.location else {
+            unreachable!("a PostgreSQL ledger is on a server")
+        };
+        self.client()
+            .batch_execute(&roles_sql(address.schema()))
+            .map_err(|e| self.err(e))
+    }
+
+    /// May the role connected write what a person writes? Asked of the server's
+    /// privileges, so that a console opened by a reader offers no write key.
+    pub fn may_answer(&self) -> Result<bool, StoreError> {
+        if self.mode == OpenMode::ReadOnly {
+            return Ok(false);
+        }
+        let row = self.one(
+            "SELECT has_table_privilege('answers', 'INSERT')
+                AND has_table_privilege('ledger_commits', 'UPDATE')",
+            &[],
+        )?;
+        Ok(row.get(0))
     }
 }

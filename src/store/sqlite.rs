@@ -29,6 +29,7 @@ mod callbacks;
 mod check;
 mod closed_sets;
 mod columns;
+mod copy;
 mod counts;
 mod decisions;
 mod file;

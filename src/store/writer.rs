@@ -3,10 +3,10 @@
 
 use super::ledger::on_engine;
 use super::{
-    AttemptRow, AttemptState, CallbackFilter, CallbackRow, ClaimHistory, DecisionAnswerRow,
+    AttemptRow, AttemptState, CallbackFilter, CallbackRow, Cell, ClaimHistory, DecisionAnswerRow,
     Downstream, HistoryEntry, JobDefaults, JobRow, NewAnswer, NewAttempt, NewCallback, NewDecision,
     NewDecisionAnswer, NewLine, NewRepeat, OutboxRow, OutputFacts, OwnerRow, PendingRequests,
-    Reads, SavedView, StoreError, TerminalRecord, Transition,
+    Reads, SavedView, StoreError, Table, TerminalRecord, Transition,
 };
 use super::{postgres, sqlite};
 use crate::clock::Timestamp;
@@ -26,6 +26,21 @@ impl Writer<'_> {
     /// Makes everything written through this writer durable, at once.
     pub fn commit(self) -> Result<(), StoreError> {
         on_engine!(self, e => e.commit())
+    }
+
+    /// Writes `rows` of `table` (of the tables a copy moves) as they are, ids
+    /// included.
+    pub fn insert_rows(&mut self, table: &Table, rows: &[Vec<Cell>]) -> Result<(), StoreError> {
+        on_engine!(self, e => e.insert_rows(table, rows))
+    }
+
+    /// After rows were written with their own ids, the next row written gets the
+    /// number after the highest (SQLite does so by itself).
+    pub fn continue_identities(&mut self) -> Result<(), StoreError> {
+        match self {
+            Writer::Sqlite(_) => Ok(()),
+            Writer::Postgres(w) => w.continue_identities(),
+        }
     }
 
     pub fn insert_answer(&mut self, answer: &NewAnswer<'_>) -> Result<i64, StoreError> {

@@ -194,6 +194,15 @@ impl PgServer {
             .unwrap_or_else(|e| panic!("connecting to {}: {e}", self.url(dbname)))
     }
 
+    /// A client of database `dbname` logged in as `role` (a role the test made).
+    pub fn connect_as(&self, dbname: &str, role: &str) -> ::postgres::Client {
+        let url = self
+            .url(dbname)
+            .replacen(&format!("{USER}@"), &format!("{role}@"), 1);
+        ::postgres::Client::connect(&url, ::postgres::NoTls)
+            .unwrap_or_else(|e| panic!("connecting to {url}: {e}"))
+    }
+
     /// Creates a new, empty database for one test and gives its name: `test` (the
     /// test's name, any text) made into an identifier, numbered so that no two are
     /// the same.

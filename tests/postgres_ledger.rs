@@ -1,0 +1,224 @@
+//! The ledger on a PostgreSQL server as a person meets it before any row: where it is
+//! (a URL whose password is never shown), what is refused untouched (a schema of
+//! something else, a newer ledger), the evidence the server itself keeps from being
+//! rewritten, and the three roles. What the ledger keeps and reports, the same on
+//! either engine, is the contract suite's (tests/ledger_contract).
+
+mod support;
+
+use std::process::Output;
+
+use support::binary::{bare, failed, refused, succeeded};
+use support::fixture::NOW;
+use support::postgres::PgServer;
+
+/// A database of its own on the tests' server, and its URL.
+fn fresh(test: &str) -> (&'static PgServer, String, String) {
+    let server = PgServer::shared();
+    let db = server.fresh_database(test);
+    let url = server.url(&db);
+    (server, db, url)
+}
+
+/// `jobledger --db URL --now NOW ARGS...`.
+fn run(url: &str, args: &[&str]) -> Output {
+    bare()
+        .arg("--db")
+        .arg(url)
+        .args(["--now", NOW])
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// `url` with a password in it (the tests' server trusts the socket, so any works).
+fn with_password(url: &str) -> String {
+    url.replacen("jobledger@", "jobledger:s3cret-pw@", 1)
+}
+
+#[test]
+fn a_ledger_is_made_on_first_ingest_and_a_report_before_it_says_there_is_none() {
+    let (server, db, url) = fresh("made_on_first_use");
+    let out = run(&url, &["summary"]);
+    refused(&out, &["does not exist"]);
+    // The read made nothing.
+    let made: i64 = server
+        .connect(&db)
+        .query_one(
+            "SELECT count(*) FROM pg_namespace WHERE nspname = 'jobledger'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(made, 0, "a report made the schema");
+    let out = run(&url, &["ingest", "-"]);
+    succeeded(&out, &["ingest"]);
+    let version: i32 = server
+        .connect(&db)
+        .query_one("SELECT schema_version FROM jobledger.ledger_meta", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(i64::from(version), jobledger::store::SERVER_SCHEMA_VERSION);
+}
+
+#[test]
+fn the_password_is_in_no_message_and_no_help() {
+    let (_, _, url) = fresh("password_in_no_message");
+    let secret = with_password(&url);
+    // A refusal names the ledger: without the password.
+    let stderr = failed(&run(&secret, &["summary"]), &["summary"]);
+    assert!(stderr.contains("jobledger@"), "{stderr}");
+    assert!(!stderr.contains("s3cret"), "{stderr}");
+    // A server that is not there is named, without the password.
+    let gone = secret.replace("host=", "host=%2Fnonexistent");
+    let stderr = failed(&run(&gone, &["summary"]), &["summary"]);
+    assert!(!stderr.contains("s3cret"), "{stderr}");
+    // A URL libpq would not read.
+    let bad = format!("{secret}&sslmode=sometimes");
+    let stderr = refused(&run(&bad, &["summary"]), &["sslmode=sometimes"]);
+    assert!(!stderr.contains("s3cret"), "{stderr}");
+    // Help, with the URL in the environment and on the command line.
+    for args in [&["--help"][..], &["summary", "--help"], &["copy", "--help"]] {
+        let out = bare()
+            .env("JOBLEDGER_DB", &secret)
+            .args(args)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(!text.contains("s3cret"), "{args:?}: {text}");
+    }
+}
+
+#[test]
+fn a_schema_of_something_else_is_refused_untouched() {
+    let (server, db, url) = fresh("schema_of_something_else");
+    server
+        .connect(&db)
+        .batch_execute("CREATE SCHEMA jobledger; CREATE TABLE jobledger.invoices (id int)")
+        .unwrap();
+    refused(
+        &run(&url, &["ingest", "-"]),
+        &["not a jobledger ledger", "left untouched"],
+    );
+    let tables: i64 = server
+        .connect(&db)
+        .query_one(
+            "SELECT count(*) FROM pg_tables WHERE schemaname = 'jobledger'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(tables, 1, "something was made beside the invoices");
+    // Another schema of the same database holds a ledger of its own.
+    let beside = format!("{url}&schema=ledger_b");
+    succeeded(&run(&beside, &["ingest", "-"]), &["ingest"]);
+}
+
+#[test]
+fn a_newer_ledger_is_refused_untouched() {
+    let (server, db, url) = fresh("newer_ledger");
+    succeeded(&run(&url, &["ingest", "-"]), &["ingest"]);
+    server
+        .connect(&db)
+        .batch_execute("UPDATE jobledger.ledger_meta SET schema_version = 99")
+        .unwrap();
+    refused(
+        &run(&url, &["summary"]),
+        &["schema version 99", "upgrade jobledger"],
+    );
+    refused(&run(&url, &["ingest", "-"]), &["schema version 99"]);
+}
+
+#[test]
+fn evidence_is_refused_rewriting_by_the_server_itself() {
+    let (server, db, url) = fresh("evidence_refused");
+    let mut ingest = bare();
+    let out = ingest
+        .arg("--db")
+        .arg(&url)
+        .args(["ingest", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write as _;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(b"{\"not\": \"an event\"}\n")?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    succeeded(&out, &["ingest"]);
+    let mut client = server.connect(&db);
+    // Even the ledger's owner (a superuser here) cannot rewrite a kept line.
+    for statement in [
+        "UPDATE jobledger.input_lines SET raw = 'x'",
+        "DELETE FROM jobledger.input_lines",
+        "TRUNCATE jobledger.input_lines CASCADE",
+    ] {
+        let e = client
+            .batch_execute(statement)
+            .expect_err("evidence was rewritten");
+        let words = e
+            .as_db_error()
+            .map(|d| d.message().to_owned())
+            .unwrap_or_default();
+        assert!(
+            words.contains("input lines are evidence"),
+            "{statement}: {words}"
+        );
+    }
+    let lines: i64 = client
+        .query_one("SELECT count(*) FROM jobledger.input_lines", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(lines, 1);
+}
+
+#[test]
+fn the_roles_are_printed_and_applied_and_a_reader_may_write_nothing() {
+    let (server, db, url) = fresh("roles");
+    succeeded(&run(&url, &["ingest", "-"]), &["ingest"]);
+    let sql = succeeded(&run(&url, &["roles"]), &["roles"]);
+    assert!(sql.contains("CREATE ROLE jobledger_reviewer"), "{sql}");
+    assert!(!sql.contains(":\"schema\""), "the schema was not filled in");
+    succeeded(&run(&url, &["roles", "--apply"]), &["roles", "--apply"]);
+    // Applied twice changes nothing.
+    succeeded(&run(&url, &["roles", "--apply"]), &["roles", "--apply"]);
+    let mut admin = server.connect(&db);
+    admin
+        .batch_execute(
+            "DO $$ BEGIN
+               IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'rita') THEN
+                 CREATE ROLE rita LOGIN; END IF;
+               IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'ana') THEN
+                 CREATE ROLE ana LOGIN; END IF;
+             END $$;
+             GRANT jobledger_reader TO rita; GRANT jobledger_reviewer TO ana;",
+        )
+        .unwrap();
+    let as_role = |role: &str| url.replacen("jobledger@", &format!("{role}@"), 1);
+    // A reader reads, and writes nothing: a view is refused by the server.
+    succeeded(&run(&as_role("rita"), &["summary"]), &["summary as rita"]);
+    refused(
+        &run(&as_role("rita"), &["views", "--delete", "nothing"]),
+        &["read-only"],
+    );
+    // A reviewer may not ingest.
+    refused(&run(&as_role("ana"), &["ingest", "-"]), &["read-only"]);
+    // Nor rewrite anything a person wrote, by hand.
+    let mut ana = server.connect_as(&db, "ana");
+    for statement in [
+        "UPDATE jobledger.answers SET verdict = 'x'",
+        "DELETE FROM jobledger.answers",
+        "UPDATE jobledger.callbacks SET reason = 'x'",
+    ] {
+        assert!(
+            ana.batch_execute(statement).is_err(),
+            "{statement} was allowed to a reviewer"
+        );
+    }
+}
