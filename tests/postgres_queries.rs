@@ -58,10 +58,7 @@ fn pair() -> &'static Pair {
         let file = file.to_str().unwrap();
         w.ok(&["ingest", file]);
         let args = ["ingest", file];
-        let out = command(Path::new(&url), NOW)
-            .args(args)
-            .output()
-            .unwrap();
+        let out = command(Path::new(&url), NOW).args(args).output().unwrap();
         succeeded(&out, &args);
         Pair { w, url }
     })
@@ -141,7 +138,8 @@ fn callback_filters() -> Vec<(String, CallbackFilter)> {
                     continue;
                 }
                 let filter = CallbackFilter {
-                    disposition: disposition.map(|d| jobledger::decision::Disposition::parse(d).unwrap()),
+                    disposition: disposition
+                        .map(|d| jobledger::decision::Disposition::parse(d).unwrap()),
                     open,
                     query: query.clone(),
                     now: Some(now()),
@@ -226,9 +224,15 @@ fn sorted_pages_page_by_key_as_sqlites() {
         .into_iter()
         .filter(|(what, filter)| {
             !filter.open
-                && ["\"\"", "\"late\"", "\"gap>-30s\"", "\"über\"", "\"-outcome:success\""]
-                    .iter()
-                    .any(|q| what.starts_with(q))
+                && [
+                    "\"\"",
+                    "\"late\"",
+                    "\"gap>-30s\"",
+                    "\"über\"",
+                    "\"-outcome:success\"",
+                ]
+                .iter()
+                .any(|q| what.starts_with(q))
         })
         .collect();
     for (what, filter) in &filters {
@@ -295,7 +299,11 @@ fn job_lists_are_sqlites() {
         let mut page = PageRequest::first(89);
         loop {
             let a = sqlite.aged_jobs_page(now, &query, &page).unwrap();
-            assert_eq!(pg.aged_jobs_page(now, &query, &page).unwrap(), a, "aged {text:?}");
+            assert_eq!(
+                pg.aged_jobs_page(now, &query, &page).unwrap(),
+                a,
+                "aged {text:?}"
+            );
             let Some(last) = a.last() else { break };
             page = PageRequest::at(Keyset::After((last.aged_at, last.job_id.clone())), 89);
         }
@@ -315,7 +323,11 @@ fn job_lists_are_sqlites() {
         let mut page = PageRequest::first(89);
         loop {
             let a = sqlite.failed_jobs_page(now, &query, &page).unwrap();
-            assert_eq!(pg.failed_jobs_page(now, &query, &page).unwrap(), a, "failed {text:?}");
+            assert_eq!(
+                pg.failed_jobs_page(now, &query, &page).unwrap(),
+                a,
+                "failed {text:?}"
+            );
             let Some((last, at)) = a.last() else { break };
             page = PageRequest::at(Keyset::After((*at, last.job_id.clone())), 89);
         }
@@ -342,7 +354,9 @@ fn job_lists_are_sqlites() {
             );
             let mut page = PageRequest::first(97);
             loop {
-                let a = sqlite.finding_jobs_page(finding, now, &query, &page).unwrap();
+                let a = sqlite
+                    .finding_jobs_page(finding, now, &query, &page)
+                    .unwrap();
                 let b = pg.finding_jobs_page(finding, now, &query, &page).unwrap();
                 assert_eq!(b, a, "{finding:?} {text:?}");
                 let Some(last) = a.last() else { break };
@@ -356,11 +370,20 @@ fn job_lists_are_sqlites() {
 fn rejected_lines_and_the_outbox_are_sqlites() {
     let (sqlite, pg) = ledgers();
     let now = now();
-    assert_eq!(pg.rejected_count().unwrap(), sqlite.rejected_count().unwrap());
+    assert_eq!(
+        pg.rejected_count().unwrap(),
+        sqlite.rejected_count().unwrap()
+    );
     assert!(sqlite.rejected_count().unwrap() >= 3);
-    assert_eq!(pg.rejected_lines(50).unwrap(), sqlite.rejected_lines(50).unwrap());
+    assert_eq!(
+        pg.rejected_lines(50).unwrap(),
+        sqlite.rejected_lines(50).unwrap()
+    );
     for seq in 1..40 {
-        assert_eq!(pg.rejected_line(seq).unwrap(), sqlite.rejected_line(seq).unwrap());
+        assert_eq!(
+            pg.rejected_line(seq).unwrap(),
+            sqlite.rejected_line(seq).unwrap()
+        );
     }
     let texts = [
         "",
@@ -385,7 +408,12 @@ fn rejected_lines_and_the_outbox_are_sqlites() {
             sqlite.rejected_count_matching(now, &query).unwrap(),
             "rejected {text:?}"
         );
-        for keyset in [Keyset::First, Keyset::Last, Keyset::After(3), Keyset::Before(15_000)] {
+        for keyset in [
+            Keyset::First,
+            Keyset::Last,
+            Keyset::After(3),
+            Keyset::Before(15_000),
+        ] {
             let page = PageRequest::at(keyset, 2);
             assert_eq!(
                 pg.rejected_page(now, &query, &page).unwrap(),
@@ -419,7 +447,14 @@ fn the_command_line_prints_the_same() {
     };
     let sqlite: PathBuf = pair.w.db.clone();
     let pg = PathBuf::from(&pair.url);
-    for query in ["late", "über", "kel", "-answered:yes gap>0", "ΟΔΟΣ", "owner:none"] {
+    for query in [
+        "late",
+        "über",
+        "kel",
+        "-answered:yes gap>0",
+        "ΟΔΟΣ",
+        "owner:none",
+    ] {
         for disposition in [None, Some("hold"), Some("quarantine")] {
             let mut args = vec!["callbacks", "--json", "--where", query];
             if let Some(d) = disposition {

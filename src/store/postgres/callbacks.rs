@@ -411,7 +411,7 @@ impl Writer<'_> {
     /// [`Ledger::callbacks_numbered`], as the transaction sees the ledger now.
     pub fn callbacks_numbered(&mut self, seqs: &[i64]) -> Rows {
         let rows = self
-            .tx()
+            .tx()?
             .query(&numbered_sql(), &[&seqs])
             .map_err(|e| self.err(e))?;
         rows.iter()
@@ -423,7 +423,7 @@ impl Writer<'_> {
     pub fn callback_seqs(&mut self, filter: &CallbackFilter) -> Result<Vec<i64>> {
         let (sql, params) = matching_seqs(filter);
         let rows = self
-            .tx()
+            .tx()?
             .query(&sql, &params.refs())
             .map_err(|e| self.err(e))?;
         Ok(rows.iter().map(|row| row.get(0)).collect())
