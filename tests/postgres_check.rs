@@ -159,7 +159,10 @@ fn a_kept_count_changed_behind_jobledgers_back_is_found() {
     assert_eq!(json_code, CHECK_FAILED);
     assert_eq!(report["ok"], Value::Bool(false));
     let wrong = format!("callbacks.hold: kept {}, recounted {held}", held + 2);
-    assert_eq!(found_only(&report, "kept_counts"), [wrong.clone()]);
+    assert_eq!(
+        found_only(&report, "kept_counts"),
+        std::slice::from_ref(&wrong)
+    );
     assert!(text.contains("kept_counts      WRONG"), "{text}");
     assert!(text.contains(&wrong), "{text}");
 }

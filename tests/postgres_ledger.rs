@@ -208,7 +208,14 @@ fn the_roles_are_printed_and_applied_and_a_reader_may_write_nothing() {
         &["read-only"],
     );
     // A reviewer may not ingest.
-    refused(&run(&as_role("ana"), &["ingest", "-"]), &["read-only"]);
+    let dir = tempfile::tempdir().unwrap();
+    let stream = dir.path().join("one.ndjson");
+    std::fs::write(&stream, b"{\"not\": \"an event\"}\n").unwrap();
+    let stream = stream.to_string_lossy().into_owned();
+    refused(&run(&as_role("ana"), &["ingest", &stream]), &["read-only"]);
+    // Nor may a reader; the ledger's owner may.
+    refused(&run(&as_role("rita"), &["ingest", &stream]), &["read-only"]);
+    succeeded(&run(&url, &["ingest", &stream]), &["ingest as the owner"]);
     // Nor rewrite anything a person wrote, by hand.
     let mut ana = server.connect_as(&db, "ana");
     for statement in [

@@ -13,6 +13,13 @@ use crate::store::{Ledger, Location, OpenMode, StoreError};
 /// is synced before the command says it is written ([`Ledger::keep_writes_durable`]).
 pub(super) fn open_for_a_person(location: &Location) -> Result<Ledger> {
     let ledger = open_existing(location)?;
+    // Asked of the server before anything is read or checked: a reader is told so
+    // whatever it tried, not told what it could not have written anyway.
+    if !ledger.may_answer()? {
+        bail!(
+            "the ledger {location} is read-only for the role this connects as (it may read, not write what a person writes): nothing was written. Connect as a role granted jobledger_reviewer to answer"
+        );
+    }
     ledger.keep_writes_durable()?;
     Ok(ledger)
 }

@@ -13,17 +13,21 @@ mod address;
 mod answers;
 mod callbacks;
 mod check;
+mod columns;
 mod copy;
 mod counts;
 mod decisions;
+mod filter;
 mod finding_jobs;
 mod job_accounts;
 mod jobs;
+mod keyset;
 mod lines;
 mod open;
 mod outbox;
 mod outputs;
 mod owners;
+mod query;
 mod submissions;
 mod timeline;
 mod views;
@@ -188,7 +192,6 @@ impl Ledger {
     }
 
     /// Every row of a statement prepared once.
-    #[allow(dead_code)] // the families still to be written use it
     pub(super) fn rows(
         &self,
         sql: &'static str,
@@ -199,7 +202,6 @@ impl Ledger {
     }
 
     /// The row of a statement that gives at most one.
-    #[allow(dead_code)] // the families still to be written use it
     pub(super) fn row(
         &self,
         sql: &'static str,
@@ -224,21 +226,12 @@ impl Ledger {
     }
 
     /// Every row of a statement built for this call (a query's filters vary).
-    #[allow(dead_code)] // the families still to be written use it
     pub(super) fn rows_of(
         &self,
         sql: &str,
         params: &[&(dyn ToSql + Sync)],
     ) -> Result<Vec<Row>, StoreError> {
         self.client().query(sql, params).map_err(|e| self.err(e))
-    }
-
-    /// What a read this engine does not have yet refuses with.
-    pub(super) fn not_yet(&self, what: &str) -> StoreError {
-        StoreError::Unsupported {
-            ledger: self.location.clone(),
-            what: format!("{what} (not yet on PostgreSQL)"),
-        }
     }
 }
 

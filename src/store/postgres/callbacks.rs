@@ -1,91 +1,431 @@
-//! The callbacks family on PostgreSQL.
-
-// Not yet written for this engine: every call says so (StoreError::Unsupported).
-#![allow(
-    unused_imports,
-    clippy::wildcard_imports,
-    clippy::unused_self,
-    clippy::needless_pass_by_value,
-    clippy::trivially_copy_pass_by_ref
-)]
+//! The callbacks family on PostgreSQL: every read of the callback lists (pages in
+//! ledger order or sorted, counts, the selections a bulk answer is given), the same
+//! rows in the same order as the SQLite engine's `callbacks.rs`.
 
 mod written;
 
-use std::collections::{BTreeMap, HashSet};
-use std::path::Path;
+use postgres::Row;
 
+use super::columns::{Read, callback_columns, callback_from};
+use super::filter::{Column, Columns, Params, condition};
+use super::keyset::{backwards, comparison, key};
+use super::query::Select;
 use super::{Ledger, Writer};
 use crate::clock::Timestamp;
-use crate::decision::{JobState, Outcome, Rejection, RequestKind};
-use crate::event::JobAccepted;
-use crate::filter::{Query, Sort};
-use crate::store::*;
+use crate::decision::{Disposition, Verdict};
+use crate::filter::{Field, Sort, SortColumn};
+use crate::store::{
+    CallbackFilter, CallbackKey, CallbackRow, Keyset, PageRequest, SortValue, StoreError,
+};
+
+type Result<T> = std::result::Result<T, StoreError>;
+
+/// Callbacks read, in list order.
+type Rows = Result<Vec<CallbackRow>>;
+
+/// Lists held or quarantined callbacks only: a review list.
+fn is_review(filter: &CallbackFilter) -> bool {
+    filter
+        .disposition
+        .is_some_and(Disposition::waits_for_a_person)
+}
+
+/// Needs the standing answer joined: open questions, or a query on answers.
+fn needs_answer(filter: &CallbackFilter) -> bool {
+    filter.open
+        || filter
+            .query
+            .names(&[Field::Verdict, Field::Reviewer, Field::Answered])
+}
+
+/// Arrival minus the attempt's timeout, in seconds (to the millisecond): the
+/// migration's `ledger_gap_seconds`, SQLite's julianday expression's values.
+const GAP_SECONDS: &str = "ledger_gap_seconds(c.arrived_at, c.timeout_at)";
+
+/// The key a gap-sorted list is ordered by, NULL made a value so that the key
+/// compares: the expression of the index `callbacks_review_by_gap`.
+const GAP_SORT_KEY: &str = "coalesce(ledger_gap_seconds(c.arrived_at, c.timeout_at), -1e15)";
+
+fn callback_field(field: Field) -> Option<Column> {
+    Some(match field {
+        Field::Job => Column::Text("c.job_id"),
+        Field::Delivery => Column::Text("c.delivery_id"),
+        Field::Reason => Column::Text("c.reason"),
+        Field::Disposition => Column::Equals("c.disposition"),
+        Field::Outcome => Column::Equals("c.outcome"),
+        Field::Verdict => Column::Equals("a.verdict"),
+        Field::Reviewer => Column::Text("a.reviewer"),
+        Field::Answered => Column::Flag("a.id IS NOT NULL"),
+        // NULL when nobody owns the job: `owner:none`, never a text to contain.
+        Field::Owner => Column::Text(
+            "(SELECT owner FROM owner_assignments
+                        WHERE job_id = c.job_id ORDER BY id DESC LIMIT 1)",
+        ),
+        Field::By => Column::Text("c.replacement_created_by"),
+        Field::Gap => Column::Seconds(GAP_SECONDS),
+        Field::Age => Column::AgeOf("c.arrived_at"),
+        Field::Arrived => Column::Time("c.arrived_at"),
+        Field::Timeout => Column::Time("c.timeout_at"),
+        Field::Escalates => return None,
+    })
+}
+
+/// The fields of a callback list (`c`, with its standing answer `a`).
+const CALLBACK_FIELDS: Columns = Columns {
+    field: callback_field,
+    words: &["c.job_id", "c.delivery_id", "c.reason"],
+};
+
+/// The value a sorted callback list is ordered by (never NULL, so the key compares):
+/// the expressions of the review lists' indexes (migration 001).
+fn sort_column(column: SortColumn) -> &'static str {
+    match column {
+        SortColumn::Ledger => "c.seq",
+        SortColumn::Gap => GAP_SORT_KEY,
+        SortColumn::Arrival => "coalesce(c.arrived_at, '')",
+        SortColumn::Timeout => "coalesce(c.timeout_at, '')",
+        SortColumn::Reason => "c.reason",
+    }
+}
+
+/// The sort value as SQLite gives it for the same row: the sequence number an
+/// integer, the gap a real (SQLite's `round()` gives one, and so does its `-1e15`),
+/// the rest text.
+fn sort_value(column: SortColumn, row: &Row, i: usize) -> Read<SortValue> {
+    Ok(match column {
+        SortColumn::Ledger => SortValue::Integer(row.try_get(i)?),
+        SortColumn::Gap => SortValue::Real(row.try_get(i)?),
+        SortColumn::Arrival | SortColumn::Timeout | SortColumn::Reason => {
+            SortValue::Text(row.try_get(i)?)
+        }
+    })
+}
+
+/// Binds a page's sort value as the sort column's SQL type; returns its placeholder.
+fn bind_sort_value(params: &mut Params, column: SortColumn, value: &SortValue) -> String {
+    match (column, value) {
+        (SortColumn::Ledger, SortValue::Integer(n)) => format!("{}::bigint", params.bind(*n)),
+        #[allow(clippy::cast_precision_loss)] // as SQLite compares an integer with a real
+        (_, SortValue::Integer(n)) => format!("{}::float8", params.bind(*n as f64)),
+        (_, SortValue::Real(x)) => format!("{}::float8", params.bind(*x)),
+        (_, SortValue::Text(s)) => format!("{}::text", params.bind(s.clone())),
+    }
+}
+
+/// `(column = 'a' OR column = 'b' ...)`: the dispositions that wait for a person, the
+/// condition of the review lists' partial indexes.
+fn waiting_c() -> String {
+    let terms: Vec<String> = Disposition::ALL
+        .into_iter()
+        .filter(|d| d.waits_for_a_person())
+        .map(|d| format!("c.disposition = '{}'", d.as_str()))
+        .collect();
+    format!("({})", terms.join(" OR "))
+}
+
+/// Kept when the callback (`c`, with its standing answer `a`) is a question still open:
+/// held or quarantined, and no standing answer that closes it.
+fn open_question() -> String {
+    let closing: Vec<String> = Verdict::ALL
+        .iter()
+        .filter(|v| v.closes())
+        .map(|v| format!("'{}'", v.as_str()))
+        .collect();
+    format!(
+        "{} AND (a.verdict IS NULL OR a.verdict NOT IN ({}))",
+        waiting_c(),
+        closing.join(", ")
+    )
+}
+
+/// The standing answer of each callback.
+const STANDING_ANSWER: &str =
+    "LEFT JOIN answers a ON a.id = (SELECT max(id) FROM answers WHERE callback_seq = c.seq)";
+
+/// `select` narrowed to the callbacks `filter` keeps, its values bound in `params`:
+/// the conditions of every callback list, its pages, counts and selections.
+fn kept_by(select: Select, filter: &CallbackFilter, params: &mut Params, review: bool) -> Select {
+    let select = match filter.disposition {
+        Some(d) => {
+            let d = params.bind(d.as_str().to_owned());
+            select.filter(format!("c.disposition = {d}::text"))
+        }
+        None => select,
+    };
+    let select = if review {
+        select.filter(waiting_c())
+    } else {
+        select
+    };
+    let select = if filter.open {
+        select.filter(open_question())
+    } else {
+        select
+    };
+    select.filter_some(condition(
+        &filter.query,
+        &CALLBACK_FIELDS,
+        filter.now,
+        params,
+    ))
+}
+
+/// A statement of `columns` over every callback `filter` keeps, with the values it
+/// binds: the one statement behind a filter's count and behind the rows a bulk
+/// answer is given, so what is counted is what is marked.
+fn filtered(filter: &CallbackFilter, columns: &'static str) -> (Select, Params) {
+    let mut params = Params::new();
+    let select = Select::new(columns, "callbacks c");
+    let select = match (needs_answer(filter), filter.answers_as_of) {
+        (true, Some(as_of)) => {
+            // The standing answer when answer `as_of` was the newest (answer ids only
+            // grow: the table is append-only).
+            let as_of = params.bind(as_of);
+            select.join(format!(
+                "LEFT JOIN answers a ON a.id = \
+                 (SELECT max(id) FROM answers WHERE callback_seq = c.seq AND id <= {as_of}::bigint)"
+            ))
+        }
+        (true, None) => select.join(STANDING_ANSWER),
+        (false, _) => select,
+    };
+    let select = kept_by(select, filter, &mut params, is_review(filter));
+    (select, params)
+}
+
+/// The columns of [`CallbackRow`] and the tables they come from, then `sort` (the
+/// value the list is ordered by). The replacement attempt's live state is read only
+/// when `attempt_state` is asked for (reports do not show it).
+fn callback_select(attempt_state: bool, sort: &str) -> Select {
+    let state = if attempt_state { "r.state" } else { "NULL" };
+    let select = Select::new(
+        format!("{}, {sort}", callback_columns(state)),
+        "callbacks c",
+    );
+    let select = if attempt_state {
+        select.join(
+            "LEFT JOIN attempts r ON r.job_id = c.job_id AND r.attempt = c.replacement_attempt",
+        )
+    } else {
+        select
+    };
+    select.join(STANDING_ANSWER)
+}
+
+/// A page in ledger order, as a page of the general, sorted kind.
+fn by_seq(page: PageRequest<i64>) -> PageRequest<CallbackKey> {
+    let key = |seq| CallbackKey {
+        value: SortValue::Integer(seq),
+        seq,
+    };
+    let keyset = match page.keyset {
+        Keyset::First => Keyset::First,
+        Keyset::Last => Keyset::Last,
+        Keyset::From(seq) => Keyset::From(key(seq)),
+        Keyset::After(seq) => Keyset::After(key(seq)),
+        Keyset::Before(seq) => Keyset::Before(key(seq)),
+    };
+    PageRequest::at(keyset, page.limit)
+}
+
+/// The same comparison, for a list read largest first.
+fn descending(op: &'static str) -> &'static str {
+    match op {
+        ">=" => "<=",
+        ">" => "<",
+        "<" => ">",
+        _ => ">=",
+    }
+}
+
+/// The statement of one page of a sorted callback list, with its values.
+fn sorted_statement(
+    attempt_state: bool,
+    filter: &CallbackFilter,
+    sort: Sort,
+    page: &PageRequest<CallbackKey>,
+) -> (String, Params) {
+    let review = filter.open || is_review(filter);
+    let keyset = &page.keyset;
+    let sort_value = sort_column(sort.column);
+    let ledger_order = sort.column == SortColumn::Ledger;
+    // Read towards the start of the list (paging up), or of a list largest first.
+    let backwards = backwards(keyset) != sort.descending;
+    let direction = if backwards { "DESC" } else { "ASC" };
+    let op = comparison(keyset).map(|op| if sort.descending { descending(op) } else { op });
+    let mut params = Params::new();
+    let bound = match (op, key(keyset)) {
+        (Some(op), Some(k)) if ledger_order => {
+            Some(format!("c.seq {op} {}::bigint", params.bind(k.seq)))
+        }
+        // `(value, seq) > (:value, :seq)`, written as SQLite's statement writes it.
+        (Some(op), Some(k)) => {
+            let strict = &op[..1];
+            let value = bind_sort_value(&mut params, sort.column, &k.value);
+            let seq = params.bind(k.seq);
+            Some(format!(
+                "{sort_value} {strict}= {value} AND ({sort_value} {strict} {value} OR c.seq {op} {seq}::bigint)"
+            ))
+        }
+        _ => None,
+    };
+    let select = callback_select(attempt_state, sort_value);
+    let select = match bound {
+        Some(bound) => select.filter(bound),
+        None => select,
+    };
+    let mut order = vec![sort_value, "c.seq"];
+    if ledger_order {
+        order.truncate(1);
+    }
+    let sql = kept_by(select, filter, &mut params, review)
+        .order_by(&order, direction)
+        .limit(page.limit)
+        .sql();
+    (sql, params)
+}
+
+/// Every callback `filter` keeps, in ingest order: the statement that counts the list.
+fn matching_seqs(filter: &CallbackFilter) -> (String, Params) {
+    let (select, params) = filtered(filter, "c.seq");
+    (select.order_by(&["c.seq"], "ASC").sql(), params)
+}
+
+/// The callbacks numbered by the array bound as `$1`, in ingest order.
+fn numbered_sql() -> String {
+    callback_select(true, "c.seq")
+        .filter("c.seq = ANY($1::bigint[])")
+        .order_by(&["c.seq"], "ASC")
+        .sql()
+}
 
 impl Ledger {
-    pub fn callback(&self, _seq: i64) -> Result<Option<CallbackRow>, StoreError> {
-        Err(self.not_yet("callback"))
+    /// One callback with its replacement attempt and standing answer.
+    pub fn callback(&self, seq: i64) -> Result<Option<CallbackRow>> {
+        let sql = callback_select(true, "NULL")
+            .filter("c.seq = $1::bigint")
+            .sql();
+        Ok(self.read_rows(&sql, &[&seq], callback_from)?.pop())
     }
 
-    pub fn callbacks_of_job(
-        &self,
-        _job_id: &str,
-        _limit: usize,
-    ) -> Result<Vec<CallbackRow>, StoreError> {
-        Err(self.not_yet("callbacks_of_job"))
+    /// The first `limit` callbacks of a job, in ingest order.
+    pub fn callbacks_of_job(&self, job_id: &str, limit: usize) -> Rows {
+        let sql = callback_select(true, "c.seq")
+            .filter("c.job_id = $1::text")
+            .order_by(&["c.seq"], "ASC")
+            .limit(limit)
+            .sql();
+        self.read_rows(&sql, &[&job_id], callback_from)
     }
 
-    pub fn callbacks_page(
-        &self,
-        _filter: &CallbackFilter,
-        _page: PageRequest<i64>,
-    ) -> Result<Vec<CallbackRow>, StoreError> {
-        Err(self.not_yet("callbacks_page"))
+    /// One page of callbacks in ingest order.
+    pub fn callbacks_page(&self, filter: &CallbackFilter, page: PageRequest<i64>) -> Rows {
+        self.unsorted(true, filter, page)
     }
 
-    pub fn callbacks_report_page(
-        &self,
-        _filter: &CallbackFilter,
-        _page: PageRequest<i64>,
-    ) -> Result<Vec<CallbackRow>, StoreError> {
-        Err(self.not_yet("callbacks_report_page"))
+    /// [`Ledger::callbacks_page`] for a report: a replacement attempt comes without
+    /// its state.
+    pub fn callbacks_report_page(&self, filter: &CallbackFilter, page: PageRequest<i64>) -> Rows {
+        self.unsorted(false, filter, page)
     }
 
+    fn unsorted(&self, state: bool, filter: &CallbackFilter, page: PageRequest<i64>) -> Rows {
+        let rows = self.callbacks_sorted(state, filter, Sort::default(), &by_seq(page))?;
+        Ok(rows.into_iter().map(|(row, _)| row).collect())
+    }
+
+    /// One page of callbacks in the order `sort` asks, each with the value it is
+    /// sorted by.
     pub fn callbacks_sorted_page(
         &self,
-        _filter: &CallbackFilter,
-        _sort: Sort,
-        _page: &PageRequest<CallbackKey>,
-    ) -> Result<Vec<(CallbackRow, SortValue)>, StoreError> {
-        Err(self.not_yet("callbacks_sorted_page"))
+        filter: &CallbackFilter,
+        sort: Sort,
+        page: &PageRequest<CallbackKey>,
+    ) -> Result<Vec<(CallbackRow, SortValue)>> {
+        self.callbacks_sorted(true, filter, sort, page)
     }
 
-    pub fn count_callbacks(&self, _filter: &CallbackFilter) -> Result<i64, StoreError> {
-        Err(self.not_yet("count_callbacks"))
-    }
-
-    pub fn review_arrivals_between(
+    fn callbacks_sorted(
         &self,
-        _since: Timestamp,
-        _until: Timestamp,
-    ) -> Result<i64, StoreError> {
-        Err(self.not_yet("review_arrivals_between"))
+        attempt_state: bool,
+        filter: &CallbackFilter,
+        sort: Sort,
+        page: &PageRequest<CallbackKey>,
+    ) -> Result<Vec<(CallbackRow, SortValue)>> {
+        let (sql, params) = sorted_statement(attempt_state, filter, sort, page);
+        let rows = self.rows_of(&sql, &params.refs())?;
+        let mut read = rows
+            .iter()
+            .map(|row| Ok((callback_from(row)?, sort_value(sort.column, row, 24)?)))
+            .collect::<Read<Vec<_>>>()
+            .map_err(|e| self.err(e))?;
+        if backwards(&page.keyset) {
+            read.reverse();
+        }
+        Ok(read)
     }
 
-    pub fn callback_seqs(&self, _filter: &CallbackFilter) -> Result<Vec<i64>, StoreError> {
-        Err(self.not_yet("callback_seqs"))
+    /// Callbacks that pass `filter` (for tab counts under a filter, and open questions).
+    pub fn count_callbacks(&self, filter: &CallbackFilter) -> Result<i64> {
+        if !filter.open && filter.query.is_empty() {
+            let counts = self.disposition_counts()?;
+            return Ok(filter.disposition.map_or(counts.total(), |d| counts.get(d)));
+        }
+        let (select, params) = filtered(filter, "count(*)");
+        let rows = self.rows_of(&select.sql(), &params.refs())?;
+        Ok(rows.first().map_or(0, |row| row.get(0)))
     }
 
-    pub fn callbacks_numbered(&self, _seqs: &[i64]) -> Result<Vec<CallbackRow>, StoreError> {
-        Err(self.not_yet("callbacks_numbered"))
+    /// Held and quarantined callbacks that arrived in `(since, until]` (for the backlog
+    /// alarm). A callback with no arrival time counts at the time its line was kept.
+    pub fn review_arrivals_between(&self, since: Timestamp, until: Timestamp) -> Result<i64> {
+        let sql = format!(
+            "SELECT (SELECT count(*) FROM callbacks c
+                      WHERE {waiting} AND c.arrived_at > $1::text AND c.arrived_at <= $2::text)
+                  + (SELECT count(*) FROM callbacks c
+                      JOIN input_lines l ON l.seq = c.line_seq
+                      WHERE {waiting}
+                        AND c.arrived_at IS NULL
+                        AND l.ingested_at > $1::text AND l.ingested_at <= $2::text)",
+            waiting = waiting_c(),
+        );
+        let rows = self.rows_of(&sql, &[&since.to_ledger_text(), &until.to_ledger_text()])?;
+        Ok(rows.first().map_or(0, |row| row.get(0)))
+    }
+
+    /// The sequence numbers of every callback `filter` keeps, in ingest order.
+    pub fn callback_seqs(&self, filter: &CallbackFilter) -> Result<Vec<i64>> {
+        let (sql, params) = matching_seqs(filter);
+        let rows = self.rows_of(&sql, &params.refs())?;
+        Ok(rows.iter().map(|row| row.get(0)).collect())
+    }
+
+    /// The callbacks numbered `seqs`, with their replacement attempts and standing
+    /// answers, in ingest order; a number of no callback is left out.
+    pub fn callbacks_numbered(&self, seqs: &[i64]) -> Rows {
+        self.read_rows(&numbered_sql(), &[&seqs], callback_from)
     }
 }
 
 impl Writer<'_> {
-    pub fn callbacks_numbered(&mut self, _seqs: &[i64]) -> Result<Vec<CallbackRow>, StoreError> {
-        Err(self.not_yet("callbacks_numbered"))
+    /// [`Ledger::callbacks_numbered`], as the transaction sees the ledger now.
+    pub fn callbacks_numbered(&mut self, seqs: &[i64]) -> Rows {
+        let rows = self
+            .tx()?
+            .query(&numbered_sql(), &[&seqs])
+            .map_err(|e| self.err(e))?;
+        rows.iter()
+            .map(|row| callback_from(row).map_err(|e| self.err(e)))
+            .collect()
     }
 
-    pub fn callback_seqs(&mut self, _filter: &CallbackFilter) -> Result<Vec<i64>, StoreError> {
-        Err(self.not_yet("callback_seqs"))
+    /// [`Ledger::callback_seqs`], as the transaction sees the ledger now.
+    pub fn callback_seqs(&mut self, filter: &CallbackFilter) -> Result<Vec<i64>> {
+        let (sql, params) = matching_seqs(filter);
+        let rows = self
+            .tx()?
+            .query(&sql, &params.refs())
+            .map_err(|e| self.err(e))?;
+        Ok(rows.iter().map(|row| row.get(0)).collect())
     }
 }

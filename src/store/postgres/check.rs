@@ -117,6 +117,7 @@ impl Ledger {
 
     /// What `check` finds, each problem headed by the check that found it (none: the
     /// ledger may be taken as it is).
+    #[allow(clippy::unnecessary_wraps)] // the SQLite engine's signature
     pub fn copy_problems(&self) -> Result<Vec<String>, StoreError> {
         Ok(self
             .check(|_| {})

@@ -1,41 +1,140 @@
-//! The finding_jobs family on PostgreSQL.
+//! The jobs behind each reconciliation finding on PostgreSQL, as the Reconcile view's
+//! drill-down lists them: keyset pages in job id order, and their counts (the SQLite
+//! engine's `finding_jobs.rs`, condition for condition).
 
-// Not yet written for this engine: every call says so (StoreError::Unsupported).
-#![allow(
-    unused_imports,
-    clippy::wildcard_imports,
-    clippy::unused_self,
-    clippy::needless_pass_by_value,
-    clippy::trivially_copy_pass_by_ref
-)]
+use postgres::Row;
 
-use std::collections::{BTreeMap, HashSet};
-use std::path::Path;
-
-use super::{Ledger, Writer};
+use super::Ledger;
+use super::columns::{Read, name, time};
+use super::filter::{Column, Columns, Params, condition};
+use super::query::Select;
 use crate::clock::Timestamp;
-use crate::decision::{JobState, Outcome, Rejection, RequestKind};
-use crate::event::JobAccepted;
-use crate::filter::{Query, Sort};
-use crate::store::*;
+use crate::decision::JobState;
+use crate::filter::{Field, Query};
+use crate::store::{Finding, FindingJob, PageRequest, StoreError};
+
+/// A job's latest output object is on record, and no check made since it was stored
+/// found it missing (the latest such check decides): the rule of `output_facts`.
+const OUTPUT_EXISTS: &str = "(EXISTS (SELECT 1 FROM outputs o WHERE o.job_id = j.job_id)
+    AND coalesce((SELECT c.object_exists FROM output_checks c
+         WHERE c.job_id = j.job_id AND c.checked_at >= (SELECT o.stored_at FROM outputs o
+               WHERE o.job_id = j.job_id ORDER BY o.id DESC LIMIT 1)
+         ORDER BY c.id DESC LIMIT 1), 1) = 1)";
+
+const NOTIFIED: &str = "EXISTS (SELECT 1 FROM notifications n WHERE n.job_id = j.job_id)";
+
+/// Jobs acted on under more than one decision id.
+const DIVERGENT_JOB_IDS: &str =
+    "SELECT job_id FROM decisions WHERE suppressed = 0 GROUP BY job_id HAVING count(*) > 1";
+
+/// Jobs submitted again with another identity.
+const CONFLICTING_JOB_IDS: &str = "SELECT job_id FROM repeated_submissions WHERE conflicting = 1";
+
+const COLUMNS: &str = "j.job_id, j.state, j.accepted_at, j.state_changed_at, j.latest_attempt, NULL::text, NULL::text";
+
+/// The same, with the standing answer on a job's divergent decisions.
+const ANSWERED_COLUMNS: &str =
+    "j.job_id, j.state, j.accepted_at, j.state_changed_at, j.latest_attempt,
+     (SELECT a.verdict FROM decision_answers a WHERE a.job_id = j.job_id ORDER BY a.id DESC LIMIT 1),
+     (SELECT a.reviewer FROM decision_answers a WHERE a.job_id = j.job_id ORDER BY a.id DESC LIMIT 1)";
+
+/// The query fields of a finding's jobs: a bare word is looked for in the job id and
+/// its state.
+const FINDING_FIELDS: Columns = Columns {
+    field: finding_field,
+    words: &["j.job_id", "j.state"],
+};
+
+fn finding_field(field: Field) -> Option<Column> {
+    match field {
+        Field::Job => Some(Column::Text("j.job_id")),
+        Field::Age => Some(Column::AgeOf("j.accepted_at")),
+        _ => None,
+    }
+}
+
+/// The same as [`Finding::holds`], as a condition on `jobs j`.
+fn finding_condition(finding: Finding) -> String {
+    match finding {
+        Finding::MissingTerminal => states_where(JobState::is_open),
+        Finding::MissingOutput => format!(
+            "{} AND NOT {OUTPUT_EXISTS}",
+            states_where(JobState::has_success)
+        ),
+        Finding::MissingNotification => {
+            format!("{} AND NOT {NOTIFIED}", states_where(JobState::is_terminal))
+        }
+        Finding::DivergentDecisions => format!("j.job_id IN ({DIVERGENT_JOB_IDS})"),
+        Finding::ConflictingSubmissions => format!("j.job_id IN ({CONFLICTING_JOB_IDS})"),
+    }
+}
+
+/// The jobs of the finding, with `columns`.
+fn finding_select(finding: Finding, columns: &'static str) -> Select {
+    Select::new(columns, "jobs j").filter(finding_condition(finding))
+}
+
+/// `j.state IN ('accepted', ...)`: the states `wanted` keeps, from the closed set.
+fn states_where(wanted: fn(JobState) -> bool) -> String {
+    let names: Vec<String> = JobState::ALL
+        .into_iter()
+        .filter(|&s| wanted(s))
+        .map(|s| format!("'{}'", s.as_str()))
+        .collect();
+    format!("j.state IN ({})", names.join(", "))
+}
+
+fn finding_job_from(row: &Row) -> Read<FindingJob> {
+    let verdict = row.try_get::<_, Option<String>>(5)?;
+    let reviewer = row.try_get::<_, Option<String>>(6)?;
+    Ok(FindingJob {
+        job_id: row.try_get(0)?,
+        state: name(row, 1)?,
+        accepted_at: time(row, 2)?,
+        state_changed_at: time(row, 3)?,
+        latest_attempt: row.try_get(4)?,
+        answer: match (verdict, reviewer) {
+            (Some(_), Some(reviewer)) => Some((name(row, 5)?, reviewer)),
+            _ => None,
+        },
+    })
+}
 
 impl Ledger {
+    /// One page of the jobs `finding` names, in job id order, kept when `query` keeps
+    /// them (ages at `now`).
     pub fn finding_jobs_page(
         &self,
-        _finding: Finding,
-        _now: Timestamp,
-        _query: &Query,
-        _page: &PageRequest<String>,
+        finding: Finding,
+        now: Timestamp,
+        query: &Query,
+        page: &PageRequest<String>,
     ) -> Result<Vec<FindingJob>, StoreError> {
-        Err(self.not_yet("finding_jobs_page"))
+        let mut params = Params::new();
+        let query = condition(query, &FINDING_FIELDS, Some(now), &mut params);
+        let columns = match finding {
+            Finding::DivergentDecisions => ANSWERED_COLUMNS,
+            _ => COLUMNS,
+        };
+        self.seq_page(
+            finding_select(finding, columns),
+            "j.job_id",
+            query,
+            params,
+            page,
+            finding_job_from,
+        )
     }
 
+    /// How many jobs `finding` names that `query` keeps (ages at `now`).
     pub fn finding_count_matching(
         &self,
-        _finding: Finding,
-        _now: Timestamp,
-        _query: &Query,
+        finding: Finding,
+        now: Timestamp,
+        query: &Query,
     ) -> Result<i64, StoreError> {
-        Err(self.not_yet("finding_count_matching"))
+        let mut params = Params::new();
+        let query = condition(query, &FINDING_FIELDS, Some(now), &mut params);
+        self.count_matching(finding_select(finding, "count(*)"), query, &params)
     }
 }

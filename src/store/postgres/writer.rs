@@ -13,7 +13,7 @@
 //! `jobs.rs`). Two writers waiting on each other's rows are told so by the server, one
 //! of them refused ([`StoreError::Busy`]), its whole transaction rolled back.
 
-use std::cell::{RefCell, RefMut};
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use postgres::types::ToSql;
@@ -90,14 +90,12 @@ impl<'conn> Writer<'conn> {
 
     /// Runs one statement; returns the number of rows changed. What is kept in memory
     /// is written first.
-    #[allow(dead_code)] // the families still to be written use it
     pub(super) fn execute(&self, sql: &'static str, params: &[&(dyn ToSql + Sync)]) -> Result<u64> {
         self.flush_behind()?;
         self.execute_direct(sql, params)
     }
 
     /// Every row of one statement (what is kept in memory written first).
-    #[allow(dead_code)] // the families still to be written use it
     pub(super) fn rows(
         &self,
         sql: &'static str,
@@ -120,7 +118,6 @@ impl<'conn> Writer<'conn> {
 
     /// The transaction itself, for a statement built for the call (what is kept in
     /// memory written first).
-    #[allow(dead_code)] // the families still to be written use it
     pub(super) fn tx(&mut self) -> Result<&mut Transaction<'conn>> {
         self.flush_behind()?;
         Ok(self.tx.get_mut())
@@ -160,21 +157,6 @@ impl<'conn> Writer<'conn> {
         let st = self.statement(sql)?;
         let row = self.tx.borrow_mut().query_opt(&st, params);
         row.map_err(|e| self.err(e))
-    }
-
-    /// The transaction, as it stands (nothing kept in memory written).
-    #[allow(dead_code)] // the families still to be written use it
-    pub(super) fn tx_direct(&self) -> RefMut<'_, Transaction<'conn>> {
-        self.tx.borrow_mut()
-    }
-
-    /// What a write this engine does not have yet refuses with.
-    #[allow(dead_code)] // the families still to be written use it
-    pub(super) fn not_yet(&self, what: &str) -> StoreError {
-        StoreError::Unsupported {
-            ledger: self.location.clone(),
-            what: format!("{what} (not yet on PostgreSQL)"),
-        }
     }
 
     /// Makes everything written through this writer durable, at once; every open

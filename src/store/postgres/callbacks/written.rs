@@ -115,7 +115,7 @@ impl Writer<'_> {
                 &cb.disposition.as_str(),
                 &cb.reason.as_str(),
                 &cb.detail,
-                &cb.job_state_before.map(|s| s.as_str()),
+                &cb.job_state_before.map(crate::decision::JobState::as_str),
                 &cb.replacement_attempt,
                 &cb.first_report_seq,
                 &cb.linked_from_seq,

@@ -1,56 +1,197 @@
-//! Pages of the aged and failed jobs on PostgreSQL, under a query.
-
-// Not yet written for this engine: every call says so (StoreError::Unsupported).
-#![allow(
-    unused_imports,
-    clippy::wildcard_imports,
-    clippy::unused_self,
-    clippy::needless_pass_by_value,
-    clippy::trivially_copy_pass_by_ref
-)]
-
-use std::collections::{BTreeMap, HashSet};
-use std::path::Path;
+//! Pages of the aged and failed jobs on PostgreSQL, under a query: the SQLite
+//! engine's `jobs/pages.rs`, read by keyset along the same key.
 
 use crate::clock::Timestamp;
-use crate::decision::{JobState, Outcome, Rejection, RequestKind};
-use crate::event::JobAccepted;
-use crate::filter::{Query, Sort};
-use crate::store::postgres::{Ledger, Writer};
-use crate::store::*;
+use crate::decision::JobState;
+use crate::filter::{Field, Query};
+use crate::store::postgres::Ledger;
+use crate::store::postgres::columns::{Read, aged_from, failed_from};
+use crate::store::postgres::filter::{Column, Columns, Params, condition};
+use crate::store::postgres::keyset::{backwards, comparison, direction, key};
+use crate::store::postgres::query::Select;
+use crate::store::{AgedJobRow, FailedJobRow, JobKey, PageRequest, StoreError};
+
+type Result<T> = std::result::Result<T, StoreError>;
+
+/// One job list: which jobs it holds and the time it is ordered by.
+struct JobList {
+    /// The columns shown.
+    columns: &'static str,
+    /// The joins the columns or the filter need.
+    joins: &'static [&'static str],
+    /// Which jobs are on the list, the time bound as `now` (`$1`).
+    filter: fn() -> String,
+    /// How the list's query fields read.
+    fields: Columns,
+    /// The column the list is ordered by, before the job id.
+    order: &'static str,
+}
+
+/// The latest owner assignment of each job.
+const LATEST_OWNER: &str = "LEFT JOIN owner_assignments o
+      ON o.id = (SELECT max(id) FROM owner_assignments WHERE job_id = j.job_id)";
+
+/// `(j.state = 'accepted' OR ...)`: an open job, from the closed set.
+fn open_job_j() -> String {
+    let terms: Vec<String> = JobState::ALL
+        .into_iter()
+        .filter(|s| s.is_open())
+        .map(|s| format!("j.state = '{}'", s.as_str()))
+        .collect();
+    format!("({})", terms.join(" OR "))
+}
+
+const AGED: JobList = JobList {
+    columns: "j.job_id, j.state, j.accepted_at, j.aged_at, j.expected_age_s,
+        o.owner, o.escalate_at, o.set_by, o.set_at",
+    joins: &[LATEST_OWNER],
+    filter: || format!("{} AND j.aged_at <= $1::text", open_job_j()),
+    fields: Columns {
+        field: aged_field,
+        words: &["j.job_id", "j.state", "o.owner"],
+    },
+    order: "j.aged_at",
+};
+
+fn aged_field(field: Field) -> Option<Column> {
+    match field {
+        Field::Job => Some(Column::Text("j.job_id")),
+        // NULL when nobody owns the job: `owner:none`, never a text to contain.
+        Field::Owner => Some(Column::Text("o.owner")),
+        Field::Age => Some(Column::AgeOf("j.accepted_at")),
+        Field::Escalates => Some(Column::Time("o.escalate_at")),
+        _ => None,
+    }
+}
+
+fn failed_field(field: Field) -> Option<Column> {
+    match field {
+        Field::Job => Some(Column::Text("j.job_id")),
+        Field::Reason => Some(Column::Text("j.failure_cause")),
+        Field::Age => Some(Column::AgeOf("j.accepted_at")),
+        _ => None,
+    }
+}
+
+const FAILED: JobList = JobList {
+    columns: "j.job_id, j.state_changed_at, j.failure_cause,
+        j.failure_permanent, j.latest_attempt, j.attempt_budget, j.accepted_at",
+    joins: &[],
+    // `$1` is bound on every list; this one has no use for it.
+    filter: || "j.state = 'failed' AND $1::text IS NOT NULL".to_owned(),
+    fields: Columns {
+        field: failed_field,
+        words: &["j.job_id", "j.failure_cause"],
+    },
+    order: "j.accepted_at",
+};
+
+impl JobList {
+    /// The jobs on the list that `query` keeps, with `columns`; `now` bound first.
+    fn select(
+        &self,
+        columns: &'static str,
+        now: Timestamp,
+        query: &Query,
+        params: &mut Params,
+    ) -> Select {
+        params.bind(now.to_ledger_text());
+        let select = self
+            .joins
+            .iter()
+            .fold(Select::new(columns, "jobs j"), |select, join| {
+                select.join(*join)
+            })
+            .filter((self.filter)());
+        select.filter_some(condition(query, &self.fields, Some(now), params))
+    }
+
+    /// One page.
+    fn page(
+        &self,
+        now: Timestamp,
+        query: &Query,
+        page: &PageRequest<JobKey>,
+        params: &mut Params,
+    ) -> Select {
+        let keyset = &page.keyset;
+        let select = self.select(self.columns, now, query, params);
+        let select = match (comparison(keyset), key(keyset)) {
+            (Some(op), Some((at, id))) => {
+                let at = params.bind(at.to_ledger_text());
+                let id = params.bind(id.clone());
+                select.filter(format!(
+                    "({}, j.job_id) {op} ({at}::text, {id}::text)",
+                    self.order
+                ))
+            }
+            _ => select,
+        };
+        select
+            .order_by(&[self.order, "j.job_id"], direction(keyset))
+            .limit(page.limit)
+    }
+}
 
 impl Ledger {
-    pub fn aged_count(&self, _now: Timestamp) -> Result<i64, StoreError> {
-        Err(self.not_yet("aged_count"))
-    }
-
+    /// One page of open jobs past their expected age at `now`, ordered by when they
+    /// aged, kept when `query` keeps them.
     pub fn aged_jobs_page(
         &self,
-        _now: Timestamp,
-        _query: &Query,
-        _page: &PageRequest<JobKey>,
-    ) -> Result<Vec<AgedJobRow>, StoreError> {
-        Err(self.not_yet("aged_jobs_page"))
+        now: Timestamp,
+        query: &Query,
+        page: &PageRequest<JobKey>,
+    ) -> Result<Vec<AgedJobRow>> {
+        self.job_page(&AGED, now, query, page, aged_from)
     }
 
+    /// One page of failed jobs in order of acceptance, kept when `query` keeps them
+    /// (ages at `now`); each row comes with its key time.
     pub fn failed_jobs_page(
         &self,
-        _now: Timestamp,
-        _query: &Query,
-        _page: &PageRequest<JobKey>,
-    ) -> Result<Vec<(FailedJobRow, Timestamp)>, StoreError> {
-        Err(self.not_yet("failed_jobs_page"))
+        now: Timestamp,
+        query: &Query,
+        page: &PageRequest<JobKey>,
+    ) -> Result<Vec<(FailedJobRow, Timestamp)>> {
+        self.job_page(&FAILED, now, query, page, failed_from)
     }
 
-    pub fn aged_count_matching(&self, _now: Timestamp, _query: &Query) -> Result<i64, StoreError> {
-        Err(self.not_yet("aged_count_matching"))
-    }
-
-    pub fn failed_count_matching(
+    fn job_page<T>(
         &self,
-        _now: Timestamp,
-        _query: &Query,
-    ) -> Result<i64, StoreError> {
-        Err(self.not_yet("failed_count_matching"))
+        list: &JobList,
+        now: Timestamp,
+        query: &Query,
+        page: &PageRequest<JobKey>,
+        from_row: fn(&postgres::Row) -> Read<T>,
+    ) -> Result<Vec<T>> {
+        let mut params = Params::new();
+        let sql = list.page(now, query, page, &mut params).sql();
+        let mut rows = self.read_rows(&sql, &params.refs(), from_row)?;
+        if backwards(&page.keyset) {
+            rows.reverse();
+        }
+        Ok(rows)
+    }
+
+    fn job_list_count(&self, list: &JobList, now: Timestamp, query: &Query) -> Result<i64> {
+        let mut params = Params::new();
+        let sql = list.select("count(*)", now, query, &mut params).sql();
+        let rows = self.rows_of(&sql, &params.refs())?;
+        Ok(rows.first().map_or(0, |row| row.get(0)))
+    }
+
+    /// Open jobs past their expected age at `now`.
+    pub fn aged_count(&self, now: Timestamp) -> Result<i64> {
+        self.job_list_count(&AGED, now, &Query::all(crate::filter::Scope::AgedJobs))
+    }
+
+    /// Aged jobs at `now` that `query` keeps.
+    pub fn aged_count_matching(&self, now: Timestamp, query: &Query) -> Result<i64> {
+        self.job_list_count(&AGED, now, query)
+    }
+
+    /// Failed jobs that `query` keeps (ages at `now`).
+    pub fn failed_count_matching(&self, now: Timestamp, query: &Query) -> Result<i64> {
+        self.job_list_count(&FAILED, now, query)
     }
 }
