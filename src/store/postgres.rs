@@ -109,9 +109,13 @@ impl Ledger {
             location,
             ..
         } = self;
+        // Read committed whatever the server's or role's default: a person's write
+        // waits on a lock, then must read what the one it waited for committed.
         let tx = client
             .get_mut()
-            .transaction()
+            .build_transaction()
+            .isolation_level(postgres::IsolationLevel::ReadCommitted)
+            .start()
             .map_err(|e| classify(location, e))?;
         Ok(Writer::new(tx, location, statements))
     }

@@ -115,38 +115,7 @@ impl PgServer {
             String::from_utf8_lossy(&out.stderr)
         );
 
-        // No TCP at all (listen_addresses empty), the socket in the cluster's own
-        // directory; fsync off for the same reason as --no-sync (a killed server
-        // still keeps what it wrote: only the machine crashing would lose it).
-        let options = format!(
-            "-c listen_addresses='' -k '{}' -c fsync=off -c full_page_writes=off",
-            dir.display()
-        );
-        let log = dir.join("server.log");
-        let out = runner.run(
-            &bindir.join("pg_ctl"),
-            &[
-                "--pgdata".as_ref(),
-                dir.as_os_str(),
-                "-o".as_ref(),
-                options.as_ref(),
-                "-l".as_ref(),
-                log.as_os_str(),
-                "-w".as_ref(),
-                "-t".as_ref(),
-                "60".as_ref(),
-                "start".as_ref(),
-            ],
-        );
-        assert!(
-            out.status.success(),
-            "pg_ctl start in {} failed ({}): {}{}\nserver log:\n{}",
-            dir.display(),
-            out.status,
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr),
-            std::fs::read_to_string(&log).unwrap_or_default()
-        );
+        pg_ctl_start(runner, &bindir, &dir);
 
         PgServer {
             dir,
@@ -229,6 +198,32 @@ impl PgServer {
     }
 
     /// Whether the server answers, by `pg_ctl status`.
+    /// Stops the server (`pg_ctl stop -m fast`: connections are cut, as in a restart
+    /// or a lost network), keeping its directory to start it again.
+    pub fn stop(&self) {
+        let out = self.runner.run(
+            &self.bindir.join("pg_ctl"),
+            &[
+                "--pgdata".as_ref(),
+                self.dir.as_os_str(),
+                "-m".as_ref(),
+                "fast".as_ref(),
+                "-w".as_ref(),
+                "stop".as_ref(),
+            ],
+        );
+        assert!(
+            out.status.success(),
+            "pg_ctl stop failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// Starts a server stopped by [`PgServer::stop`] again, on the same directory.
+    pub fn start_again(&self) {
+        pg_ctl_start(self.runner, &self.bindir, &self.dir);
+    }
+
     pub fn is_running(&self) -> bool {
         self.runner
             .run(
@@ -238,6 +233,43 @@ impl PgServer {
             .status
             .success()
     }
+}
+
+/// Starts the server of the cluster in `dir` and waits until it answers.
+fn pg_ctl_start(runner: Runner, bindir: &Path, dir: &Path) {
+        // No TCP at all (listen_addresses empty), the socket in the cluster's own
+        // directory; fsync off for the same reason as --no-sync (a killed server
+        // still keeps what it wrote: only the machine crashing would lose it).
+        let options = format!(
+            "-c listen_addresses='' -k '{}' -c fsync=off -c full_page_writes=off",
+            dir.display()
+        );
+        let log = dir.join("server.log");
+        let out = runner.run(
+            &bindir.join("pg_ctl"),
+            &[
+                "--pgdata".as_ref(),
+                dir.as_os_str(),
+                "-o".as_ref(),
+                options.as_ref(),
+                "-l".as_ref(),
+                log.as_os_str(),
+                "-w".as_ref(),
+                "-t".as_ref(),
+                "60".as_ref(),
+                "start".as_ref(),
+            ],
+        );
+        assert!(
+            out.status.success(),
+            "pg_ctl start in {} failed ({}): {}{}\nserver log:\n{}",
+            dir.display(),
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+            std::fs::read_to_string(&log).unwrap_or_default()
+        );
+
 }
 
 impl Drop for PgServer {
