@@ -93,7 +93,10 @@ fn every_stream_order_gives_the_same_reports_on_both_engines() {
             ok(db, &["ingest", &stream]);
             // A re-run adds nothing, on either engine.
             let again = ok(db, &["ingest", &stream]);
-            assert!(again.contains(" 0 events applied"), "{order} re-run: {again}");
+            assert!(
+                again.contains(" 0 events applied"),
+                "{order} re-run: {again}"
+            );
         }
         assert_same(&reports(&file), &reports(&url), &format!("order {order}"));
     }
@@ -116,8 +119,14 @@ fn a_ledger_copied_to_the_other_engine_and_back_reports_as_it_was() {
     ok(
         &file,
         &[
-            "answer", &seq.to_string(), "--verdict", "needs_remote_check", "--note",
-            "checked the booking", "--reviewer", "ana",
+            "answer",
+            &seq.to_string(),
+            "--verdict",
+            "needs_remote_check",
+            "--note",
+            "checked the booking",
+            "--reviewer",
+            "ana",
         ],
     );
     let url = server.url(&server.fresh_database("copied_and_back"));
@@ -155,6 +164,9 @@ fn a_ledger_copied_to_the_other_engine_and_back_reports_as_it_was() {
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success() && stderr.contains("already holds a ledger"), "{stderr}");
+    assert!(
+        !out.status.success() && stderr.contains("already holds a ledger"),
+        "{stderr}"
+    );
     assert_same(&original, &reports(&url), "after a refused copy");
 }

@@ -24,7 +24,10 @@ fn jobledger(db: &str, args: &[&str]) -> Command {
 }
 
 fn ok(db: &str, args: &[&str]) -> String {
-    succeeded(&jobledger(db, args).output().expect("the binary runs"), args)
+    succeeded(
+        &jobledger(db, args).output().expect("the binary runs"),
+        args,
+    )
 }
 
 fn lines_kept(server: &PgServer, db: &str) -> i64 {
@@ -43,11 +46,20 @@ fn lines_kept(server: &PgServer, db: &str) -> i64 {
 fn an_ingest_cut_off_by_the_server_is_finished_by_a_re_run() {
     let server = PgServer::start();
     let db = server.fresh_database("ingest_cut_off");
-    let url = server.url(&db).replacen("jobledger@", "jobledger:s3cret-pw@", 1);
+    let url = server
+        .url(&db)
+        .replacen("jobledger@", "jobledger:s3cret-pw@", 1);
     let dir = tempfile::tempdir().unwrap();
     let stream = dir.path().join("s.ndjson");
     let generated = bare()
-        .args(["demo", "--jobs", "20000", "--stream-only", "--order", "shuffled"])
+        .args([
+            "demo",
+            "--jobs",
+            "20000",
+            "--stream-only",
+            "--order",
+            "shuffled",
+        ])
         .output()
         .unwrap();
     std::fs::write(&stream, &generated.stdout).unwrap();
@@ -64,7 +76,10 @@ fn an_ingest_cut_off_by_the_server_is_finished_by_a_re_run() {
         .unwrap();
     let began = Instant::now();
     while lines_kept(&server, &db) == 0 {
-        assert!(began.elapsed() < Duration::from_secs(60), "no batch was committed");
+        assert!(
+            began.elapsed() < Duration::from_secs(60),
+            "no batch was committed"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
     server.stop();
@@ -75,7 +90,10 @@ fn an_ingest_cut_off_by_the_server_is_finished_by_a_re_run() {
     }
     assert!(stderr.contains("cannot be reached"), "{stderr}");
     assert!(stderr.contains("re-run"), "{stderr}");
-    assert!(stderr.contains("jobledger@"), "the server is not named: {stderr}");
+    assert!(
+        stderr.contains("jobledger@"),
+        "the server is not named: {stderr}"
+    );
     assert!(!stderr.contains("s3cret"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 
@@ -113,8 +131,13 @@ fn an_open_console_waits_for_the_server_and_carries_on() {
     succeeded(&ingest.wait_with_output().unwrap(), &["ingest"]);
 
     let location = Location::parse(std::ffi::OsStr::new(&url)).unwrap();
-    let mut app = App::open(&location, Clock::Fixed(support::fixture::now()), "ana".into(), false)
-        .expect("the console opens");
+    let mut app = App::open(
+        &location,
+        Clock::Fixed(support::fixture::now()),
+        "ana".into(),
+        false,
+    )
+    .expect("the console opens");
     assert!(!app.model().writes_off());
     let held_before = app.model().summary.clone();
 
@@ -124,19 +147,28 @@ fn an_open_console_waits_for_the_server_and_carries_on() {
     let began = Instant::now();
     while !app.model().server_away {
         update(&mut app, Action::Tick);
-        assert!(began.elapsed() < Duration::from_secs(10), "the console never noticed");
+        assert!(
+            began.elapsed() < Duration::from_secs(10),
+            "the console never noticed"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
     assert!(app.model().writes_off());
     let said = app.flash().map(|f| f.text.clone()).unwrap_or_default();
     assert!(said.contains("cannot be reached"), "{said}");
-    assert_eq!(format!("{:?}", app.model().summary), format!("{held_before:?}"));
+    assert_eq!(
+        format!("{:?}", app.model().summary),
+        format!("{held_before:?}")
+    );
 
     server.start_again();
     let began = Instant::now();
     while app.model().server_away {
         update(&mut app, Action::Tick);
-        assert!(began.elapsed() < Duration::from_secs(30), "the console never reconnected");
+        assert!(
+            began.elapsed() < Duration::from_secs(30),
+            "the console never reconnected"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
     assert!(!app.model().writes_off());
@@ -146,7 +178,10 @@ fn an_open_console_waits_for_the_server_and_carries_on() {
     other.writer().unwrap().commit().unwrap();
     let began = Instant::now();
     while app.ledger().data_version().unwrap() == before {
-        assert!(began.elapsed() < Duration::from_secs(5), "another machine's commit went unheard");
+        assert!(
+            began.elapsed() < Duration::from_secs(5),
+            "another machine's commit went unheard"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
 }

@@ -237,39 +237,38 @@ impl PgServer {
 
 /// Starts the server of the cluster in `dir` and waits until it answers.
 fn pg_ctl_start(runner: Runner, bindir: &Path, dir: &Path) {
-        // No TCP at all (listen_addresses empty), the socket in the cluster's own
-        // directory; fsync off for the same reason as --no-sync (a killed server
-        // still keeps what it wrote: only the machine crashing would lose it).
-        let options = format!(
-            "-c listen_addresses='' -k '{}' -c fsync=off -c full_page_writes=off",
-            dir.display()
-        );
-        let log = dir.join("server.log");
-        let out = runner.run(
-            &bindir.join("pg_ctl"),
-            &[
-                "--pgdata".as_ref(),
-                dir.as_os_str(),
-                "-o".as_ref(),
-                options.as_ref(),
-                "-l".as_ref(),
-                log.as_os_str(),
-                "-w".as_ref(),
-                "-t".as_ref(),
-                "60".as_ref(),
-                "start".as_ref(),
-            ],
-        );
-        assert!(
-            out.status.success(),
-            "pg_ctl start in {} failed ({}): {}{}\nserver log:\n{}",
-            dir.display(),
-            out.status,
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr),
-            std::fs::read_to_string(&log).unwrap_or_default()
-        );
-
+    // No TCP at all (listen_addresses empty), the socket in the cluster's own
+    // directory; fsync off for the same reason as --no-sync (a killed server
+    // still keeps what it wrote: only the machine crashing would lose it).
+    let options = format!(
+        "-c listen_addresses='' -k '{}' -c fsync=off -c full_page_writes=off",
+        dir.display()
+    );
+    let log = dir.join("server.log");
+    let out = runner.run(
+        &bindir.join("pg_ctl"),
+        &[
+            "--pgdata".as_ref(),
+            dir.as_os_str(),
+            "-o".as_ref(),
+            options.as_ref(),
+            "-l".as_ref(),
+            log.as_os_str(),
+            "-w".as_ref(),
+            "-t".as_ref(),
+            "60".as_ref(),
+            "start".as_ref(),
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "pg_ctl start in {} failed ({}): {}{}\nserver log:\n{}",
+        dir.display(),
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+        std::fs::read_to_string(&log).unwrap_or_default()
+    );
 }
 
 impl Drop for PgServer {
