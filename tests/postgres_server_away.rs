@@ -69,7 +69,7 @@ fn an_ingest_cut_off_by_the_server_is_finished_by_a_re_run() {
     let file = dir.path().join("whole.db").to_string_lossy().into_owned();
     ok(&file, &["ingest", &stream]);
 
-    let mut ingest = jobledger(&url, &["ingest", &stream])
+    let ingest = jobledger(&url, &["ingest", &stream])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -85,9 +85,10 @@ fn an_ingest_cut_off_by_the_server_is_finished_by_a_re_run() {
     server.stop();
     let out = ingest.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    if out.status.success() {
-        panic!("the ingest finished before the server stopped; give it a longer stream");
-    }
+    assert!(
+        !out.status.success(),
+        "the ingest finished before the server stopped; give it a longer stream"
+    );
     assert!(stderr.contains("cannot be reached"), "{stderr}");
     assert!(stderr.contains("re-run"), "{stderr}");
     assert!(
