@@ -18,7 +18,8 @@ use crate::clock::Timestamp;
 use crate::decision::Disposition;
 use crate::event::{CallbackReport, Parsed};
 use crate::store::{
-    DispositionCounts, JobDefaults, Ledger, LineStatus, NewLine, StoreError, WaitingWriters, Writer,
+    DispositionCounts, JobDefaults, Ledger, LineAhead, LineStatus, NewLine, StoreError,
+    WaitingWriters, Writer,
 };
 
 pub(crate) use callback::judge;
@@ -217,53 +218,208 @@ pub fn ingest_in_batches(
     })
 }
 
+/// Lines told to the writer at once, before it is given them one by one (see
+/// `Writer::look_ahead`): a server ledger reads what they need in a few statements
+/// rather than a few a line.
+const AHEAD_LINES: usize = 1024;
+
+/// A batch refused as busy (on a server: a deadlock, or a line or job another writer
+/// kept meanwhile) is done again at most this many times.
+const BUSY_TRIES: u32 = 30;
+
+/// The bytes of lines a batch keeps to be done again; past them it ends.
+const BATCH_MAX_KEPT_BYTES: usize = 64 << 20;
+
+/// The lines to write: those of a batch to be done again first, then the reader's.
+struct Source {
+    lines: reader::Lines,
+    again: std::collections::VecDeque<reader::ReadLine>,
+    ended: bool,
+}
+
+impl Source {
+    fn next(&mut self) -> Result<Option<reader::ReadLine>, IngestError> {
+        if let Some(line) = self.again.pop_front() {
+            return Ok(Some(line));
+        }
+        if self.ended {
+            return Ok(None);
+        }
+        let line = self
+            .lines
+            .next_line()
+            .map_err(|failure| IngestError::Read {
+                line: failure.lines_before,
+                cause: failure.error,
+            })?;
+        self.ended = line.is_none();
+        Ok(line)
+    }
+
+    fn is_done(&self) -> bool {
+        self.ended && self.again.is_empty()
+    }
+
+    /// Gives back the lines of a batch that is to be done again, in their order.
+    fn put_back(&mut self, lines: Vec<reader::ReadLine>) {
+        for line in lines.into_iter().rev() {
+            self.again.push_front(line);
+        }
+    }
+}
+
 fn write_all(
     ledger: &mut Ledger,
-    mut lines: reader::Lines,
+    lines: reader::Lines,
     now: Timestamp,
     batching: Batching,
     mut progress: impl FnMut(&IngestReport),
 ) -> Result<IngestReport, IngestError> {
-    let defaults = JobDefaults::default();
     let waiting = ledger.waiting_writers();
+    // On a server, a transaction refused because of another writer (a deadlock, a line
+    // or job it kept meanwhile) is done again, never shown. A file's "busy" is a
+    // writer holding its lock past the wait: that is said.
+    let replay = ledger.file().is_none();
+    let mut source = Source {
+        lines,
+        again: std::collections::VecDeque::new(),
+        ended: false,
+    };
     let mut report = IngestReport::default();
-    let mut done = false;
-    while !done {
-        let mut writer = ledger.writer()?;
-        let held_since = Instant::now();
-        let mut batch = IngestReport::default();
-        for n in 0..batching.lines {
-            let line = lines.next_line().map_err(|failure| IngestError::Read {
-                line: failure.lines_before,
-                cause: failure.error,
-            })?;
-            let Some(line) = line else {
-                done = true;
-                break;
-            };
-            batch.cr_line_ends |= line.cr_line_ends;
-            if line.unfinished && !batching.complete {
-                batch.unfinished_bytes += line.length;
-                continue;
+    loop {
+        let mut tries = 0;
+        let batch = loop {
+            let mut kept = replay.then(Vec::new);
+            let mut writer = ledger.writer()?;
+            let written = write_batch(
+                &mut writer,
+                &mut source,
+                now,
+                batching,
+                waiting.as_ref(),
+                kept.as_mut(),
+            )
+            .and_then(|batch| writer.commit().map(|()| batch).map_err(IngestError::from));
+            match written {
+                Ok(batch) => break batch,
+                Err(IngestError::Store(StoreError::Busy { .. }))
+                    if replay && tries < BUSY_TRIES =>
+                {
+                    source.put_back(kept.unwrap_or_default());
+                    tries += 1;
+                    std::thread::sleep(busy_pause(tries));
+                }
+                Err(e) => return Err(e),
             }
-            batch.lines_read += 1;
-            ingest_line(&mut writer, &line, now, defaults, &mut batch)?;
-            if n % 64 == 63
-                && (held_since.elapsed() >= batching.max_hold
-                    || (held_since.elapsed() >= batching.give_way_after
-                        && waiting.as_ref().is_some_and(WaitingWriters::any)))
-            {
-                break;
-            }
-        }
-        writer.commit()?;
+        };
         report.merge(&batch);
         progress(&report);
-        if !done {
-            std::thread::sleep(batching.pause);
+        if source.is_done() {
+            return Ok(report);
+        }
+        std::thread::sleep(batching.pause);
+    }
+}
+
+/// The wait before a batch is done again: growing, and not the same for two writers
+/// that met, so that they do not meet again at once.
+fn busy_pause(tries: u32) -> Duration {
+    let base = Duration::from_millis(10) * 2_u32.pow(tries.min(7));
+    let jitter = u64::from(std::process::id() ^ Instant::now().elapsed().subsec_nanos()) % 10;
+    base.min(Duration::from_secs(1)) + Duration::from_millis(jitter * 3)
+}
+
+/// One batch: lines from `source` until the batch is full or has held the ledger long
+/// enough. With `kept`, every line taken goes there (to be done again if the ledger
+/// refuses the batch as busy), whatever became of the batch.
+fn write_batch(
+    writer: &mut Writer<'_>,
+    source: &mut Source,
+    now: Timestamp,
+    batching: Batching,
+    waiting: Option<&WaitingWriters>,
+    mut kept: Option<&mut Vec<reader::ReadLine>>,
+) -> Result<IngestReport, IngestError> {
+    let held_since = Instant::now();
+    let mut batch = IngestReport::default();
+    let mut taken = 0;
+    let mut kept_bytes = 0;
+    while taken < batching.lines {
+        let want = (batching.lines - taken).min(AHEAD_LINES);
+        let mut chunk = Vec::with_capacity(want);
+        while chunk.len() < want {
+            let Some(line) = source.next()? else {
+                break;
+            };
+            chunk.push(line);
+        }
+        if chunk.is_empty() {
+            break;
+        }
+        taken += chunk.len();
+        let written = write_chunk(writer, &chunk, now, batching, &mut batch);
+        if let Some(kept) = kept.as_deref_mut() {
+            for mut line in chunk {
+                line.release_read_ahead();
+                kept_bytes += line.raw.len();
+                kept.push(line);
+            }
+        }
+        written?;
+        if held_since.elapsed() >= batching.max_hold
+            || (held_since.elapsed() >= batching.give_way_after
+                && waiting.is_some_and(WaitingWriters::any))
+            || kept_bytes > BATCH_MAX_KEPT_BYTES
+        {
+            break;
         }
     }
-    Ok(report)
+    Ok(batch)
+}
+
+/// A chunk of lines: told to the writer ahead, then written one by one.
+fn write_chunk(
+    writer: &mut Writer<'_>,
+    chunk: &[reader::ReadLine],
+    now: Timestamp,
+    batching: Batching,
+    batch: &mut IngestReport,
+) -> Result<(), StoreError> {
+    let taken = |line: &reader::ReadLine| !line.unfinished || batching.complete;
+    let mut ahead = Vec::with_capacity(chunk.len());
+    let mut jobs = Vec::new();
+    for line in chunk.iter().filter(|line| taken(line)) {
+        let Some(content) = &line.content else {
+            continue;
+        };
+        ahead.push(LineAhead {
+            sha256: &content.sha256,
+            sha256_with_cr: content.sha256_with_cr.as_ref(),
+            raw: &line.raw,
+            whole: content.whole_length.is_none(),
+            callback: matches!(
+                content.parsed,
+                Parsed::Callback(_) | Parsed::Unparseable { .. }
+            ),
+        });
+        match &content.parsed {
+            Parsed::Event(event) => jobs.push(event.job_id()),
+            Parsed::Callback(report) => jobs.extend(report.job_id.as_deref()),
+            Parsed::Rejected { .. } | Parsed::Unparseable { .. } => {}
+        }
+    }
+    writer.look_ahead(&ahead, &jobs)?;
+    let defaults = JobDefaults::default();
+    for line in chunk {
+        batch.cr_line_ends |= line.cr_line_ends;
+        if !taken(line) {
+            batch.unfinished_bytes += line.length;
+            continue;
+        }
+        batch.lines_read += 1;
+        ingest_line(writer, line, now, defaults, batch)?;
+    }
+    Ok(())
 }
 
 impl IngestReport {

@@ -33,7 +33,16 @@ pub(crate) struct ReadLine {
     /// `None` for a blank line (nothing is kept for it).
     pub content: Option<Content>,
     /// Its share of the read-ahead, given back when the writer drops it.
-    _read_ahead: Held,
+    read_ahead: Held,
+}
+
+impl ReadLine {
+    /// Gives the line's share of the read-ahead back now: the writer keeps it past its
+    /// turn (to write its batch again if the ledger refuses it as busy), and a reader
+    /// waiting for room must not wait for that.
+    pub fn release_read_ahead(&mut self) {
+        self.read_ahead.release();
+    }
 }
 
 /// What the line alone tells: its identity and what it says.
@@ -197,7 +206,7 @@ fn prepare(line: RawLine, limit: usize, ahead: &Arc<ReadAhead>) -> ReadLine {
         unfinished,
         cr_line_ends: unfinished && inner_cr,
         content,
-        _read_ahead: read_ahead,
+        read_ahead,
     }
 }
 

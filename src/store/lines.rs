@@ -22,6 +22,18 @@ pub struct NewLine<'a> {
     pub ingested_at: Timestamp,
 }
 
+/// A line an ingest is about to write, as told to the writer before: what identifies
+/// it, and whether it is a callback (it then becomes one callback row, if new).
+#[derive(Debug, Clone, Copy)]
+pub struct LineAhead<'a> {
+    pub sha256: &'a [u8; 32],
+    pub sha256_with_cr: Option<&'a [u8; 32]>,
+    pub raw: &'a [u8],
+    /// The line is whole (not kept as its first bytes).
+    pub whole: bool,
+    pub callback: bool,
+}
+
 closed_set! {
     /// What became of an input line.
     pub enum LineStatus("line status") {

@@ -10,6 +10,7 @@
 //! one transaction committed whole or not at all.
 
 mod address;
+mod ahead;
 mod answers;
 mod callbacks;
 mod check;
@@ -263,6 +264,16 @@ pub(crate) fn classify(location: &Location, e: postgres::Error) -> StoreError {
         if *code == SqlState::INSUFFICIENT_PRIVILEGE || *code == SqlState::READ_ONLY_SQL_TRANSACTION
         {
             return StoreError::ReadOnly {
+                ledger: location.clone(),
+                detail: db.message().to_owned(),
+            };
+        }
+        // The server shutting down or starting: it is going away, or not back yet.
+        if *code == SqlState::ADMIN_SHUTDOWN
+            || *code == SqlState::CRASH_SHUTDOWN
+            || *code == SqlState::CANNOT_CONNECT_NOW
+        {
+            return StoreError::Unreachable {
                 ledger: location.clone(),
                 detail: db.message().to_owned(),
             };

@@ -4,9 +4,9 @@
 use super::ledger::on_engine;
 use super::{
     AttemptRow, AttemptState, CallbackFilter, CallbackRow, Cell, ClaimHistory, DecisionAnswerRow,
-    Downstream, HistoryEntry, JobDefaults, JobRow, NewAnswer, NewAttempt, NewCallback, NewDecision,
-    NewDecisionAnswer, NewLine, NewRepeat, OutboxRow, OutputFacts, OwnerRow, PendingRequests,
-    Reads, SavedView, StoreError, Table, TerminalRecord, Transition,
+    Downstream, HistoryEntry, JobDefaults, JobRow, LineAhead, NewAnswer, NewAttempt, NewCallback,
+    NewDecision, NewDecisionAnswer, NewLine, NewRepeat, OutboxRow, OutputFacts, OwnerRow,
+    PendingRequests, Reads, SavedView, StoreError, Table, TerminalRecord, Transition,
 };
 use super::{postgres, sqlite};
 use crate::clock::Timestamp;
@@ -144,6 +144,15 @@ impl Writer<'_> {
     }
     pub fn job_exists(&self, job_id: &str) -> Result<bool, StoreError> {
         on_engine!(self, e => e.job_exists(job_id))
+    }
+    /// Tells the writer the lines it is about to be given and the jobs they name, so
+    /// that it can read what it needs of them at once rather than line by line.
+    pub fn look_ahead(&mut self, lines: &[LineAhead<'_>], jobs: &[&str]) -> Result<(), StoreError> {
+        match self {
+            // A file's pages are read as they are needed, from its own page cache.
+            Writer::Sqlite(_) => Ok(()),
+            Writer::Postgres(w) => w.look_ahead(lines, jobs),
+        }
     }
     pub fn insert_line_once(&mut self, line: &NewLine<'_>) -> Result<Option<i64>, StoreError> {
         on_engine!(self, e => e.insert_line_once(line))

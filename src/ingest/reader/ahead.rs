@@ -68,13 +68,24 @@ pub(crate) struct Held {
     ahead: Arc<ReadAhead>,
 }
 
-impl Drop for Held {
-    fn drop(&mut self) {
+impl Held {
+    /// Gives the share back now (once: dropping it later gives nothing more).
+    pub fn release(&mut self) {
+        let bytes = std::mem::take(&mut self.bytes);
+        if bytes == 0 {
+            return;
+        }
         let mut state = self.ahead.lock();
-        state.bytes -= self.bytes;
+        state.bytes -= bytes;
         if state.reader_waits {
             self.ahead.room.notify_one();
         }
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        self.release();
     }
 }
 

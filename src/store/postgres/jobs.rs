@@ -18,6 +18,7 @@ mod write_behind;
 
 use postgres::Row;
 
+use super::ahead::JobInsert;
 use write_behind::HistoryRow;
 pub(super) use write_behind::WriteBehind;
 
@@ -33,7 +34,7 @@ use crate::store::{
 
 type Result<T> = std::result::Result<T, StoreError>;
 
-fn job_from(row: &Row, location: &Location) -> Result<JobRow> {
+pub(super) fn job_from(row: &Row, location: &Location) -> Result<JobRow> {
     let v = Values { row, location };
     Ok(JobRow {
         job_id: v.get(0)?,
@@ -54,7 +55,7 @@ fn job_from(row: &Row, location: &Location) -> Result<JobRow> {
     })
 }
 
-fn attempt_from(row: &Row, location: &Location) -> Result<AttemptRow> {
+pub(super) fn attempt_from(row: &Row, location: &Location) -> Result<AttemptRow> {
     let v = Values { row, location };
     Ok(AttemptRow {
         job_id: v.get(0)?,
@@ -108,9 +109,15 @@ impl Ledger {
 impl Writer<'_> {
     /// Writes and forgets what is remembered, when it is too much.
     fn make_room(&self) -> Result<()> {
-        if self.behind.borrow().is_full() {
+        self.make_room_for(1)
+    }
+
+    /// Writes and forgets what is remembered, when `more` rows would make it too much.
+    pub(super) fn make_room_for(&self, more: usize) -> Result<()> {
+        if self.behind.borrow().is_full_with(more) {
             self.flush_behind()?;
             self.behind.borrow_mut().forget();
+            self.ahead.borrow_mut().forget_jobs();
         }
         Ok(())
     }
@@ -119,6 +126,9 @@ impl Writer<'_> {
     pub fn job(&mut self, job_id: &str) -> Result<Option<JobRow>> {
         if let Some(job) = self.behind.borrow().job(job_id) {
             return Ok(Some(job.clone()));
+        }
+        if self.ahead.borrow().job_is_absent(job_id) {
+            return Ok(None);
         }
         // Not remembered, so not changed here: the ledger's row is the truth (and
         // stays it: it is locked).
@@ -153,6 +163,9 @@ impl Writer<'_> {
     pub fn attempt(&mut self, job_id: &str, attempt: i64) -> Result<Option<AttemptRow>> {
         if let Some(row) = self.behind.borrow().attempt(job_id, attempt) {
             return Ok(Some(row.clone()));
+        }
+        if self.ahead.borrow().attempts_were_read(job_id) {
+            return Ok(None);
         }
         let row = self
             .row_direct(
@@ -197,32 +210,50 @@ impl Writer<'_> {
         let budget = job.attempt_budget.unwrap_or(defaults.attempt_budget);
         let at = time_text(job.at);
         let aged_at = job.at.plus_seconds(expected_age_s);
-        // A job accepted meanwhile by another writer (committed after this transaction
-        // looked for it): nothing is inserted, and this transaction must be done again
-        // to find that job (refused as busy, as a deadlock is).
-        let inserted = self.execute_direct(
-            "INSERT INTO jobs (job_id, state, accepted_at, aged_at, timeout_s, expected_age_s,
-                    attempt_budget, latest_attempt, input_digest, model_digest, policy_revision,
-                    state_changed_at, accepted_line)
-             VALUES ($1, 'accepted', $2, $3, $4, $5, $6, 1, $7, $8, $9, $2, $10)
-             ON CONFLICT (job_id) DO NOTHING",
-            &[
-                &job.job_id,
-                &at,
-                &time_text(aged_at),
-                &job.timeout_s,
-                &expected_age_s,
-                &budget,
-                &job.input_digest,
-                &job.model_digest,
-                &job.policy_revision,
-                &line_seq,
-            ],
-        )?;
-        if inserted == 0 {
-            return Err(StoreError::Busy {
-                ledger: self.location().clone(),
+        if self.ahead.borrow().job_is_absent(&job.job_id) {
+            // Looked for ahead and not found: written with the other rows kept ahead. A
+            // job another writer accepts meanwhile meets the unique id then, and this
+            // transaction is refused as busy, to be done again (it then finds the job).
+            self.ahead.borrow_mut().add_job(JobInsert {
+                job_id: job.job_id.clone(),
+                accepted_at: at,
+                aged_at: time_text(aged_at),
+                timeout_s: job.timeout_s,
+                expected_age_s,
+                attempt_budget: budget,
+                input_digest: job.input_digest.clone(),
+                model_digest: job.model_digest.clone(),
+                policy_revision: job.policy_revision.clone(),
+                accepted_line: line_seq,
             });
+        } else {
+            // A job accepted meanwhile by another writer (committed after this
+            // transaction looked for it): nothing is inserted, and this transaction must
+            // be done again to find that job (refused as busy, as a deadlock is).
+            let inserted = self.execute_direct(
+                "INSERT INTO jobs (job_id, state, accepted_at, aged_at, timeout_s,
+                        expected_age_s, attempt_budget, latest_attempt, input_digest,
+                        model_digest, policy_revision, state_changed_at, accepted_line)
+                 VALUES ($1, 'accepted', $2, $3, $4, $5, $6, 1, $7, $8, $9, $2, $10)
+                 ON CONFLICT (job_id) DO NOTHING",
+                &[
+                    &job.job_id,
+                    &at,
+                    &time_text(aged_at),
+                    &job.timeout_s,
+                    &expected_age_s,
+                    &budget,
+                    &job.input_digest,
+                    &job.model_digest,
+                    &job.policy_revision,
+                    &line_seq,
+                ],
+            )?;
+            if inserted == 0 {
+                return Err(StoreError::Busy {
+                    ledger: self.location().clone(),
+                });
+            }
         }
         self.counts.job(JobState::Accepted);
         let row = JobRow {
@@ -376,7 +407,13 @@ impl Writer<'_> {
 
     /// Is there a job with this id?
     pub fn job_exists(&self, job_id: &str) -> Result<bool> {
-        // A job's row is inserted at once (only its changes are kept behind).
+        // A job accepted here is remembered (its row may still be kept ahead).
+        if self.behind.borrow().job(job_id).is_some() {
+            return Ok(true);
+        }
+        if self.ahead.borrow().job_is_absent(job_id) {
+            return Ok(false);
+        }
         Ok(self
             .row_direct("SELECT 1 FROM jobs WHERE job_id = $1", &[&job_id])?
             .is_some())

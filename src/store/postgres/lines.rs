@@ -82,7 +82,16 @@ impl Writer<'_> {
     /// unique identity (the insert waits for that writer's transaction): nothing is
     /// inserted (`ON CONFLICT DO NOTHING`), and the line counts as kept before. Only
     /// then is a sequence number spent, as a sequence's numbers are, for nothing.
+    ///
+    /// A line told ahead (see `ahead.rs`) was looked for already, and is kept with the
+    /// rows written together.
     pub fn insert_line_once(&mut self, line: &NewLine<'_>) -> Result<Option<i64>> {
+        if let Some(kept) = self.keep_told_line(line)? {
+            return Ok(kept);
+        }
+        if self.is_my_line(line) {
+            return Ok(None);
+        }
         let whole_length = line
             .whole_length
             .map(|n| i64::try_from(n).unwrap_or(i64::MAX));
@@ -120,11 +129,18 @@ impl Writer<'_> {
                 &with_cr,
             ],
         )?;
-        Ok(row.map(|row| row.get(0)))
+        let seq = row.map(|row| row.get(0));
+        if seq.is_some() {
+            self.note_kept_line(line);
+        }
+        Ok(seq)
     }
 
     /// Marks a kept line as a rejected event, with the reason (stored as `code: sentence`).
     pub fn reject_line(&mut self, seq: i64, reason: &Rejection) -> Result<()> {
+        if self.reject_kept_line(seq, &reason.to_string()) {
+            return Ok(());
+        }
         self.execute_direct(
             "UPDATE input_lines SET status = 'rejected', reason = $2 WHERE seq = $1",
             &[&seq, &reason.to_string()],
@@ -134,6 +150,9 @@ impl Writer<'_> {
 
     /// The raw bytes of an input line.
     pub fn raw_line(&self, line_seq: i64) -> Result<Option<Vec<u8>>> {
+        if let Some(raw) = self.kept_line_raw(line_seq) {
+            return Ok(Some(raw));
+        }
         Ok(self
             .row_direct("SELECT raw FROM input_lines WHERE seq = $1", &[&line_seq])?
             .map(|row| row.get(0)))

@@ -9,7 +9,10 @@ use crate::store::{Location, OpenMode, StoreError};
 
 /// The migrations, in order: the ledger's schema version is their count. Append
 /// only: a migration once released is never edited.
-const MIGRATIONS: &[&str] = &[include_str!("migrations/001_ledger.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("migrations/001_ledger.sql"),
+    include_str!("migrations/002_gap_in_plpgsql.sql"),
+];
 
 /// The schema version this build writes and understands.
 #[allow(clippy::cast_possible_wrap)] // a handful of migrations

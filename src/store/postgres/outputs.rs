@@ -3,6 +3,7 @@
 
 use postgres::Row;
 
+use super::ahead::DownstreamRow;
 use super::writer::{Values, opt_time_text, time_text};
 use super::{Ledger, Writer};
 use crate::store::{Downstream, Location, NewDecision, OutputFacts, StoreError};
@@ -69,7 +70,8 @@ impl Ledger {
 impl Writer<'_> {
     /// What the ledger knows about a job's output object.
     pub fn output_facts(&self, job_id: &str) -> Result<OutputFacts> {
-        let stored = self.row_direct(LAST_OUTPUT, &[&job_id])?;
+        // Outputs and checks kept ahead are written first (`row`), so that they are read.
+        let stored = self.row(LAST_OUTPUT, &[&job_id])?;
         output_facts(
             stored,
             |stored_at| self.row_direct(LAST_CHECK, &[&job_id, &stored_at]),
@@ -84,32 +86,34 @@ impl Writer<'_> {
         fact: &Downstream<'_>,
         line_seq: i64,
     ) -> Result<()> {
-        match *fact {
+        // Written with the other rows kept ahead, before any statement that reads them.
+        let job_id = job_id.to_owned();
+        let row = match *fact {
             Downstream::OutputStored {
                 reference,
                 stored_at,
                 retention_until,
-            } => self.execute_direct(
-                "INSERT INTO outputs (job_id, ref, stored_at, retention_until, line_seq)
-                 VALUES ($1, $2, $3, $4, $5)",
-                &[
-                    &job_id,
-                    &reference,
-                    &time_text(stored_at),
-                    &opt_time_text(retention_until),
-                    &line_seq,
-                ],
-            ),
-            Downstream::OutputChecked { at, exists } => self.execute_direct(
-                "INSERT INTO output_checks (job_id, checked_at, object_exists, line_seq)
-                 VALUES ($1, $2, $3, $4)",
-                &[&job_id, &time_text(at), &i16::from(exists), &line_seq],
-            ),
-            Downstream::NotificationSent { kind, at } => self.execute_direct(
-                "INSERT INTO notifications (job_id, kind, sent_at, line_seq) VALUES ($1, $2, $3, $4)",
-                &[&job_id, &kind, &time_text(at), &line_seq],
-            ),
-        }?;
+            } => DownstreamRow::Output {
+                job_id,
+                reference: reference.to_owned(),
+                stored_at: time_text(stored_at),
+                retention_until: opt_time_text(retention_until),
+                line_seq,
+            },
+            Downstream::OutputChecked { at, exists } => DownstreamRow::Check {
+                job_id,
+                checked_at: time_text(at),
+                exists: i16::from(exists),
+                line_seq,
+            },
+            Downstream::NotificationSent { kind, at } => DownstreamRow::Notification {
+                job_id,
+                kind: kind.to_owned(),
+                sent_at: time_text(at),
+                line_seq,
+            },
+        };
+        self.ahead.borrow_mut().add_downstream(row);
         Ok(())
     }
 

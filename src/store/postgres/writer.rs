@@ -16,9 +16,11 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
+use postgres::error::SqlState;
 use postgres::types::ToSql;
 use postgres::{Row, Statement, Transaction};
 
+use super::ahead::Ahead;
 use super::classify;
 use super::counts::CountDeltas;
 use super::jobs::WriteBehind;
@@ -38,6 +40,9 @@ pub struct Writer<'conn> {
     /// ([`Writer::execute`], [`Writer::rows`], [`Writer::row`], [`Writer::tx`]) writes
     /// them first, so it reads what this transaction did.
     pub(super) behind: RefCell<WriteBehind>,
+    /// What an ingest told this writer ahead, and the rows it keeps to write together
+    /// (see `ahead.rs`); written before what `behind` keeps, which may change them.
+    pub(super) ahead: RefCell<Ahead>,
     /// What this transaction adds to the kept counts, written at commit.
     pub(super) counts: CountDeltas,
 }
@@ -53,6 +58,7 @@ impl<'conn> Writer<'conn> {
             location,
             statements,
             behind: RefCell::new(WriteBehind::default()),
+            ahead: RefCell::new(Ahead::default()),
             counts: CountDeltas::default(),
         }
     }
@@ -81,6 +87,9 @@ impl<'conn> Writer<'conn> {
 
     /// Writes what is kept in memory (jobs, attempts, history) to the transaction.
     pub(super) fn flush_behind(&self) -> Result<()> {
+        if !self.ahead.borrow().is_clean() {
+            self.ahead.borrow_mut().flush(self)?;
+        }
         let mut behind = self.behind.borrow_mut();
         if behind.is_clean() {
             return Ok(());
@@ -133,6 +142,27 @@ impl<'conn> Writer<'conn> {
         let st = self.statement(sql)?;
         let done = self.tx.borrow_mut().execute(&st, params);
         done.map_err(|e| self.err(e))
+    }
+
+    /// [`Writer::execute_direct`] of an insert that may meet the unique identity of a
+    /// row another writer kept meanwhile: the transaction is then refused as busy, to
+    /// be done again (it then finds that row).
+    pub(super) fn insert_or_busy(
+        &self,
+        sql: &'static str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<u64> {
+        let st = self.statement(sql)?;
+        let done = self.tx.borrow_mut().execute(&st, params);
+        done.map_err(|e| {
+            if e.code() == Some(&SqlState::UNIQUE_VIOLATION) {
+                StoreError::Busy {
+                    ledger: self.location.clone(),
+                }
+            } else {
+                self.err(e)
+            }
+        })
     }
 
     /// [`Writer::rows`] of a statement that reads neither jobs, attempts nor job

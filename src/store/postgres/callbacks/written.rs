@@ -5,7 +5,7 @@ use postgres::Row;
 use crate::decision::Outcome;
 use crate::store::StoreError;
 use crate::store::postgres::Writer;
-use crate::store::postgres::writer::{Values, opt_time_text, time_text};
+use crate::store::postgres::writer::Values;
 use crate::store::{AnswerRow, CallbackRow, ClaimHistory, Location, NewCallback, Replacement};
 
 type Result<T> = std::result::Result<T, StoreError>;
@@ -79,57 +79,38 @@ impl Writer<'_> {
         outcome: Outcome,
     ) -> Result<ClaimHistory> {
         let mut history = ClaimHistory::default();
-        let rows = self.rows_direct(
+        let mut claim = |seq: i64, claimed: Option<&str>| {
+            if claimed == Some(outcome.as_str()) {
+                history.first_same = Some(history.first_same.map_or(seq, |s| s.min(seq)));
+            } else {
+                history.opposite = true;
+            }
+        };
+        // Read ahead with the job, and kept up to date by this writer's callbacks.
+        if let Some(claims) = self.ahead.borrow().claims(job_id, attempt) {
+            for &(seq, claimed) in claims {
+                claim(seq, claimed);
+            }
+            return Ok(history);
+        }
+        // Callbacks kept ahead are written first, so that they are read too.
+        let rows = self.rows(
             "SELECT seq, outcome FROM callbacks
               WHERE job_id = $1 AND attempt = $2 AND disposition <> 'quarantine'",
             &[&job_id, &attempt],
         )?;
         for row in &rows {
-            let seq: i64 = row.get(0);
-            if row.get::<_, Option<&str>>(1) == Some(outcome.as_str()) {
-                history.first_same = Some(history.first_same.map_or(seq, |s| s.min(seq)));
-            } else {
-                history.opposite = true;
-            }
+            claim(row.get(0), row.get::<_, Option<&str>>(1));
         }
         Ok(history)
     }
 
     /// Keeps a judged callback; returns its sequence number.
     pub fn insert_callback(&mut self, cb: &NewCallback<'_>) -> Result<i64> {
-        let row = self.row_direct(
-            "INSERT INTO callbacks (line_seq, delivery_id, job_id, attempt, outcome, arrived_at,
-                    timeout_at, disposition, reason, detail, job_state_before, replacement_attempt,
-                    first_report_seq, linked_from_seq, judged_at, replacement_created_by,
-                    replacement_started_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
-             RETURNING seq",
-            &[
-                &cb.line_seq,
-                &cb.delivery_id,
-                &cb.job_id,
-                &cb.attempt,
-                &cb.outcome.map(Outcome::as_str),
-                &opt_time_text(cb.arrived_at),
-                &opt_time_text(cb.timeout_at),
-                &cb.disposition.as_str(),
-                &cb.reason.as_str(),
-                &cb.detail,
-                &cb.job_state_before.map(crate::decision::JobState::as_str),
-                &cb.replacement_attempt,
-                &cb.first_report_seq,
-                &cb.linked_from_seq,
-                &time_text(cb.judged_at),
-                &cb.replacement_started.as_ref().map(|r| r.0.as_str()),
-                &opt_time_text(cb.replacement_started.as_ref().map(|r| r.1)),
-            ],
-        )?;
+        // Written with the other rows kept ahead, before any statement that reads it.
+        let seq = self.keep_callback(cb)?;
         self.counts.callback(cb.disposition);
-        let row = row.ok_or_else(|| StoreError::Damaged {
-            ledger: self.location().clone(),
-            detail: "a callback inserted gave no sequence number".to_owned(),
-        })?;
-        Ok(row.get(0))
+        Ok(seq)
     }
 
     /// The callback with this sequence number.

@@ -71,11 +71,11 @@ impl WriteBehind {
     }
 
     /// So much is remembered that it should be written and forgotten first.
-    pub fn is_full(&self) -> bool {
-        self.jobs.len() + self.attempts.len() >= 2 * REMEMBERED_JOBS
+    pub fn is_full_with(&self, more: usize) -> bool {
+        self.jobs.len() + self.attempts.len() + more > 2 * REMEMBERED_JOBS
     }
 
-    /// Forgets everything (written before: see [`WriteBehind::is_full`]).
+    /// Forgets everything (written before: see [`WriteBehind::is_full_with`]).
     pub fn forget(&mut self) {
         debug_assert!(!self.dirty);
         self.jobs.clear();
