@@ -368,7 +368,7 @@ fn write_batch(
         written?;
         if held_since.elapsed() >= batching.max_hold
             || (held_since.elapsed() >= batching.give_way_after
-                && waiting.is_some_and(WaitingWriters::any))
+                && (waiting.is_some_and(WaitingWriters::any) || writer.others_wait()?))
             || kept_bytes > BATCH_MAX_KEPT_BYTES
         {
             break;

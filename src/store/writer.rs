@@ -154,6 +154,14 @@ impl Writer<'_> {
             Writer::Postgres(w) => w.look_ahead(lines, jobs),
         }
     }
+    /// Does another writer wait for this transaction to end? A file's writers are told
+    /// by [`super::WaitingWriters`] instead: this says no there.
+    pub fn others_wait(&self) -> Result<bool, StoreError> {
+        match self {
+            Writer::Sqlite(_) => Ok(false),
+            Writer::Postgres(w) => w.others_wait(),
+        }
+    }
     pub fn insert_line_once(&mut self, line: &NewLine<'_>) -> Result<Option<i64>, StoreError> {
         on_engine!(self, e => e.insert_line_once(line))
     }

@@ -120,6 +120,8 @@ struct CallbackInsert {
 /// What a writer was told ahead and what it keeps to write.
 #[derive(Debug, Default)]
 pub(super) struct Ahead {
+    /// This transaction holds the ledger's ingest turn.
+    turn: bool,
     /// The lines told ahead (by SHA-256, and whether whole): whether the ledger held
     /// each when looked for.
     told: HashMap<([u8; 32], bool), bool>,
@@ -415,9 +417,36 @@ impl Writer<'_> {
     /// Reads at once what the coming `lines` need: which the ledger holds, the jobs
     /// they name (`jobs`: locked, with their attempts and their callbacks' claims), and
     /// the sequence numbers of the new lines and callbacks.
+    ///
+    /// The first look of a transaction takes the ledger's ingest turn: ingests, from
+    /// however many machines, write one batch at a time. A line two of them send is
+    /// then kept by the first and found by the second, its sequence number the one a
+    /// single ingest gives it, rather than taken by both and refused to one of them at
+    /// commit. A person's writes take no turn: they wait for a job's row at most, and
+    /// an ingest holding rows someone waits for ends its batch ([`Writer::others_wait`]).
     pub fn look_ahead(&mut self, lines: &[LineAhead<'_>], jobs: &[&str]) -> Result<()> {
+        if !self.ahead.borrow().turn {
+            self.execute_direct(
+                "SELECT pg_advisory_xact_lock(hashtext('jobledger ingest ' || current_schema()))",
+                &[],
+            )?;
+            self.ahead.borrow_mut().turn = true;
+        }
         self.look_for_lines(lines)?;
         self.look_for_jobs(jobs)
+    }
+
+    /// Does another session wait for a lock this transaction holds (a job's row a
+    /// reviewer's answer needs, or the ingest turn another ingest waits for)?
+    pub fn others_wait(&self) -> Result<bool> {
+        Ok(self
+            .row_direct(
+                "SELECT EXISTS (SELECT 1 FROM pg_locks
+                                 WHERE NOT granted
+                                   AND pg_backend_pid() = ANY (pg_blocking_pids(pid)))",
+                &[],
+            )?
+            .is_some_and(|row| row.get(0)))
     }
 
     fn look_for_lines(&mut self, lines: &[LineAhead<'_>]) -> Result<()> {
