@@ -15,7 +15,7 @@
 //! commit), and the transaction is refused as busy, nothing of it kept: the ingest does
 //! it again, and then finds what the other kept.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet};
 
 use super::Writer;
 use super::writer::{opt_time_text, time_text};
@@ -129,8 +129,9 @@ pub(super) struct Ahead {
     mine: HashSet<(Option<Vec<u8>>, [u8; 32])>,
     /// Of those, the lines kept as their first bytes (by the whole line's SHA-256).
     mine_oversized: HashSet<[u8; 32]>,
-    line_seqs: VecDeque<i64>,
-    callback_seqs: VecDeque<i64>,
+    /// The numbers the next line and callback kept get (while `turn` is held).
+    next_line: i64,
+    next_callback: i64,
     lines: Vec<LineRow>,
     /// Jobs looked for and not found: none until this transaction accepts one.
     absent: HashSet<String>,
@@ -414,9 +415,8 @@ fn flush_downstream(writer: &Writer<'_>, rows: &[DownstreamRow]) -> Result<()> {
 }
 
 impl Writer<'_> {
-    /// Reads at once what the coming `lines` need: which the ledger holds, the jobs
-    /// they name (`jobs`: locked, with their attempts and their callbacks' claims), and
-    /// the sequence numbers of the new lines and callbacks.
+    /// Reads at once what the coming `lines` need: which the ledger holds, and the jobs
+    /// they name (`jobs`: locked, with their attempts and their callbacks' claims).
     ///
     /// The first look of a transaction takes the ledger's ingest turn: ingests, from
     /// however many machines, write one batch at a time. A line two of them send is
@@ -425,13 +425,7 @@ impl Writer<'_> {
     /// commit. A person's writes take no turn: they wait for a job's row at most, and
     /// an ingest holding rows someone waits for ends its batch ([`Writer::others_wait`]).
     pub fn look_ahead(&mut self, lines: &[LineAhead<'_>], jobs: &[&str]) -> Result<()> {
-        if !self.ahead.borrow().turn {
-            self.execute_direct(
-                "SELECT pg_advisory_xact_lock(hashtext('jobledger ingest ' || current_schema()))",
-                &[],
-            )?;
-            self.ahead.borrow_mut().turn = true;
-        }
+        self.take_turn()?;
         self.look_for_lines(lines)?;
         self.look_for_jobs(jobs)
     }
@@ -488,53 +482,44 @@ impl Writer<'_> {
             .iter()
             .map(|row| usize::try_from(row.get::<_, i64>(0) - 1).unwrap_or(usize::MAX))
             .collect();
-        let (new_lines, new_callbacks) = {
-            let mut ahead = self.ahead.borrow_mut();
-            let mut here = HashSet::new();
-            let mut here_oversized = HashSet::new();
-            let (mut new_lines, mut new_callbacks) = (0_i64, 0_i64);
-            for (i, line) in lines.iter().enumerate() {
-                let in_ledger = kept.contains(&i);
-                ahead.told.insert((*line.sha256, line.whole), in_ledger);
-                let oversized_here = line.whole && here_oversized.contains(line.sha256);
-                if in_ledger || oversized_here || ahead.is_mine(line, &here) {
-                    continue;
-                }
-                here.insert((time_key(line.raw), *line.sha256));
-                if !line.whole {
-                    here_oversized.insert(*line.sha256);
-                }
-                new_lines += 1;
-                new_callbacks += i64::from(line.callback);
-            }
-            (new_lines, new_callbacks)
-        };
-        self.take_seqs(new_lines, new_callbacks)
+        let mut ahead = self.ahead.borrow_mut();
+        for (i, line) in lines.iter().enumerate() {
+            ahead
+                .told
+                .insert((*line.sha256, line.whole), kept.contains(&i));
+        }
+        Ok(())
     }
 
-    /// Takes `lines` sequence numbers of input lines and `callbacks` of callbacks, in
-    /// one statement.
-    fn take_seqs(&mut self, lines: i64, callbacks: i64) -> Result<()> {
-        if lines == 0 && callbacks == 0 {
+    /// Takes the ledger's ingest turn for the rest of the transaction, once, and reads
+    /// the numbers the next line and callback get.
+    ///
+    /// Ingests, from however many machines, write one batch at a time (an advisory lock
+    /// of the ledger's schema). A line two of them send is then kept by the first and
+    /// found by the second, rather than taken by both and refused to one at commit;
+    /// and lines and callbacks are numbered on from the highest kept, in the
+    /// transaction: a batch rolled back (a server that went away, a deadlock) leaves
+    /// no gap, as a sequence's numbers would, so a re-run gives the numbers one ingest
+    /// gives. A person's writes take no turn: they wait for a job's row at most, and an
+    /// ingest holding rows someone waits for ends its batch ([`Writer::others_wait`]).
+    fn take_turn(&self) -> Result<()> {
+        if self.ahead.borrow().turn {
             return Ok(());
         }
-        let row = self.row_direct(
-            "SELECT ARRAY(SELECT nextval(pg_get_serial_sequence('input_lines', 'seq'))
-                            FROM generate_series(1, $1::bigint)),
-                    ARRAY(SELECT nextval(pg_get_serial_sequence('callbacks', 'seq'))
-                            FROM generate_series(1, $2::bigint))",
-            &[&lines, &callbacks],
+        self.execute_direct(
+            "SELECT pg_advisory_xact_lock(hashtext('jobledger ingest ' || current_schema()))",
+            &[],
         )?;
-        let Some(row) = row else {
-            return Ok(());
-        };
-        let mut line_seqs: Vec<i64> = row.get(0);
-        let mut callback_seqs: Vec<i64> = row.get(1);
-        line_seqs.sort_unstable();
-        callback_seqs.sort_unstable();
+        let row = self.row_direct(
+            "SELECT coalesce((SELECT max(seq) FROM input_lines), 0),
+                    coalesce((SELECT max(seq) FROM callbacks), 0)",
+            &[],
+        )?;
+        let (lines, callbacks): (i64, i64) = row.map_or((0, 0), |row| (row.get(0), row.get(1)));
         let mut ahead = self.ahead.borrow_mut();
-        ahead.line_seqs.extend(line_seqs);
-        ahead.callback_seqs.extend(callback_seqs);
+        ahead.turn = true;
+        ahead.next_line = lines + 1;
+        ahead.next_callback = callbacks + 1;
         Ok(())
     }
 
@@ -710,31 +695,22 @@ impl Writer<'_> {
             .map(|l| l.raw.clone())
     }
 
-    /// The next sequence number of a line (`line`) or a callback, taken ahead or, when
-    /// none is left, now.
-    fn next_seq(&self, line: bool) -> Result<i64> {
-        {
-            let mut ahead = self.ahead.borrow_mut();
-            let queue = if line {
-                &mut ahead.line_seqs
-            } else {
-                &mut ahead.callback_seqs
-            };
-            if let Some(seq) = queue.pop_front() {
-                return Ok(seq);
-            }
-        }
-        let sql = if line {
-            "SELECT nextval(pg_get_serial_sequence('input_lines', 'seq'))"
+    /// The next sequence number of a line (`line`) or a callback.
+    pub(super) fn next_seq(&self, line: bool) -> Result<i64> {
+        self.take_turn()?;
+        let mut ahead = self.ahead.borrow_mut();
+        let next = if line {
+            &mut ahead.next_line
         } else {
-            "SELECT nextval(pg_get_serial_sequence('callbacks', 'seq'))"
+            &mut ahead.next_callback
         };
-        let row = self.row_direct(sql, &[])?;
-        row.map(|row| row.get(0))
-            .ok_or_else(|| StoreError::Damaged {
-                ledger: self.location().clone(),
-                detail: "a sequence gave no number".to_owned(),
-            })
+        *next += 1;
+        Ok(*next - 1)
+    }
+
+    /// Gives back the number of a line that was not kept after all (the last taken).
+    pub(super) fn give_back_line_seq(&self) {
+        self.ahead.borrow_mut().next_line -= 1;
     }
 
     /// Keeps a judged callback, to be written with the others; returns its sequence

@@ -77,11 +77,11 @@ impl Writer<'_> {
     ///
     /// One statement: the line is looked for (under the identity it had with a CR
     /// before its LF, when it ended so; and among the lines kept as their first bytes,
-    /// when it is whole), and inserted only when absent, so that a line already kept
-    /// takes no sequence number. A line another writer keeps meanwhile is met by the
-    /// unique identity (the insert waits for that writer's transaction): nothing is
-    /// inserted (`ON CONFLICT DO NOTHING`), and the line counts as kept before. Only
-    /// then is a sequence number spent, as a sequence's numbers are, for nothing.
+    /// when it is whole), and inserted only when absent, its number the next after the
+    /// highest kept (`ahead.rs`: the writer holds the ingest turn), given back when it
+    /// was there. A line another writer keeps meanwhile is met by the unique identity:
+    /// nothing is inserted (`ON CONFLICT DO NOTHING`), and the line counts as kept
+    /// before.
     ///
     /// A line told ahead (see `ahead.rs`) was looked for already, and is kept with the
     /// rows written together.
@@ -96,10 +96,12 @@ impl Writer<'_> {
             .whole_length
             .map(|n| i64::try_from(n).unwrap_or(i64::MAX));
         let with_cr: Option<&[u8]> = line.sha256_with_cr.map(|sha| &sha[..]);
+        let seq = self.next_seq(true)?;
         let row = self.row_direct(
-            "INSERT INTO input_lines (line_sha256, raw, event, status, reason, ingested_at,
+            "INSERT INTO input_lines (seq, line_sha256, raw, event, status, reason, ingested_at,
                     whole_length)
-             SELECT $1::bytea, $2::bytea, $3::text, $4::text, $5::text, $6::text, $7::bigint
+             SELECT $9::bigint, $1::bytea, $2::bytea, $3::text, $4::text, $5::text, $6::text,
+                    $7::bigint
               WHERE NOT EXISTS (
                       SELECT 1 FROM input_lines
                        WHERE time_key = (CASE WHEN octet_length($2::bytea) > 0
@@ -117,7 +119,7 @@ impl Writer<'_> {
                       SELECT 1 FROM input_lines
                        WHERE whole_length IS NOT NULL AND line_sha256 = $1::bytea))
              ON CONFLICT (time_key, line_sha256) DO NOTHING
-             RETURNING seq",
+             RETURNING 1",
             &[
                 &&line.sha256[..],
                 &line.raw,
@@ -127,13 +129,15 @@ impl Writer<'_> {
                 &time_text(line.ingested_at),
                 &whole_length,
                 &with_cr,
+                &seq,
             ],
         )?;
-        let seq = row.map(|row| row.get(0));
-        if seq.is_some() {
-            self.note_kept_line(line);
+        if row.is_none() {
+            self.give_back_line_seq();
+            return Ok(None);
         }
-        Ok(seq)
+        self.note_kept_line(line);
+        Ok(Some(seq))
     }
 
     /// Marks a kept line as a rejected event, with the reason (stored as `code: sentence`).
