@@ -117,6 +117,20 @@ struct CallbackInsert {
     replacement_started_at: Option<String>,
 }
 
+/// The callbacks of one job's attempt that claimed an outcome: their sequence numbers
+/// and outcomes.
+type Claims = Vec<(i64, Option<&'static str>)>;
+
+/// What became of a line given to [`Writer::keep_told_line`].
+pub(super) enum Told {
+    /// It was not told ahead: the ledger must be asked.
+    No,
+    /// Kept before (in the ledger, or earlier in this transaction).
+    KeptBefore,
+    /// New, kept with this number.
+    Kept(i64),
+}
+
 /// What a writer was told ahead and what it keeps to write.
 #[derive(Debug, Default)]
 pub(super) struct Ahead {
@@ -140,7 +154,7 @@ pub(super) struct Ahead {
     /// Jobs whose callbacks' claims were all read, with them: by (job, attempt), the
     /// sequence number and outcome of each callback not quarantined.
     claims_read: HashSet<String>,
-    claims: HashMap<(String, i64), Vec<(i64, Option<&'static str>)>>,
+    claims: HashMap<(String, i64), Claims>,
     jobs: Vec<JobInsert>,
     callbacks: Vec<CallbackInsert>,
     downstream: Vec<DownstreamRow>,
@@ -607,10 +621,8 @@ impl Writer<'_> {
         Ok(())
     }
 
-    /// Keeps a line told ahead, unless kept already: `None` when the line was not told
-    /// ahead (the caller asks the ledger then), else whether it is new, with its
-    /// sequence number.
-    pub(super) fn keep_told_line(&self, line: &NewLine<'_>) -> Result<Option<Option<i64>>> {
+    /// Keeps a line told ahead, unless kept already.
+    pub(super) fn keep_told_line(&self, line: &NewLine<'_>) -> Result<Told> {
         let whole = line.whole_length.is_none();
         let as_ahead = LineAhead {
             sha256: line.sha256,
@@ -622,12 +634,12 @@ impl Writer<'_> {
         let told = {
             let ahead = self.ahead.borrow();
             let Some(&in_ledger) = ahead.told.get(&(*line.sha256, whole)) else {
-                return Ok(None);
+                return Ok(Told::No);
             };
             in_ledger || ahead.is_mine(&as_ahead, &HashSet::new())
         };
         if told {
-            return Ok(Some(None));
+            return Ok(Told::KeptBefore);
         }
         let seq = self.next_seq(true)?;
         let mut ahead = self.ahead.borrow_mut();
@@ -647,7 +659,7 @@ impl Writer<'_> {
                 .whole_length
                 .map(|n| i64::try_from(n).unwrap_or(i64::MAX)),
         });
-        Ok(Some(Some(seq)))
+        Ok(Told::Kept(seq))
     }
 
     /// Remembers a line this transaction kept by a statement of its own, so that the

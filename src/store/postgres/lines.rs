@@ -5,6 +5,7 @@ mod rejected;
 
 use std::collections::HashSet;
 
+use super::ahead::Told;
 use super::writer::time_text;
 use super::{Ledger, Writer};
 use crate::decision::Rejection;
@@ -86,8 +87,10 @@ impl Writer<'_> {
     /// A line told ahead (see `ahead.rs`) was looked for already, and is kept with the
     /// rows written together.
     pub fn insert_line_once(&mut self, line: &NewLine<'_>) -> Result<Option<i64>> {
-        if let Some(kept) = self.keep_told_line(line)? {
-            return Ok(kept);
+        match self.keep_told_line(line)? {
+            Told::Kept(seq) => return Ok(Some(seq)),
+            Told::KeptBefore => return Ok(None),
+            Told::No => {}
         }
         if self.is_my_line(line) {
             return Ok(None);
