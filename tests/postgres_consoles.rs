@@ -69,6 +69,18 @@ fn tick_until(app: &mut App, limit: Duration, what: &str, done: impl Fn(&App) ->
     }
 }
 
+/// Ticks `app` for a while, so that what it heard of earlier commits (its listener
+/// hears of all it missed when it connects) and its last read of the commit counter
+/// are behind it: what it shows after that, it learnt of by the next notification (the
+/// counter is read anyway every 3 s, too late to pass for one).
+fn settle(app: &mut App) {
+    let began = Instant::now();
+    while began.elapsed() < Duration::from_millis(700) {
+        update(app, Action::Tick);
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// The answer on the selected row, as the console holds it: (verdict, reviewer).
 fn answer_shown(app: &App) -> Option<(String, String)> {
     let row = app.model().list().and_then(|list| list.callback())?;
@@ -114,6 +126,7 @@ fn two_consoles_on_two_connections_see_each_others_answers_and_never_overwrite()
     assert_eq!(selected_callback(&bob).seq, seq);
     assert!(selected_callback(&bob).answer.is_none());
     ch(&mut bob, 'a');
+    settle(&mut bob);
 
     // Ana answers it (the second verdict: duplicate_effect).
     assert_eq!(answer_with_keys(&mut ana, 1, "ana called the hotel"), seq);
@@ -159,6 +172,7 @@ fn two_consoles_on_two_connections_see_each_others_answers_and_never_overwrite()
     assert_eq!(selected_callback(&ana).seq, seq);
     let before = render(&ana);
     assert!(!before.contains("noise by bob"), "{before}");
+    settle(&mut ana);
     assert_eq!(answer_with_keys(&mut bob, 1, "a probe"), seq);
     let took_back = tick_until(&mut ana, WITHIN, "Ana's screen shows Bob's answer", |ana| {
         render(ana).contains("noise by bob")
