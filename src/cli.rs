@@ -501,6 +501,15 @@ fn run_demo(
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
     }
+    // The demo ledger is a file made afresh, the one it replaces removed: a server's
+    // ledger is never that (and its URL, password and all, is no file name to show).
+    let location = Location::parse(path.as_os_str())?;
+    if let Location::Server(_) = location {
+        bail!(
+            "{location} is a ledger on a PostgreSQL server; the demo builds a ledger file of its own (--db FILE.db, default {file}). To look at the demo on the server, copy it there: `jobledger demo --print`, then `jobledger copy --from {file} --to LEDGER`",
+            file = demo::DEFAULT_DEMO_DB
+        );
+    }
     let dropped = demo::work_on_replaced_demo(&path).ok().flatten();
     let built = demo::build(&path, now, data, progress_printer())?;
     if let Some((answers, owners, requests)) = dropped.filter(|&work| work != (0, 0, 0)) {

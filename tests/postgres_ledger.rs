@@ -90,6 +90,46 @@ fn the_password_is_in_no_message_and_no_help() {
 }
 
 #[test]
+fn the_demo_on_a_server_is_refused_naming_the_file_it_builds_without_the_password() {
+    let (server, db, url) = fresh("demo_on_a_server");
+    let dir = tempfile::tempdir().unwrap();
+    for args in [&["demo", "--print"][..], &["demo"]] {
+        let out = bare()
+            .current_dir(dir.path())
+            .arg("--db")
+            .arg(with_password(&url))
+            .args(args)
+            .output()
+            .unwrap();
+        let stderr = refused(&out, &["PostgreSQL server", "jobledger-demo.db", "copy"]);
+        assert!(
+            stderr.contains("jobledger@"),
+            "the server is not named: {stderr}"
+        );
+        assert!(!stderr.contains("s3cret"), "{stderr}");
+    }
+    // Nothing was made, on the server or here.
+    let made: i64 = server
+        .connect(&db)
+        .query_one(
+            "SELECT count(*) FROM pg_namespace WHERE nspname = 'jobledger'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(made, 0);
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    // The stream alone needs no ledger: it is written whatever --db says.
+    let out = bare()
+        .arg("--db")
+        .arg(&url)
+        .args(["demo", "--jobs", "2", "--stream-only"])
+        .output()
+        .unwrap();
+    assert!(succeeded(&out, &["demo --stream-only"]).contains("job_accepted"));
+}
+
+#[test]
 fn a_schema_of_something_else_is_refused_untouched() {
     let (server, db, url) = fresh("schema_of_something_else");
     server

@@ -1,7 +1,8 @@
 //! Test support shared by every integration test (as cargo's `cargo-test-support` is):
 //! a directory on a real disk, the binary and ways to run it (plainly or in a
 //! pseudo-terminal), ledgers on temporary files and plain-SQL reads of them, a
-//! terminal whose bytes a test can read, and a throwaway PostgreSQL server.
+//! terminal whose bytes a test can read, a throwaway PostgreSQL server, and the
+//! reports of two ledgers side by side.
 //!
 //! A test file takes it with `mod support;`. It is no test of its own (`test = false`
 //! in Cargo.toml); the `#[path]`s below make its parts resolve the same way should it
@@ -31,5 +32,7 @@ pub mod postgres;
 pub mod pty;
 #[path = "support/recorder.rs"]
 pub mod recorder;
+#[path = "support/reports.rs"]
+pub mod reports;
 #[path = "support/terminal.rs"]
 pub mod terminal;
