@@ -5,9 +5,7 @@
 //! serialization failure, a deadlock the server broke) waits or tries again by itself.
 //!
 //! The mixed run goes on for `JOBLEDGER_TEST_WORKLOAD_SECS` seconds (10 by default;
-//! the issue's run is 30); nothing asserted depends on how far it got. Two ingesters
-//! meeting on the same jobs are ignored while the second is refused as busy (see the
-//! test's reason).
+//! the issue's run is 30); nothing asserted depends on how far it got.
 
 mod support;
 
@@ -198,9 +196,6 @@ fn two_files_of_other_jobs_fed_at_once_report_as_one_serial_ingest() {
 }
 
 #[test]
-#[ignore = "fails: a job accepted by two ingesters at once stops the second one with \
-            `the ledger … is busy (another writer held it too long); try again` \
-            (StoreError::Busy from src/store/postgres/jobs.rs, not retried by the ingest)"]
 fn two_ingesters_accepting_the_same_jobs_at_once_keep_every_line_once() {
     let server = PgServer::shared();
     let dir = tempfile::tempdir().unwrap();
