@@ -11,7 +11,7 @@ use anyhow::{Context, Result, bail};
 use jobledger::clock::Clock;
 use jobledger::console::{self, Action, App, Move, Tab, update};
 use jobledger::demo;
-use jobledger::store::{CallbackFilter, Keyset, Ledger, PageRequest};
+use jobledger::store::{CallbackFilter, Keyset, Ledger, Location, OpenMode, PageRequest};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
@@ -23,12 +23,13 @@ use terminal::{HEIGHT, WIDTH};
 mod terminal;
 
 /// A terminal that diffs and writes like the real one, into nothing.
-type Screen = Terminal<CrosstermBackend<std::io::Sink>>;
+pub(super) type Screen = Terminal<CrosstermBackend<std::io::Sink>>;
 
-/// Opens the ledger and the console's state and draws the first frame, as `review` does.
-fn first_frame(ledger: &Path) -> Result<(App, Screen, Duration)> {
+/// Opens the ledger and the console's state and draws the first frame, as `review` does
+/// (a file, or a schema on a server: the PostgreSQL part measures the same steps).
+pub(super) fn first_frame(ledger: &Location) -> Result<(App, Screen, Duration)> {
     let started = Instant::now();
-    let opened = Ledger::open(ledger)?;
+    let opened = Ledger::open_at(ledger, OpenMode::ReadWrite)?;
     let mut app = App::new(
         opened,
         Clock::Fixed(demo::demo_now()),
@@ -67,11 +68,12 @@ struct Run {
 }
 
 fn measure(config: &Config, ledger: &Path) -> Result<Run> {
+    let location = Location::File(ledger.to_path_buf());
     let mut opens = Vec::new();
     for _ in 0..config.reps {
-        opens.push(first_frame(ledger)?.2);
+        opens.push(first_frame(&location)?.2);
     }
-    let (mut app, mut terminal, first) = first_frame(ledger)?;
+    let (mut app, mut terminal, first) = first_frame(&location)?;
     opens.push(first);
     let footer = text_of(&app).last().cloned().context("an empty screen")?;
 

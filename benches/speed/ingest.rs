@@ -250,12 +250,12 @@ fn reviewer(
 }
 
 #[allow(clippy::cast_precision_loss)] // rates shown to a person
-fn rate(lines: u64, wall: Duration) -> f64 {
+pub(super) fn rate(lines: u64, wall: Duration) -> f64 {
     lines as f64 / wall.as_secs_f64().max(1e-9)
 }
 
 #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // a rate shown to a person
-fn per_second(rate: f64) -> String {
+pub(super) fn per_second(rate: f64) -> String {
     thousands(rate.round() as u64)
 }
 

@@ -3,14 +3,15 @@
 //! Every figure is taken beside a baseline in the same run, because absolute times on
 //! a shared machine drift: a plain SQLite table for ingest, hand-written SQL through
 //! the `sqlite3` shell for reconcile and the reports, and a ledger of a thousand
-//! callbacks for the console. Nothing here asserts a time; the table says which
-//! targets were met.
+//! callbacks for the console; and for the ledger on PostgreSQL, the same ledger in a
+//! SQLite file. Nothing here asserts a time; the table says which targets were met.
 
 mod bulk;
 mod console;
 mod data;
 mod ingest;
 mod measure;
+mod postgres;
 mod query;
 mod reconcile;
 mod reports;
@@ -48,7 +49,11 @@ pub struct Config {
     pub bulk_jobs: u64,
     /// Answers in the bulk answer (and in its baseline).
     pub bulk_rows: usize,
-    /// Only this part of the suite (`--only ingest`, `--only bulk`, `--only query`), when set.
+    /// Jobs in the stream the PostgreSQL part ingests into both engines (about 4.9
+    /// lines a job); `JOBLEDGER_BENCH_PG_JOBS` overrides it.
+    pub pg_jobs: u64,
+    /// Only this part of the suite (`--only ingest`, `--only bulk`, `--only query`,
+    /// `--only postgres`), when set.
     pub only: Option<String>,
 }
 
@@ -75,6 +80,7 @@ impl Config {
                 frames: 10,
                 bulk_jobs: 600,
                 bulk_rows: 10_000,
+                pg_jobs: pg_jobs(200),
                 only: None,
             };
         }
@@ -95,6 +101,9 @@ impl Config {
             // About 7% of jobs leave an open question: some 21,000.
             bulk_jobs: 300_000,
             bulk_rows: 10_000,
+            // About 245,000 lines: a server's ingest is slower than a file's, and the
+            // part ingests the stream six times over (three orders, two engines).
+            pg_jobs: pg_jobs(50_000),
             only: None,
         }
     }
@@ -102,6 +111,16 @@ impl Config {
     /// Is `part` of the suite to run?
     pub fn wants(&self, part: &str) -> bool {
         self.only.as_deref().is_none_or(|only| only == part)
+    }
+}
+
+/// `JOBLEDGER_BENCH_PG_JOBS` when set to a number, else `default`.
+fn pg_jobs(default: u64) -> u64 {
+    match std::env::var("JOBLEDGER_BENCH_PG_JOBS") {
+        Ok(text) if !text.trim().is_empty() => text.trim().parse().unwrap_or_else(|_| {
+            panic!("JOBLEDGER_BENCH_PG_JOBS is {text:?}: a number of jobs, such as 50000")
+        }),
+        _ => default,
     }
 }
 
@@ -146,6 +165,9 @@ pub fn run(config: &Config) -> Result<Vec<Figure>> {
     }
     if config.wants("bulk") {
         bulk::run(config, &mut figures)?;
+    }
+    if config.wants("postgres") {
+        postgres::run(config, &mut figures)?;
     }
     Ok(figures)
 }
