@@ -256,6 +256,31 @@ fn words_of(e: &postgres::Error) -> String {
     words
 }
 
+/// What the server said of a statement it refused, in its own words, once: the
+/// client's error says "db error" and then the same words again as its cause.
+#[derive(Debug)]
+struct ServerSaid(String);
+
+impl From<&postgres::error::DbError> for ServerSaid {
+    fn from(db: &postgres::error::DbError) -> Self {
+        let mut words = format!("{}: {}", db.severity(), db.message());
+        if let Some(detail) = db.detail() {
+            words.push_str(" (");
+            words.push_str(detail);
+            words.push(')');
+        }
+        ServerSaid(words)
+    }
+}
+
+impl std::fmt::Display for ServerSaid {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ServerSaid {}
+
 /// Turns a PostgreSQL error into the error a person can act on; it never holds the
 /// password (neither the server's words nor the client's carry it).
 pub(crate) fn classify(location: &Location, e: postgres::Error) -> StoreError {
@@ -291,7 +316,7 @@ pub(crate) fn classify(location: &Location, e: postgres::Error) -> StoreError {
         }
         return StoreError::Engine {
             ledger: location.clone(),
-            source: super::EngineFailure::new(e),
+            source: super::EngineFailure::new(ServerSaid::from(db)),
         };
     }
     // No answer from the server, or none it could be asked in (a refused TLS
