@@ -258,7 +258,7 @@ pub fn parse_line(line: &[u8]) -> Parsed {
 }
 
 fn event(kind: EventKind, f: &Fields<'_>) -> Result<Event, String> {
-    let job_id = f.text("job_id")?;
+    let job_id = f.id("job_id")?;
     Ok(match kind {
         EventKind::JobAccepted => Event::JobAccepted(JobAccepted {
             job_id,
@@ -322,7 +322,7 @@ fn event(kind: EventKind, f: &Fields<'_>) -> Result<Event, String> {
             at: f.time("at")?,
         },
         EventKind::Decision => Event::Decision {
-            decision_id: f.text("decision_id")?,
+            decision_id: f.id("decision_id")?,
             job_id,
             action: f.text("action")?,
             at: f.time("at")?,
@@ -356,11 +356,11 @@ fn callback(f: &Fields<'_>) -> CallbackReport {
         .map_err(|e| note(Unusable::Unparseable, e))
         .ok();
     let delivery_id = f
-        .opt_text("delivery_id")
+        .opt_id("delivery_id")
         .map_err(|e| note(Unusable::Unparseable, e))
         .ok()
         .flatten();
-    let job_id = match f.opt_text("job_id") {
+    let job_id = match f.opt_id("job_id") {
         Ok(Some(id)) if !id.trim().is_empty() => Some(id),
         Ok(_) => {
             note(Unusable::MissingJobId, "no `job_id`".to_owned());
@@ -484,6 +484,35 @@ mod tests {
         assert_eq!(kind, EventKind::AttemptStarted);
         assert_eq!(reason.code, RejectionCode::Malformed);
         assert!(reason.sentence.contains("attempt"), "{reason}");
+    }
+
+    #[test]
+    fn ids_hold_no_nul_and_at_most_1024_bytes() {
+        let accepted = |id: &str| {
+            parse(&format!(
+                r#"{{"event":"job_accepted","job_id":"{id}","at":"2026-11-27T13:00:00Z"}}"#
+            ))
+        };
+        assert!(matches!(accepted(&"j".repeat(1024)), Parsed::Event(_)));
+        let Parsed::Rejected { reason, .. } = accepted(&"j".repeat(1025)) else {
+            panic!("expected a rejection")
+        };
+        assert_eq!(reason.code, RejectionCode::Malformed);
+        assert!(reason.sentence.contains("at most 1024 bytes"), "{reason}");
+        let Parsed::Rejected { reason, .. } = accepted("a\\u0000b") else {
+            panic!("expected a rejection")
+        };
+        assert!(reason.sentence.contains("NUL"), "{reason}");
+
+        let Parsed::Callback(report) = parse(
+            r#"{"event":"callback","job_id":"a\u0000b","outcome":"success","at":"2026-11-27T13:00:00Z"}"#,
+        ) else {
+            panic!("expected a callback")
+        };
+        assert_eq!(report.job_id, None);
+        let (why, detail) = report.problem().expect("a problem");
+        assert_eq!(*why, Unusable::MissingJobId);
+        assert!(detail.contains("NUL"), "{detail}");
     }
 
     #[test]

@@ -213,11 +213,19 @@ fn reports_of_the_command_line_print_no_control_character() {
     for hostile in [
         "\u{1b}]0;pwned title\u{7}",
         "job-\u{202e}evil\u{202c}",
-        "nul\0byte",
         "\u{9b}2J\u{9b}1;1H",
     ] {
         assert!(ids.contains(hostile), "{} lost in JSON", inert(hostile));
     }
+    // A NUL is kept by no ledger in a value (a server's text cannot hold one): the job
+    // id is refused, and the callback says why (its line is kept as it came).
+    assert!(!ids.iter().any(|id| id.contains('\0')));
+    assert!(
+        list.as_array().unwrap().iter().any(|c| c["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("holds a NUL character"))),
+        "no callback says its job id held a NUL"
+    );
     let rejected: Value =
         serde_json::from_slice(&report(&t.path, &["rejected", "--json"])).unwrap();
     let expected_rejections = cases.iter().filter(|c| c.fate == Fate::Rejected).count();

@@ -164,8 +164,8 @@ pub fn huge_cases() -> Vec<Case> {
                 "\\u202e".repeat(MB / 6)
             )
             .into_bytes(),
-            fate: Fate::quarantine("no_matching_job"),
-            reason_holds: "no job".to_owned(),
+            fate: Fate::quarantine("missing_job_id"),
+            reason_holds: "an id is at most 1024 bytes".to_owned(),
             what: "a 1 MB job id of bidi overrides".to_owned(),
         },
         Case {
