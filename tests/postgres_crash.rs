@@ -278,8 +278,7 @@ fn kill_inside_the_first_batch(server: &PgServer, db: &str, s: &Setup) {
                 "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted)",
                 &[],
             )
-            .map(|row| row.get(0))
-            .unwrap_or(false);
+            .is_ok_and(|row| row.get(0));
         if writing {
             break;
         }
