@@ -269,7 +269,9 @@ Exit status: 0 when the copy is written (with --salvage: every row was saved), 4
     },
     /// Copy a ledger into a new one, from a SQLite file to a PostgreSQL server or back
     #[command(
-        after_help = "Every row of every table is copied as it is: raw lines byte for byte, answers with their reviewers and times, ids kept. The destination must hold no lines yet (a file that does not exist, or a schema with no ledger: ?schema=NAME). The copy is one transaction (a copy that stops leaves nothing) and is checked before it is said to be done. Examples:\n  jobledger copy --from jobledger.db --to postgres://ana@db.example/ops\n  jobledger copy --from postgres://ana@db.example/ops --to snapshot.db"
+        after_help = "Every row of every table is copied as it is: raw lines byte for byte, answers with their reviewers and times, ids kept. The destination must hold no lines yet (a file that does not exist, or a schema with no ledger: ?schema=NAME). The copy is one transaction (a copy that stops leaves nothing) and is checked before it is said to be done.
+
+The database role that wrote each answer, owner assignment, request, withdrawal and saved view (written_by) goes into a file as the server recorded it. A PostgreSQL server sets it itself on every such row written into it, whatever a client sends: a copy into PostgreSQL records the role that ran the copy, the role that wrote those rows into that ledger (a file's own rows have none to bring). Examples:\n  jobledger copy --from jobledger.db --to postgres://ana@db.example/ops\n  jobledger copy --from postgres://ana@db.example/ops --to snapshot.db"
     )]
     Copy {
         /// The ledger copied: a file or a postgres:// URL
