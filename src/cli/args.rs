@@ -231,10 +231,16 @@ pub(super) enum Command {
         #[arg(long, value_name = "NAME", requires = "delete")]
         reviewer: Option<String>,
     },
-    /// Check the ledger: SQLite's integrity, CHECK constraints and foreign keys, the kept
-    /// counts against recounts, one row per line identity (reads every page; writes nothing)
+    /// Check the ledger: the kept counts against recounts, one row per line identity,
+    /// every reference, and what its engine keeps (writes nothing)
     #[command(
-        after_help = "Exit status: 0 when every check passes, 3 when any check finds something wrong, 1 when the check could not run."
+        after_help = "Every ledger: its identity and schema version, the kept counts recounted from their tables, every line identity on one row, every callback on a line marked callback and every such line with its callback, every job's latest attempt on record, every answer on a held or quarantined callback.
+
+A SQLite file: also SQLite's integrity_check (it reads every page), foreign_key_check, and every CHECK constraint of every table. A failure names `backup --salvage`, which saves what can still be read.
+
+A PostgreSQL ledger: the server keeps its own pages and constraints; also every foreign key and every trigger the ledger is made with (those keeping evidence append-only, those recording the role that wrote a person's row) is in place and enabled, and every row holds its foreign keys (rows written with them off are found). A failure names pg_dump of the schema as it is, then pg_restore of a good dump or `copy` from a sound ledger.
+
+Exit status: 0 when every check passes, 3 when any check finds something wrong, 1 when the check could not run."
     )]
     Check {
         /// Print JSON instead of a report
