@@ -313,6 +313,33 @@ mod tests {
     }
 
     #[test]
+    fn a_persons_row_says_the_role_that_wrote_it_only_where_it_is_known() {
+        let now = at("2026-11-27T17:00:00Z");
+        let answer = |written_by: Option<&str>| TimelineFact::Answer {
+            callback_seq: 2,
+            verdict: crate::decision::Verdict::SingleEffect,
+            reviewer: "ana".to_owned(),
+            note: String::new(),
+            written_by: written_by.map(str::to_owned),
+        };
+        assert_eq!(
+            text(&answer(None), now),
+            "answer on #2: single_effect by ana"
+        );
+        assert_eq!(
+            text(&answer(Some("desk_ana")), now),
+            "answer on #2: single_effect by ana (as desk_ana)"
+        );
+        let owner = TimelineFact::OwnerSet {
+            owner: None,
+            set_by: "lead".to_owned(),
+            escalate_at: None,
+            written_by: Some("desk\u{1b}[2J".to_owned()),
+        };
+        assert_eq!(text(&owner, now), "owner cleared by lead (as desk^[[2J)");
+    }
+
+    #[test]
     fn a_move_not_taken_names_the_state_that_stands() {
         let fact = TimelineFact::Moved {
             from: Some(JobState::Succeeded),
