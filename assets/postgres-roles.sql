@@ -47,6 +47,15 @@ GRANT INSERT ON :"schema".answers, :"schema".decision_answers, :"schema".owner_a
     :"schema".outbox, :"schema".request_withdrawals, :"schema".saved_views
     TO jobledger_reviewer;
 
+-- A person's write locks the row it is about (the callback answered, the request
+-- withdrawn) until it commits, so that a second person writing on the same row waits,
+-- then reads the first one's row and is told (`SELECT ... FOR NO KEY UPDATE`, which the
+-- server allows only to a role that may update some column of the table). Nothing
+-- changes through these grants: every update of a callback is refused by its trigger,
+-- and an update of an outbox row keeps its written_by as it was (its own trigger).
+GRANT UPDATE (seq) ON :"schema".callbacks TO jobledger_reviewer;
+GRANT UPDATE (written_by) ON :"schema".outbox TO jobledger_reviewer;
+
 -- Ingest's writes.
 GRANT INSERT ON :"schema".input_lines, :"schema".jobs, :"schema".attempts,
     :"schema".job_history, :"schema".callbacks, :"schema".outputs, :"schema".output_checks,

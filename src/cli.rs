@@ -259,15 +259,16 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     reviewer: &reviewer,
                     seen_answer: seen,
                 };
-                let id = answer_decisions(&mut open_for_a_person(&path)?, &request, now).map_err(
-                    |e| match e {
-                        DecisionAnswerError::AnsweredMeanwhile { ref answer, .. } => {
-                            answer_over_it(&e, answer.id)
-                        }
-                        other => other.into(),
-                    },
-                )?;
+                let mut ledger = open_for_a_person(&path)?;
+                let id = answer_decisions(&mut ledger, &request, now).map_err(|e| match e {
+                    DecisionAnswerError::AnsweredMeanwhile { ref answer, .. } => {
+                        answer_over_it(&e, answer.id)
+                    }
+                    other => other.into(),
+                })?;
                 if json {
+                    // The role that wrote it is the ledger's to say: read back.
+                    let standing = ledger.decision_answer(&job_id)?.filter(|a| a.id == id);
                     let written = report::DecisionsAnsweredJson {
                         answered_at: now,
                         id,
@@ -277,6 +278,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                         // Checked against the closed set before it was written.
                         verdict: DecisionVerdict::parse(&verdict)
                             .context("the verdict written is not in the closed set")?,
+                        written_by: standing.as_ref().and_then(|a| a.written_by.as_deref()),
                     };
                     report::write_json(&mut out, &written)?;
                 } else {

@@ -96,13 +96,16 @@ pub fn set_owner(
         return Ok(OwnerSet::Unchanged(standing));
     }
     writer.assign_owner(job_id, owner, escalate_at, set_by, now)?;
-    writer.commit()?;
-    Ok(OwnerSet::Written(OwnerRow {
+    // Read back as the ledger holds it: a server also says which role wrote it.
+    let written = writer.owner(job_id)?.unwrap_or_else(|| OwnerRow {
         owner: owner.to_owned(),
         escalate_at,
         set_by: set_by.to_owned(),
         set_at: now,
-    }))
+        written_by: None,
+    });
+    writer.commit()?;
+    Ok(OwnerSet::Written(written))
 }
 
 /// What clearing an owner came to.

@@ -23,4 +23,5 @@ pub mod outbox;
 pub mod reconcile;
 pub mod report;
 pub mod review;
+pub mod signed;
 pub mod store;

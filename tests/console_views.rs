@@ -246,6 +246,7 @@ fn outbox_rows() -> Vec<OutboxRow> {
         requested_at: at("2026-11-27T17:00:00Z"),
         status: RequestStatus::Pending,
         withdrawal: None,
+        written_by: None,
     };
     vec![
         request(1, "booking-1043", RequestKind::Retry, Some(2), "ops:kim"),

@@ -166,6 +166,7 @@ fn a_transient_failure_is_retried_with_pinned_digests_and_the_next_attempt() {
             requested_at: now(),
             status: jobledger::outbox::RequestStatus::Pending,
             withdrawal: None,
+            written_by: None,
         }]
     );
     assert_eq!(t.ledger.outbox_pending().unwrap(), 1);

@@ -38,6 +38,7 @@ fn a_withdrawal_is_kept_beside_the_request_and_ends_its_pending() {
         withdrawn_by: "ops:lee".into(),
         withdrawn_at: at(LATER),
         note: "wrong job".into(),
+        written_by: None,
     };
     assert_eq!(row.status, RequestStatus::Withdrawn);
     assert_eq!(row.withdrawal.as_ref(), Some(&withdrawal));
@@ -203,12 +204,14 @@ fn the_timeline_tells_the_withdrawal() {
                 request: RequestKind::Retry,
                 requested_by: "ops:maria".into(),
                 status: RequestStatus::Withdrawn,
+                written_by: None,
             },
             TimelineFact::Withdrawn {
                 request_id: id,
                 request: RequestKind::Retry,
                 withdrawn_by: "ops:lee".into(),
                 note: "wrong job".into(),
+                written_by: None,
             },
         ]
     );

@@ -209,3 +209,48 @@ fn broken_references_and_triggers_turned_off_are_found() {
         ]
     );
 }
+
+/// Every line of the report is true of a ledger on a server: what each check looked at
+/// is named as the server has it (ledger_meta, triggers: never "the file"), and a
+/// failure's advice is the server's (pg_dump of the schema, pg_restore, `copy` from a
+/// sound ledger), never a SQLite file's (`backup --salvage`, SQLite's pages).
+#[test]
+fn the_report_of_a_ledger_on_a_server_speaks_of_the_server() {
+    let (server, db, url) = ledger_with_rows("check_wording");
+    let (_, text, _, report) = check(&url);
+    let lines: Vec<&str> = text.lines().collect();
+    let triggers = report["checks"][2]["examined"].as_i64().unwrap();
+    assert!(triggers > 40, "{report}");
+    assert!(
+        lines[0]
+            .starts_with("identity         ok     ledger_meta's application and schema version"),
+        "{text}"
+    );
+    assert!(
+        lines[2].starts_with(&format!("triggers         ok     {triggers} triggers (")),
+        "{text}"
+    );
+    for said in [&text, &report.to_string()] {
+        for word in ["the file", "SQLite", "salvage", "application id"] {
+            assert!(!said.contains(word), "{word:?} in {said}");
+        }
+    }
+
+    as_superuser(
+        server,
+        &db,
+        "ALTER TABLE answers DISABLE TRIGGER answers_written_by",
+    );
+    let (code, text, _, _) = check(&url);
+    assert_eq!(code, CHECK_FAILED, "{text}");
+    let advice = text.lines().last().unwrap();
+    assert!(advice.contains("failed 1 of 8 checks"), "{advice}");
+    assert!(
+        advice.contains("`pg_dump --schema=jobledger`") && advice.contains("`pg_restore`"),
+        "{advice}"
+    );
+    assert!(advice.contains("jobledger copy --from GOOD"), "{advice}");
+    for word in ["the file", "SQLite", "salvage", "backup NEW.db"] {
+        assert!(!text.contains(word), "{word:?} in {text}");
+    }
+}

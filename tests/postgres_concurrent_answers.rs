@@ -262,6 +262,7 @@ fn owners_requests_and_views_written_at_once_are_written_once() {
         query: "gap>1h".to_owned(),
         saved_by: "ana".to_owned(),
         saved_at: now(),
+        written_by: None,
     })
     .unwrap();
     w.commit().unwrap();

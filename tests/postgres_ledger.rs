@@ -269,3 +269,114 @@ fn the_roles_are_printed_and_applied_and_a_reader_may_write_nothing() {
         );
     }
 }
+
+/// Every table of record (what a stream or a person wrote) refuses UPDATE, DELETE and
+/// TRUNCATE by its triggers, to the ledger's owner too (a superuser here, whom no
+/// privilege stops), each with the sentence SQLite's twin says; every row stays.
+#[test]
+fn every_table_of_record_refuses_update_delete_and_truncate_even_to_its_owner() {
+    use support::fixture::{booking_afternoon, demo_queue};
+    let (server, db, url) = fresh("every_table_of_record");
+    let dir = tempfile::tempdir().unwrap();
+    let stream = dir.path().join("s.ndjson");
+    std::fs::write(&stream, booking_afternoon() + &demo_queue()).unwrap();
+    let ok = |args: &[&str]| succeeded(&run(&url, args), args);
+    ok(&["ingest", "--complete", stream.to_str().unwrap()]);
+    let held: serde_json::Value =
+        serde_json::from_str(&ok(&["callbacks", "--json", "--disposition", "hold"])).unwrap();
+    let seq = held[0]["seq"].to_string();
+    ok(&[
+        "answer",
+        &seq,
+        "--verdict",
+        "needs_remote_check",
+        "--reviewer",
+        "ana",
+    ]);
+    ok(&[
+        "answer",
+        "--decisions",
+        "booking-1045",
+        "--verdict",
+        "first_stands",
+    ]);
+    ok(&[
+        "owner",
+        "booking-1042",
+        "--owner",
+        "ops:kim",
+        "--by",
+        "lead",
+    ]);
+    let asked: serde_json::Value =
+        serde_json::from_str(&ok(&["request", "cancel", "booking-1042", "--json"])).unwrap();
+    ok(&["request", "withdraw", &asked["id"].to_string()]);
+    {
+        let location = jobledger::store::Location::parse(std::ffi::OsStr::new(&url)).unwrap();
+        let mut ledger =
+            jobledger::store::Ledger::open_at(&location, jobledger::store::OpenMode::ReadWrite)
+                .unwrap();
+        let mut writer = ledger.writer().unwrap();
+        writer
+            .save_view(&jobledger::store::SavedView {
+                name: "late".to_owned(),
+                tab: "Held".to_owned(),
+                query: "gap>1h".to_owned(),
+                saved_by: "ana".to_owned(),
+                saved_at: support::fixture::now(),
+                written_by: None,
+            })
+            .unwrap();
+        writer.commit().unwrap();
+    }
+    // Each table, a column to write, and what its triggers say.
+    let tables = [
+        ("input_lines", "raw", "input lines are evidence"),
+        ("callbacks", "seq", "callback"),
+        ("answers", "id", "answers are append-only"),
+        ("decision_answers", "id", "answers are append-only"),
+        ("job_history", "id", "job history is append-only"),
+        (
+            "owner_assignments",
+            "id",
+            "owner assignments are append-only",
+        ),
+        ("request_withdrawals", "id", "withdrawals are append-only"),
+        ("saved_views", "id", "saved views are append-only"),
+        ("notifications", "id", "notifications are append-only"),
+        ("output_checks", "id", "output checks are append-only"),
+        ("outputs", "id", "outputs are append-only"),
+        ("decisions", "id", "decisions are append-only"),
+        (
+            "repeated_submissions",
+            "job_id",
+            "repeated submissions are append-only",
+        ),
+    ];
+    let mut client = server.connect(&db);
+    let count = |client: &mut ::postgres::Client, table: &str| -> i64 {
+        client
+            .query_one(&format!("SELECT count(*) FROM jobledger.{table}"), &[])
+            .unwrap()
+            .get(0)
+    };
+    for (table, column, words) in tables {
+        let rows = count(&mut client, table);
+        assert!(rows > 0, "{table} has no row to refuse changing");
+        for statement in [
+            format!("UPDATE jobledger.{table} SET {column} = {column}"),
+            format!("DELETE FROM jobledger.{table}"),
+            format!("TRUNCATE jobledger.{table} CASCADE"),
+        ] {
+            let e = client
+                .batch_execute(&statement)
+                .expect_err("a row of record was changed");
+            let said = e
+                .as_db_error()
+                .map(|d| d.message().to_owned())
+                .unwrap_or_default();
+            assert!(said.contains(words), "{statement}: {said}");
+        }
+        assert_eq!(count(&mut client, table), rows, "{table}");
+    }
+}

@@ -530,6 +530,76 @@ fn a_ledger_of_schema_10_keeps_every_owner_assignment_in_order_and_can_clear_one
 }
 
 #[test]
+fn a_ledger_of_schema_12_keeps_every_persons_row_and_knows_no_role_that_wrote_them() {
+    // Migration 13 adds the database role that wrote a person's row (written_by): a
+    // server's to set, NULL for every row a file wrote before and since.
+    let mut built = TempLedger::with_demo_streams();
+    let held = built.by_delivery("d-1042-a").seq;
+    answer(
+        &mut built.ledger,
+        &AnswerRequest {
+            seq: held,
+            verdict: "single_effect",
+            note: "",
+            reviewer: "ann",
+            link_job: None,
+            seen_answer: None,
+        },
+        now(),
+    )
+    .unwrap();
+    jobledger::escalation::set_owner(
+        &mut built.ledger,
+        "booking-1042",
+        "ops:kim",
+        None,
+        "lead",
+        now(),
+    )
+    .unwrap();
+    let cancel = jobledger::outbox::request(
+        &mut built.ledger,
+        jobledger::outbox::RequestKind::Cancel,
+        "booking-1042",
+        "ops:kim",
+        now(),
+    )
+    .unwrap();
+    jobledger::outbox::withdraw(&mut built.ledger, cancel.id, "ops:kim", "", now()).unwrap();
+    let path = built.dir.path().join("v12.db");
+    ledger_of_schema(&built.path, 12, &path);
+    let ledger = Ledger::open(&path).unwrap();
+    assert_eq!(fixture::dump(&path), built.dump());
+    for table in [
+        "answers",
+        "decision_answers",
+        "owner_assignments",
+        "outbox",
+        "request_withdrawals",
+        "saved_views",
+    ] {
+        assert_eq!(
+            fixture::query_i64(
+                &path,
+                &format!("SELECT count(*) FROM {table} WHERE written_by IS NOT NULL"),
+                []
+            ),
+            0,
+            "{table}"
+        );
+    }
+    assert!(fixture::query_i64(&path, "SELECT count(*) FROM owner_assignments", []) > 1);
+    assert_eq!(ledger.answers(held).unwrap()[0].written_by, None);
+    assert_eq!(
+        ledger.owner("booking-1042").unwrap().unwrap().written_by,
+        None
+    );
+    let outbox = ledger.outbox().unwrap();
+    assert_eq!(outbox[0].written_by, None);
+    assert_eq!(outbox[0].withdrawal.as_ref().unwrap().written_by, None);
+}
+
+#[test]
 fn an_upgrade_that_rebuilds_a_table_is_undone_when_a_reference_would_break() {
     // A schema 10 ledger with an owner assignment for a job it does not hold: the
     // rebuild of owner_assignments (migration 11) must not carry the broken reference

@@ -231,10 +231,16 @@ pub(super) enum Command {
         #[arg(long, value_name = "NAME", requires = "delete")]
         reviewer: Option<String>,
     },
-    /// Check the ledger: SQLite's integrity, CHECK constraints and foreign keys, the kept
-    /// counts against recounts, one row per line identity (reads every page; writes nothing)
+    /// Check the ledger: the kept counts against recounts, one row per line identity,
+    /// every reference, and what its engine keeps (writes nothing)
     #[command(
-        after_help = "Exit status: 0 when every check passes, 3 when any check finds something wrong, 1 when the check could not run."
+        after_help = "Every ledger: its identity and schema version, the kept counts recounted from their tables, every line identity on one row, every callback on a line marked callback and every such line with its callback, every job's latest attempt on record, every answer on a held or quarantined callback.
+
+A SQLite file: also SQLite's integrity_check (it reads every page), foreign_key_check, and every CHECK constraint of every table. A failure names `backup --salvage`, which saves what can still be read.
+
+A PostgreSQL ledger: the server keeps its own pages and constraints; also every foreign key and every trigger the ledger is made with (those keeping evidence append-only, those recording the role that wrote a person's row) is in place and enabled, and every row holds its foreign keys (rows written with them off are found). A failure names pg_dump of the schema as it is, then pg_restore of a good dump or `copy` from a sound ledger.
+
+Exit status: 0 when every check passes, 3 when any check finds something wrong, 1 when the check could not run."
     )]
     Check {
         /// Print JSON instead of a report
@@ -269,7 +275,9 @@ Exit status: 0 when the copy is written (with --salvage: every row was saved), 4
     },
     /// Copy a ledger into a new one, from a SQLite file to a PostgreSQL server or back
     #[command(
-        after_help = "Every row of every table is copied as it is: raw lines byte for byte, answers with their reviewers and times, ids kept. The destination must hold no lines yet (a file that does not exist, or a schema with no ledger: ?schema=NAME). The copy is one transaction (a copy that stops leaves nothing) and is checked before it is said to be done. Examples:\n  jobledger copy --from jobledger.db --to postgres://ana@db.example/ops\n  jobledger copy --from postgres://ana@db.example/ops --to snapshot.db"
+        after_help = "Every row of every table is copied as it is: raw lines byte for byte, answers with their reviewers and times, ids kept. The destination must hold no lines yet (a file that does not exist, or a schema with no ledger: ?schema=NAME). The copy is one transaction (a copy that stops leaves nothing) and is checked before it is said to be done.
+
+The database role that wrote each answer, owner assignment, request, withdrawal and saved view (written_by) goes into a file as the server recorded it. A PostgreSQL server sets it itself on every such row written into it, whatever a client sends: a copy into PostgreSQL records the role that ran the copy, the role that wrote those rows into that ledger (a file's own rows have none to bring). Examples:\n  jobledger copy --from jobledger.db --to postgres://ana@db.example/ops\n  jobledger copy --from postgres://ana@db.example/ops --to snapshot.db"
     )]
     Copy {
         /// The ledger copied: a file or a postgres:// URL

@@ -25,17 +25,15 @@ pub(super) fn run_check(
     out: &mut impl Write,
 ) -> Result<ExitCode> {
     let started = Instant::now();
-    let crate::store::Location::File(path) = location else {
-        let ledger = Ledger::open_at(location, crate::store::OpenMode::ReadOnly)?;
-        note(&format!("checking {location}…"));
-        let findings = ledger.check(|_| {});
-        let shown = location.to_string();
-        return finish_check(
-            &CheckReport::new(Path::new(&shown), findings),
-            json,
-            started,
-            out,
-        );
+    let path = match location {
+        crate::store::Location::File(path) => path,
+        crate::store::Location::Server(address) => {
+            let ledger = Ledger::open_at(location, crate::store::OpenMode::ReadOnly)?;
+            note(&format!("checking {location}…"));
+            let findings = ledger.check(|_| {});
+            let report = CheckReport::on_server(location.to_string(), address.schema(), findings);
+            return finish_check(&report, json, started, out);
+        }
     };
     super::refuse_no_ledger(path)?;
     // A file cut short is refused whole by SQLite's every read; opened as a salvage

@@ -123,6 +123,7 @@ pub enum Overlay {
 
 /// A change to the saved views that the reviewer is asked to confirm (y or n).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[allow(clippy::large_enum_variant)] // held boxed, in `Overlay::ConfirmView`
 pub enum ViewChange {
     /// Saving `view` under a name that has `standing` already.
     Replace {

@@ -1,9 +1,11 @@
 //! How the console words a job's timeline: one line per event, from the facts the
 //! ledger gives (see [`TimelineFact`]); a state move is told with the event that
 //! caused it. Times are written in the console's one format, without the zone: the
-//! status line says they are UTC.
+//! status line says they are UTC. A person's row says who wrote it: the name they
+//! gave and, on a ledger that knows it, the database role (`ana (as reviewer_ana)`).
 
 use crate::clock::Timestamp;
+use crate::signed::signed;
 use crate::store::{TimelineEntry, TimelineFact};
 
 /// The line the detail pane shows for `fact`, its times read at `now`.
@@ -53,8 +55,10 @@ pub(crate) fn text(fact: &TimelineFact, now: Timestamp) -> String {
             verdict,
             reviewer,
             note,
+            written_by,
         } => format!(
-            "answer on #{callback_seq}: {verdict} by {reviewer}{}",
+            "answer on #{callback_seq}: {verdict} by {}{}",
+            signed(reviewer, written_by.as_deref()),
             dash_note(note)
         ),
         TimelineFact::OutputStored {
@@ -72,30 +76,41 @@ pub(crate) fn text(fact: &TimelineFact, now: Timestamp) -> String {
         TimelineFact::OwnerSet {
             owner: None,
             set_by,
+            written_by,
             ..
-        } => format!("owner cleared by {set_by}"),
+        } => format!("owner cleared by {}", signed(set_by, written_by.as_deref())),
         TimelineFact::OwnerSet {
             owner: Some(owner),
             set_by,
             escalate_at,
+            written_by,
         } => {
             let escalate = escalate_at.map_or_else(String::new, |t| {
                 format!(", escalate at {}", t.readable(now))
             });
-            format!("owner {owner} set by {set_by}{escalate}")
+            format!(
+                "owner {owner} set by {}{escalate}",
+                signed(set_by, written_by.as_deref())
+            )
         }
         TimelineFact::Requested {
             request,
             requested_by,
             status,
-        } => format!("{request} requested by {requested_by} ({status})"),
+            written_by,
+        } => format!(
+            "{request} requested by {} ({status})",
+            signed(requested_by, written_by.as_deref())
+        ),
         TimelineFact::Withdrawn {
             request_id,
             request,
             withdrawn_by,
             note,
+            written_by,
         } => format!(
-            "{request} request {request_id} withdrawn by {withdrawn_by}{}",
+            "{request} request {request_id} withdrawn by {}{}",
+            signed(withdrawn_by, written_by.as_deref()),
             dash_note(note)
         ),
         TimelineFact::Submitted {
@@ -140,8 +155,10 @@ pub(crate) fn text(fact: &TimelineFact, now: Timestamp) -> String {
             verdict,
             reviewer,
             note,
+            written_by,
         } => format!(
-            "answer on the divergent decisions: {verdict} by {reviewer}{}",
+            "answer on the divergent decisions: {verdict} by {}{}",
+            signed(reviewer, written_by.as_deref()),
             dash_note(note)
         ),
     }
@@ -293,6 +310,33 @@ mod tests {
                 "2026-11-27 13:30:00 attempt 2 timed out",
             ]
         );
+    }
+
+    #[test]
+    fn a_persons_row_says_the_role_that_wrote_it_only_where_it_is_known() {
+        let now = at("2026-11-27T17:00:00Z");
+        let answer = |written_by: Option<&str>| TimelineFact::Answer {
+            callback_seq: 2,
+            verdict: crate::decision::Verdict::SingleEffect,
+            reviewer: "ana".to_owned(),
+            note: String::new(),
+            written_by: written_by.map(str::to_owned),
+        };
+        assert_eq!(
+            text(&answer(None), now),
+            "answer on #2: single_effect by ana"
+        );
+        assert_eq!(
+            text(&answer(Some("desk_ana")), now),
+            "answer on #2: single_effect by ana (as desk_ana)"
+        );
+        let owner = TimelineFact::OwnerSet {
+            owner: None,
+            set_by: "lead".to_owned(),
+            escalate_at: None,
+            written_by: Some("desk\u{1b}[2J".to_owned()),
+        };
+        assert_eq!(text(&owner, now), "owner cleared by lead (as desk^[[2J)");
     }
 
     #[test]

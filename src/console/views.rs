@@ -91,6 +91,13 @@ pub(crate) fn inert_span(text: &str) -> Span<'_> {
     }
 }
 
+/// ` (as ROLE)` after a person's name, when the ledger knows the database role that
+/// wrote their row (a PostgreSQL ledger's; see [`crate::signed`]); nothing on a file,
+/// whose screens stay as they were.
+pub(crate) fn role_span(written_by: Option<&str>) -> Option<Span<'static>> {
+    written_by.map(|role| Span::raw(crate::signed::as_role(Some(role))).dark_gray())
+}
+
 /// A text field's text, and when it has the keyboard its cursor: the cell under it
 /// drawn reversed (a space past the end), and a prefilled value still selected drawn
 /// black on cyan, so that it shows that typing replaces it.
@@ -178,12 +185,14 @@ pub(crate) fn answer_cell(answer: Option<&AnswerRow>, now: Timestamp) -> Line<'_
     } else {
         verdict.yellow()
     };
-    Line::from(vec![
+    let mut spans = vec![
         verdict,
         Span::raw(" by ").dark_gray(),
         inert_span(&a.reviewer),
-        Span::raw(format!(" {}", relative_age(a.answered_at, now))).dark_gray(),
-    ])
+    ];
+    spans.extend(role_span(a.written_by.as_deref()));
+    spans.push(Span::raw(format!(" {}", relative_age(a.answered_at, now))).dark_gray());
+    Line::from(spans)
 }
 
 /// A list view: what its title says, its columns, the facts its preview always

@@ -13,6 +13,7 @@ use super::{clip, write_json_compact};
 use crate::clock::{Timestamp, format_gap};
 use crate::decision::{Disposition, Outcome, ReasonCode};
 use crate::inert::inert;
+use crate::signed::signed;
 use crate::store::{
     AnswerRow, CallbackFilter, CallbackRow, Keyset, Ledger, PageRequest, Replacement,
 };
@@ -95,11 +96,10 @@ const COLUMNS: [Column<CallbackRow>; 11] = [
         or_dash(r.replacement.as_ref().map(replacement_cell))
     }),
     Column::new("  ", "answer", 0, Left, |r| {
-        or_dash(
-            r.answer
-                .as_ref()
-                .map(|a| who_when(&format!("{} by", a.verdict), &a.reviewer, a.answered_at)),
-        )
+        or_dash(r.answer.as_ref().map(|a| {
+            let who = signed(&a.reviewer, a.written_by.as_deref());
+            format!("{} by {who} {}", a.verdict, a.answered_at.short())
+        }))
     }),
 ];
 
@@ -116,11 +116,6 @@ fn replacement_cell(p: &Replacement) -> String {
         "{attempt} {} {when}",
         clip(&inert(&p.created_by), room.max(1))
     )
-}
-
-/// What was done, by whom (from outside, so made inert), and when.
-fn who_when(what: &str, who: &str, at: Timestamp) -> String {
-    format!("{what} {} {}", inert(who), at.short())
 }
 
 /// How late the callback arrived after its attempt's timeout (negative: early).

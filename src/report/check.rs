@@ -15,15 +15,60 @@ pub struct CheckReport {
     pub ledger: String,
     pub ok: bool,
     pub checks: Vec<CheckFinding>,
+    /// The schema of a ledger on a PostgreSQL server (`None`: a SQLite file). What the
+    /// report says was looked at, and what to do about a failure, is the engine's.
+    #[serde(skip)]
+    pub server_schema: Option<String>,
 }
 
 impl CheckReport {
-    /// The report of `checks` run on the ledger at `ledger`.
+    /// The report of `checks` run on the ledger file at `ledger`.
     pub fn new(ledger: &std::path::Path, checks: Vec<CheckFinding>) -> CheckReport {
         CheckReport {
             ledger: ledger.display().to_string(),
             ok: checks.iter().all(CheckFinding::ok),
             checks,
+            server_schema: None,
+        }
+    }
+
+    /// The report of `checks` run on the ledger in `schema` of the server at `ledger`.
+    pub fn on_server(ledger: String, schema: &str, checks: Vec<CheckFinding>) -> CheckReport {
+        CheckReport {
+            ledger,
+            ok: checks.iter().all(CheckFinding::ok),
+            checks,
+            server_schema: Some(schema.to_owned()),
+        }
+    }
+
+    /// What to do about a failed check, in one sentence (after what failed).
+    fn advice(&self, ledger: &str, failed: usize) -> String {
+        let checks = self.checks.len();
+        if let Some(schema) = &self.server_schema {
+            // A server keeps its own pages: what fails is the ledger's rows, foreign keys
+            // or triggers, changed behind jobledger's back. No salvage reads around it.
+            let schema = inert(schema);
+            return format!(
+                "the ledger {ledger} failed {failed} of {checks} checks: its rows, foreign keys or triggers were changed other than by jobledger. The check wrote nothing. Keep the schema as it is before anything else writes to it (`pg_dump --schema={schema}`); then restore a dump taken before the change (`pg_restore`), or copy a sound ledger (a backup file, another schema) into a new schema with `jobledger copy --from GOOD --to URL?schema=NEW`"
+            );
+        }
+        if self.checks.iter().any(|c| c.check == "open") {
+            format!(
+                "the ledger {ledger} could not be opened: SQLite cannot read where it begins, so nothing can be copied or saved from it. Keep the file as it is (cp), and restore an earlier backup"
+            )
+        } else if self
+            .checks
+            .iter()
+            .all(|c| c.ok() || REFERENCES.contains(&c.check))
+        {
+            format!(
+                "the ledger {ledger} failed {failed} of {checks} checks: it holds rows that refer to rows it does not hold, as a salvage of a damaged ledger leaves them (it keeps every row it could read). Its pages and kept counts are sound: `jobledger --db {ledger} backup NEW.db` copies it as it is"
+            )
+        } else {
+            format!(
+                "the ledger {ledger} failed {failed} of {checks} checks. Keep a copy of the file as it is before anything else writes to it; `jobledger --db {ledger} backup --salvage NEW.db` saves what SQLite can still read into a new ledger, table by table, and lists what it could not"
+            )
         }
     }
 }
@@ -37,9 +82,11 @@ const REFERENCES: [&str; 4] = [
     "answers",
 ];
 
-/// What each check looked at, for the readable report.
-fn examined(check: &str, n: i64) -> String {
+/// What each check looked at, for the readable report (`on_server`: of a ledger on
+/// PostgreSQL, whose identity is its `ledger_meta` row).
+fn examined(check: &str, n: i64, on_server: bool) -> String {
     let what = match check {
+        "identity" if on_server => "ledger_meta's application and schema version",
         "identity" => "application id and schema version",
         "integrity" => "pages",
         "foreign_keys" => "tables",
@@ -49,10 +96,15 @@ fn examined(check: &str, n: i64) -> String {
         "callback_lines" => "callbacks",
         "latest_attempts" => "jobs",
         "answers" => "answers",
-        _ => "the file",
+        "triggers" => "triggers",
+        "open" => "the file",
+        // A check this report has no word for: its count alone.
+        _ => "",
     };
     if check == "identity" || check == "open" {
         what.to_owned()
+    } else if what.is_empty() {
+        n.to_string()
     } else {
         format!("{n} {what}")
     }
@@ -67,7 +119,7 @@ impl Report for CheckReport {
                 text,
                 "{:<16} {verdict:<6} {} ({:.1} s)",
                 c.check,
-                examined(c.check, c.examined),
+                examined(c.check, c.examined, self.server_schema.is_some()),
                 c.seconds
             );
             for problem in &c.problems {
@@ -78,27 +130,8 @@ impl Report for CheckReport {
         let ledger = inert(&self.ledger);
         if failed == 0 {
             let _ = writeln!(text, "the ledger {ledger} passed every check");
-        } else if self.checks.iter().any(|c| c.check == "open") {
-            let _ = writeln!(
-                text,
-                "the ledger {ledger} could not be opened: SQLite cannot read where it begins, so nothing can be copied or saved from it. Keep the file as it is (cp), and restore an earlier backup"
-            );
-        } else if self
-            .checks
-            .iter()
-            .all(|c| c.ok() || REFERENCES.contains(&c.check))
-        {
-            let _ = writeln!(
-                text,
-                "the ledger {ledger} failed {failed} of {} checks: it holds rows that refer to rows it does not hold, as a salvage of a damaged ledger leaves them (it keeps every row it could read). Its pages and kept counts are sound: `jobledger --db {ledger} backup NEW.db` copies it as it is",
-                self.checks.len()
-            );
         } else {
-            let _ = writeln!(
-                text,
-                "the ledger {ledger} failed {failed} of {} checks. Keep a copy of the file as it is before anything else writes to it; `jobledger --db {ledger} backup --salvage NEW.db` saves what SQLite can still read into a new ledger, table by table, and lists what it could not",
-                self.checks.len()
-            );
+            let _ = writeln!(text, "{}", self.advice(&ledger, failed));
         }
         text
     }

@@ -8,6 +8,7 @@ use crate::escalation::{Cleared, OwnerSet};
 use crate::inert::inert;
 use crate::outbox::{RequestKind, RequestWritten};
 use crate::review::{AnswerWritten, Verdict};
+use crate::signed::signed;
 use crate::store::{AnswerRow, OutboxRow, OwnerRow};
 
 /// After `answer`: the answer written, and for `linked` how the table judged it.
@@ -119,7 +120,7 @@ pub fn withdrawn_line(row: &OutboxRow) -> Option<String> {
     };
     Some(format!(
         "withdrawn by {} at {}{note}",
-        inert(&w.withdrawn_by),
+        signed(&w.withdrawn_by, w.written_by.as_deref()),
         w.withdrawn_at.short()
     ))
 }
@@ -136,6 +137,9 @@ pub struct AnswerJson<'a> {
     pub note: &'a str,
     pub reviewer: &'a str,
     pub verdict: Verdict,
+    /// The database role that wrote it, when the ledger knows it (a server's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub written_by: Option<&'a str>,
 }
 
 /// The callback a `linked` answer made, judged against the job it names.
@@ -162,6 +166,7 @@ impl<'a> AnswerJson<'a> {
             note: &answer.note,
             reviewer: &answer.reviewer,
             verdict: answer.verdict,
+            written_by: answer.written_by.as_deref(),
         }
     }
 }
@@ -176,6 +181,9 @@ pub struct DecisionsAnsweredJson<'a> {
     pub note: &'a str,
     pub reviewer: &'a str,
     pub verdict: DecisionVerdict,
+    /// The database role that wrote it, when the ledger knows it (a server's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub written_by: Option<&'a str>,
 }
 
 /// `owner --json`: the assignment written (keys in alphabetical order); `owner` is
@@ -190,6 +198,10 @@ pub struct OwnerJson<'a> {
     /// False when nothing was written: that owner and escalation time stood already
     /// (the assignment is the one standing), or a clearing found no owner to clear.
     pub written: bool,
+    /// The database role that wrote the assignment shown, when the ledger knows it (a
+    /// server's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub written_by: Option<&'a str>,
 }
 
 impl<'a> OwnerJson<'a> {
@@ -203,6 +215,7 @@ impl<'a> OwnerJson<'a> {
             set_at: row.set_at,
             set_by: &row.set_by,
             written: matches!(set, OwnerSet::Written(_)),
+            written_by: row.written_by.as_deref(),
         }
     }
 
@@ -215,6 +228,7 @@ impl<'a> OwnerJson<'a> {
             set_at,
             set_by,
             written: matches!(cleared, Cleared::Was(_)),
+            written_by: None,
         }
     }
 }

@@ -456,6 +456,7 @@ mod tests {
             note: String::new(),
             reviewer: by.to_owned(),
             verdict,
+            written_by: None,
         });
         row
     }

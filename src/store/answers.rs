@@ -17,6 +17,11 @@ pub struct AnswerRow {
     pub note: String,
     pub reviewer: String,
     pub verdict: Verdict,
+    /// The database role that wrote the row, as the server recorded it: known on a
+    /// PostgreSQL ledger (and on a file copied from one), `None` where the ledger has
+    /// no roles (a SQLite file's own writes). Left out of JSON when unknown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub written_by: Option<String>,
 }
 
 /// A reviewer's answer about to be appended.

@@ -4,8 +4,13 @@
 //!
 //! Not copied: what each ledger keeps of itself (its schema version, its file's
 //! identity, its commit counter), made anew by the destination; nor what is computed
-//! from a row (the line identity's time key), nor the role that wrote a row on a
-//! server (the destination's server sets it).
+//! from a row (the line identity's time key).
+//!
+//! The role that wrote a person's row (`written_by`) is copied as it is into a file,
+//! which keeps who wrote each row on the server it came from. A server sets it itself
+//! on every row written into it (a trigger, whatever the client sends): a copy into
+//! PostgreSQL records the role that copied the rows, the one that wrote them into
+//! that ledger.
 
 /// One value of one column.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -168,6 +173,7 @@ pub const TABLES: &[Table] = &[
             ("answered_at", Kind::Text),
             ("linked_job_id", Kind::Text),
             ("previous_answer", Kind::Int),
+            ("written_by", Kind::Text),
         ],
         order: "id",
     },
@@ -181,6 +187,7 @@ pub const TABLES: &[Table] = &[
             ("reviewer", Kind::Text),
             ("answered_at", Kind::Text),
             ("previous_answer", Kind::Int),
+            ("written_by", Kind::Text),
         ],
         order: "id",
     },
@@ -222,6 +229,7 @@ pub const TABLES: &[Table] = &[
             ("requested_by", Kind::Text),
             ("requested_at", Kind::Text),
             ("status", Kind::Text),
+            ("written_by", Kind::Text),
         ],
         order: "id",
     },
@@ -257,6 +265,7 @@ pub const TABLES: &[Table] = &[
             ("escalate_at", Kind::Text),
             ("set_by", Kind::Text),
             ("set_at", Kind::Text),
+            ("written_by", Kind::Text),
         ],
         order: "id",
     },
@@ -281,6 +290,7 @@ pub const TABLES: &[Table] = &[
             ("withdrawn_by", Kind::Text),
             ("withdrawn_at", Kind::Text),
             ("note", Kind::Text),
+            ("written_by", Kind::Text),
         ],
         order: "id",
     },
@@ -294,6 +304,7 @@ pub const TABLES: &[Table] = &[
             ("saved_by", Kind::Text),
             ("saved_at", Kind::Text),
             ("deleted", Kind::Int),
+            ("written_by", Kind::Text),
         ],
         order: "id",
     },

@@ -22,6 +22,10 @@ pub struct DecisionAnswerRow {
     pub note: String,
     pub reviewer: String,
     pub verdict: DecisionVerdict,
+    /// The database role that wrote the row, when the ledger knows it (see
+    /// [`crate::store::AnswerRow::written_by`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub written_by: Option<String>,
 }
 
 /// A job decided under more than one decision id (fields in JSON key order).

@@ -20,6 +20,10 @@ pub struct OutboxRow {
     pub status: RequestStatus,
     /// Who took the request back, when and why (`None`: it was not withdrawn).
     pub withdrawal: Option<Withdrawal>,
+    /// The database role that wrote the request, when the ledger knows it (see
+    /// [`crate::store::AnswerRow::written_by`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub written_by: Option<String>,
 }
 
 /// A request taken back before it was sent: a row of its own, the request's row kept
@@ -29,6 +33,10 @@ pub struct Withdrawal {
     pub withdrawn_by: String,
     pub withdrawn_at: Timestamp,
     pub note: String,
+    /// The database role that wrote the withdrawal, when the ledger knows it (see
+    /// [`crate::store::AnswerRow::written_by`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub written_by: Option<String>,
 }
 
 /// Requests still pending in the outbox for one job, by kind.

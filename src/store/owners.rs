@@ -10,4 +10,8 @@ pub struct OwnerRow {
     pub escalate_at: Option<Timestamp>,
     pub set_by: String,
     pub set_at: Timestamp,
+    /// The database role that wrote the assignment, when the ledger knows it (see
+    /// [`crate::store::AnswerRow::written_by`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub written_by: Option<String>,
 }

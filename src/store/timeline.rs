@@ -46,6 +46,8 @@ pub enum TimelineFact {
         verdict: Verdict,
         reviewer: String,
         note: String,
+        /// The database role that wrote the answer, when the ledger knows it.
+        written_by: Option<String>,
     },
     /// The job's output object was stored (kept until a time, or for good).
     OutputStored {
@@ -62,12 +64,16 @@ pub enum TimelineFact {
         owner: Option<String>,
         set_by: String,
         escalate_at: Option<Timestamp>,
+        /// The database role that wrote the assignment, when the ledger knows it.
+        written_by: Option<String>,
     },
     /// A request (retry, cancel) was put in the outbox.
     Requested {
         request: RequestKind,
         requested_by: String,
         status: RequestStatus,
+        /// The database role that wrote the request, when the ledger knows it.
+        written_by: Option<String>,
     },
     /// A pending request was taken back (its own row; the request's is unchanged).
     Withdrawn {
@@ -75,6 +81,8 @@ pub enum TimelineFact {
         request: RequestKind,
         withdrawn_by: String,
         note: String,
+        /// The database role that wrote the withdrawal, when the ledger knows it.
+        written_by: Option<String>,
     },
     /// The job id was submitted (on input line `line_seq`): again, or, for a job
     /// submitted again, first (beside its acceptance, to compare).
@@ -100,5 +108,7 @@ pub enum TimelineFact {
         verdict: DecisionVerdict,
         reviewer: String,
         note: String,
+        /// The database role that wrote the answer, when the ledger knows it.
+        written_by: Option<String>,
     },
 }

@@ -13,4 +13,9 @@ pub struct SavedView {
     pub query: String,
     pub saved_by: String,
     pub saved_at: Timestamp,
+    /// The database role that saved it, when the ledger knows it (see
+    /// [`crate::store::AnswerRow::written_by`]); `None` in a view about to be saved:
+    /// the server sets it, never the client.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub written_by: Option<String>,
 }

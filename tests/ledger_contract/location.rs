@@ -87,6 +87,16 @@ impl Location {
         }
     }
 
+    /// The database role a person's write through this location is recorded as: the
+    /// tests' server's role on PostgreSQL, which sets it on every such row itself; none
+    /// in a file, which has no roles.
+    pub fn role(&self) -> Option<String> {
+        match &self.engine {
+            Engine::Sqlite { .. } => None,
+            Engine::Postgres { .. } => Some(crate::support::postgres::USER.to_owned()),
+        }
+    }
+
     /// What `--db` is given to name this ledger.
     pub fn db_arg(&self) -> OsString {
         match &self.engine {

@@ -78,6 +78,9 @@ contract! {
         views: [
             a_saved_view_is_listed_by_its_latest_save,
         ],
+        signed: [
+            every_persons_row_says_the_role_that_wrote_it_beside_the_name,
+        ],
         paging: [
             pages_by_key_give_every_callback_once_in_order,
             sorted_pages_give_every_held_callback_once_in_order,

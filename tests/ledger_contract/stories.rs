@@ -8,6 +8,7 @@ pub mod outbox;
 pub mod owners;
 pub mod paging;
 pub mod reconcile;
+pub mod signed;
 pub mod timeline;
 pub mod views;
 
@@ -39,6 +40,16 @@ pub fn seq_of(location: &Location, delivery_id: &str) -> i64 {
         .find(|c| c["delivery_id"] == delivery_id)
         .and_then(|c| c["seq"].as_i64())
         .unwrap_or_else(|| panic!("no callback with delivery id {delivery_id:?}"))
+}
+
+/// `row`, a person's row as `--json` prints it, with the database role that wrote it
+/// where the ledger knows one (`written_by`, the server's; a file has none, and its
+/// JSON no such key): who wrote it is the ledger's to say, never the client's.
+pub fn as_written(location: &Location, mut row: Value) -> Value {
+    if let Some(role) = location.role() {
+        row["written_by"] = Value::from(role);
+    }
+    row
 }
 
 /// A JSON list's items.

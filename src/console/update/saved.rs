@@ -65,6 +65,7 @@ impl App {
             query: self.model.filter().unwrap_or_default().to_owned(),
             saved_by: self.model.reviewer.clone(),
             saved_at: self.model.now,
+            written_by: None,
         };
         match self.ledger.saved_view(name)? {
             // A second row saying the same would only bury who saved it first.

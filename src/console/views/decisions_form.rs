@@ -26,7 +26,13 @@ pub(crate) fn lines<'a>(form: &'a DecisionsForm, model: &'a Model) -> Vec<Line<'
         return lines;
     }
     lines.push(match &form.seen {
-        Some(a) => standing_answer(a.verdict.as_str(), &a.reviewer, a.answered_at, model.now),
+        Some(a) => standing_answer(
+            a.verdict.as_str(),
+            &a.reviewer,
+            a.written_by.as_deref(),
+            a.answered_at,
+            model.now,
+        ),
         None => Line::from(
             Span::raw("No answer yet. The job's timeline (Enter) lists every decision.")
                 .dark_gray(),

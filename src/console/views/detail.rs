@@ -10,8 +10,8 @@ use ratatui::style::{Color, Style, Stylize};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 
-use super::inert_span;
 use super::wrap::{cut, hang_of};
+use super::{inert_span, role_span};
 use crate::clock::{Timestamp, format_gap};
 use crate::console::model::Model;
 use crate::console::model::detail::{Detail, RawMessage};
@@ -29,8 +29,9 @@ fn answer_line(a: &AnswerRow, now: Timestamp) -> Vec<Span<'_>> {
         inert_span(a.verdict.as_str()).bold(),
         Span::raw(" by "),
         inert_span(&a.reviewer),
-        Span::raw(format!(" at {}", a.answered_at.readable(now))),
     ];
+    spans.extend(role_span(a.written_by.as_deref()));
+    spans.push(Span::raw(format!(" at {}", a.answered_at.readable(now))));
     if let Some(job) = &a.linked_job_id {
         spans.push(Span::raw(" → job "));
         spans.push(inert_span(job));

@@ -22,7 +22,13 @@ fn answer_lines<'a>(form: &'a AnswerForm, model: &'a Model) -> Vec<Line<'a>> {
         return lines;
     }
     let mut lines = vec![match &form.seen {
-        Some(a) => standing_answer(a.verdict.as_str(), &a.reviewer, a.answered_at, model.now),
+        Some(a) => standing_answer(
+            a.verdict.as_str(),
+            &a.reviewer,
+            a.written_by.as_deref(),
+            a.answered_at,
+            model.now,
+        ),
         None => Line::from(Span::raw("No answer yet.").dark_gray()),
     }];
     lines.push(Line::default());

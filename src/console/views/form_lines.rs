@@ -6,7 +6,7 @@
 use ratatui::style::{Color, Style, Stylize};
 use ratatui::text::{Line, Span};
 
-use super::inert_span;
+use super::{inert_span, role_span};
 use crate::clock::Timestamp;
 use crate::console::field::{Outcome, TextField};
 use crate::console::model::Model;
@@ -93,8 +93,12 @@ pub(super) fn outcome_lines<'a>(lines: &mut Vec<Line<'a>>, outcome: &'a Outcome,
                 inert_span(theirs.verdict.as_str()).bold(),
                 Span::raw(" by "),
                 inert_span(&theirs.reviewer),
-                Span::raw(format!(" at {}", theirs.answered_at.readable(now))),
             ];
+            spans.extend(role_span(theirs.written_by.as_deref()));
+            spans.push(Span::raw(format!(
+                " at {}",
+                theirs.answered_at.readable(now)
+            )));
             if !theirs.note.is_empty() {
                 spans.push(Span::raw(" — "));
                 spans.push(inert_span(&theirs.note).italic());
@@ -120,20 +124,24 @@ pub(super) fn outcome_lines<'a>(lines: &mut Vec<Line<'a>>, outcome: &'a Outcome,
 }
 
 /// The answer standing when a form opened, which the one written is appended after.
+/// `written_by`: the database role that wrote it, when the ledger knows it.
 pub(super) fn standing_answer<'a>(
     verdict: &'a str,
     reviewer: &'a str,
+    written_by: Option<&str>,
     at: Timestamp,
     now: Timestamp,
 ) -> Line<'a> {
-    Line::from(vec![
+    let mut spans = vec![
         Span::raw("Standing answer: ").dark_gray(),
         inert_span(verdict),
         Span::raw(" by "),
         inert_span(reviewer),
-        Span::raw(format!(
-            " at {}; yours is appended after it.",
-            at.readable(now)
-        )),
-    ])
+    ];
+    spans.extend(role_span(written_by));
+    spans.push(Span::raw(format!(
+        " at {}; yours is appended after it.",
+        at.readable(now)
+    )));
+    Line::from(spans)
 }

@@ -6,7 +6,7 @@ use ratatui::style::Stylize;
 use ratatui::text::{Line, Span};
 
 use super::preview::only_what_was_cut;
-use super::{Column, Fact, ListView, inert_span, when};
+use super::{Column, Fact, ListView, inert_span, role_span, when};
 use crate::clock::Timestamp;
 use crate::store::{OutboxRow, RejectedLine};
 
@@ -47,12 +47,16 @@ pub(crate) const OUTBOX: ListView<OutboxRow> = ListView {
         Column::<OutboxRow>::new("status", Constraint::Length(9), |row, now| {
             match &row.withdrawal {
                 None => Line::from(Span::raw(row.status.as_str()).yellow()),
-                Some(w) => Line::from(vec![
-                    Span::raw("withdrawn").dark_gray(),
-                    Span::raw(" by ").dark_gray(),
-                    inert_span(&w.withdrawn_by),
-                    Span::raw(format!(" at {}", when(w.withdrawn_at, now))).dark_gray(),
-                ]),
+                Some(w) => {
+                    let mut spans = vec![
+                        Span::raw("withdrawn").dark_gray(),
+                        Span::raw(" by ").dark_gray(),
+                        inert_span(&w.withdrawn_by),
+                    ];
+                    spans.extend(role_span(w.written_by.as_deref()));
+                    spans.push(Span::raw(format!(" at {}", when(w.withdrawn_at, now))).dark_gray());
+                    Line::from(spans)
+                }
             }
         })
         .grows(),

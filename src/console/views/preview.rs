@@ -12,7 +12,7 @@ use ratatui::widgets::{Block, Paragraph};
 
 use super::table::{Fitted, Form};
 use super::wrap::cut;
-use super::{ListView, inert_span, when};
+use super::{ListView, inert_span, role_span, when};
 use crate::clock::{Timestamp, format_gap, relative_age};
 use crate::console::model::Model;
 use crate::console::model::page::{Page, PageRow};
@@ -54,8 +54,9 @@ pub(crate) fn answer_fact(answer: Option<&AnswerRow>, now: Timestamp) -> Line<'_
         },
         Span::raw(" by "),
         inert_span(&a.reviewer),
-        Span::raw(" at "),
     ];
+    spans.extend(role_span(a.written_by.as_deref()));
+    spans.push(Span::raw(" at "));
     spans.extend(when_ago(a.answered_at, now));
     if !a.verdict.closes() {
         spans.push(Span::raw(" · still open").yellow());

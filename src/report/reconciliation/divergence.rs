@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 
 use crate::inert::inert;
+use crate::signed::signed;
 use crate::store::{ConflictingSubmission, DivergentJob, SubmittedIdentity};
 
 /// The `divergent_decisions` section: its heading with how many are still open, then
@@ -52,7 +53,7 @@ pub(super) fn divergent_decisions(out: &mut String, jobs: &[DivergentJob]) {
                 out,
                 "    answer: {} by {} at {}{note}",
                 a.verdict,
-                inert(&a.reviewer),
+                signed(&a.reviewer, a.written_by.as_deref()),
                 a.answered_at.short()
             );
         }

@@ -107,8 +107,8 @@ pub(super) fn lock_key(writer: &Writer<'_>, family: &str, key: &str) -> Result<(
 }
 
 /// The columns [`answer_from`] reads, on `answers a`.
-const ANSWER_COLUMNS: &str =
-    "a.id, a.callback_seq, a.verdict, a.note, a.reviewer, a.answered_at, a.linked_job_id";
+const ANSWER_COLUMNS: &str = "a.id, a.callback_seq, a.verdict, a.note, a.reviewer, a.answered_at, a.linked_job_id, \
+     a.written_by";
 
 fn answer_from(location: &Location, row: &Row) -> Result<AnswerRow> {
     Ok(AnswerRow {
@@ -119,6 +119,7 @@ fn answer_from(location: &Location, row: &Row) -> Result<AnswerRow> {
         reviewer: value_at(location, row, 4)?,
         answered_at: time_at(location, row, 5)?,
         linked_job_id: value_at(location, row, 6)?,
+        written_by: value_at(location, row, 7)?,
     })
 }
 
@@ -158,11 +159,12 @@ static CLOSED_QUESTIONS: LazyLock<String> = LazyLock::new(|| {
 });
 
 const EARLIER_ANSWER_ON_JOB: &str = "SELECT a.id, a.callback_seq, a.verdict, a.note, a.reviewer, \
-     a.answered_at, a.linked_job_id FROM answers a JOIN callbacks c ON c.seq = a.callback_seq
+     a.answered_at, a.linked_job_id, a.written_by FROM answers a JOIN callbacks c ON c.seq = a.callback_seq
      WHERE c.job_id = $1 AND c.seq <> $2 ORDER BY a.id DESC LIMIT 1";
 
 const ANSWERS_OF: &str = "SELECT a.id, a.callback_seq, a.verdict, a.note, a.reviewer, \
-     a.answered_at, a.linked_job_id FROM answers a WHERE a.callback_seq = $1 ORDER BY a.id";
+     a.answered_at, a.linked_job_id, a.written_by FROM answers a WHERE a.callback_seq = $1 \
+     ORDER BY a.id";
 
 impl Ledger {
     /// A person's work kept in the ledger: answers, owner assignments (not those the

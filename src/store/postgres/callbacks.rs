@@ -6,7 +6,7 @@ mod written;
 
 use postgres::Row;
 
-use super::columns::{Read, callback_columns, callback_from};
+use super::columns::{CALLBACK_SORT_COLUMN, Read, callback_columns, callback_from};
 use super::filter::{Column, Columns, Params, condition};
 use super::keyset::{backwards, comparison, key};
 use super::query::Select;
@@ -356,7 +356,12 @@ impl Ledger {
         let rows = self.rows_of(&sql, &params.refs())?;
         let mut read = rows
             .iter()
-            .map(|row| Ok((callback_from(row)?, sort_value(sort.column, row, 24)?)))
+            .map(|row| {
+                Ok((
+                    callback_from(row)?,
+                    sort_value(sort.column, row, CALLBACK_SORT_COLUMN)?,
+                ))
+            })
             .collect::<Read<Vec<_>>>()
             .map_err(|e| self.err(e))?;
         if backwards(&page.keyset) {

@@ -125,7 +125,8 @@ pub(super) fn attempt_from(row: &Row) -> Read<AttemptRow> {
 
 #[allow(dead_code)] // read by the other families' statements
 pub(super) const ANSWER_COLUMNS: &str =
-    "a.id, a.callback_seq, a.verdict, a.note, a.reviewer, a.answered_at, a.linked_job_id";
+    "a.id, a.callback_seq, a.verdict, a.note, a.reviewer, a.answered_at, a.linked_job_id,
+    a.written_by";
 
 /// An [`AnswerRow`] from [`ANSWER_COLUMNS`].
 #[allow(dead_code)] // read by the other families' statements
@@ -138,20 +139,25 @@ pub(super) fn answer_from(row: &Row) -> Read<AnswerRow> {
         reviewer: row.try_get(4)?,
         answered_at: time(row, 5)?,
         linked_job_id: row.try_get(6)?,
+        written_by: row.try_get(7)?,
     })
 }
 
 /// The columns [`callback_from`] reads, `state` the replacement attempt's state (or
-/// `NULL` when it is not asked for); a sorted list adds its sort value after them.
+/// `NULL` when it is not asked for); a sorted list adds its sort value after them, at
+/// [`CALLBACK_SORT_COLUMN`].
 pub(super) fn callback_columns(state: &str) -> String {
     format!(
         "c.seq, c.line_seq, c.delivery_id, c.job_id, c.attempt,
             c.outcome, c.arrived_at, c.timeout_at, c.disposition, c.reason, c.detail,
             c.first_report_seq, c.linked_from_seq, c.judged_at,
             c.replacement_attempt, c.replacement_created_by, c.replacement_started_at, {state},
-            a.id, a.verdict, a.note, a.reviewer, a.answered_at, a.linked_job_id"
+            a.id, a.verdict, a.note, a.reviewer, a.answered_at, a.linked_job_id, a.written_by"
     )
 }
+
+/// Where a sorted list's sort value is, after the columns of [`callback_columns`].
+pub(super) const CALLBACK_SORT_COLUMN: usize = 25;
 
 /// A [`CallbackRow`] from [`callback_columns`] (on `callbacks c`, with the standing
 /// answer `a`).
@@ -178,6 +184,7 @@ pub(super) fn callback_from(row: &Row) -> Read<CallbackRow> {
             reviewer: row.try_get(21)?,
             answered_at: time(row, 22)?,
             linked_job_id: row.try_get(23)?,
+            written_by: row.try_get(24)?,
         }),
         None => None,
     };
@@ -210,7 +217,7 @@ pub(super) const OUTBOX_TABLE: &str =
 pub(super) const OUTBOX_COLUMNS: &str = "o.id, o.job_id, o.request, o.attempt, o.input_digest,
     o.model_digest, o.policy_revision, o.requested_by, o.requested_at,
     (CASE WHEN w.id IS NULL THEN o.status ELSE 'withdrawn' END), w.withdrawn_by, w.withdrawn_at,
-    w.note";
+    w.note, w.written_by, o.written_by";
 
 /// An [`OutboxRow`] from [`OUTBOX_COLUMNS`].
 pub(super) fn outbox_from(row: &Row) -> Read<OutboxRow> {
@@ -219,6 +226,7 @@ pub(super) fn outbox_from(row: &Row) -> Read<OutboxRow> {
             withdrawn_by,
             withdrawn_at: time(row, 11)?,
             note: row.try_get(12)?,
+            written_by: row.try_get(13)?,
         }),
         None => None,
     };
@@ -234,6 +242,7 @@ pub(super) fn outbox_from(row: &Row) -> Read<OutboxRow> {
         requested_at: time(row, 8)?,
         status: name(row, 9)?,
         withdrawal,
+        written_by: row.try_get(14)?,
     })
 }
 
@@ -254,7 +263,7 @@ pub(super) fn rejected_from(row: &Row) -> Read<RejectedLine> {
 }
 
 /// An [`AgedJobRow`]: `job_id, state, accepted_at, aged_at, expected_age_s`, then the
-/// latest owner assignment's `owner, escalate_at, set_by, set_at`.
+/// latest owner assignment's `owner, escalate_at, set_by, set_at, written_by`.
 pub(super) fn aged_from(row: &Row) -> Read<AgedJobRow> {
     let owner = match row.try_get::<_, Option<String>>(5)? {
         Some(owner) => Some(OwnerRow {
@@ -262,6 +271,7 @@ pub(super) fn aged_from(row: &Row) -> Read<AgedJobRow> {
             escalate_at: some_time(row, 6)?,
             set_by: row.try_get(7)?,
             set_at: time(row, 8)?,
+            written_by: row.try_get(9)?,
         }),
         None => None,
     };

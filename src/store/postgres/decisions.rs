@@ -16,7 +16,7 @@ use crate::store::{
 
 type Result<T> = std::result::Result<T, StoreError>;
 
-/// Columns `first..` of `row`: `answered_at, id, note, reviewer, verdict`.
+/// Columns `first..` of `row`: `answered_at, id, note, reviewer, verdict, written_by`.
 fn answer_from(location: &Location, row: &Row, first: usize) -> Result<DecisionAnswerRow> {
     Ok(DecisionAnswerRow {
         answered_at: time_at(location, row, first)?,
@@ -24,14 +24,16 @@ fn answer_from(location: &Location, row: &Row, first: usize) -> Result<DecisionA
         note: value_at(location, row, first + 2)?,
         reviewer: value_at(location, row, first + 3)?,
         verdict: name_at::<DecisionVerdict>(location, row, first + 4)?,
+        written_by: value_at(location, row, first + 5)?,
     })
 }
 
-const LATEST_ANSWER: &str = "SELECT answered_at, id, note, reviewer, verdict FROM decision_answers
+const LATEST_ANSWER: &str = "SELECT answered_at, id, note, reviewer, verdict, written_by
+     FROM decision_answers
      WHERE job_id = $1 ORDER BY id DESC LIMIT 1";
 
 /// The standing answers, one per answered job (the latest of each).
-const STANDING_ANSWERS: &str = "SELECT job_id, answered_at, id, note, reviewer, verdict
+const STANDING_ANSWERS: &str = "SELECT job_id, answered_at, id, note, reviewer, verdict, written_by
      FROM decision_answers WHERE id IN (SELECT max(id) FROM decision_answers GROUP BY job_id)";
 
 /// The decisions acted on of every job with more than one, by job id (bytewise), then

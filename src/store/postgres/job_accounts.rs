@@ -31,7 +31,8 @@ const LATEST_STORED: &str =
     "SELECT stored_at FROM outputs WHERE job_id = $1 ORDER BY id DESC LIMIT 1";
 const CHECKS: &str =
     "SELECT job_id, checked_at, object_exists FROM output_checks ORDER BY job_id, id";
-const OWNERS: &str = "SELECT job_id, owner, escalate_at, set_by, set_at FROM owner_assignments
+const OWNERS: &str = "SELECT job_id, owner, escalate_at, set_by, set_at, written_by
+     FROM owner_assignments
      ORDER BY job_id, id";
 const ACTED: &str = "SELECT job_id FROM decisions WHERE suppressed = 0 ORDER BY job_id";
 const CONFLICTS: &str =
@@ -102,7 +103,7 @@ impl Side {
         self.compare(job_id) == Some(Ordering::Equal)
     }
 
-    /// The current row's owner assignment (columns 1 to 4); none when it clears the
+    /// The current row's owner assignment (columns 1 to 5); none when it clears the
     /// owner.
     fn owner(&self) -> Result<Option<OwnerRow>, postgres::Error> {
         let Some(row) = &self.row else {
@@ -116,6 +117,7 @@ impl Side {
             escalate_at: row.try_get::<_, Option<Time>>(2)?.map(|t| t.0),
             set_by: row.try_get(3)?,
             set_at: row.try_get::<_, Time>(4)?.0,
+            written_by: row.try_get(5)?,
         }))
     }
 

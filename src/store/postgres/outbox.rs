@@ -24,7 +24,7 @@ const OUTBOX_TABLE: &str = "outbox o LEFT JOIN request_withdrawals w ON w.reques
 const OUTBOX_COLUMNS: &str = "o.id, o.job_id, o.request, o.attempt, o.input_digest,
     o.model_digest, o.policy_revision, o.requested_by, o.requested_at,
     CASE WHEN w.id IS NULL THEN o.status ELSE 'withdrawn' END,
-    w.withdrawn_by, w.withdrawn_at, w.note";
+    w.withdrawn_by, w.withdrawn_at, w.note, w.written_by, o.written_by";
 
 fn outbox_from(location: &Location, row: &Row) -> Result<OutboxRow> {
     let withdrawal = match value_at::<Option<String>>(location, row, 10)? {
@@ -32,6 +32,7 @@ fn outbox_from(location: &Location, row: &Row) -> Result<OutboxRow> {
             withdrawn_by,
             withdrawn_at: time_at(location, row, 11)?,
             note: value_at(location, row, 12)?,
+            written_by: value_at(location, row, 13)?,
         }),
         None => None,
     };
@@ -47,6 +48,7 @@ fn outbox_from(location: &Location, row: &Row) -> Result<OutboxRow> {
         requested_at: time_at(location, row, 8)?,
         status: name_at::<RequestStatus>(location, row, 9)?,
         withdrawal,
+        written_by: value_at(location, row, 14)?,
     })
 }
 
@@ -54,14 +56,14 @@ fn outbox_from(location: &Location, row: &Row) -> Result<OutboxRow> {
 const ALL: &str = "SELECT o.id, o.job_id, o.request, o.attempt, o.input_digest,
     o.model_digest, o.policy_revision, o.requested_by, o.requested_at,
     CASE WHEN w.id IS NULL THEN o.status ELSE 'withdrawn' END,
-    w.withdrawn_by, w.withdrawn_at, w.note
+    w.withdrawn_by, w.withdrawn_at, w.note, w.written_by, o.written_by
     FROM outbox o LEFT JOIN request_withdrawals w ON w.request_id = o.id ORDER BY o.id";
 
 /// One request (`OUTBOX_COLUMNS` on `OUTBOX_TABLE`).
 const ONE: &str = "SELECT o.id, o.job_id, o.request, o.attempt, o.input_digest,
     o.model_digest, o.policy_revision, o.requested_by, o.requested_at,
     CASE WHEN w.id IS NULL THEN o.status ELSE 'withdrawn' END,
-    w.withdrawn_by, w.withdrawn_at, w.note
+    w.withdrawn_by, w.withdrawn_at, w.note, w.written_by, o.written_by
     FROM outbox o LEFT JOIN request_withdrawals w ON w.request_id = o.id WHERE o.id = $1";
 
 /// Requests still pending for a job, by kind: pending as asked, and not withdrawn

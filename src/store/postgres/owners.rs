@@ -9,7 +9,7 @@ use crate::store::{Location, OwnerRow, StoreError};
 
 type Result<T> = std::result::Result<T, StoreError>;
 
-const LATEST: &str = "SELECT owner, escalate_at, set_by, set_at FROM owner_assignments
+const LATEST: &str = "SELECT owner, escalate_at, set_by, set_at, written_by FROM owner_assignments
      WHERE job_id = $1 ORDER BY id DESC LIMIT 1";
 
 /// The latest assignment of a job, none when it cleared the owner (or there is none).
@@ -25,6 +25,7 @@ fn standing(location: &Location, row: Option<postgres::Row>) -> Result<Option<Ow
         escalate_at: time_or_null_at(location, &row, 1)?,
         set_by: value_at(location, &row, 2)?,
         set_at: time_at(location, &row, 3)?,
+        written_by: value_at(location, &row, 4)?,
     }))
 }
 

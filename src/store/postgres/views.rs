@@ -19,11 +19,12 @@ fn saved_from(location: &Location, row: &Row) -> Result<SavedView> {
         query: value_at(location, row, 2)?,
         saved_by: value_at(location, row, 3)?,
         saved_at: time_at(location, row, 4)?,
+        written_by: value_at(location, row, 5)?,
     })
 }
 
 /// The view standing under `$1`: its latest row, unless that is a deletion.
-const STANDING: &str = "SELECT name, tab, query, saved_by, saved_at FROM saved_views
+const STANDING: &str = "SELECT name, tab, query, saved_by, saved_at, written_by FROM saved_views
       WHERE name = $1 AND deleted = 0
         AND id = (SELECT max(id) FROM saved_views WHERE name = $1)";
 
@@ -31,7 +32,7 @@ impl Ledger {
     /// Every saved view, the latest row of each name, in order of name (bytewise).
     pub fn saved_views(&self) -> Result<Vec<SavedView>> {
         self.rows(
-            "SELECT s.name, s.tab, s.query, s.saved_by, s.saved_at FROM saved_views s
+            "SELECT s.name, s.tab, s.query, s.saved_by, s.saved_at, s.written_by FROM saved_views s
               WHERE s.id = (SELECT max(id) FROM saved_views WHERE name = s.name)
                 AND s.deleted = 0
               ORDER BY s.name",

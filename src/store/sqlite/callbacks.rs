@@ -7,7 +7,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::answers::closing_verdicts;
 use super::closed_sets::{WAITING, WAITING_C};
-use super::columns::{callback_columns, callback_from};
+use super::columns::{CALLBACK_SORT_COLUMN, callback_columns, callback_from};
 use super::filter::{Column, Columns, Condition, condition, query_named};
 use super::query::Select;
 use super::{Ledger, StoreError, Writer};
@@ -284,7 +284,10 @@ impl Ledger {
             ];
             named.extend(condition.named());
             query_named(&mut st, &named, |row| {
-                Ok((callback_from(row)?, row.get::<_, SortValue>(24)?))
+                Ok((
+                    callback_from(row)?,
+                    row.get::<_, SortValue>(CALLBACK_SORT_COLUMN)?,
+                ))
             })
         })?;
         if keyset.backwards() {

@@ -60,11 +60,12 @@ pub(super) const ATTEMPT_COLUMNS: &str =
     "job_id, attempt, created_by, started_at, timeout_at, state, timed_out_at";
 
 pub(super) const ANSWER_COLUMNS: &str =
-    "a.id, a.callback_seq, a.verdict, a.note, a.reviewer, a.answered_at, a.linked_job_id";
+    "a.id, a.callback_seq, a.verdict, a.note, a.reviewer, a.answered_at, a.linked_job_id,
+    a.written_by";
 
 pub(super) fn answer_from(row: &Row<'_>) -> rusqlite::Result<AnswerRow> {
     Ok(from_columns!(row, 0 => AnswerRow {
-        id, callback_seq, verdict, note, reviewer, answered_at, linked_job_id
+        id, callback_seq, verdict, note, reviewer, answered_at, linked_job_id, written_by
     }))
 }
 
@@ -86,7 +87,8 @@ pub(super) fn callback_from(row: &Row<'_>) -> rusqlite::Result<CallbackRow> {
     };
     let answer = match row.get::<_, Option<i64>>(18)? {
         Some(id) => Some(from_columns!(row, 19 => AnswerRow {
-            verdict, note, reviewer, answered_at, linked_job_id; id: id, callback_seq: row.get(0)?
+            verdict, note, reviewer, answered_at, linked_job_id, written_by;
+            id: id, callback_seq: row.get(0)?
         })),
         None => None,
     };
@@ -98,16 +100,20 @@ pub(super) fn callback_from(row: &Row<'_>) -> rusqlite::Result<CallbackRow> {
 }
 
 /// The columns [`callback_from`] reads, `state` the replacement attempt's state (or
-/// `NULL` when it is not asked for).
+/// `NULL` when it is not asked for); a sorted list adds its sort value after them, at
+/// [`CALLBACK_SORT_COLUMN`].
 pub(super) fn callback_columns(state: &str) -> String {
     format!(
         "c.seq, c.line_seq, c.delivery_id, c.job_id, c.attempt,
             c.outcome, c.arrived_at, c.timeout_at, c.disposition, c.reason, c.detail,
             c.first_report_seq, c.linked_from_seq, c.judged_at,
             c.replacement_attempt, c.replacement_created_by, c.replacement_started_at, {state},
-            a.id, a.verdict, a.note, a.reviewer, a.answered_at, a.linked_job_id"
+            a.id, a.verdict, a.note, a.reviewer, a.answered_at, a.linked_job_id, a.written_by"
     )
 }
+
+/// Where a sorted list's sort value is, after the columns of [`callback_columns`].
+pub(super) const CALLBACK_SORT_COLUMN: usize = 25;
 
 /// The outbox joined to its withdrawals: the status a request has now is derived
 /// from the withdrawal row, since the request's own row is never changed.
@@ -116,25 +122,26 @@ pub(super) const OUTBOX_TABLE: &str =
 
 pub(super) const OUTBOX_COLUMNS: &str = "o.id, o.job_id, o.request, o.attempt, o.input_digest,
     o.model_digest, o.policy_revision, o.requested_by, o.requested_at,
-    iif(w.id IS NULL, o.status, 'withdrawn'), w.withdrawn_by, w.withdrawn_at, w.note";
+    iif(w.id IS NULL, o.status, 'withdrawn'), w.withdrawn_by, w.withdrawn_at, w.note,
+    w.written_by, o.written_by";
 
 pub(super) fn outbox_from(row: &Row<'_>) -> rusqlite::Result<OutboxRow> {
     let withdrawal = match row.get::<_, Option<String>>(10)? {
         Some(withdrawn_by) => Some(from_columns!(row, 11 => Withdrawal {
-            withdrawn_at, note; withdrawn_by: withdrawn_by
+            withdrawn_at, note, written_by; withdrawn_by: withdrawn_by
         })),
         None => None,
     };
     Ok(from_columns!(row, 0 => OutboxRow {
         id, job_id, request, attempt, input_digest, model_digest, policy_revision, requested_by,
-        requested_at, status; withdrawal: withdrawal
+        requested_at, status; withdrawal: withdrawal, written_by: row.get(14)?
     }))
 }
 
 pub(super) fn aged_from(row: &Row<'_>) -> rusqlite::Result<AgedJobRow> {
     let owner = match row.get::<_, Option<String>>(5)? {
         Some(owner) => Some(from_columns!(row, 6 => OwnerRow {
-            escalate_at, set_by, set_at; owner: owner
+            escalate_at, set_by, set_at, written_by; owner: owner
         })),
         None => None,
     };

@@ -21,13 +21,16 @@ type Result<T> = std::result::Result<T, StoreError>;
 pub(super) const DIVERGENT_JOB_IDS: &str =
     "SELECT job_id FROM decisions WHERE suppressed = 0 GROUP BY job_id HAVING count(*) > 1";
 
-const ANSWER_COLUMNS: &str = "answered_at, id, note, reviewer, verdict";
+const ANSWER_COLUMNS: &str = "answered_at, id, note, reviewer, verdict, written_by";
 
 fn answer_from(row: &Row<'_>) -> rusqlite::Result<DecisionAnswerRow> {
-    Ok(from_columns!(row, 0 => DecisionAnswerRow { answered_at, id, note, reviewer, verdict }))
+    Ok(from_columns!(row, 0 => DecisionAnswerRow {
+        answered_at, id, note, reviewer, verdict, written_by
+    }))
 }
 
-const LATEST_ANSWER: &str = "SELECT answered_at, id, note, reviewer, verdict FROM decision_answers
+const LATEST_ANSWER: &str =
+    "SELECT answered_at, id, note, reviewer, verdict, written_by FROM decision_answers
      WHERE job_id = ?1 ORDER BY id DESC LIMIT 1";
 
 /// The standing answer on a job's divergent decisions, read by a ledger and by a writer.
@@ -57,7 +60,7 @@ impl Ledger {
                 answers.insert(
                     row.get(0)?,
                     from_columns!(row, 1 => DecisionAnswerRow {
-                        answered_at, id, note, reviewer, verdict
+                        answered_at, id, note, reviewer, verdict, written_by
                     }),
                 );
             }

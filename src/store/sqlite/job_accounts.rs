@@ -70,7 +70,7 @@ impl<'s> Side<'s> {
         self.compare(job_id) == Some(Ordering::Equal)
     }
 
-    /// The current row's owner assignment (columns 1 to 4); none when it clears the
+    /// The current row's owner assignment (columns 1 to 5); none when it clears the
     /// owner.
     fn owner(&self) -> rusqlite::Result<Option<OwnerRow>> {
         let Some(row) = self.rows.get() else {
@@ -80,7 +80,7 @@ impl<'s> Side<'s> {
             return Ok(None);
         };
         Ok(Some(from_columns!(row, 2 => OwnerRow {
-            escalate_at, set_by, set_at; owner: owner
+            escalate_at, set_by, set_at, written_by; owner: owner
         })))
     }
 
@@ -115,7 +115,7 @@ impl Ledger {
                 "SELECT job_id, checked_at, object_exists FROM output_checks ORDER BY job_id, id",
             )?;
             let mut owners = conn.prepare_cached(
-                "SELECT job_id, owner, escalate_at, set_by, set_at FROM owner_assignments
+                "SELECT job_id, owner, escalate_at, set_by, set_at, written_by FROM owner_assignments
                  ORDER BY job_id, id",
             )?;
             // Index-only (`decisions_acted_by_job`): only jobs decided at all have rows.

@@ -24,6 +24,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/010_ledger_file.sql"),
     include_str!("migrations/011_owner_cleared.sql"),
     include_str!("migrations/012_saved_view_deletions.sql"),
+    include_str!("migrations/013_written_by.sql"),
 ];
 
 /// The page size of a new ledger file, in bytes.

@@ -57,7 +57,7 @@ impl Writer<'_> {
 fn standing_owner(c: &Connection, job_id: &str) -> rusqlite::Result<Option<OwnerRow>> {
     let latest = c
         .prepare_cached(
-            "SELECT owner, escalate_at, set_by, set_at FROM owner_assignments
+            "SELECT owner, escalate_at, set_by, set_at, written_by FROM owner_assignments
              WHERE job_id = ?1 ORDER BY id DESC LIMIT 1",
         )?
         .query_row([job_id], |row| {
@@ -65,7 +65,7 @@ fn standing_owner(c: &Connection, job_id: &str) -> rusqlite::Result<Option<Owner
                 return Ok(None);
             };
             Ok(Some(from_columns!(row, 1 => OwnerRow {
-                escalate_at, set_by, set_at; owner: owner
+                escalate_at, set_by, set_at, written_by; owner: owner
             })))
         })
         .optional()?;

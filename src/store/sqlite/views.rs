@@ -17,6 +17,7 @@ fn saved_from(row: &Row<'_>) -> rusqlite::Result<SavedView> {
         query: row.get(2)?,
         saved_by: row.get(3)?,
         saved_at: row.get(4)?,
+        written_by: row.get(5)?,
     })
 }
 
@@ -25,7 +26,7 @@ impl Ledger {
     pub fn saved_views(&self) -> Result<Vec<SavedView>> {
         self.run(|c| {
             c.prepare_cached(
-                "SELECT s.name, s.tab, s.query, s.saved_by, s.saved_at FROM saved_views s
+                "SELECT s.name, s.tab, s.query, s.saved_by, s.saved_at, s.written_by FROM saved_views s
                   WHERE s.id = (SELECT max(id) FROM saved_views WHERE name = s.name)
                     AND s.deleted = 0
                   ORDER BY s.name",
@@ -45,7 +46,7 @@ impl Ledger {
 fn standing(c: &rusqlite::Connection, name: &str) -> rusqlite::Result<Option<SavedView>> {
     use rusqlite::OptionalExtension;
     c.prepare_cached(
-        "SELECT name, tab, query, saved_by, saved_at FROM saved_views
+        "SELECT name, tab, query, saved_by, saved_at, written_by FROM saved_views
           WHERE name = ?1 AND deleted = 0
             AND id = (SELECT max(id) FROM saved_views WHERE name = ?1)",
     )?

@@ -5,7 +5,7 @@ use jobledger::outbox::{RequestKind, RequestStatus, request};
 use jobledger::store::TimelineFact;
 use serde_json::{Value, json};
 
-use super::{list, with_demo_streams};
+use super::{as_written, list, with_demo_streams};
 use crate::location::Location;
 use crate::support::fixture::at;
 
@@ -52,19 +52,22 @@ pub fn requests_are_checked_and_refusals_write_nothing(location: &Location) {
     let id = retry["id"].clone();
     assert_eq!(
         retry,
-        json!({
-            "attempt": 2,
-            "id": id,
-            "input_digest": "sha256:0b44c1",
-            "job_id": "booking-1043",
-            "model_digest": "sha256:51d0b2",
-            "policy_revision": "confirm-v7",
-            "request": "retry",
-            "requested_at": "2026-11-27T17:00:00.000Z",
-            "requested_by": "ops:maria",
-            "status": "pending",
-            "withdrawal": null
-        }),
+        as_written(
+            location,
+            json!({
+                "attempt": 2,
+                "id": id,
+                "input_digest": "sha256:0b44c1",
+                "job_id": "booking-1043",
+                "model_digest": "sha256:51d0b2",
+                "policy_revision": "confirm-v7",
+                "request": "retry",
+                "requested_at": "2026-11-27T17:00:00.000Z",
+                "requested_by": "ops:maria",
+                "status": "pending",
+                "withdrawal": null
+            })
+        ),
         "the retry keeps the job id and its first identity's digests"
     );
     for kind in ["retry", "cancel"] {
@@ -124,11 +127,14 @@ pub fn a_withdrawn_request_is_kept_and_no_longer_pending(location: &Location) {
     assert_eq!(withdrawn["requested_at"], "2026-11-27T16:30:00.000Z");
     assert_eq!(
         withdrawn["withdrawal"],
-        json!({
-            "note": "wrong job",
-            "withdrawn_at": "2026-11-27T17:00:00.000Z",
-            "withdrawn_by": "ops:lee"
-        })
+        as_written(
+            location,
+            json!({
+                "note": "wrong job",
+                "withdrawn_at": "2026-11-27T17:00:00.000Z",
+                "withdrawn_by": "ops:lee"
+            })
+        )
     );
     assert_eq!(location.json(&["outbox", "--json"]), json!([withdrawn]));
     assert_eq!(location.json(&["summary", "--json"])["outbox"], 0);

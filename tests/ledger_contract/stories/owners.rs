@@ -4,7 +4,7 @@ use jobledger::filter::{Query, Scope};
 use jobledger::store::{PageRequest, TimelineFact};
 use serde_json::{Value, json};
 
-use super::with_demo_streams;
+use super::{as_written, with_demo_streams};
 use crate::location::Location;
 use crate::support::fixture::now;
 
@@ -75,14 +75,17 @@ pub fn the_latest_owner_stands_and_a_clearing_leaves_the_job_unowned(location: &
     ]);
     assert_eq!(
         kim,
-        json!({
-            "escalate_at": "2026-11-27T19:00:00.000Z",
-            "job_id": "booking-1056",
-            "owner": "ops:kim",
-            "set_at": "2026-11-27T17:00:00.000Z",
-            "set_by": "ops:lead",
-            "written": true
-        })
+        as_written(
+            location,
+            json!({
+                "escalate_at": "2026-11-27T19:00:00.000Z",
+                "job_id": "booking-1056",
+                "owner": "ops:kim",
+                "set_at": "2026-11-27T17:00:00.000Z",
+                "set_by": "ops:lead",
+                "written": true
+            })
+        )
     );
     let shown = aged(location, "booking-1056");
     assert_eq!(shown["owner"], "ops:kim");

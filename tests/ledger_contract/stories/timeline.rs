@@ -55,6 +55,7 @@ fn told(entry: &TimelineEntry) -> String {
             request,
             requested_by,
             status,
+            ..
         } => format!("{request} requested by {requested_by} ({status})"),
         F::Withdrawn {
             request,

@@ -14,6 +14,7 @@ fn view(name: &str, tab: &str, query: &str, by: &str, when: &str) -> SavedView {
         query: query.to_owned(),
         saved_by: by.to_owned(),
         saved_at: at(when),
+        written_by: None,
     }
 }
 
@@ -94,24 +95,33 @@ pub fn a_saved_view_is_listed_by_its_latest_save(location: &Location) {
             "2026-11-27T15:10:00Z",
         ),
     ];
+    // Which role saved each is the ledger's to say, never the client's: the server's
+    // role on PostgreSQL, none in a file (`stories/signed.rs`).
+    let expected = expected.map(|v| SavedView {
+        written_by: location.role(),
+        ..v
+    });
     assert_eq!(location.open_read_only().saved_views().unwrap(), expected);
-    assert_eq!(
-        location.json(&["views", "--json"]),
-        json!([
-            {
-                "name": "late holds",
-                "query": "gap>2h -answered:yes",
-                "saved_at": "2026-11-27T16:00:00.000Z",
-                "saved_by": "carol",
-                "tab": "Held"
-            },
-            {
-                "name": "relay noise",
-                "query": "",
-                "saved_at": "2026-11-27T15:10:00.000Z",
-                "saved_by": "bob",
-                "tab": "Quarantined"
-            }
-        ])
-    );
+    let mut listed = json!([
+        {
+            "name": "late holds",
+            "query": "gap>2h -answered:yes",
+            "saved_at": "2026-11-27T16:00:00.000Z",
+            "saved_by": "carol",
+            "tab": "Held"
+        },
+        {
+            "name": "relay noise",
+            "query": "",
+            "saved_at": "2026-11-27T15:10:00.000Z",
+            "saved_by": "bob",
+            "tab": "Quarantined"
+        }
+    ]);
+    if let Some(role) = location.role() {
+        for view in listed.as_array_mut().expect("a list") {
+            view["written_by"] = json!(role);
+        }
+    }
+    assert_eq!(location.json(&["views", "--json"]), listed);
 }

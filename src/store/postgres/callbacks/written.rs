@@ -16,7 +16,7 @@ const CALLBACK: &str = "SELECT c.seq, c.line_seq, c.delivery_id, c.job_id, c.att
         c.outcome, c.arrived_at, c.timeout_at, c.disposition, c.reason, c.detail,
         c.first_report_seq, c.linked_from_seq, c.judged_at,
         c.replacement_attempt, c.replacement_created_by, c.replacement_started_at, r.state,
-        a.id, a.verdict, a.note, a.reviewer, a.answered_at, a.linked_job_id
+        a.id, a.verdict, a.note, a.reviewer, a.answered_at, a.linked_job_id, a.written_by
    FROM callbacks c
    LEFT JOIN attempts r ON r.job_id = c.job_id AND r.attempt = c.replacement_attempt
    LEFT JOIN answers a ON a.id = (SELECT max(id) FROM answers WHERE callback_seq = c.seq)
@@ -45,6 +45,7 @@ fn callback_from(row: &Row, location: &Location) -> Result<CallbackRow> {
             reviewer: v.get(21)?,
             answered_at: v.time(22)?,
             linked_job_id: v.get(23)?,
+            written_by: v.get(24)?,
             id,
             callback_seq: seq,
         }),

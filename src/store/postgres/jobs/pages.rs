@@ -43,7 +43,7 @@ fn open_job_j() -> String {
 
 const AGED: JobList = JobList {
     columns: "j.job_id, j.state, j.accepted_at, j.aged_at, j.expected_age_s,
-        o.owner, o.escalate_at, o.set_by, o.set_at",
+        o.owner, o.escalate_at, o.set_by, o.set_at, o.written_by",
     joins: &[LATEST_OWNER],
     filter: || format!("{} AND j.aged_at <= $1::text", open_job_j()),
     fields: Columns {

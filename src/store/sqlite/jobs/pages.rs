@@ -44,7 +44,7 @@ const LATEST_OWNER: &str = "LEFT JOIN owner_assignments o
 
 const AGED: JobList = JobList {
     columns: "j.job_id, j.state, j.accepted_at, j.aged_at, j.expected_age_s,
-        o.owner, o.escalate_at, o.set_by, o.set_at",
+        o.owner, o.escalate_at, o.set_by, o.set_at, o.written_by",
     joins: &[LATEST_OWNER],
     filter: || format!("{} AND j.aged_at <= :now", *OPEN_JOB_J),
     fields: Columns {
