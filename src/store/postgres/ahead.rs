@@ -136,6 +136,8 @@ pub(super) enum Told {
 pub(super) struct Ahead {
     /// This transaction holds the ledger's ingest turn.
     turn: bool,
+    /// This transaction (a person's write) keeps ingests out until it ends.
+    ingests_held_off: bool,
     /// The lines told ahead (by SHA-256, and whether whole): whether the ledger held
     /// each when looked for.
     told: HashMap<([u8; 32], bool), bool>,
@@ -506,6 +508,30 @@ impl Writer<'_> {
                 .insert((*line.sha256, line.whole), kept.contains(&i));
         }
         Ok(())
+    }
+
+    /// Reads a job's row (and its attempts) as they stand, for the rest of the
+    /// transaction: locked by `FOR UPDATE` in an ingest, which holds the turn; in a
+    /// person's write, by keeping ingests out until it ends (the turn shared), since
+    /// a row lock needs a grant to update the table, which a reviewer's role has not
+    /// (nor needs: a person's write changes no job). An ingest batch someone waits for
+    /// ends within a thousand lines ([`Writer::others_wait`]).
+    pub(super) fn job_reads_hold(&self) -> Result<bool> {
+        let (turn, held) = {
+            let ahead = self.ahead.borrow();
+            (ahead.turn, ahead.ingests_held_off)
+        };
+        if turn {
+            return Ok(true);
+        }
+        if !held {
+            self.execute_direct(
+                "SELECT pg_advisory_xact_lock_shared(hashtext('jobledger ingest ' || current_schema()))",
+                &[],
+            )?;
+            self.ahead.borrow_mut().ingests_held_off = true;
+        }
+        Ok(false)
     }
 
     /// Takes the ledger's ingest turn for the rest of the transaction, once, and reads

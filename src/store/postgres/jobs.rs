@@ -131,16 +131,22 @@ impl Writer<'_> {
             return Ok(None);
         }
         // Not remembered, so not changed here: the ledger's row is the truth (and
-        // stays it: it is locked).
+        // stays it: it is locked, or no ingest may write until this one ends).
+        let sql = if self.job_reads_hold()? {
+            "SELECT job_id, state, accepted_at, aged_at, timeout_s, expected_age_s,
+                    attempt_budget, latest_attempt, input_digest, model_digest,
+                    policy_revision, result_ref, failure_cause, failure_permanent,
+                    state_changed_at
+               FROM jobs WHERE job_id = $1 FOR UPDATE"
+        } else {
+            "SELECT job_id, state, accepted_at, aged_at, timeout_s, expected_age_s,
+                    attempt_budget, latest_attempt, input_digest, model_digest,
+                    policy_revision, result_ref, failure_cause, failure_permanent,
+                    state_changed_at
+               FROM jobs WHERE job_id = $1"
+        };
         let job = self
-            .row_direct(
-                "SELECT job_id, state, accepted_at, aged_at, timeout_s, expected_age_s,
-                        attempt_budget, latest_attempt, input_digest, model_digest,
-                        policy_revision, result_ref, failure_cause, failure_permanent,
-                        state_changed_at
-                   FROM jobs WHERE job_id = $1 FOR UPDATE",
-                &[&job_id],
-            )?
+            .row_direct(sql, &[&job_id])?
             .map(|row| job_from(&row, self.location()))
             .transpose()?;
         if let Some(job) = &job {
@@ -167,12 +173,15 @@ impl Writer<'_> {
         if self.ahead.borrow().attempts_were_read(job_id) {
             return Ok(None);
         }
+        let sql = if self.job_reads_hold()? {
+            "SELECT job_id, attempt, created_by, started_at, timeout_at, state, timed_out_at
+               FROM attempts WHERE job_id = $1 AND attempt = $2 FOR UPDATE"
+        } else {
+            "SELECT job_id, attempt, created_by, started_at, timeout_at, state, timed_out_at
+               FROM attempts WHERE job_id = $1 AND attempt = $2"
+        };
         let row = self
-            .row_direct(
-                "SELECT job_id, attempt, created_by, started_at, timeout_at, state, timed_out_at
-                   FROM attempts WHERE job_id = $1 AND attempt = $2 FOR UPDATE",
-                &[&job_id, &attempt],
-            )?
+            .row_direct(sql, &[&job_id, &attempt])?
             .map(|row| attempt_from(&row, self.location()))
             .transpose()?;
         if let Some(row) = &row {
