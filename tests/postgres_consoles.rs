@@ -251,3 +251,20 @@ fn a_console_in_a_terminal_says_the_server_is_away_and_carries_on_when_it_is_bac
         began.elapsed()
     );
 }
+
+#[test]
+fn a_status_line_short_of_room_names_the_server_ledger_by_its_database() {
+    let location = demo_on_server("narrow_status");
+    let Location::Server(address) = &location else {
+        panic!("a server ledger")
+    };
+    let app = console(&location, "ana");
+    let screen = support::terminal::render_at(&app, 110, 30);
+    let status = screen.lines().nth(1).unwrap_or_default();
+    // Not the last part of the URL (its query, or the socket's directory).
+    assert!(
+        status.contains(&format!("ledger {}", address.short_name())),
+        "{status}"
+    );
+    assert!(!status.contains("jobledger-pg-"), "{status}");
+}

@@ -151,6 +151,17 @@ impl ServerAddress {
         &self.schema
     }
 
+    /// The ledger as a person names it in a few characters: its database, and its
+    /// schema when that is not the default one (`ops`, `ops/team_b`).
+    pub fn short_name(&self) -> String {
+        let db = self.config.get_dbname().unwrap_or("?");
+        if self.schema == DEFAULT_SCHEMA {
+            db.to_owned()
+        } else {
+            format!("{db}/{}", self.schema)
+        }
+    }
+
     /// The server this address reaches, as a person names it (`host:port` or the
     /// socket's directory), for a sentence about a server that cannot be reached.
     pub fn server(&self) -> String {
