@@ -67,26 +67,37 @@ pub struct ReviewHour {
 }
 
 /// The last [`TREND_HOURS`] clock hours up to `now`, oldest first; the last is the
-/// hour under way. Each is counted with the same two queries as the alarm's hour, so
-/// the picture and the alarm never disagree about what an arrival or an answer is.
+/// hour under way. Each is counted by the same conditions as the alarm's hour, so the
+/// picture and the alarm never disagree about what an arrival or an answer is (on a
+/// server, all 24 in one statement).
 pub fn review_trend(ledger: &Ledger, now: Timestamp) -> Result<Vec<ReviewHour>, StoreError> {
     let current = now.window_start(3600);
-    (0..TREND_HOURS)
+    let starts: Vec<Timestamp> = (0..TREND_HOURS)
         .rev()
-        .map(|back| {
-            let start = current.plus_seconds(-3600 * i64::try_from(back).unwrap_or(0));
-            // The counts take `(since, until]`; an hour is `[start, start + 1 h)`, and
-            // the hour under way is counted up to `now`, as the alarm is.
-            let just_before = |at: Timestamp| Timestamp::from_millis(at.millis() - 1).unwrap_or(at);
-            let since = just_before(start);
-            let until = just_before(start.plus_seconds(3600)).min(now);
-            Ok(ReviewHour {
-                start,
-                arrivals: ledger.review_arrivals_between(since, until)?,
-                answered: ledger.answers_between(since, until)?,
-            })
+        .map(|back| current.plus_seconds(-3600 * i64::try_from(back).unwrap_or(0)))
+        .collect();
+    // The counts take `(since, until]`; an hour is `[start, start + 1 h)`, and the hour
+    // under way is counted up to `now`, as the alarm is.
+    let just_before = |at: Timestamp| Timestamp::from_millis(at.millis() - 1).unwrap_or(at);
+    let windows: Vec<(Timestamp, Timestamp)> = starts
+        .iter()
+        .map(|&start| {
+            (
+                just_before(start),
+                just_before(start.plus_seconds(3600)).min(now),
+            )
         })
-        .collect()
+        .collect();
+    let counts = ledger.review_counts(&windows)?;
+    Ok(starts
+        .into_iter()
+        .zip(counts)
+        .map(|(start, (arrivals, answered))| ReviewHour {
+            start,
+            arrivals,
+            answered,
+        })
+        .collect())
 }
 
 /// A stuck job, as escalation owners see it (fields in JSON key order).

@@ -464,3 +464,17 @@ fn the_command_line_prints_the_same() {
         }
     }
 }
+
+#[test]
+fn the_backlog_trend_is_sqlites() {
+    let (sqlite, pg) = ledgers();
+    // Hours ending at the stream's last arrivals and a day later, so that some hours
+    // hold arrivals and some none.
+    for now in [now(), now().plus_seconds(86_400)] {
+        let ours = jobledger::reconcile::review_trend(&pg, now).unwrap();
+        let theirs = jobledger::reconcile::review_trend(&sqlite, now).unwrap();
+        assert_eq!(ours, theirs, "at {now:?}");
+    }
+    let trend = jobledger::reconcile::review_trend(&sqlite, now()).unwrap();
+    assert!(trend.iter().any(|hour| hour.arrivals > 0), "{trend:?}");
+}

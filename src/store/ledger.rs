@@ -311,6 +311,25 @@ impl Ledger {
     ) -> Result<i64, StoreError> {
         on_engine!(self, e => e.review_arrivals_between(since, until))
     }
+    /// For each window `(since, until]`, the review arrivals and the answers in it.
+    pub fn review_counts(
+        &self,
+        windows: &[(Timestamp, Timestamp)],
+    ) -> Result<Vec<(i64, i64)>, StoreError> {
+        match self {
+            // A file answers each count from its own pages at once.
+            Ledger::Sqlite(e) => windows
+                .iter()
+                .map(|&(since, until)| {
+                    Ok((
+                        e.review_arrivals_between(since, until)?,
+                        e.answers_between(since, until)?,
+                    ))
+                })
+                .collect(),
+            Ledger::Postgres(e) => e.review_counts(windows),
+        }
+    }
     pub fn callback_seqs(&self, filter: &CallbackFilter) -> Result<Vec<i64>, StoreError> {
         on_engine!(self, e => e.callback_seqs(filter))
     }
