@@ -72,6 +72,18 @@ fn ledgers() -> (Ledger, Ledger) {
     (sqlite, pg)
 }
 
+/// Aged rows without the role that wrote their owner: the server records the role
+/// of every owner assignment (here the ingest's, for an owner the stream gave), a file
+/// none; the rest of each row is compared.
+fn without_roles(mut rows: Vec<jobledger::store::AgedJobRow>) -> Vec<jobledger::store::AgedJobRow> {
+    for row in &mut rows {
+        if let Some(owner) = &mut row.owner {
+            owner.written_by = None;
+        }
+    }
+    rows
+}
+
 /// The queries of one scope that parse there.
 fn queries(scope: Scope, texts: &[&str]) -> Vec<(String, Query)> {
     texts
@@ -300,7 +312,7 @@ fn job_lists_are_sqlites() {
         loop {
             let a = sqlite.aged_jobs_page(now, &query, &page).unwrap();
             assert_eq!(
-                pg.aged_jobs_page(now, &query, &page).unwrap(),
+                without_roles(pg.aged_jobs_page(now, &query, &page).unwrap()),
                 a,
                 "aged {text:?}"
             );
@@ -309,7 +321,7 @@ fn job_lists_are_sqlites() {
         }
         let page = PageRequest::at(Keyset::Last, 30);
         assert_eq!(
-            pg.aged_jobs_page(now, &query, &page).unwrap(),
+            without_roles(pg.aged_jobs_page(now, &query, &page).unwrap()),
             sqlite.aged_jobs_page(now, &query, &page).unwrap(),
             "aged last {text:?}"
         );
