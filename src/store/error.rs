@@ -177,11 +177,12 @@ pub enum StoreError {
     BadAddress { why: String },
     #[error("{ledger}: {what}")]
     Unsupported { ledger: Location, what: String },
-    /// A failure of the engine that no variant above names: its own words.
-    #[error("ledger {ledger}: {source}")]
+    /// A failure of the engine that no variant above names: its own words. Said in the
+    /// message and not also as a cause: shown with its causes (`{:#}`), it was said
+    /// twice.
+    #[error("ledger {ledger}: {failure}")]
     Engine {
         ledger: Location,
-        #[source]
-        source: EngineFailure,
+        failure: EngineFailure,
     },
 }

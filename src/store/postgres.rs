@@ -316,7 +316,7 @@ pub(crate) fn classify(location: &Location, e: postgres::Error) -> StoreError {
         }
         return StoreError::Engine {
             ledger: location.clone(),
-            source: super::EngineFailure::new(ServerSaid::from(db)),
+            failure: super::EngineFailure::new(ServerSaid::from(db)),
         };
     }
     // No answer from the server, or none it could be asked in (a refused TLS
@@ -332,7 +332,7 @@ pub(crate) fn classify(location: &Location, e: postgres::Error) -> StoreError {
     }
     StoreError::Engine {
         ledger: location.clone(),
-        source: super::EngineFailure::new(e),
+        failure: super::EngineFailure::new(e),
     }
 }
 

@@ -353,7 +353,7 @@ pub(crate) fn classify(path: &Path, e: rusqlite::Error) -> StoreError {
             },
             None => StoreError::Engine {
                 ledger: path.into(),
-                source: EngineFailure::new(e),
+                failure: EngineFailure::new(e),
             },
         },
     }

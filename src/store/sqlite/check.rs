@@ -206,7 +206,7 @@ impl Ledger {
 fn sqlite_message(path: &Path, e: rusqlite::Error) -> String {
     match classify(path, e) {
         StoreError::Damaged { detail, .. } => format!("the file is damaged ({detail})"),
-        StoreError::Engine { source, .. } => source.to_string(),
+        StoreError::Engine { failure, .. } => failure.to_string(),
         other => other.to_string(),
     }
 }
