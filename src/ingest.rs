@@ -397,10 +397,6 @@ fn write_chunk(
             sha256_with_cr: content.sha256_with_cr.as_ref(),
             raw: &line.raw,
             whole: content.whole_length.is_none(),
-            callback: matches!(
-                content.parsed,
-                Parsed::Callback(_) | Parsed::Unparseable { .. }
-            ),
         });
         match &content.parsed {
             Parsed::Event(event) => jobs.push(event.job_id()),

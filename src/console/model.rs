@@ -163,6 +163,8 @@ pub struct Model {
     pub size: (u16, u16),
     /// The ledger's path, as the status line shows it.
     pub ledger_path: String,
+    /// The ledger in a few characters, for a status line short of room.
+    pub ledger_name: String,
     /// Who answers, as written into the ledger.
     pub reviewer: String,
     /// Fixed or the system's (the status line says which).
@@ -212,6 +214,8 @@ impl Model {
             flash: None,
             clipboard: None,
             size: (160, 48),
+            ledger_name: crate::store::Location::parse(std::ffi::OsStr::new(&ledger_path))
+                .map_or_else(|_| ledger_path.clone(), |at| at.short_name()),
             ledger_path,
             reviewer,
             clock,

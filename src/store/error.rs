@@ -24,6 +24,18 @@ impl Location {
         }
     }
 
+    /// The ledger in a few characters, for a line short of room: a file by its name,
+    /// a server's ledger by its database (and schema, when not the default one).
+    pub fn short_name(&self) -> String {
+        match self {
+            Location::File(path) => path.file_name().map_or_else(
+                || path.display().to_string(),
+                |name| name.to_string_lossy().into_owned(),
+            ),
+            Location::Server(address) => address.short_name(),
+        }
+    }
+
     /// The file, for a ledger kept in one.
     pub fn file(&self) -> Option<&Path> {
         match self {

@@ -22,8 +22,7 @@ pub struct NewLine<'a> {
     pub ingested_at: Timestamp,
 }
 
-/// A line an ingest is about to write, as told to the writer before: what identifies
-/// it, and whether it is a callback (it then becomes one callback row, if new).
+/// A line an ingest is about to write, as told to the writer before: what identifies it.
 #[derive(Debug, Clone, Copy)]
 pub struct LineAhead<'a> {
     pub sha256: &'a [u8; 32],
@@ -31,7 +30,6 @@ pub struct LineAhead<'a> {
     pub raw: &'a [u8],
     /// The line is whole (not kept as its first bytes).
     pub whole: bool,
-    pub callback: bool,
 }
 
 closed_set! {

@@ -42,17 +42,6 @@ fn parts(model: &Model) -> Vec<Part<'_>> {
         ],
         Clock::System => vec![format!("now {at} UTC"), format!("{at} UTC")],
     };
-    // A file by its name; a server's ledger by its database (the last part of its
-    // URL is a query, or the socket's directory).
-    let file_name = match crate::store::ServerAddress::parse(&model.ledger_path) {
-        Ok(address) if crate::store::is_server_url(&model.ledger_path) => address.short_name(),
-        _ => std::path::Path::new(&model.ledger_path)
-            .file_name()
-            .map_or_else(
-                || model.ledger_path.clone(),
-                |n| n.to_string_lossy().into_owned(),
-            ),
-    };
     let mut parts = vec![
         Part {
             forms: vec![
@@ -62,7 +51,7 @@ fn parts(model: &Model) -> Vec<Part<'_>> {
                 ],
                 vec![
                     Span::raw("ledger ").dark_gray(),
-                    Span::raw(inert_span(&file_name).content.into_owned()),
+                    Span::raw(inert_span(&model.ledger_name).content.into_owned()),
                 ],
             ],
             may_go: true,

@@ -6,14 +6,14 @@
 //! each insert. Told some hundreds of lines ahead ([`Writer::look_ahead`]), the writer
 //! reads in one statement which of them the ledger holds, in three more the jobs they
 //! name (locked, as any first read of a job is), their attempts and what their
-//! callbacks claimed, and takes the sequence numbers its new lines and callbacks will
-//! have. The rows are then written in one statement a table ([`Ahead::flush`]), before
-//! any other statement of the transaction runs and at commit.
+//! callbacks claimed; its new lines and callbacks are numbered on from the highest kept
+//! (see `take_turn`). The rows are then written in one statement a table
+//! ([`Ahead::flush`]), before any other statement of the transaction runs and at commit.
 //!
-//! Another writer may keep one of these lines, or accept one of these jobs, between the
-//! look and the write. The insert then meets the unique identity (after that writer's
-//! commit), and the transaction is refused as busy, nothing of it kept: the ingest does
-//! it again, and then finds what the other kept.
+//! Ingests take turns (`take_turn`), so no other ingest keeps a line or accepts a job
+//! between the look and the write. Should a row with the same identity be there all the
+//! same, the insert meets the unique identity and the transaction is refused as busy,
+//! nothing of it kept: the ingest does it again, and then finds that row.
 
 use std::collections::{HashMap, HashSet};
 
@@ -187,16 +187,16 @@ impl Ahead {
     }
 
     /// Is this line one this transaction keeps already?
-    fn is_mine(&self, line: &LineAhead<'_>, also: &HashSet<(Option<Vec<u8>>, [u8; 32])>) -> bool {
+    fn is_mine(&self, line: &LineAhead<'_>) -> bool {
         let key = (time_key(line.raw), *line.sha256);
-        if self.mine.contains(&key) || also.contains(&key) {
+        if self.mine.contains(&key) {
             return true;
         }
         if let Some(with_cr) = line.sha256_with_cr {
             let mut raw = line.raw.to_vec();
             raw.push(b'\r');
             let key = (time_key(&raw), *with_cr);
-            if self.mine.contains(&key) || also.contains(&key) {
+            if self.mine.contains(&key) {
                 return true;
             }
         }
@@ -664,14 +664,13 @@ impl Writer<'_> {
             sha256_with_cr: line.sha256_with_cr,
             raw: line.raw,
             whole,
-            callback: false,
         };
         let told = {
             let ahead = self.ahead.borrow();
             let Some(&in_ledger) = ahead.told.get(&(*line.sha256, whole)) else {
                 return Ok(Told::No);
             };
-            in_ledger || ahead.is_mine(&as_ahead, &HashSet::new())
+            in_ledger || ahead.is_mine(&as_ahead)
         };
         if told {
             return Ok(Told::KeptBefore);
@@ -714,9 +713,8 @@ impl Writer<'_> {
             sha256_with_cr: line.sha256_with_cr,
             raw: line.raw,
             whole: line.whole_length.is_none(),
-            callback: false,
         };
-        self.ahead.borrow().is_mine(&as_ahead, &HashSet::new())
+        self.ahead.borrow().is_mine(&as_ahead)
     }
 
     /// A line kept here and not written yet: marks it rejected, with the reason.
