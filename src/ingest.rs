@@ -325,7 +325,12 @@ fn write_all(
 /// that met, so that they do not meet again at once.
 fn busy_pause(tries: u32) -> Duration {
     let base = Duration::from_millis(10) * 2_u32.pow(tries.min(7));
-    let jitter = u64::from(std::process::id() ^ Instant::now().elapsed().subsec_nanos()) % 10;
+    // The clock's nanoseconds differ between two writers and between two tries (the
+    // time elapsed since an instant just taken would be about zero, the same for all).
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let jitter = u64::from(std::process::id() ^ nanos) % 10;
     base.min(Duration::from_secs(1)) + Duration::from_millis(jitter * 3)
 }
 
