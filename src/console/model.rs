@@ -185,6 +185,9 @@ pub struct Model {
     /// typing to pause, or read on another thread): until its rows come, those shown
     /// are the previous filter's, and the screen says so.
     pub searching: Option<Tab>,
+    /// What the selected held callback's job's other callbacks report beside it, read
+    /// when the selection comes to it (shown in the preview and the answer form).
+    pub beside: Option<compare::Beside>,
     /// How colours are shown: a dark palette, a light one, or none.
     pub theme: Theme,
 }
@@ -225,6 +228,7 @@ impl Model {
             server_away: false,
             marks: Marks::default(),
             searching: None,
+            beside: None,
             theme: Theme::default(),
         }
     }
@@ -262,6 +266,21 @@ impl Model {
             (Tab::Reconcile, Some(jobs)) => Some(jobs),
             _ => self.lists.of(self.tab),
         }
+    }
+
+    /// The selected callback: the list's, or the open detail's.
+    pub fn selected_callback(&self) -> Option<&CallbackRow> {
+        self.list()
+            .and_then(|l| l.callback())
+            .or_else(|| self.detail.as_ref().and_then(|d| d.callback.as_ref()))
+    }
+
+    /// The reading beside callback `seq`, when it is the one read.
+    pub fn beside(&self, seq: i64) -> Option<&str> {
+        self.beside
+            .as_ref()
+            .filter(|b| b.seq == seq)
+            .map(|b| b.reading.as_str())
     }
 
     /// The current view's page, to change.

@@ -204,6 +204,8 @@ impl App {
 
     /// Re-reads counts, the current page and the open detail.
     pub(crate) fn refresh(&mut self) -> Result<(), StoreError> {
+        // A job's other callbacks may have come or been answered: read them again.
+        self.model.beside = None;
         reads::recount(&self.ledger, &mut self.model)?;
         self.read_summary()?;
         self.counted_at = self.model.now;

@@ -40,6 +40,13 @@ pub struct Comparison {
     pub scroll: usize,
 }
 
+/// [`Comparison::reading`] of one held callback, kept while it is selected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Beside {
+    pub seq: i64,
+    pub reading: String,
+}
+
 /// One field of one side: its name, its value as shown, and the value it is
 /// compared by (`None`: shown, not compared).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,13 +82,14 @@ pub struct Side {
 
 /// A row of a comparison: a field, its value on the held side and on the other, and
 /// whether they differ (only fields compared on both sides, or a payload field one
-/// side lacks).
+/// side lacks) or are the same (compared on both sides, equal).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pair {
     pub name: String,
     pub held: Option<String>,
     pub theirs: Option<String>,
     pub differs: bool,
+    pub same: bool,
 }
 
 /// `success` and `failure`: what a callback, an attempt or a job says of the work.
@@ -154,17 +162,17 @@ impl Comparison {
     }
 
     /// What the held callback conflicts with, in the order a reviewer checks it: the
-    /// other callbacks of the same attempt, the attempt and its timeout, each later
-    /// attempt (the replacement), the terminal record. Times are read at `now`.
+    /// other callbacks of the same attempt, then those of the job's other attempts
+    /// (the replacement's first), the attempt and its timeout, each later attempt (the
+    /// replacement), the terminal record. Times are read at `now`.
     pub fn counterparts(&self, now: Timestamp) -> Vec<Side> {
         let held_attempt = self.held.row.attempt;
         let mut sides: Vec<Side> = self
-            .others
-            .iter()
-            .filter(|o| o.row.attempt == held_attempt)
+            .siblings()
+            .into_iter()
             .map(|o| {
                 report_side(
-                    format!("callback #{} · same job and attempt", o.row.seq),
+                    format!("callback #{} · {}", o.row.seq, self.relation(o)),
                     o,
                     now,
                 )
@@ -223,6 +231,92 @@ impl Comparison {
         sides
     }
 
+    /// The job's other callbacks in the order they are set beside the held one: the
+    /// same attempt's, then later attempts' (the replacement's), then the rest, each
+    /// group in ingest order.
+    pub fn siblings(&self) -> Vec<&Report> {
+        let held = self.held.row.attempt;
+        let group = |o: &&Report| match (o.row.attempt, held) {
+            (a, h) if a == h => 0,
+            (Some(a), Some(h)) if a > h => 1,
+            _ => 2,
+        };
+        let mut siblings: Vec<&Report> = self.others.iter().collect();
+        siblings.sort_by_key(|o| (group(o), o.row.seq));
+        siblings
+    }
+
+    /// How another callback stands to the held one: `same job and attempt`,
+    /// `attempt 2, the replacement`, `attempt 1, earlier`, `no attempt named`.
+    fn relation(&self, other: &Report) -> String {
+        match (other.row.attempt, self.held.row.attempt) {
+            (a, h) if a == h => "same job and attempt".to_owned(),
+            (Some(a), Some(h)) if a > h => format!("attempt {a}, the replacement"),
+            (Some(a), Some(_)) => format!("attempt {a}, earlier"),
+            (Some(a), None) => format!("attempt {a}"),
+            (None, _) => "no attempt named".to_owned(),
+        }
+    }
+
+    /// What the job's other callbacks report beside the held one, in one line and
+    /// without deciding: what each reported, which payload fields it shares with the
+    /// held one and whether each is the same or different (the held one's value
+    /// first). `#41 (replacement, attempt 2): success; confirmation same "HX-20977"`
+    /// reads as one effect reported twice; `ref differs "…/1" ≠ "…/2"` as two. Values are the payload's, raw: made inert when drawn.
+    pub fn reading(&self) -> String {
+        let siblings = self.siblings();
+        if siblings.is_empty() {
+            return "no other callback of this job to set beside it".to_owned();
+        }
+        let Payload::Fields(held) = &self.held.payload else {
+            return format!(
+                "{} other callback(s) of the job; this one's payload cannot be compared ({})",
+                siblings.len(),
+                match &self.held.payload {
+                    Payload::Unread(why) => why.as_str(),
+                    _ => "it has none",
+                }
+            );
+        };
+        let parts: Vec<String> = siblings
+            .iter()
+            .map(|o| {
+                let relation = match (o.row.attempt, self.held.row.attempt) {
+                    (a, h) if a == h => "same attempt".to_owned(),
+                    (Some(a), Some(h)) if a > h => format!("replacement, attempt {a}"),
+                    (Some(a), _) => format!("attempt {a}"),
+                    (None, _) => "no attempt".to_owned(),
+                };
+                let who = format!(
+                    "#{} ({relation}): {}",
+                    o.row.seq,
+                    o.row.outcome.map_or("no outcome", |x| x.as_str())
+                );
+                let Payload::Fields(theirs) = &o.payload else {
+                    return format!("{who}, no payload to compare");
+                };
+                let mut said = Vec::new();
+                for (name, value) in held {
+                    let Some((_, other)) = theirs.iter().find(|(n, _)| n == name) else {
+                        continue;
+                    };
+                    let name = if name.is_empty() { "payload" } else { name };
+                    said.push(if other == value {
+                        format!("{name} same {value}")
+                    } else {
+                        format!("{name} differs {value} ≠ {other}")
+                    });
+                }
+                if said.is_empty() {
+                    format!("{who}, no payload field in common")
+                } else {
+                    format!("{who}; {}", said.join(", "))
+                }
+            })
+            .collect();
+        parts.join("; ")
+    }
+
     /// The gap between the held callback's arrival and its attempt's timeout, in
     /// words: `+4m44s (after the timeout)`.
     pub fn gap(&self) -> Option<String> {
@@ -272,10 +366,12 @@ pub fn pairs(held: &Side, theirs: &Side) -> Vec<Pair> {
         .into_iter()
         .map(|name| {
             let (h, t) = (find(held, name), find(theirs, name));
+            let compared = match (&h, &t) {
+                (Some(h), Some(t)) => h.compared.clone().zip(t.compared.clone()),
+                _ => None,
+            };
             let differs = match (&h, &t) {
-                (Some(h), Some(t)) => {
-                    matches!((&h.compared, &t.compared), (Some(a), Some(b)) if a != b)
-                }
+                (Some(_), Some(_)) => compared.as_ref().is_some_and(|(a, b)| a != b),
                 // A payload field one report has and the other lacks.
                 _ => has_payload && name.starts_with("payload."),
             };
@@ -284,6 +380,7 @@ pub fn pairs(held: &Side, theirs: &Side) -> Vec<Pair> {
                 held: h.map(|f| f.value),
                 theirs: t.map(|f| f.value),
                 differs,
+                same: compared.is_some_and(|(a, b)| a == b),
             }
         })
         .collect()
@@ -310,5 +407,115 @@ pub fn payload_of(raw: Option<(Vec<u8>, i64)>) -> Payload {
                 .collect(),
         ),
         Some(other) => Payload::Fields(vec![(String::new(), other.to_string())]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decision::{Disposition, ReasonCode};
+    use crate::store::CallbackRow;
+
+    fn report(seq: i64, attempt: i64, payload: &[(&str, &str)]) -> Report {
+        Report {
+            row: CallbackRow {
+                seq,
+                line_seq: seq,
+                delivery_id: None,
+                job_id: Some("job-29".to_owned()),
+                attempt: Some(attempt),
+                outcome: Some(Outcome::Success),
+                arrived_at: None,
+                timeout_at: None,
+                disposition: Disposition::Hold,
+                reason: ReasonCode::PossibleDuplicateEffect,
+                detail: None,
+                first_report_seq: None,
+                linked_from_seq: None,
+                judged_at: Timestamp::parse("2026-11-27T13:00:00Z").unwrap(),
+                replacement: None,
+                answer: None,
+            },
+            payload: Payload::Fields(
+                payload
+                    .iter()
+                    .map(|(n, v)| ((*n).to_owned(), format!("{v:?}")))
+                    .collect(),
+            ),
+        }
+    }
+
+    fn comparison(held: Report, others: Vec<Report>) -> Comparison {
+        Comparison {
+            held,
+            others,
+            attempts: Vec::new(),
+            job: None,
+            scroll: 0,
+        }
+    }
+
+    #[test]
+    fn one_confirmation_reported_by_both_attempts_reads_as_the_same() {
+        let c = comparison(
+            report(2, 1, &[("confirmation", "HX-20977")]),
+            vec![report(7, 2, &[("confirmation", "HX-20977")])],
+        );
+        assert_eq!(
+            c.reading(),
+            r#"#7 (replacement, attempt 2): success; confirmation same "HX-20977""#
+        );
+    }
+
+    #[test]
+    fn two_different_references_read_as_different_with_both_values() {
+        let c = comparison(
+            report(5, 1, &[("ref", "job-29/1"), ("note", "x")]),
+            vec![
+                report(9, 2, &[("ref", "job-29/2")]),
+                report(4, 1, &[("other", "y")]),
+            ],
+        );
+        // The same attempt's report first, then the replacement's.
+        assert_eq!(
+            c.reading(),
+            "#4 (same attempt): success, no payload field in common; \
+             #9 (replacement, attempt 2): success; ref differs \"job-29/1\" ≠ \"job-29/2\""
+        );
+        let titles: Vec<String> = c
+            .counterparts(c.held.row.judged_at)
+            .into_iter()
+            .map(|s| s.title)
+            .collect();
+        assert_eq!(
+            titles,
+            [
+                "callback #4 · same job and attempt",
+                "callback #9 · attempt 2, the replacement"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_lone_callback_says_there_is_nothing_beside_it() {
+        let c = comparison(report(2, 1, &[("ref", "a")]), Vec::new());
+        assert_eq!(
+            c.reading(),
+            "no other callback of this job to set beside it"
+        );
+    }
+
+    #[test]
+    fn equal_compared_fields_are_marked_the_same() {
+        let c = comparison(
+            report(2, 1, &[("confirmation", "HX-1")]),
+            vec![report(7, 2, &[("confirmation", "HX-1")])],
+        );
+        let now = c.held.row.judged_at;
+        let pairs = pairs(&c.held_side(now), &c.counterparts(now)[0]);
+        let find = |name: &str| pairs.iter().find(|p| p.name == name).unwrap();
+        assert!(find("payload.confirmation").same && !find("payload.confirmation").differs);
+        assert!(find("attempt").differs && !find("attempt").same);
+        assert!(!find("time").same && !find("time").differs);
     }
 }

@@ -5,7 +5,7 @@ use crate::decision::Disposition;
 use crate::store::{CallbackRow, Ledger, StoreError};
 
 use super::super::action::Action;
-use super::super::model::compare::{Comparison, Report, payload_of};
+use super::super::model::compare::{Beside, Comparison, Report, payload_of};
 use super::super::model::detail::RAW_DETAIL_BYTES;
 use super::super::model::{Flash, List, Overlay};
 use super::App;
@@ -28,6 +28,26 @@ pub(super) fn open(app: &mut App) -> Result<(), StoreError> {
     };
     let comparison = read(&app.ledger, held)?;
     app.model.overlay = Overlay::Compare(Box::new(comparison));
+    Ok(())
+}
+
+/// Reads what the job's other callbacks report beside the selected held callback,
+/// when the selection has come to one not read yet (a read a selection, not a key).
+pub(super) fn read_beside(app: &mut App) -> Result<(), StoreError> {
+    let Some(held) = app
+        .model
+        .selected_callback()
+        .filter(|c| c.disposition == Disposition::Hold)
+    else {
+        return Ok(());
+    };
+    if app.model.beside(held.seq).is_some() {
+        return Ok(());
+    }
+    let held = held.clone();
+    let seq = held.seq;
+    let reading = read(&app.ledger, held)?.reading();
+    app.model.beside = Some(Beside { seq, reading });
     Ok(())
 }
 

@@ -34,7 +34,14 @@ pub fn update(app: &mut App, action: Action) {
     if !matches!(action, Action::Tick | Action::Resize { .. }) && !passing {
         app.model.flash = None;
     }
-    if let Err(e) = dispatch(app, action) {
+    let done = dispatch(app, action).and_then(|()| {
+        if app.quit {
+            Ok(())
+        } else {
+            super::compare::read_beside(app)
+        }
+    });
+    if let Err(e) = done {
         if matches!(e, StoreError::Unreachable { .. }) {
             super::server_watch::went_away(app, &e);
         } else {

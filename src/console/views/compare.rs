@@ -14,7 +14,7 @@ use super::inert_span;
 use crate::clock::Timestamp;
 use crate::console::axis::Axis;
 use crate::console::layout::frame_areas;
-use crate::console::model::compare::{Comparison, Side, pairs};
+use crate::console::model::compare::{Comparison, Pair, Side, pairs};
 use crate::inert::inert;
 
 /// Width of the labels left of the axis.
@@ -211,9 +211,13 @@ fn fit(text: &str, width: usize) -> String {
     }
 }
 
-fn mark(differs: bool) -> Span<'static> {
-    if differs {
+/// Between two values: `≠` when they differ, `=` when they are compared and equal,
+/// a plain rule when they are only shown side by side.
+fn mark(pair: &Pair) -> Span<'static> {
+    if pair.differs {
         Span::raw(" ≠ ").light_red().bold()
+    } else if pair.same {
+        Span::raw(" = ").green()
     } else {
         Span::raw(" │ ").dark_gray()
     }
@@ -234,7 +238,7 @@ fn side_by_side(held: &Side, counterparts: &[Side], width: u16) -> Vec<Line<'sta
             lines.push(Line::from(vec![
                 Span::raw(fit(&pair.name, NAME)).dark_gray(),
                 Span::raw(fit(pair.held.as_deref().unwrap_or("—"), value)),
-                mark(pair.differs),
+                mark(&pair),
                 Span::raw(fit(pair.theirs.as_deref().unwrap_or("—"), value)),
             ]));
         }
@@ -265,8 +269,8 @@ fn stacked(held: &Side, counterparts: &[Side]) -> Vec<Line<'static>> {
             .filter(|p| p.theirs.is_some() || p.differs)
         {
             let mut spans = vec![
-                if pair.differs {
-                    Span::raw(" ≠ ").light_red().bold()
+                if pair.differs || pair.same {
+                    mark(&pair)
                 } else {
                     Span::raw("   ")
                 },
@@ -304,8 +308,20 @@ fn comparison_lines(c: &Comparison, width: u16, now: Timestamp) -> Vec<Line<'sta
     } else {
         stacked(&held, &counterparts)
     };
+    // What the other reports say, in one line, above the fields it is read from.
+    lines.insert(0, Line::default());
+    lines.insert(0, reading_line(c));
     lines.insert(0, Line::default());
     lines
+}
+
+/// `Beside it: …`: what the job's other callbacks report beside the held one (see
+/// [`Comparison::reading`]), made inert.
+pub(crate) fn reading_line(c: &Comparison) -> Line<'static> {
+    Line::from(vec![
+        Span::raw("Beside it: ").bold(),
+        Span::raw(inert(&c.reading()).into_owned()),
+    ])
 }
 
 /// The pane's areas in the body: the frame, the axis inside it and the comparison.

@@ -8,12 +8,62 @@ use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
 use super::form_lines::{field, outcome_lines, signature, standing_answer, verdict_choices};
 use super::inert_span;
-use crate::clock::Timestamp;
+use super::when;
+use crate::clock::{Timestamp, format_gap};
 use crate::console::model::Model;
 use crate::console::model::form::{
     AnswerField, AnswerForm, Form, OwnerField, OwnerForm, RequestForm,
 };
 use crate::console::model::withdraw::WithdrawForm;
+use crate::decision::Disposition;
+use crate::inert::inert;
+
+/// What the answer is given on, kept in sight while the form covers the list: the
+/// held callback's timeout, arrival and replacement side by side, and what the job's
+/// other callbacks report beside it. Empty for a case that is not a held callback.
+fn case_facts(seq: i64, model: &Model) -> Vec<Line<'static>> {
+    let Some(row) = model
+        .selected_callback()
+        .filter(|c| c.seq == seq && c.disposition == Disposition::Hold)
+    else {
+        return Vec::new();
+    };
+    let now = model.now;
+    let time = |at: Option<Timestamp>| at.map_or_else(|| "-".to_owned(), |t| when(t, now));
+    let mut times = vec![
+        Span::raw("timeout ").dark_gray(),
+        Span::raw(time(row.timeout_at)),
+        Span::raw(" · arrived ").dark_gray(),
+        Span::raw(time(row.arrived_at)),
+    ];
+    if let (Some(arrived), Some(timeout)) = (row.arrived_at, row.timeout_at) {
+        times.push(Span::raw(format!(
+            " ({})",
+            format_gap(arrived.seconds_since(timeout))
+        )));
+    }
+    times.push(Span::raw(" · replacement ").dark_gray());
+    match &row.replacement {
+        None => times.push(Span::raw("none")),
+        Some(rep) => {
+            times.push(Span::raw(format!("#{} by ", rep.attempt)));
+            times.push(Span::raw(inert(&rep.created_by).into_owned()));
+            times.push(Span::raw(format!(
+                ", {}",
+                rep.state.map_or("state unknown", |s| s.as_str())
+            )));
+        }
+    }
+    let mut lines = vec![Line::from(times)];
+    if let Some(reading) = model.beside(seq) {
+        lines.push(Line::from(vec![
+            Span::raw("beside it ").dark_gray(),
+            Span::raw(inert(reading).into_owned()),
+        ]));
+    }
+    lines.push(Line::default());
+    lines
+}
 
 fn answer_lines<'a>(form: &'a AnswerForm, model: &'a Model) -> Vec<Line<'a>> {
     if let Some(outcome) = &form.outcome {
@@ -21,7 +71,8 @@ fn answer_lines<'a>(form: &'a AnswerForm, model: &'a Model) -> Vec<Line<'a>> {
         outcome_lines(&mut lines, outcome, model.now);
         return lines;
     }
-    let mut lines = vec![match &form.seen {
+    let mut lines = case_facts(form.seq, model);
+    lines.push(match &form.seen {
         Some(a) => standing_answer(
             a.verdict.as_str(),
             &a.reviewer,
@@ -30,7 +81,7 @@ fn answer_lines<'a>(form: &'a AnswerForm, model: &'a Model) -> Vec<Line<'a>> {
             model.now,
         ),
         None => Line::from(Span::raw("No answer yet.").dark_gray()),
-    }];
+    });
     lines.push(Line::default());
     verdict_choices(
         &mut lines,

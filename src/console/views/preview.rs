@@ -29,6 +29,9 @@ pub(crate) fn only_what_was_cut<T>(_: &T, _: Timestamp) -> Vec<Fact<'_>> {
     Vec::new()
 }
 
+/// The label of what a held callback's other reports say beside it.
+const BESIDE: &str = "beside it";
+
 /// Lines the preview is given when the list needs the room: seven facts and its frame.
 pub const PREVIEW_HEIGHT: u16 = 9;
 
@@ -84,8 +87,17 @@ fn lines<'a, T>(
     selected: usize,
     now: Timestamp,
     width: usize,
+    beside: Option<&str>,
 ) -> Vec<Line<'static>> {
     let mut facts = (view.facts)(row, now);
+    // A held callback's other reports, read for the selected row only: next to its
+    // case, before the times, as the first thing to weigh.
+    if let Some(reading) = beside {
+        facts.insert(
+            facts.len().min(1),
+            (BESIDE, Line::from(inert_span(reading).content.into_owned())),
+        );
+    }
     for (i, column) in view.columns.iter().enumerate() {
         let cut_here = fitted.forms[i] != Form::Full;
         let named = facts.iter().any(|(label, _)| *label == column.header);
@@ -107,6 +119,17 @@ fn lines<'a, T>(
         .flat_map(|(label, value)| {
             let mut spans = vec![Span::raw(format!("{label:<label_width$}")).dark_gray()];
             spans.extend(value.spans);
+            // The reading beside a held callback is one line here, cut where the
+            // line ends and marked so: the comparison (`C`) has it whole.
+            if label == BESIDE {
+                let room = width.saturating_sub(label_width);
+                let text: String = spans[1..].iter().map(|s| s.content.as_ref()).collect();
+                if text.chars().count() > room {
+                    let kept: String = text.chars().take(room.saturating_sub(1)).collect();
+                    spans.truncate(1);
+                    spans.push(Span::raw(format!("{kept}…")));
+                }
+            }
             cut(&spans, width, label_width)
         })
         .collect()
@@ -139,6 +162,7 @@ pub(crate) fn draw<T: PageRow>(
             page.selected,
             model.now,
             usize::from(inner.width),
+            row.callback().and_then(|c| model.beside(c.seq)),
         ),
         None => vec![Line::from("No row selected.").dark_gray()],
     };
