@@ -224,7 +224,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 })?,
                 None => filter,
             };
-            report::write_callbacks(&mut whole, &open_to_read(&path)?, &filter, json)?;
+            report::write_callbacks(&mut whole, &open_to_read(&path)?, &filter, json, now)?;
         }
         Command::Reconcile {
             json,
@@ -323,6 +323,31 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 let said =
                     report::answer_written(seq, &verdict, &reviewer, job.as_deref(), &written);
                 out.write_all(said.as_bytes())?;
+            }
+        }
+        Command::Claim {
+            seq,
+            release,
+            reviewer,
+            json,
+        } => {
+            let mut ledger = open_for_a_person(&path)?;
+            let reviewer = reviewer_name(reviewer);
+            let claim = if release {
+                crate::review::claims::release(&mut ledger, seq, &reviewer, now)?;
+                None
+            } else {
+                Some(crate::review::claims::claim(
+                    &mut ledger,
+                    seq,
+                    &reviewer,
+                    now,
+                )?)
+            };
+            if json {
+                report::write_json(&mut out, &report::ClaimJson { claim, seq })?;
+            } else {
+                out.write_all(report::claim_said(seq, claim.as_ref()).as_bytes())?;
             }
         }
         Command::Owner {

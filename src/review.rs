@@ -6,6 +6,7 @@
 //! answers at once ([`bulk`]) go through the same write, in one transaction.
 
 pub mod bulk;
+pub mod claims;
 pub mod decisions;
 
 pub use crate::decision::{CaseKind, Verdict};

@@ -21,6 +21,7 @@
 
 mod answers;
 mod callbacks;
+mod claims;
 mod copy;
 mod counts;
 mod decisions;
@@ -44,6 +45,7 @@ mod writer;
 
 pub use answers::*;
 pub use callbacks::*;
+pub use claims::*;
 pub use copy::{Cell, Kind, TABLES, Table};
 pub use counts::*;
 pub use decisions::*;

@@ -133,7 +133,7 @@ proptest! {
         selection.extend(others.iter().map(|n| n * BASE.2 / 600));
         let verdict = Verdict::ALL[verdict];
         // The plan ana reads, and what it shows of each row she then answers alone.
-        let plan = bulk::read_plan(&in_bulk, Selection::Seqs(&selection), verdict, "ana").unwrap();
+        let plan = bulk::read_plan(&in_bulk, Selection::Seqs(&selection), verdict, "ana", now()).unwrap();
         let mut distinct = selection.clone();
         distinct.sort_unstable();
         distinct.dedup();
@@ -216,6 +216,7 @@ fn rows_outside_the_closed_set_and_rows_answered_meanwhile_are_left_out_with_the
         Selection::Seqs(&selection),
         Verdict::Noise,
         "ana",
+        now(),
     )
     .unwrap();
     let planned: Vec<i64> = plan.answered.iter().map(|r| r.seq).collect();
@@ -361,8 +362,14 @@ fn expect_refuses_a_wrong_count_with_nothing_written_and_writes_exactly_the_righ
 fn a_row_a_colleague_closes_after_the_plan_stays_in_a_filtered_selection_named_and_counted() {
     let mut t = demo();
     let filter = open_quarantined();
-    let plan =
-        bulk::read_plan(&t.ledger, Selection::Filter(&filter), Verdict::Noise, "ana").unwrap();
+    let plan = bulk::read_plan(
+        &t.ledger,
+        Selection::Filter(&filter),
+        Verdict::Noise,
+        "ana",
+        now(),
+    )
+    .unwrap();
     assert_eq!(plan.answered.len(), 4);
     let closed = plan.answered[1].seq;
     // lee closes one: the open questions the filter keeps now are three.

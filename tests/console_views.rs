@@ -52,6 +52,7 @@ fn callback(seq: i64, job: &str, disposition: Disposition, reason: ReasonCode) -
         judged_at: at("2026-11-27T13:16:45Z"),
         replacement: None,
         answer: None,
+        claim: None,
     }
 }
 

@@ -311,6 +311,13 @@ fn every_table_of_record_refuses_update_delete_and_truncate_even_to_its_owner() 
     let asked: serde_json::Value =
         serde_json::from_str(&ok(&["request", "cancel", "booking-1042", "--json"])).unwrap();
     ok(&["request", "withdraw", &asked["id"].to_string()]);
+    let held: Vec<serde_json::Value> =
+        serde_json::from_str(&ok(&["callbacks", "--json", "--disposition", "hold"])).unwrap();
+    let open_case = held
+        .iter()
+        .find(|c| c["answer"].is_null())
+        .expect("a held callback still open");
+    ok(&["claim", &open_case["seq"].to_string(), "--reviewer", "ana"]);
     {
         let location = jobledger::store::Location::parse(std::ffi::OsStr::new(&url)).unwrap();
         let mut ledger =
@@ -343,6 +350,7 @@ fn every_table_of_record_refuses_update_delete_and_truncate_even_to_its_owner() 
         ),
         ("request_withdrawals", "id", "withdrawals are append-only"),
         ("saved_views", "id", "saved views are append-only"),
+        ("claims", "id", "claims are append-only"),
         ("notifications", "id", "notifications are append-only"),
         ("output_checks", "id", "output checks are append-only"),
         ("outputs", "id", "outputs are append-only"),

@@ -334,6 +334,7 @@ fn reports(t: &TempLedger) -> (String, String) {
         &t.ledger,
         &jobledger::store::CallbackFilter::default(),
         true,
+        fixture::now(),
     )
     .unwrap();
     (

@@ -176,6 +176,22 @@ pub(super) enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Claim a held or quarantined callback ("on it", shown to everyone on its row) for
+    /// 30 minutes, or release your claim; answering it releases it too
+    Claim {
+        /// The callback's sequence number (see `callbacks`)
+        seq: i64,
+        /// Release your claim instead of taking one
+        #[arg(long)]
+        release: bool,
+        /// Who claims [default: env JOBLEDGER_REVIEWER, else the login name]
+        #[arg(long)]
+        reviewer: Option<String>,
+        /// Print the claim as JSON (seq, claim: reviewer, since, until; claim null once
+        /// released)
+        #[arg(long)]
+        json: bool,
+    },
     /// Set the owner and escalation time of a (stuck) job (appended: the latest stands)
     Owner {
         /// The job's id

@@ -78,6 +78,7 @@ pub(super) fn run(
             Selection::Filter(&filter),
             verdict,
             answer.reviewer,
+            now,
         )?;
         let command = (!plan.answered.is_empty())
             .then(|| write_command(location, answer, args, plan.as_of, plan.answered.len()));

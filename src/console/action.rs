@@ -44,6 +44,9 @@ pub enum Action {
     Withdraw,
     /// Open the comparison pane of the selected held callback.
     Compare,
+    /// Claim the selected held or quarantined callback ("on it"), or release one's own
+    /// claim on it.
+    Claim,
     /// Put the selected row's job id on the terminal's clipboard.
     CopyJobId,
     /// Put the selected callback's delivery id on the terminal's clipboard.

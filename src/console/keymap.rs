@@ -265,6 +265,7 @@ const TABLE: &[Entry] = &[
     bind(List, &[ch('w')], Action::Withdraw, "withdraw the pending request (Outbox)", Some("withdraw")),
     // No footer hint: at 80 columns it would push `q quit` off the footer.
     bind(List, &[ch('C')], Action::Compare, "compare a held callback with what it conflicts with", None),
+    bind(List, &[ch('t')], Action::Claim, "claim the case for yourself (\"on it\", 30 min, shown to everyone), or release your claim", None),
     bind(List, &[ch('y')], Action::CopyJobId, "copy the row's job id (to the terminal's clipboard)", None),
     bind(List, &[ch('Y')], Action::CopyDeliveryId, "copy the callback's delivery id", None),
     bind(List, &[Trigger::LeftClick], CLICK, "select the row or the view clicked", None),
@@ -281,6 +282,7 @@ const TABLE: &[Entry] = &[
     bind(Detail, &[ch('p')], Action::PrevRow, "previous row", Some("previous row")),
     Entry::RowActions(Detail),
     bind(Detail, &[ch('C')], Action::Compare, "compare a held callback with what it conflicts with", Some("compare")),
+    bind(Detail, &[ch('t')], Action::Claim, "claim the case for yourself, or release your claim", None),
     bind(Detail, &[ch('y')], Action::CopyJobId, "copy the row's job id (to the terminal's clipboard)", None),
     bind(Detail, &[ch('Y')], Action::CopyDeliveryId, "copy the callback's delivery id", None),
     bind(Detail, &[Trigger::LeftClick], CLICK, "select the row or the view clicked", None),

@@ -402,6 +402,12 @@ impl Model {
             Action::ToggleOpen => self.list().is_some_and(|l| l.count().open.is_some()),
             Action::Withdraw => !self.writes_off() && self.withdrawable(),
             Action::Compare => self.held_selected(),
+            Action::Claim => {
+                !self.writes_off()
+                    && self
+                        .selected_callback()
+                        .is_some_and(|c| c.disposition.waits_for_a_person())
+            }
             // Offered where there is more than one order to cycle through.
             Action::SortNext => self.list().is_some_and(|l| l.sorts().len() > 1),
             _ => true,

@@ -3,6 +3,7 @@
 
 mod answered;
 mod bulk;
+mod claims;
 mod compare;
 mod decisions;
 mod dispatch;

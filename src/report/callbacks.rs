@@ -15,20 +15,22 @@ use crate::decision::{Disposition, Outcome, ReasonCode};
 use crate::inert::inert;
 use crate::signed::signed;
 use crate::store::{
-    AnswerRow, CallbackFilter, CallbackRow, Keyset, Ledger, PageRequest, Replacement,
+    AnswerRow, CallbackFilter, CallbackRow, ClaimRow, Keyset, Ledger, PageRequest, Replacement,
 };
 
 /// Rows read from the ledger at a time: a long list streams in pages.
 const PAGE: usize = 1000;
 
 /// Writes every callback passing `filter`, as a table or as a JSON array, a page
-/// at a time (a list of millions never sits in memory). It may fail midway: give it
-/// a [`super::WholeOutput`], so that nothing of a failed listing is printed.
+/// at a time (a list of millions never sits in memory), each held or quarantined one
+/// with the claim standing on it at `now`. It may fail midway: give it a
+/// [`super::WholeOutput`], so that nothing of a failed listing is printed.
 pub fn write_callbacks(
     out: &mut impl Write,
     ledger: &Ledger,
     filter: &CallbackFilter,
     json: bool,
+    now: Timestamp,
 ) -> anyhow::Result<()> {
     let mut page = PageRequest::first(PAGE);
     let kept_before = ledger.kept_for(filter)?;
@@ -40,7 +42,8 @@ pub fn write_callbacks(
     }
     let mut first = true;
     loop {
-        let rows = ledger.callbacks_report_page(filter, page)?;
+        let mut rows = ledger.callbacks_report_page(filter, page)?;
+        crate::review::claims::attach(ledger, &mut rows, now)?;
         for row in &rows {
             if json {
                 if !first {
@@ -96,10 +99,19 @@ const COLUMNS: [Column<CallbackRow>; 11] = [
         or_dash(r.replacement.as_ref().map(replacement_cell))
     }),
     Column::new("  ", "answer", 0, Left, |r| {
-        or_dash(r.answer.as_ref().map(|a| {
+        let answer = r.answer.as_ref().map(|a| {
             let who = signed(&a.reviewer, a.written_by.as_deref());
             format!("{} by {who} {}", a.verdict, a.answered_at.short())
-        }))
+        });
+        // Who is on the case, after its answer if it has one still open.
+        let claim = r.claim.as_ref().map(|c| {
+            let who = signed(&c.reviewer, c.written_by.as_deref());
+            format!("on it: {who} until {}", c.until.short())
+        });
+        match (answer, claim) {
+            (Some(answer), Some(claim)) => format!("{answer}; {claim}"),
+            (answer, claim) => or_dash(answer.or(claim)),
+        }
     }),
 ];
 
@@ -130,6 +142,7 @@ struct CallbackJson<'a> {
     answer: Option<&'a AnswerRow>,
     arrived_at: Option<Timestamp>,
     attempt: Option<i64>,
+    claim: Option<&'a ClaimRow>,
     delivery_id: Option<&'a str>,
     detail: Option<&'a str>,
     disposition: Disposition,
@@ -150,6 +163,7 @@ impl Serialize for CallbackRow {
             answer: self.answer.as_ref(),
             arrived_at: self.arrived_at,
             attempt: self.attempt,
+            claim: self.claim.as_ref(),
             delivery_id: self.delivery_id.as_deref(),
             detail: self.detail.as_deref(),
             disposition: self.disposition,

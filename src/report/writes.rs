@@ -54,6 +54,26 @@ pub fn owner_set(job: &str, owner: &str, escalate_at: Option<Timestamp>) -> Stri
     format!("{} is owned by {}; {when}\n", inert(job), inert(owner))
 }
 
+/// After `claim`: the claim taken, or (`None`) released.
+pub fn claim_said(seq: i64, claim: Option<&crate::store::ClaimRow>) -> String {
+    match claim {
+        Some(c) => format!(
+            "callback #{seq} is claimed by {} since {} until {}; answering it or `claim {seq} --release` ends the claim\n",
+            inert(&c.reviewer),
+            c.since.short(),
+            c.until.short()
+        ),
+        None => format!("callback #{seq}: your claim is released\n"),
+    }
+}
+
+/// `claim --json`: the callback and its claim (null once released).
+#[derive(Debug, serde::Serialize)]
+pub struct ClaimJson {
+    pub claim: Option<crate::store::ClaimRow>,
+    pub seq: i64,
+}
+
 /// After `owner --clear`.
 pub fn owner_cleared(job: &str, cleared: &Cleared) -> String {
     format!("{}\n", cleared.sentence(job))

@@ -10,7 +10,7 @@ use std::fmt;
 use super::{AnswerError, AnswerRequest, CaseKind, Verdict, answer_row};
 use crate::clock::Timestamp;
 use crate::decision::Disposition;
-use crate::store::{AnswerRow, CallbackFilter, CallbackRow, Ledger, StoreError};
+use crate::store::{AnswerRow, CallbackFilter, CallbackRow, ClaimRow, Ledger, StoreError};
 
 /// Why a selected callback is left out of a bulk answer.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,6 +32,8 @@ pub enum LeftOutWhy {
     NeedsOwnJob,
     /// No callback has this number (a mark on a row that is not in this ledger).
     Missing,
+    /// Another reviewer is on it: their claim stands.
+    ClaimedByOther(Box<ClaimRow>),
 }
 
 impl fmt::Display for LeftOutWhy {
@@ -82,6 +84,12 @@ impl LeftOutWhy {
                 "`linked` names the job of each callback: answer it alone".to_owned()
             }
             LeftOutWhy::Missing => "no such callback".to_owned(),
+            LeftOutWhy::ClaimedByOther(c) => format!(
+                "claimed by {} since {} (until {}): theirs to answer",
+                c.reviewer,
+                time(c.since),
+                time(c.until)
+            ),
         }
     }
 
@@ -96,6 +104,7 @@ impl LeftOutWhy {
             LeftOutWhy::AnsweredMeanwhile { planned: false, .. } => {
                 "answered by another reviewer, in no plan read".to_owned()
             }
+            LeftOutWhy::ClaimedByOther(c) => format!("claimed by {}", c.reviewer),
             other => other.to_string(),
         }
     }
@@ -206,7 +215,8 @@ pub fn left_out_why(row: &CallbackRow, verdict: Verdict, shown: Shown<'_>) -> Op
         Some(standing) if standing.verdict.closes() => {
             Some(LeftOutWhy::Closed(Box::new(standing.clone())))
         }
-        _ => None,
+        _ => crate::review::claims::claimed_by_other(row, shown.reviewer)
+            .map(|c| LeftOutWhy::ClaimedByOther(Box::new(c.clone()))),
     }
 }
 
@@ -328,6 +338,7 @@ pub fn read_plan(
     selection: Selection<'_>,
     verdict: Verdict,
     reviewer: &str,
+    now: Timestamp,
 ) -> Result<Plan, StoreError> {
     ledger.in_one_snapshot(|ledger| {
         let as_of = ledger.newest_answer_id()?;
@@ -335,7 +346,8 @@ pub fn read_plan(
             Selection::Seqs(seqs) => distinct(seqs),
             Selection::Filter(filter) => ledger.callback_seqs(filter)?,
         };
-        let rows = ledger.callbacks_numbered(&seqs)?;
+        let mut rows = ledger.callbacks_numbered(&seqs)?;
+        super::claims::attach(ledger, &mut rows, now)?;
         let shown = Shown {
             as_of: Some(as_of),
             reviewer,
@@ -363,7 +375,8 @@ pub fn answer_bulk(
             ..filter.clone()
         })?,
     };
-    let rows = writer.callbacks_numbered(&seqs)?;
+    let mut rows = writer.callbacks_numbered(&seqs)?;
+    super::claims::attach_in(&writer, &mut rows, now)?;
     let shown = Shown {
         as_of: request.as_of,
         reviewer: request.reviewer,
@@ -440,6 +453,7 @@ mod tests {
             judged_at: Timestamp::from_millis(0).unwrap_or_else(|| unreachable!()),
             replacement: None,
             answer: None,
+            claim: None,
         }
     }
 

@@ -67,6 +67,9 @@ pub struct CallbackRow {
     pub judged_at: Timestamp,
     pub replacement: Option<Replacement>,
     pub answer: Option<AnswerRow>,
+    /// A reviewer's claim standing on the case, when one was read for it (see
+    /// `review::claims::attach`); `None` otherwise.
+    pub claim: Option<super::ClaimRow>,
 }
 
 impl CallbackRow {

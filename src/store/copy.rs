@@ -309,6 +309,19 @@ pub const TABLES: &[Table] = &[
         order: "id",
     },
     Table {
+        name: "claims",
+        columns: &[
+            ("id", Kind::Int),
+            ("callback_seq", Kind::Int),
+            ("action", Kind::Text),
+            ("reviewer", Kind::Text),
+            ("at", Kind::Text),
+            ("until", Kind::Text),
+            ("written_by", Kind::Text),
+        ],
+        order: "id",
+    },
+    Table {
         name: "ledger_counts",
         columns: &[("name", Kind::Text), ("n", Kind::Int)],
         order: "name",

@@ -12,10 +12,11 @@ use std::path::{Path, PathBuf};
 
 use super::{
     AgedJobRow, AnswerRow, AttemptRow, CallbackFilter, CallbackKey, CallbackRow, Cell,
-    CheckFinding, ConflictingSubmission, DecisionAnswerRow, DispositionCounts, DivergentJob,
-    FailedJobRow, FileAtPath, Finding, FindingJob, JobAccount, JobKey, JobRow, Location, OpenMode,
-    OutboxRow, OutputFacts, OwnerRow, PageRequest, PendingRequests, RejectedLine, Salvage,
-    SavedView, SortValue, StoreError, Table, TimelineEntry, WaitingWriters, Writer,
+    CheckFinding, ClaimRow, ConflictingSubmission, DecisionAnswerRow, DispositionCounts,
+    DivergentJob, FailedJobRow, FileAtPath, Finding, FindingJob, JobAccount, JobKey, JobRow,
+    Location, OpenMode, OutboxRow, OutputFacts, OwnerRow, PageRequest, PendingRequests,
+    RejectedLine, Salvage, SavedView, SortValue, StoreError, Table, TimelineEntry, WaitingWriters,
+    Writer,
 };
 use super::{postgres, sqlite};
 use crate::clock::Timestamp;
@@ -497,6 +498,9 @@ impl Ledger {
     }
     pub fn owner(&self, job_id: &str) -> Result<Option<OwnerRow>, StoreError> {
         on_engine!(self, e => e.owner(job_id))
+    }
+    pub fn latest_claims(&self, seqs: &[i64]) -> Result<Vec<ClaimRow>, StoreError> {
+        on_engine!(self, e => e.latest_claims(seqs))
     }
     pub fn conflicting_submissions(&self) -> Result<Vec<ConflictingSubmission>, StoreError> {
         on_engine!(self, e => e.conflicting_submissions())

@@ -14,6 +14,7 @@ mod ahead;
 mod answers;
 mod callbacks;
 mod check;
+mod claims;
 mod columns;
 mod copy;
 mod counts;

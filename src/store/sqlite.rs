@@ -27,6 +27,7 @@
 mod answers;
 mod callbacks;
 mod check;
+mod claims;
 mod closed_sets;
 mod columns;
 mod copy;

@@ -3,10 +3,11 @@
 
 use super::ledger::on_engine;
 use super::{
-    AttemptRow, AttemptState, CallbackFilter, CallbackRow, Cell, ClaimHistory, DecisionAnswerRow,
-    Downstream, HistoryEntry, JobDefaults, JobRow, LineAhead, NewAnswer, NewAttempt, NewCallback,
-    NewDecision, NewDecisionAnswer, NewLine, NewRepeat, OutboxRow, OutputFacts, OwnerRow,
-    PendingRequests, Reads, SavedView, StoreError, Table, TerminalRecord, Transition,
+    AttemptRow, AttemptState, CallbackFilter, CallbackRow, Cell, ClaimHistory, ClaimRow,
+    DecisionAnswerRow, Downstream, HistoryEntry, JobDefaults, JobRow, LineAhead, NewAnswer,
+    NewAttempt, NewCallback, NewDecision, NewDecisionAnswer, NewLine, NewRepeat, OutboxRow,
+    OutputFacts, OwnerRow, PendingRequests, Reads, SavedView, StoreError, Table, TerminalRecord,
+    Transition,
 };
 use super::{postgres, sqlite};
 use crate::clock::Timestamp;
@@ -219,6 +220,21 @@ impl Writer<'_> {
     }
     pub fn owner(&self, job_id: &str) -> Result<Option<OwnerRow>, StoreError> {
         on_engine!(self, e => e.owner(job_id))
+    }
+    pub fn latest_claims(&self, seqs: &[i64]) -> Result<Vec<ClaimRow>, StoreError> {
+        on_engine!(self, e => e.latest_claims(seqs))
+    }
+    pub fn latest_claim(&self, seq: i64) -> Result<Option<ClaimRow>, StoreError> {
+        on_engine!(self, e => e.latest_claim(seq))
+    }
+    pub fn insert_claim(
+        &mut self,
+        seq: i64,
+        reviewer: &str,
+        at: Timestamp,
+        until: Option<Timestamp>,
+    ) -> Result<(), StoreError> {
+        on_engine!(self, e => e.insert_claim(seq, reviewer, at, until))
     }
     pub fn assign_owner(
         &mut self,

@@ -68,6 +68,9 @@ contract! {
             a_linked_answer_judges_the_callback_against_the_job,
             a_bulk_answer_leaves_out_rows_answered_since_its_plan,
         ],
+        claims: [
+            a_claim_is_shown_to_all_refused_to_others_and_ended_by_an_answer,
+        ],
         owners: [
             the_latest_owner_stands_and_a_clearing_leaves_the_job_unowned,
         ],

@@ -435,6 +435,7 @@ mod tests {
                 judged_at: Timestamp::parse("2026-11-27T13:00:00Z").unwrap(),
                 replacement: None,
                 answer: None,
+                claim: None,
             },
             payload: Payload::Fields(
                 payload

@@ -143,6 +143,7 @@ fn show_plan(app: &mut App, form: &mut BulkForm) {
         Selection::Seqs(&form.seqs),
         verdict,
         &app.model.reviewer,
+        app.model.now,
     );
     match read {
         Ok(plan) => {

@@ -92,10 +92,15 @@ impl RowSource for LedgerRows<'_> {
         page: PageRequest<CallbackKey>,
     ) -> RowsRead<CallbackItem> {
         let filter = self.callback_filter(query);
-        let rows = self
+        let (mut rows, sort_values): (Vec<_>, Vec<_>) = self
             .ledger
-            .callbacks_sorted_page(&filter, query.sort, &page)?;
+            .callbacks_sorted_page(&filter, query.sort, &page)?
+            .into_iter()
+            .unzip();
+        // Who is on each case, one read for the page.
+        crate::review::claims::attach(self.ledger, &mut rows, self.now)?;
         rows.into_iter()
+            .zip(sort_values)
             .map(|(row, sort_value)| {
                 let raw_head = if query.list.raw_head {
                     self.ledger.raw_head(row.line_seq, RAW_HEAD_BYTES)?

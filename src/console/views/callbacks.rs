@@ -5,13 +5,13 @@ use ratatui::style::{Style, Stylize};
 use ratatui::text::{Line, Span};
 
 use super::preview::{answer_fact, gap_in_words, only_what_was_cut, when_ago};
-use super::{Column, Fact, ListView, answer_cell, inert_span, when, when_or_dash};
+use super::{Column, Fact, ListView, answer_cell, inert_span, role_span, when, when_or_dash};
 use crate::clock::{Timestamp, format_gap};
 use crate::console::model::page::CallbackItem;
 use crate::decision::Disposition;
 use crate::filter::SortColumn;
 use crate::inert::inert_bytes;
-use crate::store::CallbackRow;
+use crate::store::{CallbackRow, ClaimRow};
 
 fn gap_cell(row: &CallbackRow) -> Span<'static> {
     match (row.arrived_at, row.timeout_at) {
@@ -99,14 +99,45 @@ const GAP: C = C::new("gap", Constraint::Length(3), |i, _| {
 .sorts(SortColumn::Gap);
 
 fn answer(item: &CallbackItem, now: Timestamp) -> Line<'_> {
-    answer_cell(item.row.answer.as_ref(), now)
+    let mut line = answer_cell(item.row.answer.as_ref(), now);
+    line.spans.extend(claim_spans(item.row.claim.as_ref()));
+    line
 }
 
-/// The standing verdict alone (who and when are in the preview).
+/// The standing verdict alone (who and when are in the preview), and who is on it.
 fn answer_short(item: &CallbackItem, now: Timestamp) -> Line<'_> {
     let mut line = answer_cell(item.row.answer.as_ref(), now);
     line.spans.truncate(1);
+    line.spans.extend(claim_spans(item.row.claim.as_ref()));
     line
+}
+
+/// ` · on it: ana`, for everyone to see that a colleague is working the case (since
+/// when and until when are in the preview); nothing when nobody is.
+fn claim_spans(claim: Option<&ClaimRow>) -> Vec<Span<'_>> {
+    let Some(c) = claim else {
+        return Vec::new();
+    };
+    vec![
+        Span::raw(" · on it: ").yellow(),
+        inert_span(&c.reviewer).yellow().bold(),
+    ]
+}
+
+/// The claim in full for the preview: who, since when, until when.
+fn claim_fact(claim: Option<&ClaimRow>, now: Timestamp) -> Option<Fact<'_>> {
+    let c = claim?;
+    let mut spans = vec![
+        Span::raw("on it: ").yellow(),
+        inert_span(&c.reviewer).yellow().bold(),
+    ];
+    spans.extend(role_span(c.written_by.as_deref()));
+    spans.push(Span::raw(format!(
+        " since {}, until {}",
+        when(c.since, now),
+        when(c.until, now)
+    )));
+    Some(("claim", Line::from(spans)))
 }
 
 const ANSWER: C = C::new("latest answer", Constraint::Length(6), answer).grows();
@@ -164,6 +195,7 @@ fn held_facts(item: &CallbackItem, now: Timestamp) -> Vec<Fact<'_>> {
         ("replacement", replacement),
         ("latest answer", answer_fact(r.answer.as_ref(), now)),
     ];
+    facts.extend(claim_fact(r.claim.as_ref(), now));
     facts.extend(earlier_fact(item, now));
     facts
 }
@@ -209,6 +241,7 @@ fn quarantined_facts(item: &CallbackItem, now: Timestamp) -> Vec<Fact<'_>> {
         ("arrived at", arrived),
         ("latest answer", answer_fact(item.row.answer.as_ref(), now)),
     ];
+    facts.extend(claim_fact(item.row.claim.as_ref(), now));
     facts.extend(earlier_fact(item, now));
     facts.push(("raw message", raw_head(item, now)));
     facts

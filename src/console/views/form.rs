@@ -22,13 +22,30 @@ use crate::inert::inert;
 /// held callback's timeout, arrival and replacement side by side, and what the job's
 /// other callbacks report beside it. Empty for a case that is not a held callback.
 fn case_facts(seq: i64, model: &Model) -> Vec<Line<'static>> {
-    let Some(row) = model
-        .selected_callback()
-        .filter(|c| c.seq == seq && c.disposition == Disposition::Hold)
-    else {
+    let Some(row) = model.selected_callback().filter(|c| c.seq == seq) else {
         return Vec::new();
     };
     let now = model.now;
+    let mut lines = Vec::new();
+    // Told before writing: a colleague said they are on this case.
+    if let Some(c) = row.claim.as_ref().filter(|c| c.reviewer != model.reviewer) {
+        lines.push(Line::from(vec![
+            Span::raw("⚠ ").yellow().bold(),
+            Span::raw(inert(&c.reviewer).into_owned()).yellow().bold(),
+            Span::raw(format!(
+                " is on it (claimed {}, until {}): they may be answering it now",
+                when(c.since, now),
+                when(c.until, now)
+            ))
+            .yellow(),
+        ]));
+    }
+    if row.disposition != Disposition::Hold {
+        if !lines.is_empty() {
+            lines.push(Line::default());
+        }
+        return lines;
+    }
     let time = |at: Option<Timestamp>| at.map_or_else(|| "-".to_owned(), |t| when(t, now));
     let mut times = vec![
         Span::raw("timeout ").dark_gray(),
@@ -54,7 +71,7 @@ fn case_facts(seq: i64, model: &Model) -> Vec<Line<'static>> {
             )));
         }
     }
-    let mut lines = vec![Line::from(times)];
+    lines.push(Line::from(times));
     if let Some(reading) = model.beside(seq) {
         lines.push(Line::from(vec![
             Span::raw("beside it ").dark_gray(),

@@ -19,7 +19,10 @@ use super::Ledger;
 use crate::store::{CallbackFilter, CheckFinding, StoreError};
 
 /// The migrations whose foreign keys and triggers are expected (`open.rs` runs them).
-const MIGRATIONS: &[&str] = &[include_str!("migrations/001_ledger.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("migrations/001_ledger.sql"),
+    include_str!("migrations/003_claims.sql"),
+];
 
 /// Each check's name (the report's and JSON's) and what runs it, in the order they run.
 const RUNS: [(&str, Check); 8] = [
@@ -523,7 +526,7 @@ mod tests {
             parent: "decision_answers".into(),
             key: "id".into(),
         }));
-        assert_eq!(fks.len(), 25, "{fks:#?}");
+        assert_eq!(fks.len(), 26, "{fks:#?}");
         let triggers = expected_triggers();
         assert!(triggers.contains(&("callbacks_no_delete".into(), "callbacks".into())));
         assert!(triggers.contains(&("input_lines_keep_raw".into(), "input_lines".into())));

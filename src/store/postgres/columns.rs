@@ -205,6 +205,7 @@ pub(super) fn callback_from(row: &Row) -> Read<CallbackRow> {
         judged_at: time(row, 13)?,
         replacement,
         answer,
+        claim: None,
     })
 }
 

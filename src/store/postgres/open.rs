@@ -12,6 +12,7 @@ use crate::store::{Location, OpenMode, StoreError};
 const MIGRATIONS: &[&str] = &[
     include_str!("migrations/001_ledger.sql"),
     include_str!("migrations/002_gap_in_plpgsql.sql"),
+    include_str!("migrations/003_claims.sql"),
 ];
 
 /// The schema version this build writes and understands.

@@ -95,7 +95,7 @@ pub(super) fn callback_from(row: &Row<'_>) -> rusqlite::Result<CallbackRow> {
     Ok(from_columns!(row, 0 => CallbackRow {
         seq, line_seq, delivery_id, job_id, attempt, outcome, arrived_at, timeout_at,
         disposition, reason, detail, first_report_seq, linked_from_seq, judged_at;
-        replacement: replacement, answer: answer
+        replacement: replacement, answer: answer, claim: None
     }))
 }
 

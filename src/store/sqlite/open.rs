@@ -25,6 +25,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/011_owner_cleared.sql"),
     include_str!("migrations/012_saved_view_deletions.sql"),
     include_str!("migrations/013_written_by.sql"),
+    include_str!("migrations/014_claims.sql"),
 ];
 
 /// The page size of a new ledger file, in bytes.

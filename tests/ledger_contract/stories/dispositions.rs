@@ -103,6 +103,7 @@ pub fn a_held_callback_shows_its_timeout_arrival_and_replacement(location: &Loca
             "answer": null,
             "arrived_at": "2026-11-27T13:16:45.000Z",
             "attempt": 1,
+            "claim": null,
             "delivery_id": "d-1042-a",
             "detail": null,
             "disposition": "hold",

@@ -68,6 +68,7 @@ fn callback_from(row: &Row, location: &Location) -> Result<CallbackRow> {
         judged_at: v.time(13)?,
         replacement,
         answer,
+        claim: None,
     })
 }
 
