@@ -217,11 +217,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 ..CallbackFilter::default()
             };
             let filter = match query {
-                Some(query) => filter.with_query(&query, now).map_err(|e| {
-                    // A query of thousands of terms is not worth quoting whole.
-                    let message = format!("--where {:?}: {e}", report::clip(&query, 120));
-                    anyhow::anyhow!(crate::inert::inert(&message).into_owned())
-                })?,
+                Some(query) => filter
+                    .with_query(&query, now, &reviewer_name(None))
+                    .map_err(|e| {
+                        // A query of thousands of terms is not worth quoting whole.
+                        let message = format!("--where {:?}: {e}", report::clip(&query, 120));
+                        anyhow::anyhow!(crate::inert::inert(&message).into_owned())
+                    })?,
                 None => filter,
             };
             report::write_callbacks(&mut whole, &open_to_read(&path)?, &filter, json, now)?;

@@ -113,6 +113,9 @@ pub enum Bound {
     Seconds(i64),
     /// A time, in UTC.
     At(Timestamp),
+    /// A time relative to the clock the query is read at, in seconds from it:
+    /// `escalates<now` is 0, `escalates<+1h` 3,600, `arrived>-2h` -7,200.
+    FromNow(i64),
 }
 
 /// Why a query was not understood: where (a column of the query, from 1) and what.
@@ -145,7 +148,22 @@ impl Query {
     pub fn parse(text: &str, scope: Scope) -> Result<Query, FilterError> {
         Ok(Query {
             scope,
-            terms: parse::terms(text, scope)?,
+            terms: parse::terms(text, scope, None)?,
+        })
+    }
+
+    /// Parses `text` as `me` asks it: `owner:me` is the jobs `me` owns (`owner:"me"`
+    /// stays an owner whose name contains "me").
+    ///
+    /// ```
+    /// use jobledger::filter::{Query, Scope, Test, Value, Field};
+    /// let q = Query::parse_as("owner:me", Scope::AgedJobs, "ops:lee").unwrap();
+    /// assert_eq!(q.terms()[0].test, Test::Is(Field::Owner, Value::Text("ops:lee".into())));
+    /// ```
+    pub fn parse_as(text: &str, scope: Scope, me: &str) -> Result<Query, FilterError> {
+        Ok(Query {
+            scope,
+            terms: parse::terms(text, scope, Some(me))?,
         })
     }
 

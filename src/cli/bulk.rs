@@ -28,7 +28,7 @@ pub(super) struct BulkAnswer<'a> {
 
 /// The callbacks the selection flags keep: open questions only, so that `--expect`
 /// counts what is still to answer. The one place the flags become a filter.
-fn selection(args: &BulkArgs, now: Timestamp) -> Result<CallbackFilter> {
+fn selection(args: &BulkArgs, now: Timestamp, me: &str) -> Result<CallbackFilter> {
     let filter = CallbackFilter {
         disposition: args.disposition,
         open: true,
@@ -36,7 +36,7 @@ fn selection(args: &BulkArgs, now: Timestamp) -> Result<CallbackFilter> {
     };
     match &args.query {
         None => Ok(filter),
-        Some(query) => filter.with_query(query, now).map_err(|e| {
+        Some(query) => filter.with_query(query, now, me).map_err(|e| {
             let message = format!("--where {query:?}: {e}");
             anyhow::anyhow!(crate::inert::inert(&message).into_owned())
         }),
@@ -70,7 +70,7 @@ pub(super) fn run(
             known.join(", ")
         );
     };
-    let filter = selection(args, now)?;
+    let filter = selection(args, now, answer.reviewer)?;
     let mut ledger = open_for_a_person(location)?;
     if args.dry_run {
         let plan = bulk::read_plan(

@@ -312,8 +312,9 @@ impl App {
     }
 
     fn set_filter(&mut self, filter: Option<String>) -> Result<(), StoreError> {
+        let me = self.model.reviewer.clone();
         if let Some(page) = self.model.list_mut()
-            && let Err(e) = page.set_filter(filter.filter(|f| !f.is_empty()))
+            && let Err(e) = page.set_filter(filter.filter(|f| !f.is_empty()), &me)
         {
             query::not_a_query(self, &e);
             return Ok(());

@@ -36,6 +36,9 @@ pub enum Field {
     Timeout,
     /// When the job's owner escalates it (a time).
     Escalates,
+    /// Past its escalation time now (`overdue:yes`), or not (`overdue:no`, a job with
+    /// none too): `escalates<now` and its negation.
+    Overdue,
 }
 
 /// What a field's values are, and so how a term on it is written.
@@ -75,6 +78,7 @@ impl Field {
             Field::Arrived => "arrived",
             Field::Timeout => "timeout",
             Field::Escalates => "escalates",
+            Field::Overdue => "overdue",
         }
     }
 
@@ -96,7 +100,7 @@ impl Field {
             | Field::Owner
             | Field::By => Kind::Text,
             Field::Disposition | Field::Outcome | Field::Verdict => Kind::Closed,
-            Field::Answered => Kind::YesNo,
+            Field::Answered | Field::Overdue => Kind::YesNo,
             Field::Gap | Field::Age => Kind::Duration,
             Field::Arrived | Field::Timeout | Field::Escalates => Kind::Time,
         }
@@ -113,7 +117,9 @@ impl Field {
             Kind::Closed => format!("{name}:NAME"),
             Kind::YesNo => format!("{name}:yes or {name}:no"),
             Kind::Duration => format!("{name}>1h, {name}<30m, {name}>=2d or {name}<=90s"),
-            Kind::Time => format!("{name}<2026-11-27T14:00 or {name}>=2026-11-27 (UTC)"),
+            Kind::Time => format!(
+                "{name}<2026-11-27T14:00, {name}>=2026-11-27 (UTC), {name}<now or {name}<+1h (from now)"
+            ),
         }
     }
 }
@@ -145,11 +151,11 @@ pub enum Scope {
 impl Scope {
     /// The fields a query on this list may name.
     pub fn fields(self) -> &'static [Field] {
-        use Field::{Age, By, Escalates, Job, Owner, Reason};
+        use Field::{Age, By, Escalates, Job, Overdue, Owner, Reason};
         match self {
-            // Every field but the last, `escalates` (a job owner's).
-            Scope::Callbacks => &Field::ALL[..Field::ALL.len() - 1],
-            Scope::AgedJobs => &[Job, Owner, Age, Escalates],
+            // Every field but the last two, `escalates` and `overdue` (a job owner's).
+            Scope::Callbacks => &Field::ALL[..Field::ALL.len() - 2],
+            Scope::AgedJobs => &[Job, Owner, Age, Escalates, Overdue],
             Scope::FailedJobs => &[Job, Reason, Age],
             Scope::Requests => &[Job, By, Age],
             Scope::RejectedLines => &[Reason, Age],

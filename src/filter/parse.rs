@@ -103,7 +103,7 @@ impl Reader {
 pub const MAX_TERMS: usize = 10_000;
 
 /// Every term of `text`, each checked against the fields of `scope`.
-pub(super) fn terms(text: &str, scope: Scope) -> Parsed<Vec<Term>> {
+pub(super) fn terms(text: &str, scope: Scope, me: Option<&str>) -> Parsed<Vec<Term>> {
     let mut reader = Reader {
         chars: text.chars().collect(),
         at: 0,
@@ -122,11 +122,11 @@ pub(super) fn terms(text: &str, scope: Scope) -> Parsed<Vec<Term>> {
                 ),
             ));
         }
-        terms.push(term(&mut reader, scope)?);
+        terms.push(term(&mut reader, scope, me)?);
     }
 }
 
-fn term(reader: &mut Reader, scope: Scope) -> Parsed<Term> {
+fn term(reader: &mut Reader, scope: Scope, me: Option<&str>) -> Parsed<Term> {
     let negated = reader.peek() == Some('-');
     if negated {
         reader.at += 1;
@@ -162,7 +162,20 @@ fn term(reader: &mut Reader, scope: Scope) -> Parsed<Term> {
         reader.at += 1;
         let value_at = reader.at;
         let (value, quoted) = reader.value()?;
-        Test::Is(field, is_value(field, &value, quoted, value_at)?)
+        match (field, is_value(field, &value, quoted, value_at)?) {
+            // The person asking: their own queue.
+            (Field::Owner, Value::Text(text)) if !quoted && text.eq_ignore_ascii_case("me") => {
+                Test::Is(Field::Owner, Value::Text(me.unwrap_or(&text).to_owned()))
+            }
+            // Overdue is past the escalation time now: a comparison, kept or left out.
+            (Field::Overdue, Value::Yes(yes)) => {
+                return Ok(Term {
+                    negated: negated ^ !yes,
+                    test: Test::Compare(Field::Escalates, Comparison::Less, Bound::FromNow(0)),
+                });
+            }
+            (field, value) => Test::Is(field, value),
+        }
     } else if !name.is_empty() && reader.peek() == Some('=') {
         // `gap=1h` read as a bare word would keep nothing, and say nothing of why.
         let field = field_at()?;
@@ -247,7 +260,10 @@ fn closed<S: ClosedSet>(value: &str, at: usize) -> Parsed<S> {
 fn bound(field: Field, op: Comparison, value: &str, at: usize) -> Parsed<(Comparison, Bound)> {
     let parsed = match field.kind() {
         Kind::Duration => seconds(value).map(|s| (op, Bound::Seconds(s))),
-        Kind::Time => time(value).and_then(|(time, whole_day)| in_millis(op, time, whole_day)),
+        Kind::Time => match from_now(value) {
+            Some(seconds) => Some((op, Bound::FromNow(seconds))),
+            None => time(value).and_then(|(time, whole_day)| in_millis(op, time, whole_day)),
+        },
         Kind::Text | Kind::Closed | Kind::YesNo => {
             return Err(error(
                 at,
@@ -294,6 +310,19 @@ fn seconds(text: &str) -> Option<i64> {
         rest = rest.get(digits + 1..).unwrap_or("");
     }
     Some(sign * total)
+}
+
+/// A time relative to the clock, in seconds from it: `now`, or a signed duration
+/// (`+1h`, `-30m`; the sign is what tells it from a time).
+fn from_now(text: &str) -> Option<i64> {
+    if text.eq_ignore_ascii_case("now") {
+        return Some(0);
+    }
+    match text.strip_prefix('+') {
+        Some(rest) if !rest.starts_with('-') => seconds(rest),
+        _ if text.starts_with('-') => seconds(text),
+        _ => None,
+    }
 }
 
 /// A UTC time as written, to the nanosecond: RFC 3339, or `2026-11-27`,

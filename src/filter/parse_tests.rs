@@ -155,7 +155,7 @@ fn a_field_outside_the_view_names_the_views_fields() {
     assert_eq!(column, 7);
     assert_eq!(
         message,
-        "`verdict` does not apply to this view; its fields: job, owner, age, escalates"
+        "`verdict` does not apply to this view; its fields: job, owner, age, escalates, overdue"
     );
     assert!(Query::parse("escalates<2026-12-01 owner:ops -age>1d", Scope::AgedJobs).is_ok());
     assert!(Query::parse("escalates<2026-12-01", Scope::Callbacks).is_err());
@@ -324,4 +324,60 @@ fn a_time_bound_keeps_the_stored_milliseconds_it_says() {
     for (text, op, bound) in cases {
         assert_eq!(compare(text), (op, at(bound)), "{text}");
     }
+}
+
+fn aged_tests(text: &str) -> Vec<(bool, Test)> {
+    Query::parse_as(text, Scope::AgedJobs, "ops:kim")
+        .unwrap_or_else(|e| panic!("{text:?}: {e}"))
+        .terms()
+        .iter()
+        .map(|t| (t.negated, t.test.clone()))
+        .collect()
+}
+
+#[test]
+fn times_from_now_overdue_and_owner_me() {
+    use Comparison::{Greater, Less};
+    let escalates = |op, s| {
+        (
+            false,
+            Test::Compare(Field::Escalates, op, Bound::FromNow(s)),
+        )
+    };
+    assert_eq!(aged_tests("escalates<now"), [escalates(Less, 0)]);
+    assert_eq!(aged_tests("escalates<NOW"), [escalates(Less, 0)]);
+    assert_eq!(aged_tests("escalates<+1h"), [escalates(Less, 3600)]);
+    assert_eq!(aged_tests("escalates>-30m"), [escalates(Greater, -1800)]);
+    assert_eq!(
+        tests("arrived>-2h"),
+        [(
+            false,
+            Test::Compare(Field::Arrived, Greater, Bound::FromNow(-7200))
+        )]
+    );
+    // An absolute time is still one.
+    assert!(matches!(
+        aged_tests("escalates<2026-11-27")[0].1,
+        Test::Compare(_, _, Bound::At(_))
+    ));
+    // Overdue: past the escalation time now; `no` (or a negated `yes`) the rest.
+    assert_eq!(aged_tests("overdue:yes"), [escalates(Less, 0)]);
+    assert_eq!(aged_tests("overdue:no"), [(true, escalates(Less, 0).1)]);
+    assert_eq!(aged_tests("-overdue:no"), [escalates(Less, 0)]);
+    assert_eq!(aged_tests("-overdue:yes"), [(true, escalates(Less, 0).1)]);
+    // `owner:me` is the person asking; in quotes it is the text "me".
+    assert_eq!(
+        aged_tests("owner:me"),
+        [(false, Test::Is(Field::Owner, Value::Text("ops:kim".into())))]
+    );
+    assert_eq!(
+        aged_tests("owner:\"me\""),
+        [(false, Test::Is(Field::Owner, Value::Text("me".into())))]
+    );
+    // No clock word or sign: refused, saying how a time is written.
+    let (_, said) = refused("escalates<soon", Scope::AgedJobs);
+    assert!(said.contains("escalates<now or escalates<+1h"), "{said}");
+    // Overdue is a job owner's: callbacks have no such field.
+    let (_, said) = refused("overdue:yes", Scope::Callbacks);
+    assert!(said.contains("does not apply"), "{said}");
 }

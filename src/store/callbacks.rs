@@ -101,11 +101,17 @@ pub struct CallbackFilter {
 
 impl CallbackFilter {
     /// This filter, narrowed by `query` in the filter language ([`crate::filter`]),
-    /// its ages counted at `now`: what `callbacks --where` (and a bulk answer over
-    /// the rows a query keeps) lists. An error says where the query is wrong.
-    pub fn with_query(self, query: &str, now: Timestamp) -> std::result::Result<Self, FilterError> {
+    /// its ages counted at `now`, asked by `me` (`owner:me`): what `callbacks --where`
+    /// (and a bulk answer over the rows a query keeps) lists. An error says where the
+    /// query is wrong.
+    pub fn with_query(
+        self,
+        query: &str,
+        now: Timestamp,
+        me: &str,
+    ) -> std::result::Result<Self, FilterError> {
         Ok(CallbackFilter {
-            query: Query::parse(query, Scope::Callbacks)?,
+            query: Query::parse_as(query, Scope::Callbacks, me)?,
             now: Some(now),
             ..self
         })

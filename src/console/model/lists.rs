@@ -18,10 +18,11 @@ pub trait List {
     fn filter(&self) -> Option<&str>;
     /// Sets the view's filter (`None`: no filter); an error says why the text is no
     /// query, and the rows stay those of the last one that was.
-    fn set_filter(&mut self, filter: Option<String>) -> Result<(), FilterError>;
+    /// `owner:me` is `me`'s own queue.
+    fn set_filter(&mut self, filter: Option<String>, me: &str) -> Result<(), FilterError>;
     /// Sets the filter's text alone: the rows stay those of the last query searched
     /// (a large view searches when typing pauses).
-    fn set_filter_text(&mut self, filter: Option<String>);
+    fn set_filter_text(&mut self, filter: Option<String>, me: &str);
     /// Why the filter as typed is not a query (`None`: it is one, or there is none).
     fn invalid(&self) -> Option<&FilterError>;
     /// The kind of list, which says the fields its query may name.
@@ -77,12 +78,12 @@ impl<T: PageRow> List for Page<T> {
         exists
     }
 
-    fn set_filter(&mut self, filter: Option<String>) -> Result<(), FilterError> {
-        Page::set_filter(self, filter)
+    fn set_filter(&mut self, filter: Option<String>, me: &str) -> Result<(), FilterError> {
+        Page::set_filter(self, filter, me)
     }
 
-    fn set_filter_text(&mut self, filter: Option<String>) {
-        Page::set_filter_text(self, filter);
+    fn set_filter_text(&mut self, filter: Option<String>, me: &str) {
+        Page::set_filter_text(self, filter, me);
     }
 
     fn invalid(&self) -> Option<&FilterError> {

@@ -75,8 +75,8 @@ impl<T: PageRow> Page<T> {
     /// Sets the filter to `text`, and the query to what it says when it parses (an
     /// empty text keeps every row). On an error the rows stay those of the last query
     /// that parsed.
-    pub fn set_filter(&mut self, text: Option<String>) -> Result<(), FilterError> {
-        let parsed = filter::Query::parse(text.as_deref().unwrap_or(""), T::SCOPE);
+    pub fn set_filter(&mut self, text: Option<String>, me: &str) -> Result<(), FilterError> {
+        let parsed = filter::Query::parse_as(text.as_deref().unwrap_or(""), T::SCOPE, me);
         self.filter = text;
         self.invalid = parsed.as_ref().err().cloned();
         self.query = parsed?;
@@ -85,8 +85,8 @@ impl<T: PageRow> Page<T> {
 
     /// Sets the filter's text alone, keeping the query (and so the rows) of the last
     /// text searched; whether the text is a query is known at once (parsing is cheap).
-    pub fn set_filter_text(&mut self, text: Option<String>) {
-        self.invalid = filter::Query::parse(text.as_deref().unwrap_or(""), T::SCOPE).err();
+    pub fn set_filter_text(&mut self, text: Option<String>, me: &str) {
+        self.invalid = filter::Query::parse_as(text.as_deref().unwrap_or(""), T::SCOPE, me).err();
         self.filter = text;
     }
 

@@ -45,13 +45,14 @@ const PAUSE: Duration = Duration::from_millis(250);
 /// text is kept and searched when typing pauses ([`search_when_paused`]) or on Enter.
 pub(super) fn type_filter(app: &mut App, text: String) -> Result<(), StoreError> {
     let large = app.search.off_thread_rows;
+    let me = app.model.reviewer.clone();
     let Some(list) = app.model.lists.of_mut(app.model.tab) else {
         return Ok(());
     };
     if list.count().all < large {
         return app.set_filter(Some(text));
     }
-    list.set_filter_text(Some(text).filter(|t| !t.is_empty()));
+    list.set_filter_text(Some(text).filter(|t| !t.is_empty()), &me);
     app.filter_typed_at = Some(Instant::now());
     app.model.searching = Some(app.model.tab);
     Ok(())
@@ -79,6 +80,7 @@ pub(super) fn search_now(app: &mut App) -> Result<(), StoreError> {
 /// rows, and its page is put back when the search ends.
 pub(super) fn apply_filter(app: &mut App, text: Option<String>) -> Result<(), StoreError> {
     let tab = app.model.tab;
+    let me = app.model.reviewer.clone();
     let Some(page) = app.model.lists.tab_page_mut(tab) else {
         return app.set_filter(text);
     };
@@ -87,7 +89,7 @@ pub(super) fn apply_filter(app: &mut App, text: Option<String>) -> Result<(), St
         return app.set_filter(text);
     }
     let text = text.filter(|t| !t.is_empty());
-    if let Err(e) = list.set_filter(text.clone()) {
+    if let Err(e) = list.set_filter(text.clone(), &me) {
         not_a_query(app, &e);
         return Ok(());
     }

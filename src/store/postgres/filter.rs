@@ -184,6 +184,12 @@ fn compare(
             let q = params.bind(at.to_ledger_text());
             format!("{expr} {} {q}::text", op.symbol())
         }
+        // A time from now: with no clock, no row is kept (as with an age).
+        (Some(Column::Time(expr)), Bound::FromNow(s)) => {
+            let at = now.map(|now| now.plus_seconds(s).to_ledger_text());
+            let q = params.bind(at);
+            format!("{expr} {} {q}::text", op.symbol())
+        }
         // Older than `s` is a start before `now - s`: compared as times.
         (Some(Column::AgeOf(expr)), Bound::Seconds(s)) => {
             let start = now.map(|now| now.plus_seconds(s.saturating_neg()).to_ledger_text());

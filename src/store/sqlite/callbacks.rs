@@ -72,7 +72,7 @@ fn callback_field(field: Field) -> Option<Column> {
         Field::Age => Column::AgeOf("c.arrived_at"),
         Field::Arrived => Column::Time("c.arrived_at"),
         Field::Timeout => Column::Time("c.timeout_at"),
-        Field::Escalates => return None,
+        Field::Escalates | Field::Overdue => return None,
     })
 }
 

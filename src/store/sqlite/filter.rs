@@ -146,6 +146,13 @@ impl Condition {
                 let q = self.bind(SqlValue::Text(at.to_ledger_text()));
                 format!("{expr} {} {q}", op.symbol())
             }
+            // A time from now: with no clock, no row is kept (as with an age).
+            (Some(Column::Time(expr)), Bound::FromNow(s)) => {
+                let at = self.now.map(|now| now.plus_seconds(s));
+                let q =
+                    self.bind(at.map_or(SqlValue::Null, |t| SqlValue::Text(t.to_ledger_text())));
+                format!("{expr} {} {q}", op.symbol())
+            }
             // Older than `s` is a start before `now - s`: compared as times, along an
             // index where the list has one.
             (Some(Column::AgeOf(expr)), Bound::Seconds(s)) => {

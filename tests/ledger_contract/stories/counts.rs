@@ -86,7 +86,7 @@ pub fn counts_match_the_rows_listed(location: &Location) {
     ];
     let with_queries = queries.iter().map(|q| {
         CallbackFilter::default()
-            .with_query(q, now())
+            .with_query(q, now(), "ana")
             .expect("a query")
     });
     for filter in filters.into_iter().chain(with_queries) {

@@ -159,3 +159,98 @@ pub fn the_latest_owner_stands_and_a_clearing_leaves_the_job_unowned(location: &
         &["booking-7777"],
     );
 }
+
+/// The aged jobs a query keeps when `me` asks it, at the clock `at`.
+fn aged_kept_as(
+    location: &Location,
+    query: &str,
+    me: &str,
+    at: jobledger::clock::Timestamp,
+) -> Vec<String> {
+    let query = Query::parse_as(query, Scope::AgedJobs, me).expect("a query");
+    let ledger = location.open_read_only();
+    let rows = ledger
+        .aged_jobs_page(at, &query, &PageRequest::first(100))
+        .unwrap();
+    assert_eq!(
+        ledger.aged_count_matching(at, &query).unwrap(),
+        i64::try_from(rows.len()).unwrap()
+    );
+    rows.into_iter().map(|row| row.job_id).collect()
+}
+
+/// An escalation owner's queue: `owner:me` is the jobs the person asking owns,
+/// `overdue:yes` those past their escalation time now, `escalates<+1h` those due within
+/// the hour, counted at the clock the query is read at; `overdue:no` keeps the rest,
+/// jobs with no escalation time among them.
+pub fn my_queue_is_found_by_owner_me_and_times_from_now(location: &Location) {
+    with_demo_streams(location);
+    let mut ledger = location.open();
+    let owner = |ledger: &mut jobledger::store::Ledger, job: &str, who: &str, minutes: i64| {
+        jobledger::escalation::set_owner(
+            ledger,
+            job,
+            who,
+            Some(now().plus_seconds(minutes * 60)),
+            "ops:lead",
+            now(),
+        )
+        .unwrap();
+    };
+    owner(&mut ledger, "booking-1056", "ops:kim", 30);
+    owner(&mut ledger, "booking-1042", "ops:kim", 90);
+    owner(&mut ledger, "booking-1043", "ops:ana", 10);
+    drop(ledger);
+
+    assert_eq!(
+        aged_kept_as(location, "owner:me", "ops:kim", now()),
+        ["booking-1042", "booking-1056"]
+    );
+    assert_eq!(
+        aged_kept_as(location, "owner:me", "ops:ana", now()),
+        ["booking-1043"]
+    );
+    // A literal "me" is still an owner's name to look for.
+    assert!(aged_kept_as(location, "owner:\"me\"", "ops:kim", now()).is_empty());
+
+    // Overdue now: what the reconciliation says is overdue, found by the query.
+    let overdue_now: Vec<String> = location.json(&["reconcile", "--json"])["aged"]
+        .as_array()
+        .expect("the aged jobs")
+        .iter()
+        .filter(|a| a["overdue"] == true)
+        .map(|a| a["job_id"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        aged_kept_as(location, "overdue:yes", "ops:kim", now()),
+        overdue_now
+    );
+    assert!(!overdue_now.contains(&"booking-1043".to_owned()));
+    assert_eq!(
+        aged_kept_as(location, "owner:me escalates<+1h", "ops:kim", now()),
+        ["booking-1056"]
+    );
+    // Forty minutes on, Ana's and Kim's first are past their time too.
+    let later = now().plus_seconds(40 * 60);
+    let overdue_later = aged_kept_as(location, "overdue:yes", "ops:kim", later);
+    for job in ["booking-1043", "booking-1056"] {
+        assert!(overdue_later.contains(&job.to_owned()), "{overdue_later:?}");
+    }
+    assert!(!overdue_later.contains(&"booking-1042".to_owned()));
+    assert_eq!(
+        aged_kept_as(location, "owner:me overdue:yes", "ops:kim", later),
+        ["booking-1056"]
+    );
+    assert_eq!(
+        aged_kept_as(location, "escalates<now", "ops:kim", later),
+        aged_kept_as(location, "overdue:yes", "ops:kim", later)
+    );
+    let all = aged_kept_as(location, "", "ops:kim", later);
+    let not_overdue = aged_kept_as(location, "overdue:no", "ops:kim", later);
+    assert_eq!(
+        not_overdue.len() + overdue_later.len(),
+        all.len(),
+        "{not_overdue:?} of {all:?}"
+    );
+    assert!(not_overdue.contains(&"booking-1042".to_owned()));
+}
