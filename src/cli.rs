@@ -353,13 +353,67 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
         }
         Command::Owner {
+            job: None,
+            owner,
+            escalate_at,
+            by,
+            query: Some(query),
+            expect,
+            dry_run,
+            json,
+            ..
+        } => {
+            let by = reviewer_name(by);
+            let owner = owner.unwrap_or_default();
+            let escalate_at = escalate_at.map(|at| at.from(now));
+            let query = crate::filter::Query::parse_as(&query, crate::filter::Scope::AgedJobs, &by)
+                .map_err(|e| {
+                    let message = format!("--where {:?}: {e}", report::clip(&query, 120));
+                    anyhow::anyhow!(crate::inert::inert(&message).into_owned())
+                })?;
+            let plan = if dry_run {
+                escalation::bulk::plan(&open_to_read(&path)?, &query, &owner, escalate_at, now)?
+            } else {
+                let Some(expect) = expect else {
+                    anyhow::bail!(
+                        "owner --where gives many jobs an owner: read the plan first with --dry-run, then write with --expect N, the count it gives"
+                    );
+                };
+                let mut ledger = open_for_a_person(&path)?;
+                escalation::bulk::assign(
+                    &mut ledger,
+                    &query,
+                    &owner,
+                    escalate_at,
+                    &by,
+                    now,
+                    expect,
+                )?
+            };
+            if json {
+                report::write_json(&mut out, &report::OwnerPlanJson::new(&plan, !dry_run))?;
+            } else if dry_run {
+                write!(out, "{plan}")?;
+            } else {
+                writeln!(
+                    out,
+                    "{} jobs now owned by {} ({} had that owner already)",
+                    plan.assigned.len(),
+                    crate::inert::inert(&plan.owner),
+                    plan.unchanged.len()
+                )?;
+            }
+        }
+        Command::Owner {
             job,
             owner,
             escalate_at,
             clear,
             by,
             json,
+            ..
         } => {
+            let job = job.unwrap_or_default();
             let mut ledger = open_for_a_person(&path)?;
             let by = reviewer_name(by);
             if let Some(owner) = owner.filter(|_| !clear) {

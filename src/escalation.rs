@@ -1,5 +1,7 @@
 //! Escalation owners: who owns a stuck job, and when it escalates.
 
+pub mod bulk;
+
 use crate::clock::{Timestamp, parse_duration};
 use crate::inert::inert;
 use crate::store::{Ledger, OwnerRow, StoreError};

@@ -30,8 +30,9 @@ pub use summary::{Summary, backlog_line};
 pub use views::view_deleted;
 pub use whole::{MEMORY_BOUND, WholeOutput};
 pub use writes::{
-    AnswerJson, ClaimJson, DecisionsAnsweredJson, OwnerJson, Withdrawn, answer_written, claim_said,
-    decisions_answered, owner_cleared, owner_set, owner_unchanged, request_written, withdrawn_line,
+    AnswerJson, ClaimJson, DecisionsAnsweredJson, OwnerJson, OwnerPlanJson, Withdrawn,
+    answer_written, claim_said, decisions_answered, owner_cleared, owner_set, owner_unchanged,
+    request_written, withdrawn_line,
 };
 
 /// A report: JSON from its `Serialize`, or readable text.

@@ -193,9 +193,16 @@ pub(super) enum Command {
         json: bool,
     },
     /// Set the owner and escalation time of a (stuck) job (appended: the latest stands)
+    #[command(
+        after_help = "Many jobs at once: --where QUERY gives every aged job the query keeps (as the \
+Aged view's filter reads it: owner:none, overdue:yes, age>2h, escalates<+1h ...) the owner \
+and escalation time. --dry-run prints the plan and its count; the write needs that count \
+as --expect N, and writes nothing when the ledger no longer gives it."
+    )]
     Owner {
-        /// The job's id
-        job: String,
+        /// The job's id (or --where QUERY for many)
+        #[arg(required_unless_present = "query", conflicts_with = "query")]
+        job: Option<String>,
         /// Who owns the job from now on (e.g. ops:lee)
         #[arg(long, required_unless_present = "clear")]
         owner: Option<String>,
@@ -210,8 +217,18 @@ pub(super) enum Command {
         /// Who sets it [default: env JOBLEDGER_REVIEWER, else the login name]
         #[arg(long = "reviewer", visible_alias = "by", value_name = "NAME")]
         by: Option<String>,
+        /// Every aged job this query keeps (the Aged view's language; owner:me is you)
+        #[arg(long = "where", value_name = "QUERY", conflicts_with = "clear")]
+        query: Option<String>,
+        /// With --where: write only if exactly N jobs take the owner (the plan's count)
+        #[arg(long, value_name = "N", requires = "query")]
+        expect: Option<usize>,
+        /// With --where: print the plan, write nothing
+        #[arg(long, requires = "query", conflicts_with = "expect")]
+        dry_run: bool,
         /// Print the assignment written as JSON (job_id, owner, escalate_at, set_by, set_at,
-        /// written; owner null when cleared; written false when nothing was written)
+        /// written; owner null when cleared; written false when nothing was written); with
+        /// --where, the plan (owner, escalate_at, assigned, unchanged, written)
         #[arg(long)]
         json: bool,
     },

@@ -67,6 +67,28 @@ pub fn claim_said(seq: i64, claim: Option<&crate::store::ClaimRow>) -> String {
     }
 }
 
+/// `owner --where --json`: the plan, and whether it was written.
+#[derive(Debug, serde::Serialize)]
+pub struct OwnerPlanJson<'a> {
+    pub assigned: &'a [String],
+    pub escalate_at: Option<Timestamp>,
+    pub owner: &'a str,
+    pub unchanged: &'a [String],
+    pub written: bool,
+}
+
+impl<'a> OwnerPlanJson<'a> {
+    pub fn new(plan: &'a crate::escalation::bulk::OwnerPlan, written: bool) -> Self {
+        OwnerPlanJson {
+            assigned: &plan.assigned,
+            escalate_at: plan.escalate_at,
+            owner: &plan.owner,
+            unchanged: &plan.unchanged,
+            written,
+        }
+    }
+}
+
 /// `claim --json`: the callback and its claim (null once released).
 #[derive(Debug, serde::Serialize)]
 pub struct ClaimJson {

@@ -74,6 +74,7 @@ contract! {
         owners: [
             the_latest_owner_stands_and_a_clearing_leaves_the_job_unowned,
             my_queue_is_found_by_owner_me_and_times_from_now,
+            a_bulk_owner_assignment_is_planned_then_written_with_its_count,
         ],
         outbox: [
             requests_are_checked_and_refusals_write_nothing,

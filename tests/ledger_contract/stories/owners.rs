@@ -254,3 +254,61 @@ pub fn my_queue_is_found_by_owner_me_and_times_from_now(location: &Location) {
     );
     assert!(not_overdue.contains(&"booking-1042".to_owned()));
 }
+
+/// A lead gives every unowned aged job to Kim at once: the plan names them and its
+/// count; a write with another count writes nothing; the plan's count writes them all
+/// in one go, and a second plan finds them owned already (nothing to write).
+pub fn a_bulk_owner_assignment_is_planned_then_written_with_its_count(location: &Location) {
+    with_demo_streams(location);
+    let bulk = [
+        "owner",
+        "--where",
+        "owner:none",
+        "--owner",
+        "ops:kim",
+        "--escalate-at",
+        "2h",
+        "--by",
+        "ops:lead",
+    ];
+    let plan = location.json(&[&bulk[..], &["--dry-run", "--json"]].concat());
+    let unowned = aged_kept(location, "owner:none");
+    assert_eq!(plan["assigned"], json!(unowned));
+    assert_eq!(plan["written"], false);
+    let count = unowned.len().to_string();
+    let wrong = (unowned.len() + 1).to_string();
+    location.refused(
+        &[&bulk[..], &["--expect", &wrong]].concat(),
+        &["nothing was written", &format!("but {count} would now")],
+    );
+    assert_eq!(
+        aged_kept(location, "owner:none"),
+        unowned,
+        "a refused count writes nothing"
+    );
+    location.refused(&bulk, &["--dry-run", "--expect N"]);
+    let written = location.json(&[&bulk[..], &["--expect", &count, "--json"]].concat());
+    assert_eq!(written["written"], true);
+    assert_eq!(written["assigned"], json!(unowned));
+    assert!(aged_kept(location, "owner:none").is_empty());
+    assert_eq!(
+        aged_kept_as(location, "owner:me", "ops:kim", now()),
+        unowned,
+        "every one is Kim's"
+    );
+    let again = location.json(&[
+        "owner",
+        "--where",
+        "owner:me",
+        "--owner",
+        "ops:kim",
+        "--escalate-at",
+        "2h",
+        "--reviewer",
+        "ops:kim",
+        "--dry-run",
+        "--json",
+    ]);
+    assert_eq!(again["assigned"], json!([]));
+    assert_eq!(again["unchanged"], json!(unowned));
+}
