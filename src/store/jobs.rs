@@ -117,6 +117,9 @@ pub struct AgedJobRow {
     pub aged_at: Timestamp,
     pub expected_age_s: i64,
     pub owner: Option<OwnerRow>,
+    /// The job's requests still pending in the outbox, when read for it (the Aged
+    /// view reads them for the rows it shows); `None` otherwise.
+    pub pending: Option<super::PendingRequests>,
 }
 
 /// A failed job, for the review of failures.

@@ -124,7 +124,12 @@ impl RowSource for LedgerRows<'_> {
     }
 
     fn aged_jobs(&self, query: Query<'_, ()>, page: PageRequest<JobKey>) -> RowsRead<AgedJobRow> {
-        self.ledger.aged_jobs_page(self.now, query.filter, &page)
+        let mut rows = self.ledger.aged_jobs_page(self.now, query.filter, &page)?;
+        // What was already asked of each job shown: one indexed read a row.
+        for row in &mut rows {
+            row.pending = Some(self.ledger.pending_requests(&row.job_id)?);
+        }
+        Ok(rows)
     }
 
     fn failed_jobs(&self, query: Query<'_, ()>, page: PageRequest<JobKey>) -> RowsRead<FailedItem> {

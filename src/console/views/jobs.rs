@@ -34,6 +34,26 @@ fn escalation(row: &AgedJobRow, now: Timestamp) -> Line<'_> {
     })
 }
 
+/// The job's pending requests: `retry pending`, `cancel pending`, both, or nothing.
+fn pending(row: &AgedJobRow, _: Timestamp) -> Line<'_> {
+    let Some(p) = row.pending else {
+        return Line::default();
+    };
+    let mut said = Vec::new();
+    for (n, kind) in [(p.retries, "retry"), (p.cancels, "cancel")] {
+        match n {
+            0 => {}
+            1 => said.push(format!("{kind} pending")),
+            n => said.push(format!("{n} {kind}s pending")),
+        }
+    }
+    if said.is_empty() {
+        Line::from(Span::raw("-").dark_gray())
+    } else {
+        Line::from(Span::raw(said.join(", ")).yellow())
+    }
+}
+
 fn escalates_at(row: &AgedJobRow, now: Timestamp) -> Line<'_> {
     Line::from(when_or_dash(AgedJob::at(row, now).escalate_at, now))
 }
@@ -59,16 +79,22 @@ pub(crate) const AGED: ListView<AgedJobRow> = ListView {
         .gives_way(1),
         Column::<AgedJobRow>::new("owner", Constraint::Length(7), owner)
             .grows()
-            .gives_way(3),
+            .gives_way(4),
         Column::<AgedJobRow>::new("escalates at", Constraint::Length(14), escalates_at)
             .grows()
             .gives_way(2),
         Column::<AgedJobRow>::new("escalation", Constraint::Length(10), escalation).grows(),
+        // What was already asked gives way before who owns the job (the preview keeps
+        // both whole).
+        Column::<AgedJobRow>::new("request", Constraint::Length(7), pending)
+            .grows()
+            .gives_way(3),
     ],
     facts: |row, now| {
         vec![
             ("owner", owner(row, now)),
             ("escalates at", escalates_at(row, now)),
+            ("request", pending(row, now)),
         ]
     },
     empty: "No job is past its expected age.",

@@ -146,7 +146,7 @@ pub(super) fn aged_from(row: &Row<'_>) -> rusqlite::Result<AgedJobRow> {
         None => None,
     };
     Ok(from_columns!(row, 0 => AgedJobRow {
-        job_id, state, accepted_at, aged_at, expected_age_s; owner: owner
+        job_id, state, accepted_at, aged_at, expected_age_s; owner: owner, pending: None
     }))
 }
 
