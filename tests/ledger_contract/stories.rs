@@ -1,6 +1,7 @@
 //! The stories, a file per family, and what several of them start from.
 
 pub mod answers;
+pub mod clock;
 pub mod counts;
 pub mod dispositions;
 pub mod ingest;
