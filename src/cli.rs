@@ -154,6 +154,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         stream_only,
         order,
         reviewer,
+        tour,
     } = command
     {
         let data = jobs.map_or(demo::DemoData::Booking, |jobs| demo::DemoData::Synthetic {
@@ -161,15 +162,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             seed,
         });
         let stream_only = stream_only.then_some(order);
-        return run_demo(
-            cli.db,
-            cli.now,
-            data,
+        let shown = DemoShown {
             print,
             stream_only,
-            reviewer,
-            cli.theme,
-        );
+            tour,
+        };
+        return run_demo(cli.db, cli.now, data, shown, reviewer, cli.theme);
     }
     let path = ledger_location(cli.db)?;
     let now = clock.now();
@@ -181,7 +179,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
     let mut whole = report::WholeOutput::new();
     let mut code = ExitCode::SUCCESS;
     match command {
-        Command::Review(args) => review_console(&path, clock, args, cli.theme)?,
+        Command::Review(args) => review_console(&path, clock, args, cli.theme, false)?,
         Command::Ingest {
             file,
             complete,
@@ -199,7 +197,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             review_capacity,
             exit_code,
         } => {
-            let summary = Summary::gather(&open_to_read(&path)?, now, review_capacity)?;
+            let ledger = open_to_read(&path)?;
+            let now = reading_time(&ledger, clock)?;
+            let summary = Summary::gather(&ledger, now, review_capacity)?;
             report::write(&mut whole, &summary, json)?;
             if exit_code && summary.needs_a_person() {
                 code = ExitCode::from(NEEDS_A_PERSON);
@@ -235,6 +235,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             exit_code,
         } => {
             let ledger = open_to_read(&path)?;
+            let now = reading_time(&ledger, clock)?;
             let r = reconcile::reconcile(&ledger, now, window, review_capacity)?;
             report::write(&mut whole, &r, json)?;
             if exit_code && r.needs_a_person() {
@@ -566,15 +567,39 @@ fn answer_over_it(refused: &dyn std::fmt::Display, standing: i64) -> anyhow::Err
     anyhow::anyhow!("{refused}\n(to answer over it, add --seen {standing})")
 }
 
+/// The time a report reads the ledger at: `--now`, else the clock the ledger keeps
+/// (a demo's afternoon), else the system's.
+fn reading_time(ledger: &Ledger, clock: Clock) -> Result<Timestamp> {
+    Ok(match clock {
+        Clock::Fixed(at) => at,
+        Clock::System => ledger.kept_clock()?.unwrap_or_else(|| clock.now()),
+    })
+}
+
+/// What `demo` shows of the ledger it builds.
+#[derive(Debug, Clone, Copy)]
+struct DemoShown {
+    /// The summary and reconciliation printed, instead of the console.
+    print: bool,
+    /// The generated stream alone, in this order, and no ledger.
+    stream_only: Option<demo::synthetic::StreamOrder>,
+    /// The console opened in the guided tour.
+    tour: bool,
+}
+
 fn run_demo(
     db: Option<PathBuf>,
     now: Option<Timestamp>,
     data: demo::DemoData,
-    print: bool,
-    stream_only: Option<demo::synthetic::StreamOrder>,
+    shown: DemoShown,
     reviewer: Option<String>,
     theme: Option<Palette>,
 ) -> Result<ExitCode> {
+    let DemoShown {
+        print,
+        stream_only,
+        tour,
+    } = shown;
     let path = db.unwrap_or_else(|| PathBuf::from(demo::DEFAULT_DEMO_DB));
     let now = now.unwrap_or_else(demo::demo_now);
     if let (Some(order), demo::DemoData::Synthetic { jobs, seed }) = (stream_only, data) {
@@ -620,8 +645,31 @@ fn run_demo(
         reviewer,
         ..ReviewArgs::default()
     };
-    review_console(&Location::File(path), Clock::Fixed(now), args, theme)?;
+    review_console(
+        &Location::File(path.clone()),
+        Clock::Fixed(now),
+        args,
+        theme,
+        tour,
+    )?;
+    // The walkthrough's answers are in the file: say how to come back to them.
+    writeln!(
+        io::stdout(),
+        "The demo ledger {shown} keeps the demo's clock. To open it again:\n    jobledger --db {shown}",
+        shown = shell_word(&crate::inert::inert_path(&path))
+    )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `text` as one word of a shell command line: as it is when it needs no quoting,
+/// else in single quotes.
+fn shell_word(text: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_./:@%+=,-".contains(c);
+    if !text.is_empty() && text.chars().all(plain) {
+        text.to_owned()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
 }
 
 fn review_console(
@@ -629,6 +677,7 @@ fn review_console(
     clock: Clock,
     args: ReviewArgs,
     palette: Option<Palette>,
+    tour: bool,
 ) -> Result<()> {
     let theme = console_theme(palette)?;
     if let Location::File(path) = location {
@@ -651,6 +700,7 @@ fn review_console(
         reviewer_name(args.reviewer),
         args.read_only,
         theme,
+        tour,
     )
 }
 

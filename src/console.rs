@@ -46,15 +46,20 @@ pub use tab::Tab;
 pub use theme::Theme;
 pub use update::{App, mouse, press, update};
 
-/// Opens the ledger at `path` and runs the console, in `theme`, until the reviewer leaves.
+/// Opens the ledger at `location` and runs the console, in `theme` (in the guided tour
+/// of the demo's afternoon when `tour` asks), until the reviewer leaves.
 pub fn run(
     location: &crate::store::Location,
     clock: Clock,
     reviewer: String,
     read_only: bool,
     theme: Theme,
+    tour: bool,
 ) -> Result<()> {
     let mut app = App::open(location, clock, reviewer, read_only)?;
     app.set_theme(theme);
+    if tour {
+        update(&mut app, Action::Tour);
+    }
     terminal::run(&mut app)
 }

@@ -23,6 +23,19 @@ use crate::store::Ledger;
 pub const BOOKING_AFTERNOON: &str = include_str!("../assets/booking_afternoon.ndjson");
 /// The rest of the demo queue.
 pub const DEMO_QUEUE: &str = include_str!("../assets/demo_queue.ndjson");
+/// The worked example's five callbacks (SPEC sec. 2) as the walkthrough labels them:
+/// label, job and delivery id in [`BOOKING_AFTERNOON`]. C1 applied late, C2 held for
+/// the staff replacement, C3 and C4 recorded, C5 quarantined. They are found by
+/// delivery id, not by sequence number, which depends on the order of ingest; a
+/// later delivery of the same id (C1's redelivery in [`DEMO_QUEUE`]) is the same
+/// callback again.
+pub const WORKED_EXAMPLE: [(&str, &str, &str); 5] = [
+    ("C1", "booking-1041", "d-1041-a"),
+    ("C2", "booking-1042", "d-1042-a"),
+    ("C3", "booking-1043", "d-1043-a"),
+    ("C4", "booking-1044", "d-1044-a"),
+    ("C5", "booking-9999", "d-9999-a"),
+];
 /// The demo's clock: late that afternoon, so the stuck jobs have aged.
 pub const DEMO_NOW: &str = "2026-11-27T17:00:00Z";
 /// Where `jobledger demo` writes unless `--db` says otherwise.
@@ -123,6 +136,9 @@ pub fn build(
     let mut ledger = Ledger::open(path)?;
     let mut writer = ledger.writer()?;
     writer.set_note(BUILT_BY.0, BUILT_BY.1)?;
+    // Reopened later (`review`, plain `jobledger --db`), the demo still reads at its
+    // afternoon: "3 h ago" as in the walkthrough, not the days since it was built.
+    writer.keep_clock(now)?;
     writer.commit()?;
     let report = fill(&mut ledger, path, now, data, progress)?;
     let lines = ledger.line_count()?;
@@ -188,6 +204,27 @@ fn fill(
             let report = ingest::ingest(ledger, input, now, progress)?;
             synthetic::escalate_owned(ledger, now)?;
             Ok(report)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each callback the walkthrough labels is in the booking afternoon, under its job.
+    #[test]
+    fn the_worked_example_is_in_the_booking_afternoon() {
+        for (label, job, delivery) in WORKED_EXAMPLE {
+            let line = BOOKING_AFTERNOON
+                .lines()
+                .find(|l| l.contains(&format!("\"delivery_id\":\"{delivery}\"")))
+                .unwrap_or_else(|| panic!("{label}: no delivery {delivery}"));
+            assert!(
+                line.contains("\"event\":\"callback\"")
+                    && line.contains(&format!("\"job_id\":\"{job}\"")),
+                "{label}: {line}"
+            );
         }
     }
 }

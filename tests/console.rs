@@ -118,7 +118,8 @@ fn help_lists_every_key_from_the_table() {
     }
     resize(&mut app, 160, 48);
     let mut seen = String::new();
-    for _ in 0..160 {
+    // Down a line at a time to its end (past it, `j` stays there).
+    for _ in 0..240 {
         seen.push_str(&render(&app));
         ch(&mut app, 'j');
     }

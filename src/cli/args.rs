@@ -358,6 +358,11 @@ The database role that wrote each answer, owner assignment, request, withdrawal 
         /// Who answers in the console [default: env JOBLEDGER_REVIEWER, else the login name]
         #[arg(long, value_name = "NAME")]
         reviewer: Option<String>,
+        /// Open the console in the guided tour of the booking afternoon: each step moves
+        /// the console to what it says (→ or Space next, ← back, Esc leaves the tour and
+        /// keeps the console; T in the console walks through it again)
+        #[arg(long, conflicts_with_all = ["print", "jobs"])]
+        tour: bool,
     },
 }
 

@@ -66,6 +66,12 @@ pub enum Action {
     /// Sort the list by its next column (`s`), or the other way (`S`).
     SortNext,
     SortReverse,
+    /// Start the guided tour of the demo's afternoon, or come back to the step left.
+    Tour,
+    /// The tour's next step (after the last, the tour ends).
+    TourNext,
+    /// The tour's step before.
+    TourBack,
     /// A left click at this cell of the screen: selects the row or the tab there.
     Click {
         column: u16,

@@ -41,11 +41,13 @@ pub enum Context {
     SavedViews,
     /// Confirming that a saved view is replaced or deleted.
     ConfirmView,
+    /// The guided walkthrough of the demo's afternoon, step by step.
+    Tour,
 }
 
 impl Context {
     /// Contexts in the order the help screen lists them.
-    pub const ALL: [Context; 18] = [
+    pub const ALL: [Context; 19] = [
         Context::List,
         Context::Detail,
         Context::Filter,
@@ -62,6 +64,7 @@ impl Context {
         Context::Bulk,
         Context::Plan,
         Context::Outcome,
+        Context::Tour,
         Context::Help,
         Context::Everywhere,
     ];
@@ -87,6 +90,7 @@ impl Context {
             Context::Command => "Typing a command (after :)",
             Context::SavedViews => "Choosing a saved view",
             Context::ConfirmView => "Replacing or deleting a saved view",
+            Context::Tour => "In the guided tour of the demo (T, or jobledger demo --tour)",
         }
     }
 }

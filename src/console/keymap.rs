@@ -232,7 +232,7 @@ const CLICK: Action = Action::Click { column: 0, row: 0 };
 
 use Context::{
     Bulk, Command, Compare, Confirm, ConfirmView, Detail, Editing, Everywhere, Filter, Form, Help,
-    List, Outcome, Owner, Plan, Refused, SavedViews, Withdraw,
+    List, Outcome, Owner, Plan, Refused, SavedViews, Tour, Withdraw,
 };
 
 /// A character key with Ctrl.
@@ -276,6 +276,8 @@ const TABLE: &[Entry] = &[
     bind(List, &[ch(' ')], Action::Mark, "mark or unmark for a bulk answer, then next row", Some("mark")),
     bind(List, &[ch('V')], Action::MarkAll, "mark every row the filter matches (all pages)", None),
     bind(List, &[ch('x')], Action::ClearMarks, "clear the view's marks", Some("clear marks")),
+    // No footer hint: the tour is the presenter's, and `?` lists it.
+    bind(List, &[ch('T')], Action::Tour, "the guided tour of the demo's booking afternoon, step by step (as jobledger demo --tour starts; back to the step left)", None),
     // The detail pane.
     moves(Detail, ["scroll down", "scroll up", "scroll a page down", "scroll a page up", "top of the detail", "end of the detail"], Some("scroll")),
     bind(Detail, &[ch('n')], Action::NextRow, "next row", Some("next row")),
@@ -286,6 +288,7 @@ const TABLE: &[Entry] = &[
     bind(Detail, &[ch('y')], Action::CopyJobId, "copy the row's job id (to the terminal's clipboard)", None),
     bind(Detail, &[ch('Y')], Action::CopyDeliveryId, "copy the callback's delivery id", None),
     bind(Detail, &[Trigger::LeftClick], CLICK, "select the row or the view clicked", None),
+    bind(Detail, &[ch('T')], Action::Tour, "the guided tour of the demo's booking afternoon", None),
     tab_keys(Detail, " (closes the detail)"),
     bind(Detail, &[ch('?')], Action::Help, "help: every key", None),
     bind(Detail, &[key(KeyCode::Esc), ch('q'), key(KeyCode::Enter)], Action::Back, "back to the list", Some("back to the list")),
@@ -357,6 +360,13 @@ const TABLE: &[Entry] = &[
     bind(Plan, &[key(KeyCode::Esc), ch('q')], Action::Back, "close; nothing is written", Some("close, nothing written")),
     // What came of a form.
     bind(Outcome, &[key(KeyCode::Enter), key(KeyCode::Esc), ch('q')], Action::Back, "close", Some("close")),
+    // The guided tour: a presenter's remote sends PgDn/PgUp or the arrows.
+    bind(Tour, &[key(KeyCode::Right), ch(' '), key(KeyCode::PageDown), ch('n')], Action::TourNext, "next step: the console moves to what it says (after the last, the tour ends)", Some("next")),
+    bind(Tour, &[key(KeyCode::Left), key(KeyCode::PageUp), ch('p')], Action::TourBack, "the step before", Some("back")),
+    bind(Tour, &[key(KeyCode::Down), ch('j'), Trigger::WheelDown], Action::Move(Move::Down), "scroll what the step shows (the comparison, the Reconcile view, a list)", Some("scroll")),
+    bind(Tour, &[key(KeyCode::Up), ch('k'), Trigger::WheelUp], Action::Move(Move::Up), "scroll back", None),
+    bind(Tour, &[ch('?')], Action::Help, "help: every key", Some("help")),
+    bind(Tour, &[key(KeyCode::Esc), ch('q')], Action::Back, "leave the tour: the console stays where the step put it (T comes back to this step)", Some("leave the tour")),
     // Help.
     moves(Help, ["scroll down", "scroll up", "scroll a page down", "scroll a page up", "top of the help", "end of the help"], None),
     bind(Help, &[key(KeyCode::Esc), ch('?'), ch('q')], Action::Back, "close the help", Some("close the help")),

@@ -10,22 +10,33 @@ use super::model::detail::Detail;
 use super::tab::Tab;
 use super::views;
 use super::views::preview::PREVIEW_HEIGHT;
-use crate::clock::Timestamp;
 
 /// Below this size the console shows only a request for more room.
 pub const MIN_WIDTH: u16 = 60;
 /// Below this size the console shows only a request for more room.
 pub const MIN_HEIGHT: u16 = 15;
 
-/// Tabs, status, body, message, footer.
-pub(crate) fn frame_areas(area: Rect) -> [Rect; 5] {
+/// Tabs, status, body, the tour's band (`band` lines; none while no tour runs),
+/// message, footer.
+pub(crate) fn frame_areas(area: Rect, band: u16) -> [Rect; 6] {
     area.layout(&Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(1),
         Constraint::Min(0),
+        Constraint::Length(band),
         Constraint::Length(1),
         Constraint::Length(1),
     ]))
+}
+
+/// The parts of the model's screen, as [`frame_areas`] lays them out.
+fn areas(model: &Model) -> [Rect; 6] {
+    frame_areas(screen(model.size), views::tour::height(model, model.size.0))
+}
+
+/// Where the views, the comparison and the help are drawn on the model's screen.
+pub(crate) fn body_area(model: &Model) -> Rect {
+    areas(model)[2]
 }
 
 /// What decides how the body is shared: the detail pane, and how many rows the list
@@ -35,7 +46,13 @@ pub(crate) struct Shape {
     detail_open: bool,
     /// Rows the list holds, when the view lists rows.
     rows: Option<usize>,
+    /// The least the preview is given when the list needs the room.
+    preview: u16,
 }
+
+/// The least the preview keeps while the tour runs: its band took lines of the body,
+/// and the rows its step talks about (C1–C5 among the callbacks) stay in the list.
+const PREVIEW_HEIGHT_IN_TOUR: u16 = 5;
 
 impl Shape {
     /// The shape of the model's screen.
@@ -51,6 +68,11 @@ impl Shape {
                     let counted = usize::try_from(list.count().listed()).unwrap_or(usize::MAX);
                     counted.max(list.rows_on_page())
                 }),
+            preview: if model.tour.shown {
+                PREVIEW_HEIGHT_IN_TOUR
+            } else {
+                PREVIEW_HEIGHT
+            },
         }
     }
 }
@@ -69,7 +91,7 @@ const LIST_FRAME: u16 = 3;
 /// The list and, below it, the detail pane when it is open, else the preview. The list
 /// is only as tall as its rows need: the preview takes the rest (two held rows leave
 /// no screen of empty lines), and never less than [`PREVIEW_HEIGHT`] while there is
-/// room for a row of the list beside it.
+/// room for a row of the list beside it (fewer while the tour runs).
 pub(crate) fn body_areas(body: Rect, shape: Shape) -> BodyAreas {
     let only_list = BodyAreas {
         list: body,
@@ -99,7 +121,7 @@ pub(crate) fn body_areas(body: Rect, shape: Shape) -> BodyAreas {
         .unwrap_or(u16::MAX)
         .max(1)
         .saturating_add(LIST_FRAME);
-    let preview = PREVIEW_HEIGHT.min(body.height - least_list);
+    let preview = shape.preview.min(body.height - least_list);
     let list_height = wanted.min(body.height - preview);
     let [list, preview] = body.layout(&Layout::vertical([
         Constraint::Length(list_height),
@@ -199,7 +221,7 @@ pub fn tab_at(model: &Model, column: u16, row: u16) -> Option<Tab> {
     if too_small(model.size) {
         return None;
     }
-    let [bar, _, _, _, _] = frame_areas(screen(model.size));
+    let [bar, ..] = areas(model);
     if row != bar.y {
         return None;
     }
@@ -243,7 +265,7 @@ pub fn list_row_at(model: &Model, column: u16, row: u16) -> Option<usize> {
     if too_small(model.size) {
         return None;
     }
-    let [_, _, body, _, _] = frame_areas(screen(model.size));
+    let body = body_area(model);
     let list = body_areas(body, Shape::of(model)).list;
     // Top border and header above the rows, the bottom border below them.
     let first = list.y.saturating_add(2);
@@ -257,45 +279,47 @@ pub fn list_row_at(model: &Model, column: u16, row: u16) -> Option<usize> {
 /// How many rows of the current view's list fit on the model's screen (borders and
 /// header taken off).
 pub fn list_capacity(model: &Model) -> usize {
-    let [_, _, body, _, _] = frame_areas(screen(model.size));
-    let list = body_areas(body, Shape::of(model)).list;
+    let list = body_areas(body_area(model), Shape::of(model)).list;
     usize::from(list.height.saturating_sub(LIST_FRAME)).max(1)
 }
 
-/// How many lines of the body fit on a screen of `size` (a page of the help).
-pub fn body_capacity(size: (u16, u16)) -> usize {
-    let [_, _, body, _, _] = frame_areas(screen(size));
-    usize::from(body.height.saturating_sub(LIST_FRAME)).max(1)
+/// How many lines of the body fit on the model's screen (a page of the help).
+pub fn body_capacity(model: &Model) -> usize {
+    usize::from(body_area(model).height.saturating_sub(LIST_FRAME)).max(1)
 }
 
-/// How many lines of the detail pane fit on a screen of `size`.
-pub fn detail_capacity(size: (u16, u16)) -> usize {
-    let [_, _, body, _, _] = frame_areas(screen(size));
+/// How many lines of the detail pane fit on the model's screen.
+pub fn detail_capacity(model: &Model) -> usize {
     let shape = Shape {
         detail_open: true,
         rows: None,
+        preview: PREVIEW_HEIGHT,
     };
-    body_areas(body, shape)
+    body_areas(body_area(model), shape)
         .detail
         .map_or(0, |d| usize::from(d.height.saturating_sub(2)))
 }
 
-/// The furthest the help can scroll on a screen of `size` (its last line at the bottom).
-pub fn help_last_scroll(size: (u16, u16)) -> usize {
-    let [_, _, body, _, _] = frame_areas(screen(size));
-    views::help::last_scroll(body)
+/// The furthest the help can scroll on the model's screen (its last line at the bottom).
+pub fn help_last_scroll(model: &Model) -> usize {
+    views::help::last_scroll(body_area(model))
 }
 
 /// The furthest the Reconcile view can scroll on the model's screen (its last line
 /// at the bottom).
 pub fn reconcile_last_scroll(model: &Model) -> usize {
-    let [_, _, body, _, _] = frame_areas(screen(model.size));
-    views::reconcile::last_scroll(model, body)
+    views::reconcile::last_scroll(model, body_area(model))
 }
 
-/// The furthest the detail pane of `detail` can scroll on a screen of `size` (its
-/// times read at `now`: a time in another year is a longer line).
-pub fn detail_last_scroll(size: (u16, u16), detail: &Detail, now: Timestamp) -> usize {
-    let lines = views::detail::lines(detail, size.0, now).len();
-    lines.saturating_sub(detail_capacity(size).max(1))
+/// Where the Reconcile view scrolls to show its backlog of questions for people (the
+/// line, the picture of the day below it) on the model's screen.
+pub fn reconcile_backlog_scroll(model: &Model) -> usize {
+    views::reconcile::backlog_scroll(model, body_area(model))
+}
+
+/// The furthest the detail pane of `detail` can scroll on the model's screen (its
+/// times read at the model's clock: a time in another year is a longer line).
+pub fn detail_last_scroll(model: &Model, detail: &Detail) -> usize {
+    let lines = views::detail::lines(detail, model.size.0, model.now).len();
+    lines.saturating_sub(detail_capacity(model).max(1))
 }

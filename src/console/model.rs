@@ -13,6 +13,7 @@ mod lists;
 pub mod marks;
 pub mod page;
 pub mod rows;
+pub mod tour;
 pub mod withdraw;
 
 use crate::clock::{Clock, Timestamp};
@@ -190,6 +191,8 @@ pub struct Model {
     pub beside: Option<compare::Beside>,
     /// How colours are shown: a dark palette, a light one, or none.
     pub theme: Theme,
+    /// The walkthrough of the demo's afternoon: its step, and whether it runs.
+    pub tour: tour::Tour,
 }
 
 impl Model {
@@ -230,11 +233,23 @@ impl Model {
             searching: None,
             beside: None,
             theme: Theme::default(),
+            tour: tour::Tour::default(),
         }
     }
 
     /// Where the keyboard is.
     pub fn context(&self) -> Context {
+        match &self.overlay {
+            Overlay::Help { .. } => Context::Help,
+            // The tour steps through the console: it has the keyboard over whatever
+            // its step opened (the comparison, a finding's jobs), the help aside.
+            _ if self.tour.shown => Context::Tour,
+            _ => self.context_beneath_tour(),
+        }
+    }
+
+    /// Where the keyboard would be without the tour: what its scrolling keys move.
+    pub fn context_beneath_tour(&self) -> Context {
         match &self.overlay {
             Overlay::Help { .. } => Context::Help,
             Overlay::Compare(_) => Context::Compare,

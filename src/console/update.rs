@@ -15,6 +15,7 @@ mod read_only;
 mod reads;
 mod saved;
 mod server_watch;
+mod tour;
 mod withdraw;
 mod writes;
 
@@ -120,6 +121,12 @@ impl App {
         // A role that may not write (a team ledger's reader) gets the read-only
         // console, as asked of the server's privileges, not of a flag.
         let read_only = read_only || !ledger.may_answer()?;
+        // A ledger that keeps a clock of its own (the demo's afternoon) is reviewed at
+        // it, unless the caller fixed one (`--now`).
+        let clock = match clock {
+            Clock::System => ledger.kept_clock()?.map_or(Clock::System, Clock::Fixed),
+            fixed @ Clock::Fixed(_) => fixed,
+        };
         App::new(ledger, clock, reviewer, read_only).context("reading the ledger")
     }
 
@@ -284,10 +291,13 @@ impl App {
     }
 
     fn scroll_detail(&mut self, movement: Move) {
-        let (size, now) = (self.model.size, self.model.now);
-        let page = layout::detail_capacity(size).max(1);
+        let page = layout::detail_capacity(&self.model).max(1);
+        let Some(max) = (self.model.detail.as_ref())
+            .map(|detail| layout::detail_last_scroll(&self.model, detail))
+        else {
+            return;
+        };
         if let Some(detail) = &mut self.model.detail {
-            let max = layout::detail_last_scroll(size, detail, now);
             detail.scroll = scrolled(detail.scroll.min(max), movement, page, max);
         }
     }
@@ -393,8 +403,8 @@ impl App {
         match action {
             Action::Back | Action::Help => self.model.overlay = Overlay::None,
             Action::Move(m) => {
-                let last = layout::help_last_scroll(self.model.size);
-                let page = layout::body_capacity(self.model.size);
+                let last = layout::help_last_scroll(&self.model);
+                let page = layout::body_capacity(&self.model);
                 let scroll = scrolled(scroll.min(last), m, page, last);
                 self.model.overlay = Overlay::Help { scroll };
             }

@@ -26,7 +26,8 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
         return;
     }
-    let [tabs, status, body, message, footer] = frame_areas(area);
+    let band = views::tour::height(model, area.width);
+    let [tabs, status, body, tour, message, footer] = frame_areas(area, band);
     draw_tabs(frame, tabs, model);
     views::status::draw(frame, status, model);
     let areas = body_areas(body, Shape::of(model));
@@ -34,6 +35,7 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
     if let (Some(area), Some(open)) = (areas.detail, &model.detail) {
         views::detail::draw(frame, area, open, model);
     }
+    views::tour::draw(frame, tour, model);
     draw_message(frame, message, model);
     draw_footer(frame, footer, model);
     match &model.overlay {

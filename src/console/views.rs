@@ -17,6 +17,7 @@ pub(crate) mod reconcile;
 pub(crate) mod saved;
 pub(crate) mod status;
 pub(crate) mod table;
+pub(crate) mod tour;
 pub(crate) mod trend;
 pub(crate) mod wrap;
 

@@ -61,3 +61,14 @@ pub struct CallbackKey {
     /// The callback's sequence number: ties keep ledger order.
     pub seq: i64,
 }
+
+impl CallbackKey {
+    /// The key of callback `seq` in a list in ledger order, where the value sorted by
+    /// is the sequence number itself.
+    pub fn in_ledger_order(seq: i64) -> CallbackKey {
+        CallbackKey {
+            value: SortValue::Integer(seq),
+            seq,
+        }
+    }
+}

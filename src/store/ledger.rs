@@ -10,6 +10,7 @@
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
+use super::lines::KEPT_CLOCK;
 use super::{
     AgedJobRow, AnswerRow, AttemptRow, CallbackFilter, CallbackKey, CallbackRow, Cell,
     CheckFinding, ClaimRow, ConflictingSubmission, DecisionAnswerRow, DispositionCounts,
@@ -466,6 +467,15 @@ impl Ledger {
     }
     pub fn note(&self, key: &str) -> Result<Option<String>, StoreError> {
         on_engine!(self, e => e.note(key))
+    }
+    /// The time this ledger is read at when no clock is fixed by the caller (`--now`):
+    /// a ledger the demo built lives at the demo's afternoon, so that reopened later it
+    /// still says "3 h ago" where the demo did, not "4 d ago". `None`: the system's.
+    pub fn kept_clock(&self) -> Result<Option<Timestamp>, StoreError> {
+        Ok(self
+            .note(KEPT_CLOCK)?
+            .as_deref()
+            .and_then(Timestamp::from_ledger_text))
     }
     pub fn outbox_pending(&self) -> Result<i64, StoreError> {
         on_engine!(self, e => e.outbox_pending())

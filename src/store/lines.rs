@@ -32,6 +32,10 @@ pub struct LineAhead<'a> {
     pub whole: bool,
 }
 
+/// The note that holds the clock a ledger is read at when the caller fixes none (the
+/// demo's afternoon, for a ledger the demo built), in the ledger's form of time.
+pub(super) const KEPT_CLOCK: &str = "kept_clock";
+
 closed_set! {
     /// What became of an input line.
     pub enum LineStatus("line status") {

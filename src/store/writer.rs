@@ -175,6 +175,10 @@ impl Writer<'_> {
     pub fn set_note(&mut self, key: &str, value: &str) -> Result<(), StoreError> {
         on_engine!(self, e => e.set_note(key, value))
     }
+    /// Keeps `at` as the ledger's own clock ([`super::Ledger::kept_clock`]).
+    pub fn keep_clock(&mut self, at: Timestamp) -> Result<(), StoreError> {
+        self.set_note(super::lines::KEPT_CLOCK, &at.to_ledger_text())
+    }
     pub fn pending_requests(&self, job_id: &str) -> Result<PendingRequests, StoreError> {
         on_engine!(self, e => e.pending_requests(job_id))
     }

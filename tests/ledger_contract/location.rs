@@ -108,14 +108,32 @@ impl Location {
     /// `jobledger --db LOCATION --now NOW ARGS...` on no input, from the working
     /// directory, with no ledger or reviewer taken from the environment.
     fn command(&self, args: &[&str]) -> Command {
+        let mut command = self.command_without_now(&[]);
+        command.args(["--now", NOW]).args(args);
+        command
+    }
+
+    /// `jobledger --db LOCATION ARGS...`, the clock left to the ledger or the system.
+    fn command_without_now(&self, args: &[&str]) -> Command {
         let mut command = bare();
         command
             .current_dir(self.workdir.path())
             .arg("--db")
             .arg(self.db_arg())
-            .args(["--now", NOW])
             .args(args);
         command
+    }
+
+    /// Runs the binary with no `--now` and expects JSON on standard output.
+    pub fn json_at_own_clock(&self, args: &[&str]) -> Value {
+        let out = succeeded(
+            &self
+                .command_without_now(args)
+                .output()
+                .expect("the binary runs"),
+            args,
+        );
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: not JSON ({e}): {out}"))
     }
 
     /// Runs the binary and waits.

@@ -97,5 +97,8 @@ contract! {
         timeline: [
             a_jobs_timeline_tells_its_story_in_time_order,
         ],
+        clock: [
+            a_kept_clock_is_the_time_the_reports_read_at,
+        ],
     }
 }

@@ -2,6 +2,7 @@
 
 pub mod answers;
 pub mod claims;
+pub mod clock;
 pub mod counts;
 pub mod dispositions;
 pub mod ingest;

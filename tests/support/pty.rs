@@ -149,15 +149,15 @@ impl PtySession {
     }
 
     /// Presses `q` and waits for the program to leave; fails unless it exits cleanly
-    /// and gives the terminal back.
-    pub fn quit(self) {
-        self.leave_with(b"q", "q");
+    /// and gives the terminal back. The screen it leaves (what it printed after).
+    pub fn quit(self) -> String {
+        self.leave_with(b"q", "q")
     }
 
     /// Types `keys` (called `what`) and waits for the program to leave; fails unless it
     /// exits cleanly and gives the terminal back: the alternate screen left, the mouse
-    /// released, the cursor shown.
-    pub fn leave_with(mut self, keys: &[u8], what: &str) {
+    /// released, the cursor shown. The screen it leaves (what it printed after).
+    pub fn leave_with(mut self, keys: &[u8], what: &str) -> String {
         self.send(keys);
         let deadline = Instant::now() + Duration::from_secs(30);
         let status = loop {
@@ -174,7 +174,12 @@ impl PtySession {
             status.success(),
             "jobledger exited with {status:?} on {what}"
         );
-        // The last bytes may still be on their way through the pump.
+        // The last bytes may still be on their way through the pump, which ends once
+        // the program's side of the terminal is closed: what it printed as it left is
+        // on the screen then.
+        while self.pump.as_ref().is_some_and(|p| !p.is_finished()) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
         loop {
             let given_back = {
                 let parser = self.screen.lock().unwrap();
@@ -184,7 +189,7 @@ impl PtySession {
                     && screen.mouse_protocol_mode() == vt100::MouseProtocolMode::None
             };
             if given_back {
-                return;
+                return self.contents();
             }
             assert!(
                 Instant::now() < deadline,

@@ -183,6 +183,31 @@ impl<T: PageRow> Page<T> {
         self.probe(reader)
     }
 
+    /// Selects the row of `key` with the rows around it: up to half a page above it
+    /// (more at the end of the list, so the page is full); `false`, and the page as
+    /// it was, when the list does not hold that row.
+    pub fn select_key(
+        &mut self,
+        reader: &dyn RowSource,
+        key: &T::Key,
+        height: usize,
+    ) -> Result<bool, StoreError> {
+        let height = height.max(1);
+        let mut below = self.fetch(reader, Keyset::From(key.clone()), height)?;
+        if below.first().map(PageRow::key).as_ref() != Some(key) {
+            return Ok(false);
+        }
+        let wanted_above = (height - below.len()).max((height - 1) / 2);
+        let mut rows = self.fetch(reader, Keyset::Before(key.clone()), wanted_above)?;
+        let selected = rows.len();
+        rows.append(&mut below);
+        rows.truncate(height);
+        self.rows = rows;
+        self.selected = selected;
+        self.probe(reader)?;
+        Ok(true)
+    }
+
     /// Moves the selection, reading beyond the page's edge when needed.
     pub fn step(
         &mut self,

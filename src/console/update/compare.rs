@@ -81,14 +81,14 @@ fn read(ledger: &Ledger, held: CallbackRow) -> Result<Comparison, StoreError> {
 
 /// Scrolls the comparison, or closes it.
 pub(super) fn action(app: &mut App, action: Action) {
-    let (size, now) = (app.model.size, app.model.now);
+    let (body, now) = (super::layout::body_area(&app.model), app.model.now);
     let Overlay::Compare(comparison) = &mut app.model.overlay else {
         return;
     };
     match action {
         Action::Back => app.model.overlay = Overlay::None,
         Action::Move(movement) => {
-            let last = super::super::views::compare::last_scroll(size, comparison, now);
+            let last = super::super::views::compare::last_scroll(body, comparison, now);
             comparison.scroll = super::scrolled(comparison.scroll.min(last), movement, 10, last);
         }
         _ => {}

@@ -4,7 +4,7 @@
 
 use ratatui::crossterm::event::{KeyEvent, MouseEvent};
 
-use super::{App, bulk, claims, compare, findings, withdraw, writes};
+use super::{App, bulk, claims, compare, findings, tour, withdraw, writes};
 use crate::console::action::{Action, Move};
 use crate::console::field::TextField;
 use crate::console::keymap::{self, Context};
@@ -51,6 +51,17 @@ pub fn update(app: &mut App, action: Action) {
 }
 
 fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
+    let context = app.context();
+    dispatch_in(app, context, action)
+}
+
+/// Carries out `action` as the keyboard's `context` takes it (the tour hands its
+/// scrolling keys to the context beneath it).
+pub(super) fn dispatch_in(
+    app: &mut App,
+    context: Context,
+    action: Action,
+) -> Result<(), StoreError> {
     match action {
         Action::Quit => {
             app.quit = true;
@@ -59,15 +70,23 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
         Action::Tick => return app.tick(),
         Action::Resize { width, height } => {
             app.model.size = (width, height);
-            return app.reload_page();
+            app.reload_page()?;
+            tour::fit_to_screen(app);
+            return Ok(());
         }
         _ => {}
     }
-    match app.context() {
+    match context {
         Context::Help => {
             app.help(action);
+            // The help closed over the tour: its step comes back as it was (the
+            // comparison it had open, say).
+            if app.model.tour.shown && matches!(app.model.overlay, Overlay::None) {
+                return tour::show(app);
+            }
             Ok(())
         }
+        Context::Tour => tour::action(app, action),
         Context::Form
         | Context::Owner
         | Context::Confirm
@@ -98,6 +117,7 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
             }
             Action::Compare => compare::open(app),
             Action::Claim => claims::toggle_claim(app),
+            Action::Tour => tour::start(app),
             Action::Move(m) => {
                 app.scroll_detail(m);
                 Ok(())
@@ -161,6 +181,7 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
                 Ok(())
             }
             Action::SavedViews => app.open_saved_views(),
+            Action::Tour => tour::start(app),
             _ => Ok(()),
         },
     }

@@ -13,7 +13,6 @@ use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 use super::inert_span;
 use crate::clock::Timestamp;
 use crate::console::axis::Axis;
-use crate::console::layout::frame_areas;
 use crate::console::model::compare::{Comparison, Pair, Side, pairs};
 use crate::inert::inert;
 
@@ -335,9 +334,8 @@ fn areas(body: Rect, c: &Comparison) -> (Rect, Rect, Rect) {
     (inner, top, rest)
 }
 
-/// How far the comparison scrolls on a screen of `size`.
-pub(crate) fn last_scroll(size: (u16, u16), c: &Comparison, now: Timestamp) -> usize {
-    let [_, _, body, _, _] = frame_areas(Rect::new(0, 0, size.0, size.1));
+/// How far the comparison drawn over `body` scrolls.
+pub(crate) fn last_scroll(body: Rect, c: &Comparison, now: Timestamp) -> usize {
     let (_, _, rest) = areas(body, c);
     last_scroll_in(rest, c, now)
 }

@@ -84,6 +84,8 @@ struct Laid<'a> {
     text: Paragraph<'a>,
     text_area: Rect,
     chart: Option<Rect>,
+    /// Rows of the text above the backlog line.
+    backlog_at: usize,
 }
 
 impl Laid<'_> {
@@ -115,6 +117,7 @@ fn laid_out(model: &Model, area: Rect) -> Laid<'_> {
     ]));
     lines.push(Line::default());
     let b = &g.backlog;
+    let backlog_at = lines.len();
     lines.push(Line::from(vec![
         Span::raw("backlog  ").bold(),
         if b.raised {
@@ -145,10 +148,12 @@ fn laid_out(model: &Model, area: Rect) -> Laid<'_> {
     if g.counted {
         windows(&mut lines, model, usize::from(text.width));
     }
+    let backlog_at = usize::from(rows_wrapped(&lines[..backlog_at], text.width));
     Laid {
         text: Paragraph::new(lines).wrap(Wrap { trim: false }),
         text_area: text,
         chart,
+        backlog_at,
     }
 }
 
@@ -156,6 +161,17 @@ fn laid_out(model: &Model, area: Rect) -> Laid<'_> {
 /// text at the bottom (further, it showed an empty box).
 pub(crate) fn last_scroll(model: &Model, area: Rect) -> usize {
     laid_out(model, area).last_scroll()
+}
+
+/// How far the Reconcile view drawn into `area` scrolls to show the backlog line with
+/// the two lines above it (none when it is in sight unscrolled).
+pub(crate) fn backlog_scroll(model: &Model, area: Rect) -> usize {
+    let laid = laid_out(model, area);
+    let below_it = laid.backlog_at + 3;
+    if below_it <= usize::from(laid.text_area.height) {
+        return 0;
+    }
+    laid.backlog_at.saturating_sub(2).min(laid.last_scroll())
 }
 
 fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {

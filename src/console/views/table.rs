@@ -38,6 +38,20 @@ const FRAME: u16 = 2 + SELECTION;
 /// (bulk selection marks rows there), so adding it moves no other column.
 pub(crate) const MARK_ROOM: u16 = 2;
 
+/// The tour's labels of the worked example's callbacks (`C1`, `C1′`): as wide as the
+/// widest of them.
+const TAG_WIDTH: u16 = 3;
+
+/// What the label column takes, with its space, while the tour runs on a page that
+/// holds a labelled callback: the other columns fit in the rest.
+const TAG_ROOM: u16 = TAG_WIDTH + 1;
+
+/// The tour's label of `row`, while the tour runs and the row is one it labels.
+fn tour_tag<'a, T: PageRow>(model: &'a Model, row: &T) -> Option<&'a str> {
+    let seq = row.callback()?.seq;
+    model.tour.shown.then(|| model.tour.label(seq)).flatten()
+}
+
 /// One column of a list view: its header, its width, how soon it gives way on a
 /// narrow terminal, and how its cell is drawn. A view is a slice of these, so the
 /// header, the rows and the narrow layouts cannot fall out of step.
@@ -389,11 +403,15 @@ pub(crate) fn draw_list<'a, T: PageRow>(
                 .dark_gray(),
         );
     }
+    // While the tour runs, the worked example's callbacks carry their labels (C1–C5)
+    // in a column of their own at the left, and the others fit beside it.
+    let tagged = page.rows.iter().any(|row| tour_tag(model, row).is_some());
+    let tag_room = if tagged { TAG_ROOM } else { 0 };
     let fitted = fit(
         view.columns,
         &page.rows,
         model.now,
-        area.width,
+        area.width.saturating_sub(tag_room),
         page.sort.column,
     );
     if page.rows.is_empty() {
@@ -414,14 +432,23 @@ pub(crate) fn draw_list<'a, T: PageRow>(
         marks
             .then_some("")
             .into_iter()
+            .chain(tagged.then_some(""))
             .chain(fitted.kept().map(|i| view.columns[i].header)),
     )
     .style(Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED));
-    let room = cell_room(&fitted, block.inner(area).width);
+    let room = cell_room(&fitted, block.inner(area).width.saturating_sub(tag_room));
     let rows = fitted.cells.iter().zip(&page.rows).map(|(cells, row)| {
         let mark = marks.then(|| Cell::from(super::bulk::mark_cell(model, row.callback())));
+        let tag = tagged.then(|| {
+            Cell::from(
+                Span::raw(tour_tag(model, row).unwrap_or_default())
+                    .cyan()
+                    .bold(),
+            )
+        });
         Row::new(
             mark.into_iter()
+                .chain(tag)
                 .chain(fitted.kept().zip(&room).map(|(i, &room)| {
                     let (full, short) = &cells[i];
                     let line = match (fitted.forms[i], short) {
@@ -433,10 +460,12 @@ pub(crate) fn draw_list<'a, T: PageRow>(
         )
     });
     let mark_column = marks.then_some(Constraint::Length(super::bulk::MARK_COLUMN));
+    let tag_column = tagged.then_some(Constraint::Length(TAG_WIDTH));
     let table = Table::new(
         rows,
         mark_column
             .into_iter()
+            .chain(tag_column)
             .chain(fitted.kept().map(|i| fitted.widths[i])),
     )
     .header(header)

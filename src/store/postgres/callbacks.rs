@@ -214,10 +214,7 @@ fn callback_select(attempt_state: bool, sort: &str) -> Select {
 
 /// A page in ledger order, as a page of the general, sorted kind.
 fn by_seq(page: PageRequest<i64>) -> PageRequest<CallbackKey> {
-    let key = |seq| CallbackKey {
-        value: SortValue::Integer(seq),
-        seq,
-    };
+    let key = CallbackKey::in_ledger_order;
     let keyset = match page.keyset {
         Keyset::First => Keyset::First,
         Keyset::Last => Keyset::Last,

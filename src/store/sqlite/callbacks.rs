@@ -197,10 +197,7 @@ fn read_callback(conn: &Connection, seq: i64) -> rusqlite::Result<Option<Callbac
 
 /// A page in ledger order, as a page of the general, sorted kind.
 fn by_seq(page: PageRequest<i64>) -> PageRequest<CallbackKey> {
-    let key = |seq| CallbackKey {
-        value: SortValue::Integer(seq),
-        seq,
-    };
+    let key = CallbackKey::in_ledger_order;
     let keyset = match page.keyset {
         Keyset::First => Keyset::First,
         Keyset::Last => Keyset::Last,
