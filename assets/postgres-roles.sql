@@ -44,7 +44,8 @@ GRANT UPDATE ON :"schema".ledger_commits TO jobledger_reviewer, jobledger_ingest
 
 -- A person's writes.
 GRANT INSERT ON :"schema".answers, :"schema".decision_answers, :"schema".owner_assignments,
-    :"schema".outbox, :"schema".request_withdrawals, :"schema".saved_views, :"schema".claims
+    :"schema".outbox, :"schema".request_withdrawals, :"schema".saved_views, :"schema".claims,
+    :"schema".looks
     TO jobledger_reviewer;
 
 -- A person's write locks the row it is about (the callback answered, the request

@@ -8,6 +8,7 @@
 pub mod bulk;
 pub mod claims;
 pub mod decisions;
+pub mod looks;
 
 pub use crate::decision::{CaseKind, Verdict};
 

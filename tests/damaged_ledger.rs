@@ -332,6 +332,9 @@ fn names_lost(line: &str, rowid: i64) -> bool {
             (number(first)..=number(last)).contains(&rowid)
         } else if let Some(rest) = part.strip_prefix("rowid ") {
             number(rest) == rowid
+        } else if let Some(rest) = part.strip_prefix("row ") {
+            // A row read whose values its table refuses, named by its rowid.
+            number(rest) == rowid
         } else {
             false
         }
@@ -487,7 +490,10 @@ fn a_salvage_of_a_ledger_cut_to_half_saves_the_pages_that_are_there() {
     let (code, report, _w, sound, saved) = salvaged(|db| {
         let bytes = std::fs::read(db).unwrap();
         pages = bytes.len() / PAGE;
-        std::fs::write(db, &bytes[..bytes.len() / 2]).unwrap();
+        // Cut at a page's edge: the pages after it are gone whole, as the count of
+        // reachable rows below assumes (a page cut through its middle may still give
+        // some of its rows, more than that count).
+        std::fs::write(db, &bytes[..pages / 2 * PAGE]).unwrap();
     });
     assert_eq!(code, Some(4), "{report}");
     assert!(

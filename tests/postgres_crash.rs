@@ -231,11 +231,13 @@ fn an_ingest_killed_at_random_moments_resumes_to_one_clean_ingest() {
     tally.between_commits += 1;
 
     // Then runs killed at random moments, each resuming where the last one stopped.
+    // A re-run reads past what is kept without writing it, so it ends well before a
+    // clean run's time: the kills land within its first quarter.
     let mut rng = Rng::seeded(11);
     for _ in 0..6 {
         let before = kept_prefix(server, &db, &s.order);
         let mut child = spawn_ingest(&url, &s.stream);
-        std::thread::sleep(rng.delay(window));
+        std::thread::sleep(rng.delay(window / 4));
         if child.try_wait().unwrap().is_some() {
             finished(child);
             tally.finished_first += 1;

@@ -44,6 +44,10 @@ pub enum Action {
     Withdraw,
     /// Open the comparison pane of the selected held callback.
     Compare,
+    /// Move to the next row new since the reviewer last looked at the list.
+    NextNew,
+    /// Move to the previous such row.
+    PrevNew,
     /// Claim the selected held or quarantined callback ("on it"), or release one's own
     /// claim on it.
     Claim,

@@ -265,6 +265,8 @@ const TABLE: &[Entry] = &[
     bind(List, &[ch('w')], Action::Withdraw, "withdraw the pending request (Outbox)", Some("withdraw")),
     // No footer hint: at 80 columns it would push `q quit` off the footer.
     bind(List, &[ch('C')], Action::Compare, "compare a held callback with what it conflicts with", None),
+    bind(List, &[ch('n')], Action::NextNew, "next row new since you last looked (Held, Quarantined, Aged)", None),
+    bind(List, &[ch('N')], Action::PrevNew, "previous row new since you last looked", None),
     bind(List, &[ch('t')], Action::Claim, "claim the case for yourself (\"on it\", 30 min, shown to everyone), or release your claim", None),
     bind(List, &[ch('y')], Action::CopyJobId, "copy the row's job id (to the terminal's clipboard)", None),
     bind(List, &[ch('Y')], Action::CopyDeliveryId, "copy the callback's delivery id", None),

@@ -189,6 +189,11 @@ pub struct Model {
     /// What the selected held callback's job's other callbacks report beside it, read
     /// when the selection comes to it (shown in the preview and the answer form).
     pub beside: Option<compare::Beside>,
+    /// The reviewer's last look at each list that keeps one (Held, Quarantined,
+    /// Aged), when they looked before: what is newer is marked new.
+    pub looks: std::collections::HashMap<Tab, crate::store::LookRow>,
+    /// How many rows of each such list are new since that look.
+    pub new_counts: std::collections::HashMap<Tab, i64>,
     /// How colours are shown: a dark palette, a light one, or none.
     pub theme: Theme,
     /// The walkthrough of the demo's afternoon: its step, and whether it runs.
@@ -232,6 +237,8 @@ impl Model {
             marks: Marks::default(),
             searching: None,
             beside: None,
+            looks: std::collections::HashMap::new(),
+            new_counts: std::collections::HashMap::new(),
             theme: Theme::default(),
             tour: tour::Tour::default(),
         }
@@ -288,6 +295,24 @@ impl Model {
         self.list()
             .and_then(|l| l.callback())
             .or_else(|| self.detail.as_ref().and_then(|d| d.callback.as_ref()))
+    }
+
+    /// Is the row (a callback or an aged job) of the view shown new since the
+    /// reviewer's last look at it?
+    pub fn is_new(
+        &self,
+        callback: Option<&CallbackRow>,
+        aged: Option<&crate::store::AgedJobRow>,
+    ) -> bool {
+        use crate::review::looks;
+        let Some(look) = self.looks.get(&self.tab) else {
+            return false;
+        };
+        match (callback, aged) {
+            (Some(row), _) => looks::callback_is_new(row, look, &self.reviewer),
+            (_, Some(row)) => looks::aged_is_new(row, look, self.now),
+            _ => false,
+        }
     }
 
     /// The reading beside callback `seq`, when it is the one read.

@@ -9,6 +9,7 @@ mod decisions;
 mod dispatch;
 mod file_watch;
 mod findings;
+mod looks;
 mod open_questions;
 mod query;
 mod read_only;
@@ -97,6 +98,7 @@ impl App {
             backoff: None,
             passing_for: PASSING_FOR,
         };
+        looks::read(&mut app)?;
         app.refresh()?;
         Ok(app)
     }
@@ -215,6 +217,7 @@ impl App {
         // A job's other callbacks may have come or been answered: read them again.
         self.model.beside = None;
         reads::recount(&self.ledger, &mut self.model)?;
+        looks::recount(self)?;
         self.read_summary()?;
         self.counted_at = self.model.now;
         self.reload_page()?;
@@ -268,6 +271,9 @@ impl App {
     }
 
     fn show_tab(&mut self, tab: Tab) -> Result<(), StoreError> {
+        if tab != self.model.tab {
+            looks::leave(self, self.model.tab)?;
+        }
         self.model.tab = tab;
         self.model.findings.jobs = None;
         self.model.detail = None;

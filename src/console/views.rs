@@ -312,11 +312,16 @@ pub(crate) fn tab_titles(model: &Model) -> Vec<Line<'static>> {
             } else {
                 count.shown_of_all()
             };
-            Line::from(vec![
+            let mut spans = vec![
                 Span::raw(format!("{} ", tab.index() + 1)).dark_gray(),
                 Span::raw(tab.title()),
                 Span::raw(format!(" {shown}")).bold(),
-            ])
+            ];
+            // What came or changed since the reviewer last looked at the list.
+            if let Some(&n) = model.new_counts.get(tab).filter(|n| **n > 0) {
+                spans.push(Span::raw(format!(" {n} new")).yellow().bold());
+            }
+            Line::from(spans)
         })
         .collect()
 }

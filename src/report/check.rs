@@ -169,10 +169,26 @@ pub fn salvage_written(
     for t in &salvage.tables {
         let _ = write!(text, "{:<width$}  {} rows saved", inert(&t.table), t.saved);
         if !t.lost.is_empty() {
-            let listed: Vec<String> = t.lost.iter().take(LOST_LISTED).map(lost).collect();
+            // The same loss met again (a damaged page's cells, each read as row 0) is
+            // said once with its count, so it does not crowd out the rowids lost.
+            let mut said: Vec<(String, usize)> = Vec::new();
+            for loss in t.lost.iter().map(lost) {
+                match said.iter_mut().find(|(text, _)| *text == loss) {
+                    Some((_, n)) => *n += 1,
+                    None => said.push((loss, 1)),
+                }
+            }
+            let listed: Vec<String> = said
+                .iter()
+                .take(LOST_LISTED)
+                .map(|(text, n)| match n {
+                    1 => text.clone(),
+                    n => format!("{text} ({n} times)"),
+                })
+                .collect();
             let _ = write!(text, "; not saved: {}", inert(&listed.join("; ")));
-            if t.lost.len() > LOST_LISTED {
-                let _ = write!(text, "; and {} more", t.lost.len() - LOST_LISTED);
+            if said.len() > LOST_LISTED {
+                let _ = write!(text, "; and {} more", said.len() - LOST_LISTED);
             }
         }
         text.push('\n');

@@ -322,6 +322,19 @@ pub const TABLES: &[Table] = &[
         order: "id",
     },
     Table {
+        name: "looks",
+        columns: &[
+            ("id", Kind::Int),
+            ("reviewer", Kind::Text),
+            ("list", Kind::Text),
+            ("looked_at", Kind::Text),
+            ("callback_seq", Kind::Int),
+            ("answer_id", Kind::Int),
+            ("written_by", Kind::Text),
+        ],
+        order: "id",
+    },
+    Table {
         name: "ledger_counts",
         columns: &[("name", Kind::Text), ("n", Kind::Int)],
         order: "name",

@@ -10,6 +10,7 @@
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
+use super::LookRow;
 use super::lines::KEPT_CLOCK;
 use super::{
     AgedJobRow, AnswerRow, AttemptRow, CallbackFilter, CallbackKey, CallbackRow, Cell,
@@ -508,6 +509,20 @@ impl Ledger {
     }
     pub fn owner(&self, job_id: &str) -> Result<Option<OwnerRow>, StoreError> {
         on_engine!(self, e => e.owner(job_id))
+    }
+    pub fn last_look(&self, reviewer: &str, list: &str) -> Result<Option<LookRow>, StoreError> {
+        on_engine!(self, e => e.last_look(reviewer, list))
+    }
+    pub fn newest_callback_seq(&self) -> Result<i64, StoreError> {
+        on_engine!(self, e => e.newest_callback_seq())
+    }
+    pub fn count_new_since(
+        &self,
+        disposition: crate::decision::Disposition,
+        look: &LookRow,
+        me: &str,
+    ) -> Result<i64, StoreError> {
+        on_engine!(self, e => e.count_new_since(disposition, look, me))
     }
     pub fn latest_claims(&self, seqs: &[i64]) -> Result<Vec<ClaimRow>, StoreError> {
         on_engine!(self, e => e.latest_claims(seqs))

@@ -25,6 +25,7 @@ mod job_accounts;
 mod jobs;
 mod keyset;
 mod lines;
+mod looks;
 mod open;
 mod outbox;
 mod outputs;

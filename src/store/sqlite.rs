@@ -42,6 +42,7 @@ mod jobs;
 mod keyset;
 mod lines;
 mod log_owner;
+mod looks;
 mod open;
 mod outbox;
 mod outputs;

@@ -1,6 +1,7 @@
 //! One write transaction on the ledger, whatever engine keeps it: every write is
 //! passed to the engine's own writer, and nothing is kept unless it is committed.
 
+use super::LookRow;
 use super::ledger::on_engine;
 use super::{
     AttemptRow, AttemptState, CallbackFilter, CallbackRow, Cell, ClaimHistory, ClaimRow,
@@ -224,6 +225,9 @@ impl Writer<'_> {
     }
     pub fn owner(&self, job_id: &str) -> Result<Option<OwnerRow>, StoreError> {
         on_engine!(self, e => e.owner(job_id))
+    }
+    pub fn insert_look(&mut self, look: &LookRow) -> Result<(), StoreError> {
+        on_engine!(self, e => e.insert_look(look))
     }
     pub fn latest_claims(&self, seqs: &[i64]) -> Result<Vec<ClaimRow>, StoreError> {
         on_engine!(self, e => e.latest_claims(seqs))

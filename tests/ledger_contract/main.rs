@@ -68,6 +68,9 @@ contract! {
             a_linked_answer_judges_the_callback_against_the_job,
             a_bulk_answer_leaves_out_rows_answered_since_its_plan,
         ],
+        looks: [
+            what_came_since_a_look_is_counted_for_that_reviewer,
+        ],
         claims: [
             a_claim_is_shown_to_all_refused_to_others_and_ended_by_an_answer,
         ],

@@ -6,6 +6,7 @@ pub mod clock;
 pub mod counts;
 pub mod dispositions;
 pub mod ingest;
+pub mod looks;
 pub mod outbox;
 pub mod owners;
 pub mod paging;

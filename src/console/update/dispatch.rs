@@ -36,7 +36,8 @@ pub fn update(app: &mut App, action: Action) {
     }
     let done = dispatch(app, action).and_then(|()| {
         if app.quit {
-            Ok(())
+            // Leaving the console is leaving its list: what it holds was seen.
+            super::looks::leave(app, app.model.tab)
         } else {
             super::compare::read_beside(app)
         }
@@ -182,6 +183,8 @@ pub(super) fn dispatch_in(
             }
             Action::SavedViews => app.open_saved_views(),
             Action::Tour => tour::start(app),
+            Action::NextNew => super::looks::step_to_new(app, true, super::NEXT_OPEN_WITHIN),
+            Action::PrevNew => super::looks::step_to_new(app, false, super::NEXT_OPEN_WITHIN),
             _ => Ok(()),
         },
     }

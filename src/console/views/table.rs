@@ -405,7 +405,10 @@ pub(crate) fn draw_list<'a, T: PageRow>(
     }
     // While the tour runs, the worked example's callbacks carry their labels (C1–C5)
     // in a column of their own at the left, and the others fit beside it.
-    let tagged = page.rows.iter().any(|row| tour_tag(model, row).is_some());
+    let tagged = page
+        .rows
+        .iter()
+        .any(|row| tour_tag(model, row).is_some() || model.is_new(row.callback(), row.aged()));
     let tag_room = if tagged { TAG_ROOM } else { 0 };
     let fitted = fit(
         view.columns,
@@ -440,11 +443,14 @@ pub(crate) fn draw_list<'a, T: PageRow>(
     let rows = fitted.cells.iter().zip(&page.rows).map(|(cells, row)| {
         let mark = marks.then(|| Cell::from(super::bulk::mark_cell(model, row.callback())));
         let tag = tagged.then(|| {
-            Cell::from(
-                Span::raw(tour_tag(model, row).unwrap_or_default())
-                    .cyan()
-                    .bold(),
-            )
+            Cell::from(match tour_tag(model, row) {
+                Some(label) => Span::raw(label.to_owned()).cyan().bold(),
+                // New since the reviewer last looked at the list.
+                None if model.is_new(row.callback(), row.aged()) => {
+                    Span::raw("new").yellow().bold()
+                }
+                None => Span::raw(""),
+            })
         });
         Row::new(
             mark.into_iter()

@@ -22,6 +22,7 @@ use crate::store::{CallbackFilter, CheckFinding, StoreError};
 const MIGRATIONS: &[&str] = &[
     include_str!("migrations/001_ledger.sql"),
     include_str!("migrations/003_claims.sql"),
+    include_str!("migrations/004_looks.sql"),
 ];
 
 /// Each check's name (the report's and JSON's) and what runs it, in the order they run.

@@ -13,6 +13,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/001_ledger.sql"),
     include_str!("migrations/002_gap_in_plpgsql.sql"),
     include_str!("migrations/003_claims.sql"),
+    include_str!("migrations/004_looks.sql"),
 ];
 
 /// The schema version this build writes and understands.

@@ -26,6 +26,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/012_saved_view_deletions.sql"),
     include_str!("migrations/013_written_by.sql"),
     include_str!("migrations/014_claims.sql"),
+    include_str!("migrations/015_looks.sql"),
 ];
 
 /// The page size of a new ledger file, in bytes.
