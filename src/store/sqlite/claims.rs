@@ -38,9 +38,6 @@ impl Ledger {
     /// The latest claim on each of `seqs` that has not been released (whether it still
     /// stands depends on the time and the answers: [`ClaimRow::stands`]).
     pub fn latest_claims(&self, seqs: &[i64]) -> Result<Vec<ClaimRow>> {
-        if seqs.is_empty() {
-            return Ok(Vec::new());
-        }
         self.run(|c| latest_of(c, seqs))
     }
 }
@@ -48,9 +45,6 @@ impl Ledger {
 impl Writer<'_> {
     /// [`Ledger::latest_claims`], as this transaction sees them.
     pub fn latest_claims(&self, seqs: &[i64]) -> Result<Vec<ClaimRow>> {
-        if seqs.is_empty() {
-            return Ok(Vec::new());
-        }
         self.run(|c| latest_of(c, seqs))
     }
 
