@@ -99,7 +99,7 @@ pub enum Overlay {
     /// A form over the view.
     Form(Box<Form>),
     /// The comparison pane of a held callback.
-    Compare(Box<compare::Comparison>),
+    Compare(Box<compare::ComparePane>),
     /// The help screen, scrolled down `scroll` lines.
     Help {
         /// Lines scrolled off the top.
