@@ -5,6 +5,7 @@ mod args;
 mod bulk;
 mod check_backup;
 mod copy;
+mod export;
 mod follow;
 mod ingest_command;
 mod open;
@@ -21,6 +22,7 @@ use crate::clock::{Clock, Timestamp};
 use crate::console::Theme;
 use crate::console::theme::Palette;
 use crate::decision::DecisionVerdict;
+use crate::evidence::bundle::{BundleFormat, Subject};
 use crate::outbox::{self, RequestKind};
 use crate::reconcile::{self, DEFAULT_REVIEW_CAPACITY};
 use crate::report::{self, Summary};
@@ -379,6 +381,32 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let by = reviewer_name(reviewer);
             let row = outbox::withdraw(&mut open_for_a_person(&path)?, id, &by, &note, now)?;
             report::write(&mut out, &report::Withdrawn(row), json)?;
+        }
+        Command::Export {
+            seq,
+            job,
+            format,
+            json,
+            output,
+            force,
+        } => {
+            let subject = match (seq, job) {
+                (Some(seq), None) => Subject::Callback(seq),
+                (None, Some(job)) => Subject::Job(job),
+                _ => bail!("export takes a callback's SEQ or --job JOB"),
+            };
+            let format = if json {
+                BundleFormat::Json
+            } else {
+                format.unwrap_or(BundleFormat::Md)
+            };
+            let asked = export::Export {
+                subject,
+                format,
+                output,
+                force,
+            };
+            export::run(&path, &asked, now, &mut whole, &mut out)?;
         }
         Command::Outbox { json } => {
             let rows = open_to_read(&path)?.outbox()?;
