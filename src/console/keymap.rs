@@ -227,6 +227,9 @@ impl Entry {
     }
 }
 
+/// `e`, in a list of callbacks and in a callback's detail alike.
+const EXPORT_HELP: &str = "export the callback's evidence bundle (raw message, comparison, timeline, answers, owner, requests) to jobledger-case-SEQ.md in the current directory";
+
 /// A click in the table: where it landed is filled in from the mouse event.
 const CLICK: Action = Action::Click { column: 0, row: 0 };
 
@@ -267,6 +270,7 @@ const TABLE: &[Entry] = &[
     bind(List, &[ch('C')], Action::Compare, "compare a held callback with what it conflicts with", None),
     bind(List, &[ch('y')], Action::CopyJobId, "copy the row's job id (to the terminal's clipboard)", None),
     bind(List, &[ch('Y')], Action::CopyDeliveryId, "copy the callback's delivery id", None),
+    bind(List, &[ch('e')], Action::Export, EXPORT_HELP, None),
     bind(List, &[Trigger::LeftClick], CLICK, "select the row or the view clicked", None),
     bind(List, &[ch('?')], Action::Help, "help: every key", Some("help")),
     bind(List, &[key(KeyCode::Esc)], Action::Back, "clear the filter, close a finding (never leaves)", None),
@@ -283,6 +287,7 @@ const TABLE: &[Entry] = &[
     bind(Detail, &[ch('C')], Action::Compare, "compare a held callback with what it conflicts with", Some("compare")),
     bind(Detail, &[ch('y')], Action::CopyJobId, "copy the row's job id (to the terminal's clipboard)", None),
     bind(Detail, &[ch('Y')], Action::CopyDeliveryId, "copy the callback's delivery id", None),
+    bind(Detail, &[ch('e')], Action::Export, EXPORT_HELP, None),
     bind(Detail, &[Trigger::LeftClick], CLICK, "select the row or the view clicked", None),
     tab_keys(Detail, " (closes the detail)"),
     bind(Detail, &[ch('?')], Action::Help, "help: every key", None),

@@ -402,6 +402,7 @@ impl Model {
             Action::ToggleOpen => self.list().is_some_and(|l| l.count().open.is_some()),
             Action::Withdraw => !self.writes_off() && self.withdrawable(),
             Action::Compare => self.held_selected(),
+            Action::Export => self.selected_callback().is_some(),
             // Offered where there is more than one order to cycle through.
             Action::SortNext => self.list().is_some_and(|l| l.sorts().len() > 1),
             _ => true,

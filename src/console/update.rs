@@ -6,6 +6,7 @@ mod bulk;
 mod compare;
 mod decisions;
 mod dispatch;
+mod export;
 mod file_watch;
 mod findings;
 mod open_questions;
@@ -63,6 +64,8 @@ pub struct App {
     backoff: Option<server_watch::Backoff>,
     /// How long a passing message stays ([`PASSING_FOR`]; a test sets it short).
     passing_for: std::time::Duration,
+    /// Where `e` writes evidence bundles: the directory the console was started in.
+    export_dir: std::path::PathBuf,
 }
 
 impl App {
@@ -94,6 +97,8 @@ impl App {
             refused_file: None,
             backoff: None,
             passing_for: PASSING_FOR,
+            // Named whole, so that the message line says where a bundle went.
+            export_dir: std::env::current_dir().unwrap_or_else(|_| ".".into()),
         };
         app.refresh()?;
         Ok(app)
@@ -157,6 +162,12 @@ impl App {
     /// seconds, unless a test that watches it go sets it short.
     pub fn pass_messages_after(&mut self, lasts: std::time::Duration) {
         self.passing_for = lasts;
+    }
+
+    /// Writes the evidence bundles `e` makes into `dir` (the directory the console was
+    /// started in, unless a test names another).
+    pub fn export_to(&mut self, dir: impl Into<std::path::PathBuf>) {
+        self.export_dir = dir.into();
     }
 
     /// Views of at least `rows` rows search their filter on another thread (10,000 by

@@ -4,7 +4,7 @@
 
 use ratatui::crossterm::event::{KeyEvent, MouseEvent};
 
-use super::{App, bulk, compare, findings, withdraw, writes};
+use super::{App, bulk, compare, export, findings, withdraw, writes};
 use crate::console::action::{Action, Move};
 use crate::console::field::TextField;
 use crate::console::keymap::{self, Context};
@@ -97,6 +97,7 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
                 writes::open_form(app, action)
             }
             Action::Compare => compare::open(app),
+            Action::Export => export::case(app),
             Action::Move(m) => {
                 app.scroll_detail(m);
                 Ok(())
@@ -131,6 +132,7 @@ fn dispatch(app: &mut App, action: Action) -> Result<(), StoreError> {
                 Ok(())
             }
             Action::Compare => compare::open(app),
+            Action::Export => export::case(app),
             Action::Help => {
                 app.model.overlay = Overlay::Help { scroll: 0 };
                 Ok(())
