@@ -25,7 +25,7 @@ use crate::decision::DecisionVerdict;
 use crate::evidence::bundle::{BundleFormat, Subject};
 use crate::outbox::{self, RequestKind};
 use crate::reconcile::{self, DEFAULT_REVIEW_CAPACITY};
-use crate::report::{self, Summary};
+use crate::report::{self, ListFormat, Summary};
 use crate::review::decisions::{DecisionAnswerError, DecisionAnswerRequest, answer_decisions};
 use crate::review::{self, AnswerRequest};
 use crate::store::{CallbackFilter, Ledger, Location};
@@ -209,6 +209,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Callbacks {
             json,
+            format,
             disposition,
             open,
             query,
@@ -226,17 +227,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 })?,
                 None => filter,
             };
-            report::write_callbacks(&mut whole, &open_to_read(&path)?, &filter, json)?;
+            let format = ListFormat::chosen(format, json);
+            report::write_callbacks(&mut whole, &open_to_read(&path)?, &filter, format)?;
         }
         Command::Reconcile {
             json,
+            format,
             window,
             review_capacity,
             exit_code,
         } => {
             let ledger = open_to_read(&path)?;
             let r = reconcile::reconcile(&ledger, now, window, review_capacity)?;
-            report::write(&mut whole, &r, json)?;
+            report::write_list(&mut whole, &r, ListFormat::chosen(format, json))?;
             if exit_code && r.needs_a_person() {
                 code = ExitCode::from(NEEDS_A_PERSON);
             }
@@ -408,9 +411,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             export::run(&path, &asked, now, &mut whole, &mut out)?;
         }
-        Command::Outbox { json } => {
+        Command::Outbox { json, format } => {
             let rows = open_to_read(&path)?.outbox()?;
-            report::write(&mut whole, rows.as_slice(), json)?;
+            report::write_list(
+                &mut whole,
+                rows.as_slice(),
+                ListFormat::chosen(format, json),
+            )?;
         }
         Command::Rejected { json } => {
             let rows = open_to_read(&path)?.rejected_lines(usize::MAX)?;

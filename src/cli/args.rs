@@ -14,6 +14,7 @@ use crate::escalation::EscalationTime;
 use crate::evidence::bundle::BundleFormat;
 use crate::outbox::RequestKind;
 use crate::reconcile::DEFAULT_REVIEW_CAPACITY;
+use crate::report::ListFormat;
 use crate::review::CaseKind;
 
 const ABOUT: &str =
@@ -105,8 +106,12 @@ pub(super) enum Command {
     /// List callbacks in ingest order, with disposition, timeout, arrival and answer
     Callbacks {
         /// Print JSON instead of a table (its shape: the README, "JSON for scripts")
-        #[arg(long)]
+        #[arg(long, conflicts_with = "format")]
         json: bool,
+        /// table (the default), json (as --json) or csv (RFC 4180: a header row, then
+        /// the keys of the JSON a column each, the replacement and answer spelt out)
+        #[arg(long, value_name = "FORMAT")]
+        format: Option<ListFormat>,
         /// Only callbacks with this disposition
         #[arg(long, value_enum)]
         disposition: Option<Disposition>,
@@ -124,8 +129,13 @@ pub(super) enum Command {
     #[command(after_help = RECONCILE_EXIT)]
     Reconcile {
         /// Print JSON instead of a table (its shape: the README, "JSON for scripts")
-        #[arg(long)]
+        #[arg(long, conflicts_with = "format")]
         json: bool,
+        /// table (the default), json (as --json) or csv: the aged jobs, a row each
+        /// (RFC 4180: a header row, then the keys of the JSON's `aged`), for a
+        /// spreadsheet
+        #[arg(long, value_name = "FORMAT")]
+        format: Option<ListFormat>,
         /// Submission window width: 15m, 1h, 1d, ...
         #[arg(long, default_value = "1h", value_parser = parse_window)]
         window: i64,
@@ -235,8 +245,12 @@ pub(super) enum Command {
     /// List requests waiting in the outbox
     Outbox {
         /// Print JSON instead of a table (its shape: the README, "JSON for scripts")
-        #[arg(long)]
+        #[arg(long, conflicts_with = "format")]
         json: bool,
+        /// table (the default), json (as --json) or csv (RFC 4180: a header row, then
+        /// the keys of the JSON a column each, the withdrawal spelt out)
+        #[arg(long, value_name = "FORMAT")]
+        format: Option<ListFormat>,
     },
     /// List rejected events (malformed, or for unknown jobs) with their reasons
     Rejected {
@@ -480,7 +494,7 @@ macro_rules! value_enum {
 }
 
 value_enum!(Disposition, RequestKind);
-value_enum!(StreamOrder, Palette, BundleFormat);
+value_enum!(StreamOrder, Palette, BundleFormat, ListFormat);
 
 fn parse_time(text: &str) -> Result<Timestamp, String> {
     Timestamp::parse(text)
