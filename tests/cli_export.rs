@@ -186,6 +186,24 @@ fn o_writes_a_file_owner_only_and_never_over_one_unless_forced() {
 }
 
 #[test]
+fn o_never_names_the_ledger_or_its_own_files_even_forced() {
+    let w = Workdir::with_afternoon();
+    let before = w.ok(&["callbacks", "--json"]);
+    for own in ["ledger.db", "ledger.db-waiting", "./ledger.db-wal"] {
+        let out = w.run(&["export", "2", "-o", own, "--force"]);
+        refused(
+            &out,
+            &["is the ledger", "one of its own files", "nothing written"],
+        );
+    }
+    assert_eq!(
+        w.ok(&["callbacks", "--json"]),
+        before,
+        "the ledger is as it was"
+    );
+}
+
+#[test]
 fn an_unknown_callback_or_job_is_named_and_nothing_is_printed() {
     let w = Workdir::with_afternoon();
     let out = w.run(&["export", "999"]);

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context as _, Result, bail};
 
+use super::check_backup::is_the_ledgers_own;
 use super::open::open_to_read;
 use crate::clock::Timestamp;
 use crate::evidence::bundle::{self, Bundle, BundleFormat, Subject};
@@ -31,6 +32,16 @@ pub(super) fn run(
     stdout: &mut impl Write,
     said: &mut impl Write,
 ) -> Result<()> {
+    // Even with --force: a bundle in the ledger's place would take the ledger away.
+    if let (Some(file), Location::File(ledger)) = (&export.output, location)
+        && is_the_ledgers_own(ledger, file)
+    {
+        bail!(
+            "{} is the ledger {} or one of its own files: nothing written; name a file of the bundle's own with -o",
+            inert_path(file),
+            inert_path(ledger)
+        );
+    }
     let ledger = open_to_read(location)?;
     let bundle = Bundle::read(&ledger, &export.subject, now)?;
     let mut text = Vec::new();
