@@ -311,6 +311,24 @@ fn a_hostile_or_huge_line_is_made_inert_and_cut_with_its_length() {
     );
     assert!(case.contains("\n````json\n"), "a longer fence:\n{case}");
 
+    // A line over the ingest's limit is kept as its first bytes: the bundle says so.
+    let oversized = format!(
+        r#"{{"event":"callback","delivery_id":"hx-c","job_id":"hx-1","attempt":2,"outcome":"success","at":"2026-11-27T13:08:00Z","payload":{{"pad":"{}"}}}}"#,
+        "y".repeat(100_000)
+    );
+    let big = w.file("big.ndjson", format!("{oversized}\n").as_bytes());
+    w.ok(&["ingest", "--max-line-bytes", "65536", big.to_str().unwrap()]);
+    let stub_seq =
+        w.json(&["callbacks", "--json", "--where", "reason:oversized"])[0]["seq"].to_string();
+    let stub = w.ok(&["export", &stub_seq]);
+    assert!(
+        stub.contains(&format!(
+            "The line is {} bytes long: its first 16384 bytes are shown; the ledger kept only its first bytes and the SHA-256 of the whole (it was over the ingest's line limit).",
+            oversized.len()
+        )),
+        "{stub}"
+    );
+
     let raw_md = w.ok(&["export", &unparseable]);
     assert!(!raw_md.contains('\u{1b}'), "an ESC reached the document");
     assert!(raw_md.contains("ESC ^[[2J raw ``` and | pipe"), "{raw_md}");

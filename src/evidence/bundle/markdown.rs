@@ -10,6 +10,7 @@
 use std::fmt::Write as _;
 
 use crate::clock::format_gap;
+use crate::decision::ReasonCode;
 use crate::evidence::compare::{Comparison, pairs};
 use crate::evidence::timeline;
 use crate::inert::inert;
@@ -315,9 +316,15 @@ fn raw_message(out: &mut String, m: &Message) {
     );
     let (text, utf8) = raw.text();
     if raw.cut() {
+        // A line over the ingest's limit was kept as its first bytes alone.
+        let kept = if m.row.reason == ReasonCode::Oversized {
+            "the ledger kept only its first bytes and the SHA-256 of the whole (it was over the ingest's line limit)"
+        } else {
+            "the ledger keeps the whole line"
+        };
         let _ = writeln!(
             out,
-            "The line is {} bytes long: its first {} bytes are shown; the ledger keeps the whole line.\n",
+            "The line is {} bytes long: its first {} bytes are shown; {kept}.\n",
             raw.len,
             raw.bytes.len()
         );
