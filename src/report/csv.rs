@@ -1,9 +1,13 @@
-//! Lists as CSV (RFC 4180), for spreadsheets and scripts: one header row, then a row
-//! per item, each line ended by CRLF as the RFC says. Every field is made inert first
-//! (a control character becomes visible text, so a value never breaks its row), then
-//! quoted when it holds a comma, a double quote or a line break, a double quote
-//! doubled inside. An absent value is an empty field; times are the ledger's RFC 3339
-//! text; yes and no are `true` and `false`.
+//! Lists as CSV (RFC 4180's fields and quoting), for spreadsheets and scripts: one
+//! header row, then a row per item. Every field is made inert first (a control
+//! character becomes visible text, so a value never breaks its row), then quoted when
+//! it holds a comma, a double quote or a line break, a double quote doubled inside. An
+//! absent value is an empty field; times are the ledger's RFC 3339 text; yes and no
+//! are `true` and `false`.
+//!
+//! Rows end in LF, not the RFC's CRLF: like every other report, a CSV printed to a
+//! terminal holds no control character but the line end, and it reads line by line
+//! with `grep` and `wc -l`; spreadsheets and CSV readers take either end.
 //!
 //! Columns are written once, as a list ([`Column`]), as the text tables are.
 
@@ -11,8 +15,8 @@ use std::borrow::Cow;
 
 use crate::inert::inert;
 
-/// The end of every row (RFC 4180, section 2.1).
-const CRLF: &str = "\r\n";
+/// The end of every row.
+const END: &str = "\n";
 
 /// One column of a CSV list: its header and how a field is drawn from an item
 /// (`None`: empty).
@@ -38,12 +42,12 @@ pub fn field(value: &str) -> Cow<'_, str> {
     }
 }
 
-/// The header row, with its CRLF.
+/// The header row, with its line end.
 pub fn header<T>(columns: &[Column<T>]) -> String {
     line(columns.iter().map(|c| Cow::Borrowed(c.header)))
 }
 
-/// The row of one item, with its CRLF.
+/// The row of one item, with its line end.
 pub fn row<T>(columns: &[Column<T>], item: &T) -> String {
     line(
         columns
@@ -60,7 +64,7 @@ fn line<'a>(values: impl Iterator<Item = Cow<'a, str>>) -> String {
         }
         out.push_str(&field(&value));
     }
-    out.push_str(CRLF);
+    out.push_str(END);
     out
 }
 
@@ -99,14 +103,14 @@ mod tests {
     }
 
     #[test]
-    fn a_list_is_a_header_and_a_row_per_item_each_ended_by_crlf() {
+    fn a_list_is_a_header_and_a_row_per_item_each_on_its_line() {
         const COLUMNS: [Column<(i64, Option<&str>)>; 2] = [
             Column::new("n", |r| Some(r.0.to_string())),
             Column::new("note", |r| r.1.map(str::to_owned)),
         ];
         assert_eq!(
             list(&COLUMNS, &[(1, Some("a, b")), (2, None)]),
-            "n,note\r\n1,\"a, b\"\r\n2,\r\n"
+            "n,note\n1,\"a, b\"\n2,\n"
         );
     }
 }
