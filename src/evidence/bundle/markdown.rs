@@ -63,8 +63,8 @@ fn header(out: &mut String, bundle: &Bundle) {
     }
     out.push_str(
         "Every time is UTC. Text that came from outside (the event stream, the names and\n\
-         notes people gave) is shown as kept, with control characters made inert (`^[` is\n\
-         an ESC); the ledger keeps every raw line byte for byte.\n",
+         notes people gave) is shown as the ledger keeps it, with control characters made\n\
+         inert (`^[` is an ESC).\n",
     );
 }
 
