@@ -5,6 +5,7 @@ mod args;
 mod bulk;
 mod check_backup;
 mod copy;
+mod export;
 mod follow;
 mod ingest_command;
 mod open;
@@ -21,9 +22,10 @@ use crate::clock::{Clock, Timestamp};
 use crate::console::Theme;
 use crate::console::theme::Palette;
 use crate::decision::DecisionVerdict;
+use crate::evidence::bundle::{BundleFormat, Subject};
 use crate::outbox::{self, RequestKind};
 use crate::reconcile::{self, DEFAULT_REVIEW_CAPACITY};
-use crate::report::{self, Summary};
+use crate::report::{self, ListFormat, Summary};
 use crate::review::decisions::{DecisionAnswerError, DecisionAnswerRequest, answer_decisions};
 use crate::review::{self, AnswerRequest};
 use crate::store::{CallbackFilter, Ledger, Location};
@@ -207,6 +209,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Callbacks {
             json,
+            format,
             disposition,
             open,
             query,
@@ -226,10 +229,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     })?,
                 None => filter,
             };
-            report::write_callbacks(&mut whole, &open_to_read(&path)?, &filter, json, now)?;
+            let format = ListFormat::chosen(format, json);
+            report::write_callbacks(&mut whole, &open_to_read(&path)?, &filter, format, now)?;
         }
         Command::Reconcile {
             json,
+            format,
             window,
             review_capacity,
             exit_code,
@@ -237,7 +242,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let ledger = open_to_read(&path)?;
             let now = reading_time(&ledger, clock)?;
             let r = reconcile::reconcile(&ledger, now, window, review_capacity)?;
-            report::write(&mut whole, &r, json)?;
+            report::write_list(&mut whole, &r, ListFormat::chosen(format, json))?;
             if exit_code && r.needs_a_person() {
                 code = ExitCode::from(NEEDS_A_PERSON);
             }
@@ -462,9 +467,39 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let row = outbox::withdraw(&mut open_for_a_person(&path)?, id, &by, &note, now)?;
             report::write(&mut out, &report::Withdrawn(row), json)?;
         }
-        Command::Outbox { json } => {
+        Command::Export {
+            seq,
+            job,
+            format,
+            json,
+            output,
+            force,
+        } => {
+            let subject = match (seq, job) {
+                (Some(seq), None) => Subject::Callback(seq),
+                (None, Some(job)) => Subject::Job(job),
+                _ => bail!("export takes a callback's SEQ or --job JOB"),
+            };
+            let format = if json {
+                BundleFormat::Json
+            } else {
+                format.unwrap_or(BundleFormat::Md)
+            };
+            let asked = export::Export {
+                subject,
+                format,
+                output,
+                force,
+            };
+            export::run(&path, &asked, now, &mut whole, &mut out)?;
+        }
+        Command::Outbox { json, format } => {
             let rows = open_to_read(&path)?.outbox()?;
-            report::write(&mut whole, rows.as_slice(), json)?;
+            report::write_list(
+                &mut whole,
+                rows.as_slice(),
+                ListFormat::chosen(format, json),
+            )?;
         }
         Command::Rejected { json } => {
             let rows = open_to_read(&path)?.rejected_lines(usize::MAX)?;

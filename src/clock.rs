@@ -197,6 +197,28 @@ impl serde::Serialize for Timestamp {
     }
 }
 
+/// How the times inside a sentence are written: as the console writes them, for a
+/// person reading now, or as a document read long after writes them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeForm {
+    /// The year only when it is not the year of this clock reading
+    /// ([`Timestamp::readable`]).
+    Readable(Timestamp),
+    /// Always the year ([`Timestamp::short`]): an exported document may be read in
+    /// another year than the one it was written in.
+    Dated,
+}
+
+impl TimeForm {
+    /// `at` in this form.
+    pub fn of(self, at: Timestamp) -> String {
+        match self {
+            TimeForm::Readable(now) => at.readable(now),
+            TimeForm::Dated => at.short(),
+        }
+    }
+}
+
 /// A signed duration shown the way reviewers read gaps: `+4m12s`, `-30s`, `+2h05m`, `+3d04h`.
 pub fn format_gap(seconds: i64) -> String {
     let sign = if seconds < 0 { '-' } else { '+' };

@@ -30,7 +30,6 @@ pub mod model;
 mod tab;
 pub mod terminal;
 pub mod theme;
-mod timeline;
 mod update;
 pub mod view;
 mod views;

@@ -9,6 +9,7 @@
 mod bulk;
 mod callbacks;
 mod check;
+pub mod csv;
 mod outbox;
 mod reconciliation;
 mod summary;
@@ -21,6 +22,7 @@ use std::io;
 
 use serde::Serialize;
 
+use crate::closed_set::closed_set;
 use crate::inert::is_dangerous;
 
 pub use bulk::BulkReport;
@@ -39,6 +41,45 @@ pub use writes::{
 pub trait Report: Serialize {
     /// The readable report, each line ending in a newline.
     fn text(&self) -> String;
+}
+
+/// A report that is a list of rows, which a spreadsheet takes as CSV too.
+pub trait CsvReport: Report {
+    /// The rows as CSV ([`csv`]): a header row, then a row each.
+    fn csv(&self) -> String;
+}
+
+closed_set! {
+    /// How a list is printed (`--format`): a readable table, JSON, or CSV.
+    pub enum ListFormat("list format") {
+        Table,
+        Json,
+        Csv,
+    }
+}
+
+impl ListFormat {
+    /// `--format` if given, else JSON for `--json`, else the table.
+    pub fn chosen(format: Option<ListFormat>, json: bool) -> ListFormat {
+        match (format, json) {
+            (Some(format), _) => format,
+            (None, true) => ListFormat::Json,
+            (None, false) => ListFormat::Table,
+        }
+    }
+}
+
+/// Writes a list report in `format`.
+pub fn write_list(
+    out: &mut impl io::Write,
+    report: &(impl CsvReport + ?Sized),
+    format: ListFormat,
+) -> io::Result<()> {
+    match format {
+        ListFormat::Table => out.write_all(report.text().as_bytes()),
+        ListFormat::Json => write_json(out, report),
+        ListFormat::Csv => out.write_all(report.csv().as_bytes()),
+    }
 }
 
 /// Writes a report as JSON (`--json`) or as text.

@@ -190,7 +190,10 @@ fn the_steps_open_the_comparison_the_findings_and_the_backlog() {
     let Overlay::Compare(comparison) = &app.model().overlay else {
         panic!("the comparison is not open");
     };
-    assert_eq!(comparison.held.row.delivery_id.as_deref(), Some("d-1042-a"));
+    assert_eq!(
+        comparison.comparison.held.row.delivery_id.as_deref(),
+        Some("d-1042-a")
+    );
     // ↓ scrolls the comparison, as it would without the tour.
     key(&mut app, KeyCode::Down);
     let Overlay::Compare(comparison) = &app.model().overlay else {

@@ -198,6 +198,9 @@ fn reports_of_the_command_line_print_no_control_character() {
         &["rejected"],
         &["rejected", "--json"],
         &["outbox"],
+        &["callbacks", "--format", "csv"],
+        &["outbox", "--format", "csv"],
+        &["reconcile", "--format", "csv"],
     ] {
         let out = report(&t.path, args);
         assert!(!out.is_empty(), "{args:?} printed nothing");
@@ -253,6 +256,41 @@ fn reports_of_the_command_line_print_no_control_character() {
         !stderr.chars().any(|c| forbidden(c) && c != '\n'),
         "{stderr}"
     );
+}
+
+/// The evidence bundle of every callback of the hostile corpus, and of every job it
+/// names, in Markdown and JSON: what a person attaches to a ticket carries no control
+/// character either.
+#[test]
+fn every_evidence_bundle_prints_no_control_character() {
+    let (t, _) = ledger_with_every_case();
+    let list: Value = serde_json::from_slice(&report(&t.path, &["callbacks", "--json"])).unwrap();
+    let callbacks = list.as_array().unwrap();
+    assert!(callbacks.len() > 20, "the corpus has its callbacks");
+    let mut jobs = BTreeSet::new();
+    for callback in callbacks {
+        let seq = callback["seq"].to_string();
+        for format in ["md", "json"] {
+            let out = report(&t.path, &["export", &seq, "--format", format]);
+            assert!(!out.is_empty(), "export {seq} printed nothing");
+        }
+        if let Some(job) = callback["job_id"].as_str() {
+            jobs.insert(job.to_owned());
+        }
+    }
+    for job in &jobs {
+        // A callback may name a job the ledger does not hold: then export refuses.
+        let out = binary::run_at(&t.path, NOW, &["export", "--job", job]);
+        for stream in [&out.stdout, &out.stderr] {
+            let text = String::from_utf8_lossy(stream);
+            assert!(
+                !text.chars().any(|c| forbidden(c) && c != '\n'),
+                "export --job {}: {}",
+                inert(job),
+                inert(&text)
+            );
+        }
+    }
 }
 
 #[test]

@@ -333,7 +333,7 @@ fn reports(t: &TempLedger) -> (String, String) {
         &mut callbacks_json,
         &t.ledger,
         &jobledger::store::CallbackFilter::default(),
-        true,
+        report::ListFormat::Json,
         fixture::now(),
     )
     .unwrap();

@@ -11,8 +11,10 @@ use crate::console::theme::Palette;
 use crate::decision::{DecisionVerdict, Disposition};
 use crate::demo::synthetic::StreamOrder;
 use crate::escalation::EscalationTime;
+use crate::evidence::bundle::BundleFormat;
 use crate::outbox::RequestKind;
 use crate::reconcile::DEFAULT_REVIEW_CAPACITY;
+use crate::report::ListFormat;
 use crate::review::CaseKind;
 
 const ABOUT: &str =
@@ -104,8 +106,12 @@ pub(super) enum Command {
     /// List callbacks in ingest order, with disposition, timeout, arrival and answer
     Callbacks {
         /// Print JSON instead of a table (its shape: the README, "JSON for scripts")
-        #[arg(long)]
+        #[arg(long, conflicts_with = "format")]
         json: bool,
+        /// table (the default), json (as --json) or csv (RFC 4180: a header row, then
+        /// the keys of the JSON a column each, the replacement and answer spelt out)
+        #[arg(long, value_name = "FORMAT")]
+        format: Option<ListFormat>,
         /// Only callbacks with this disposition
         #[arg(long, value_enum)]
         disposition: Option<Disposition>,
@@ -123,8 +129,13 @@ pub(super) enum Command {
     #[command(after_help = RECONCILE_EXIT)]
     Reconcile {
         /// Print JSON instead of a table (its shape: the README, "JSON for scripts")
-        #[arg(long)]
+        #[arg(long, conflicts_with = "format")]
         json: bool,
+        /// table (the default), json (as --json) or csv: the aged jobs, a row each
+        /// (RFC 4180: a header row, then the keys of the JSON's `aged`), for a
+        /// spreadsheet
+        #[arg(long, value_name = "FORMAT")]
+        format: Option<ListFormat>,
         /// Submission window width: 15m, 1h, 1d, ...
         #[arg(long, default_value = "1h", value_parser = parse_window)]
         window: i64,
@@ -238,11 +249,41 @@ as --expect N, and writes nothing when the ledger no longer gives it."
         #[command(subcommand)]
         request: RequestCommand,
     },
+    /// One document of everything the ledger holds on a case (a callback) or a job, to
+    /// attach to an incident ticket
+    #[command(
+        after_help = EXPORT_HELP,
+        group(clap::ArgGroup::new("subject").required(true).args(["seq", "job"]))
+    )]
+    Export {
+        /// The callback's sequence number (see `callbacks`)
+        seq: Option<i64>,
+        /// A job instead of a callback: the job with every callback of it
+        #[arg(long, value_name = "JOB")]
+        job: Option<String>,
+        /// md (Markdown, for people; the default) or json (for scripts)
+        #[arg(long, value_name = "FORMAT")]
+        format: Option<BundleFormat>,
+        /// The same as --format json
+        #[arg(long, conflicts_with = "format")]
+        json: bool,
+        /// Write the bundle to FILE (owner-only, whole or not at all) instead of
+        /// standard output; a FILE that is there is refused, unless --force
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// With -o: replace FILE when it is there
+        #[arg(long, requires = "output")]
+        force: bool,
+    },
     /// List requests waiting in the outbox
     Outbox {
         /// Print JSON instead of a table (its shape: the README, "JSON for scripts")
-        #[arg(long)]
+        #[arg(long, conflicts_with = "format")]
         json: bool,
+        /// table (the default), json (as --json) or csv (RFC 4180: a header row, then
+        /// the keys of the JSON a column each, the withdrawal spelt out)
+        #[arg(long, value_name = "FORMAT")]
+        format: Option<ListFormat>,
     },
     /// List rejected events (malformed, or for unknown jobs) with their reasons
     Rejected {
@@ -413,6 +454,15 @@ pub(super) struct ReviewArgs {
     pub(super) reviewer: Option<String>,
 }
 
+/// What `export` puts in a bundle.
+const EXPORT_HELP: &str = "The bundle holds: the case (disposition, timeout, arrival, gap, replacement, whether its question is open), the job and its attempts, the job's callbacks, each callback's raw message as it arrived (control characters made inert; a line longer than 16 KiB cut, with its whole length said), each held callback set side by side with what it conflicts with (the console's comparison, C), the job's timeline, every answer with reviewer, time and note, the owner and its history, and every request made for the job. Times are UTC, with the year. It names no ledger: the same rows give the same bundle from a file or a server.
+
+In the console, e on a callback writes its bundle to jobledger-case-SEQ.md in the current directory (the next free name when that one is taken).
+
+Examples:
+  jobledger export 2 -o case-2.md
+  jobledger export --job booking-1042 --format json";
+
 /// The exit statuses of `summary`.
 const SUMMARY_EXIT: &str = "Exit status: 0 when the summary is printed; with --exit-code, 5 instead when the backlog alarm is raised or a question is open; 1 when the summary could not be read.";
 
@@ -482,7 +532,7 @@ macro_rules! value_enum {
 }
 
 value_enum!(Disposition, RequestKind);
-value_enum!(StreamOrder, Palette);
+value_enum!(StreamOrder, Palette, BundleFormat, ListFormat);
 
 fn parse_time(text: &str) -> Result<Timestamp, String> {
     Timestamp::parse(text)

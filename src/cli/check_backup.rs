@@ -395,6 +395,20 @@ fn is_sqlite_or_empty(path: &Path) -> bool {
 /// and by name (the ledger's name with a suffix, in its directory), for the ones not
 /// made yet. `backup L.db-waiting` wrote over the ledger's lock file.
 fn refuse_the_ledgers_own(path: &Path, dest: &Path) -> Result<()> {
+    if is_the_ledgers_own(path, dest) {
+        bail!(
+            "{} is the ledger {} or one of its own files; backup writes only a new file of its own: give another name, e.g. {}",
+            inert_path(dest),
+            inert_path(path),
+            inert_path(&path.with_extension("backup.db"))
+        );
+    }
+    Ok(())
+}
+
+/// Is `dest` the ledger at `path` or one of its own files (`-wal`, `-shm`, `-waiting`,
+/// `-journal`), by identity for those there and by name for those not made yet?
+pub(super) fn is_the_ledgers_own(path: &Path, dest: &Path) -> bool {
     let own: Vec<PathBuf> = ["", "-wal", "-shm", "-waiting", "-journal"]
         .iter()
         .map(|suffix| with_suffix(path, suffix))
@@ -408,17 +422,7 @@ fn refuse_the_ledgers_own(path: &Path, dest: &Path) -> Result<()> {
     };
     let dest_resolved = resolved(dest);
     let by_identity = std::fs::metadata(dest).is_ok_and(|m| Ledger::own_file(path, &m).is_some());
-    let hit = by_identity
-        || (dest_resolved.is_some() && own.iter().any(|o| resolved(o) == dest_resolved));
-    if hit {
-        bail!(
-            "{} is the ledger {} or one of its own files; backup writes only a new file of its own: give another name, e.g. {}",
-            inert_path(dest),
-            inert_path(path),
-            inert_path(&path.with_extension("backup.db"))
-        );
-    }
-    Ok(())
+    by_identity || (dest_resolved.is_some() && own.iter().any(|o| resolved(o) == dest_resolved))
 }
 
 /// An empty file only its owner reads: `VACUUM INTO` writes into it and keeps its mode.

@@ -55,6 +55,8 @@ pub enum Action {
     CopyJobId,
     /// Put the selected callback's delivery id on the terminal's clipboard.
     CopyDeliveryId,
+    /// Write the selected callback's evidence bundle to a file.
+    Export,
     /// Mark the selected callback for a bulk answer, or unmark it.
     Mark,
     /// Mark every callback the view's filter matches (not only the page).

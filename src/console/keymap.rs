@@ -227,6 +227,9 @@ impl Entry {
     }
 }
 
+/// `e`, in a list of callbacks and in a callback's detail alike.
+const EXPORT_HELP: &str = "export the callback's evidence bundle (raw message, comparison, timeline, answers, owner, requests) to jobledger-case-SEQ.md in the current directory";
+
 /// A click in the table: where it landed is filled in from the mouse event.
 const CLICK: Action = Action::Click { column: 0, row: 0 };
 
@@ -270,6 +273,7 @@ const TABLE: &[Entry] = &[
     bind(List, &[ch('t')], Action::Claim, "claim the case for yourself (\"on it\", 30 min, shown to everyone), or release your claim", None),
     bind(List, &[ch('y')], Action::CopyJobId, "copy the row's job id (to the terminal's clipboard)", None),
     bind(List, &[ch('Y')], Action::CopyDeliveryId, "copy the callback's delivery id", None),
+    bind(List, &[ch('e')], Action::Export, EXPORT_HELP, None),
     bind(List, &[Trigger::LeftClick], CLICK, "select the row or the view clicked", None),
     bind(List, &[ch('?')], Action::Help, "help: every key", Some("help")),
     bind(List, &[key(KeyCode::Esc)], Action::Back, "clear the filter, close a finding (never leaves)", None),
@@ -289,6 +293,7 @@ const TABLE: &[Entry] = &[
     bind(Detail, &[ch('t')], Action::Claim, "claim the case for yourself, or release your claim", None),
     bind(Detail, &[ch('y')], Action::CopyJobId, "copy the row's job id (to the terminal's clipboard)", None),
     bind(Detail, &[ch('Y')], Action::CopyDeliveryId, "copy the callback's delivery id", None),
+    bind(Detail, &[ch('e')], Action::Export, EXPORT_HELP, None),
     bind(Detail, &[Trigger::LeftClick], CLICK, "select the row or the view clicked", None),
     bind(Detail, &[ch('T')], Action::Tour, "the guided tour of the demo's booking afternoon", None),
     tab_keys(Detail, " (closes the detail)"),

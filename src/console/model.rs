@@ -100,7 +100,7 @@ pub enum Overlay {
     /// A form over the view.
     Form(Box<Form>),
     /// The comparison pane of a held callback.
-    Compare(Box<compare::Comparison>),
+    Compare(Box<compare::ComparePane>),
     /// The help screen, scrolled down `scroll` lines.
     Help {
         /// Lines scrolled off the top.
@@ -448,6 +448,7 @@ impl Model {
                         .selected_callback()
                         .is_some_and(|c| c.disposition.waits_for_a_person())
             }
+            Action::Export => self.selected_callback().is_some(),
             // Offered where there is more than one order to cycle through.
             Action::SortNext => self.list().is_some_and(|l| l.sorts().len() > 1),
             _ => true,

@@ -7,6 +7,7 @@ mod claims;
 mod compare;
 mod decisions;
 mod dispatch;
+mod export;
 mod file_watch;
 mod findings;
 mod looks;
@@ -66,6 +67,8 @@ pub struct App {
     backoff: Option<server_watch::Backoff>,
     /// How long a passing message stays ([`PASSING_FOR`]; a test sets it short).
     passing_for: std::time::Duration,
+    /// Where `e` writes evidence bundles: the directory the console was started in.
+    export_dir: std::path::PathBuf,
 }
 
 impl App {
@@ -97,6 +100,8 @@ impl App {
             refused_file: None,
             backoff: None,
             passing_for: PASSING_FOR,
+            // Named whole, so that the message line says where a bundle went.
+            export_dir: std::env::current_dir().unwrap_or_else(|_| ".".into()),
         };
         looks::read(&mut app)?;
         app.refresh()?;
@@ -167,6 +172,12 @@ impl App {
     /// seconds, unless a test that watches it go sets it short.
     pub fn pass_messages_after(&mut self, lasts: std::time::Duration) {
         self.passing_for = lasts;
+    }
+
+    /// Writes the evidence bundles `e` makes into `dir` (the directory the console was
+    /// started in, unless a test names another).
+    pub fn export_to(&mut self, dir: impl Into<std::path::PathBuf>) {
+        self.export_dir = dir.into();
     }
 
     /// Views of at least `rows` rows search their filter on another thread (10,000 by

@@ -4,12 +4,13 @@ use std::io::Write;
 
 use serde::{Serialize, Serializer};
 
+use super::csv::{self, shown};
 use super::table::{
     self,
     Align::{Left, Right},
     Column, or_dash,
 };
-use super::{clip, write_json_compact};
+use super::{ListFormat, clip, write_json_compact};
 use crate::clock::{Timestamp, format_gap};
 use crate::decision::{Disposition, Outcome, ReasonCode};
 use crate::inert::inert;
@@ -21,7 +22,7 @@ use crate::store::{
 /// Rows read from the ledger at a time: a long list streams in pages.
 const PAGE: usize = 1000;
 
-/// Writes every callback passing `filter`, as a table or as a JSON array, a page
+/// Writes every callback passing `filter`, as a table, a JSON array or CSV, a page
 /// at a time (a list of millions never sits in memory), each held or quarantined one
 /// with the claim standing on it at `now`. It may fail midway: give it a
 /// [`super::WholeOutput`], so that nothing of a failed listing is printed.
@@ -29,29 +30,31 @@ pub fn write_callbacks(
     out: &mut impl Write,
     ledger: &Ledger,
     filter: &CallbackFilter,
-    json: bool,
+    format: ListFormat,
     now: Timestamp,
 ) -> anyhow::Result<()> {
     let mut page = PageRequest::first(PAGE);
     let kept_before = ledger.kept_for(filter)?;
     let mut listed = 0_i64;
-    if json {
-        out.write_all(b"[")?;
-    } else {
-        writeln!(out, "{}", table::header(&COLUMNS))?;
+    match format {
+        ListFormat::Json => out.write_all(b"[")?,
+        ListFormat::Table => writeln!(out, "{}", table::header(&COLUMNS))?,
+        ListFormat::Csv => out.write_all(csv::header(&CSV_COLUMNS).as_bytes())?,
     }
     let mut first = true;
     loop {
         let mut rows = ledger.callbacks_report_page(filter, page)?;
         crate::review::claims::attach(ledger, &mut rows, now)?;
         for row in &rows {
-            if json {
-                if !first {
-                    out.write_all(b",\n")?;
+            match format {
+                ListFormat::Json => {
+                    if !first {
+                        out.write_all(b",\n")?;
+                    }
+                    write_json_compact(out, row)?;
                 }
-                write_json_compact(out, row)?;
-            } else {
-                writeln!(out, "{}", table::row(&COLUMNS, row))?;
+                ListFormat::Table => writeln!(out, "{}", table::row(&COLUMNS, row))?,
+                ListFormat::Csv => out.write_all(csv::row(&CSV_COLUMNS, row).as_bytes())?,
             }
             first = false;
         }
@@ -66,11 +69,55 @@ pub fn write_callbacks(
     if let (Some(before), Some(after)) = (kept_before, ledger.kept_for(filter)?) {
         ledger.confirm_listed(listed, before, after)?;
     }
-    if json {
+    if format == ListFormat::Json {
         out.write_all(b"]\n")?;
     }
     Ok(())
 }
+
+/// The callbacks as CSV: the keys of `callbacks --json`, the replacement and the
+/// standing answer spelt out a column each.
+const CSV_COLUMNS: [csv::Column<CallbackRow>; 23] = [
+    csv::Column::new("seq", |r| shown(Some(r.seq))),
+    csv::Column::new("delivery_id", |r| r.delivery_id.clone()),
+    csv::Column::new("job_id", |r| r.job_id.clone()),
+    csv::Column::new("attempt", |r| shown(r.attempt)),
+    csv::Column::new("outcome", |r| shown(r.outcome)),
+    csv::Column::new("arrived_at", |r| shown(r.arrived_at)),
+    csv::Column::new("timeout_at", |r| shown(r.timeout_at)),
+    csv::Column::new("gap_s", |r| shown(gap_s(r))),
+    csv::Column::new("disposition", |r| shown(Some(r.disposition))),
+    csv::Column::new("reason", |r| shown(Some(r.reason))),
+    csv::Column::new("detail", |r| r.detail.clone()),
+    csv::Column::new("first_report_seq", |r| shown(r.first_report_seq)),
+    csv::Column::new("linked_from_seq", |r| shown(r.linked_from_seq)),
+    csv::Column::new("replacement_attempt", |r| {
+        shown(r.replacement.as_ref().map(|p| p.attempt))
+    }),
+    csv::Column::new("replacement_created_by", |r| {
+        r.replacement.as_ref().map(|p| p.created_by.clone())
+    }),
+    csv::Column::new("replacement_started_at", |r| {
+        shown(r.replacement.as_ref().map(|p| p.started_at))
+    }),
+    csv::Column::new("answer_id", |r| shown(r.answer.as_ref().map(|a| a.id))),
+    csv::Column::new("answer_verdict", |r| {
+        shown(r.answer.as_ref().map(|a| a.verdict))
+    }),
+    csv::Column::new("answer_reviewer", |r| {
+        r.answer.as_ref().map(|a| a.reviewer.clone())
+    }),
+    csv::Column::new("answer_written_by", |r| {
+        r.answer.as_ref().and_then(|a| a.written_by.clone())
+    }),
+    csv::Column::new("answer_answered_at", |r| {
+        shown(r.answer.as_ref().map(|a| a.answered_at))
+    }),
+    csv::Column::new("answer_note", |r| r.answer.as_ref().map(|a| a.note.clone())),
+    csv::Column::new("answer_linked_job_id", |r| {
+        r.answer.as_ref().and_then(|a| a.linked_job_id.clone())
+    }),
+];
 
 /// The callbacks table.
 const COLUMNS: [Column<CallbackRow>; 11] = [

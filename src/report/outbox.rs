@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 
 use super::clip;
+use super::csv::{self, shown};
 use super::table::{
     self,
     Align::{Left, Right},
@@ -37,6 +38,39 @@ impl super::Report for [OutboxRow] {
             let _ = writeln!(out, "{}", table::row(&OUTBOX_COLUMNS, r));
         }
         out
+    }
+}
+
+/// The outbox as CSV: the keys of `outbox --json`, the withdrawal spelt out.
+const OUTBOX_CSV: [csv::Column<OutboxRow>; 15] = [
+    csv::Column::new("id", |r| shown(Some(r.id))),
+    csv::Column::new("job_id", |r| Some(r.job_id.clone())),
+    csv::Column::new("request", |r| shown(Some(r.request))),
+    csv::Column::new("attempt", |r| shown(r.attempt)),
+    csv::Column::new("input_digest", |r| r.input_digest.clone()),
+    csv::Column::new("model_digest", |r| r.model_digest.clone()),
+    csv::Column::new("policy_revision", |r| r.policy_revision.clone()),
+    csv::Column::new("requested_by", |r| Some(r.requested_by.clone())),
+    csv::Column::new("written_by", |r| r.written_by.clone()),
+    csv::Column::new("requested_at", |r| shown(Some(r.requested_at))),
+    csv::Column::new("status", |r| shown(Some(r.status))),
+    csv::Column::new("withdrawn_by", |r| {
+        r.withdrawal.as_ref().map(|w| w.withdrawn_by.clone())
+    }),
+    csv::Column::new("withdrawal_written_by", |r| {
+        r.withdrawal.as_ref().and_then(|w| w.written_by.clone())
+    }),
+    csv::Column::new("withdrawn_at", |r| {
+        shown(r.withdrawal.as_ref().map(|w| w.withdrawn_at))
+    }),
+    csv::Column::new("withdrawal_note", |r| {
+        r.withdrawal.as_ref().map(|w| w.note.clone())
+    }),
+];
+
+impl super::CsvReport for [OutboxRow] {
+    fn csv(&self) -> String {
+        csv::list(&OUTBOX_CSV, self)
     }
 }
 

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use serde::{Serialize, Serializer};
 
 use super::clip;
+use super::csv::{self, shown};
 use super::summary::backlog_line;
 use super::table::{
     self,
@@ -127,6 +128,28 @@ impl super::Report for Reconciliation {
         out.push('\n');
         out.push_str(&backlog_line(&r.backlog));
         out
+    }
+}
+
+/// The aged jobs as CSV, the keys of `reconcile --json`'s `aged`: what an escalation
+/// owner takes to a spreadsheet.
+const AGED_CSV: [csv::Column<AgedJob>; 9] = [
+    csv::Column::new("job_id", |a| Some(a.job_id.clone())),
+    csv::Column::new("state", |a| shown(Some(a.state))),
+    csv::Column::new("accepted_at", |a| shown(Some(a.accepted_at))),
+    csv::Column::new("age_s", |a| shown(Some(a.age_s))),
+    csv::Column::new("expected_age_s", |a| shown(Some(a.expected_age_s))),
+    csv::Column::new("owner", |a| a.owner.clone()),
+    csv::Column::new("escalate_at", |a| shown(a.escalate_at)),
+    csv::Column::new("overdue", |a| shown(Some(a.overdue))),
+    csv::Column::new("unowned", |a| shown(Some(a.unowned))),
+];
+
+/// `reconcile --format csv`: of the report, the aged jobs, a row each (the other
+/// findings are lists of job ids, which the table and the JSON give).
+impl super::CsvReport for Reconciliation {
+    fn csv(&self) -> String {
+        csv::list(&AGED_CSV, &self.aged)
     }
 }
 

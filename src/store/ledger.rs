@@ -487,6 +487,10 @@ impl Ledger {
     pub fn outbox_request(&self, id: i64) -> Result<Option<OutboxRow>, StoreError> {
         on_engine!(self, e => e.outbox_request(id))
     }
+    /// Every request made for a job, withdrawn or not, oldest first.
+    pub fn requests_of_job(&self, job_id: &str) -> Result<Vec<OutboxRow>, StoreError> {
+        on_engine!(self, e => e.requests_of_job(job_id))
+    }
     pub fn outbox_page(
         &self,
         now: Timestamp,

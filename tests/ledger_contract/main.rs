@@ -82,6 +82,7 @@ contract! {
         outbox: [
             requests_are_checked_and_refusals_write_nothing,
             a_withdrawn_request_is_kept_and_no_longer_pending,
+            a_jobs_requests_are_read_for_that_job_alone,
         ],
         views: [
             a_saved_view_is_listed_by_its_latest_save,

@@ -4,8 +4,9 @@ use crate::store::{
     AnswerRow, AttemptRow, CallbackRow, JobRow, OutputFacts, OwnerRow, RejectedLine, TimelineEntry,
 };
 
-/// The raw message shown whole is cut after this many bytes (the ledger keeps all of it).
-pub(crate) const RAW_DETAIL_BYTES: usize = 16 * 1024;
+/// The raw message shown whole is cut after this many bytes (the ledger keeps all of
+/// it): as much as the comparison reads a payload from, and the evidence bundle shows.
+pub(crate) const RAW_DETAIL_BYTES: usize = crate::evidence::compare::RAW_SHOWN_BYTES;
 
 /// What the detail pane is about.
 #[derive(Debug, Clone, PartialEq, Eq)]

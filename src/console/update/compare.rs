@@ -2,16 +2,13 @@
 //! scrolls or closes it.
 
 use crate::decision::Disposition;
-use crate::store::{CallbackRow, Ledger, StoreError};
+use crate::evidence::compare::read;
+use crate::store::StoreError;
 
 use super::super::action::Action;
-use super::super::model::compare::{Beside, Comparison, Report, payload_of};
-use super::super::model::detail::RAW_DETAIL_BYTES;
+use super::super::model::compare::{Beside, ComparePane};
 use super::super::model::{Flash, List, Overlay};
 use super::App;
-
-/// Callbacks of the job read beside the held one, at most (a job has a handful).
-const NEIGHBOURS: usize = 50;
 
 /// Opens the comparison of the selected held callback (in the list or its detail).
 pub(super) fn open(app: &mut App) -> Result<(), StoreError> {
@@ -27,7 +24,10 @@ pub(super) fn open(app: &mut App) -> Result<(), StoreError> {
         return Ok(());
     };
     let comparison = read(&app.ledger, held)?;
-    app.model.overlay = Overlay::Compare(Box::new(comparison));
+    app.model.overlay = Overlay::Compare(Box::new(ComparePane {
+        comparison,
+        scroll: 0,
+    }));
     Ok(())
 }
 
@@ -51,45 +51,17 @@ pub(super) fn read_beside(app: &mut App) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Reads the held callback's job, attempts and other callbacks, with their payloads.
-fn read(ledger: &Ledger, held: CallbackRow) -> Result<Comparison, StoreError> {
-    let report = |row: CallbackRow| -> Result<Report, StoreError> {
-        let payload = payload_of(ledger.raw_head(row.line_seq, RAW_DETAIL_BYTES)?);
-        Ok(Report { row, payload })
-    };
-    let (job, attempts, others) = match held.job_id.as_deref() {
-        Some(job_id) => (
-            ledger.job(job_id)?,
-            ledger.attempts(job_id)?,
-            ledger.callbacks_of_job(job_id, NEIGHBOURS)?,
-        ),
-        None => (None, Vec::new(), Vec::new()),
-    };
-    let others = others
-        .into_iter()
-        .filter(|c| c.seq != held.seq)
-        .map(report)
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(Comparison {
-        held: report(held)?,
-        others,
-        attempts,
-        job,
-        scroll: 0,
-    })
-}
-
 /// Scrolls the comparison, or closes it.
 pub(super) fn action(app: &mut App, action: Action) {
     let (body, now) = (super::layout::body_area(&app.model), app.model.now);
-    let Overlay::Compare(comparison) = &mut app.model.overlay else {
+    let Overlay::Compare(pane) = &mut app.model.overlay else {
         return;
     };
     match action {
         Action::Back => app.model.overlay = Overlay::None,
         Action::Move(movement) => {
-            let last = super::super::views::compare::last_scroll(body, comparison, now);
-            comparison.scroll = super::scrolled(comparison.scroll.min(last), movement, 10, last);
+            let last = super::super::views::compare::last_scroll(body, &pane.comparison, now);
+            pane.scroll = super::scrolled(pane.scroll.min(last), movement, 10, last);
         }
         _ => {}
     }

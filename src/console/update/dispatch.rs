@@ -4,7 +4,7 @@
 
 use ratatui::crossterm::event::{KeyEvent, MouseEvent};
 
-use super::{App, bulk, claims, compare, findings, tour, withdraw, writes};
+use super::{App, bulk, claims, compare, export, findings, tour, withdraw, writes};
 use crate::console::action::{Action, Move};
 use crate::console::field::TextField;
 use crate::console::keymap::{self, Context};
@@ -119,6 +119,7 @@ pub(super) fn dispatch_in(
             Action::Compare => compare::open(app),
             Action::Claim => claims::toggle_claim(app),
             Action::Tour => tour::start(app),
+            Action::Export => export::case(app),
             Action::Move(m) => {
                 app.scroll_detail(m);
                 Ok(())
@@ -154,6 +155,7 @@ pub(super) fn dispatch_in(
             }
             Action::Compare => compare::open(app),
             Action::Claim => claims::toggle_claim(app),
+            Action::Export => export::case(app),
             Action::Help => {
                 app.model.overlay = Overlay::Help { scroll: 0 };
                 Ok(())

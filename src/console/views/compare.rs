@@ -11,9 +11,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
 use super::inert_span;
-use crate::clock::Timestamp;
+use crate::clock::{TimeForm, Timestamp};
 use crate::console::axis::Axis;
-use crate::console::model::compare::{Comparison, Pair, Side, pairs};
+use crate::console::model::compare::{ComparePane, Comparison, Pair, Side, pairs};
 use crate::inert::inert;
 
 /// Width of the labels left of the axis.
@@ -293,8 +293,8 @@ fn stacked(held: &Side, counterparts: &[Side]) -> Vec<Line<'static>> {
 
 /// The comparison below the axis, for an inner width of `width`.
 fn comparison_lines(c: &Comparison, width: u16, now: Timestamp) -> Vec<Line<'static>> {
-    let held = c.held_side(now);
-    let counterparts = c.counterparts(now);
+    let held = c.held_side(TimeForm::Readable(now));
+    let counterparts = c.counterparts(TimeForm::Readable(now));
     let mut lines = if counterparts.is_empty() {
         vec![
             Line::from(
@@ -341,7 +341,8 @@ pub(crate) fn last_scroll(body: Rect, c: &Comparison, now: Timestamp) -> usize {
 }
 
 /// Draws the comparison pane over the body.
-pub(crate) fn draw(frame: &mut Frame<'_>, body: Rect, c: &Comparison, now: Timestamp) {
+pub(crate) fn draw(frame: &mut Frame<'_>, body: Rect, pane: &ComparePane, now: Timestamp) {
+    let c = &pane.comparison;
     frame.render_widget(Clear, body);
     let row = &c.held.row;
     let title = Line::from(vec![
@@ -351,7 +352,7 @@ pub(crate) fn draw(frame: &mut Frame<'_>, body: Rect, c: &Comparison, now: Times
     ]);
     let (_, top, rest) = areas(body, c);
     let last = last_scroll_in(rest, c, now);
-    let scroll = c.scroll.min(last);
+    let scroll = pane.scroll.min(last);
     let mut block = Block::bordered()
         .title(title)
         .border_style(Style::new().fg(Color::Cyan));

@@ -12,10 +12,10 @@ use ratatui::widgets::{Block, Paragraph};
 
 use super::wrap::{cut, hang_of};
 use super::{inert_span, role_span};
-use crate::clock::{Timestamp, format_gap};
+use crate::clock::{TimeForm, Timestamp, format_gap};
 use crate::console::model::Model;
 use crate::console::model::detail::{Detail, RawMessage};
-use crate::console::timeline;
+use crate::evidence::timeline;
 use crate::inert::inert_bytes;
 use crate::store::{AnswerRow, CallbackRow, RejectedLine};
 
@@ -234,7 +234,7 @@ fn logical_lines(d: &Detail, now: Timestamp) -> Vec<Vec<Span<'_>>> {
             }
             out.push(Vec::new());
             out.push(heading("Timeline"));
-            for (at, line) in timeline::lines(&d.timeline, now) {
+            for (at, line) in timeline::lines(&d.timeline, TimeForm::Readable(now)) {
                 out.push(vec![
                     Span::raw(format!("  {}  ", at.readable(now))).dark_gray(),
                     // Timeline text carries ids, names and notes from events.

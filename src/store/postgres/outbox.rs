@@ -66,6 +66,14 @@ const ONE: &str = "SELECT o.id, o.job_id, o.request, o.attempt, o.input_digest,
     w.withdrawn_by, w.withdrawn_at, w.note, w.written_by, o.written_by
     FROM outbox o LEFT JOIN request_withdrawals w ON w.request_id = o.id WHERE o.id = $1";
 
+/// Every request made for a job, oldest first (`OUTBOX_COLUMNS` on `OUTBOX_TABLE`).
+const OF_JOB: &str = "SELECT o.id, o.job_id, o.request, o.attempt, o.input_digest,
+    o.model_digest, o.policy_revision, o.requested_by, o.requested_at,
+    CASE WHEN w.id IS NULL THEN o.status ELSE 'withdrawn' END,
+    w.withdrawn_by, w.withdrawn_at, w.note, w.written_by, o.written_by
+    FROM outbox o LEFT JOIN request_withdrawals w ON w.request_id = o.id
+    WHERE o.job_id = $1 ORDER BY o.id";
+
 /// Requests still pending for a job, by kind: pending as asked, and not withdrawn
 /// since (the one definition of a pending request, as on SQLite).
 const PENDING_OF_JOB: &str = "SELECT o.request, count(*) FROM outbox o WHERE o.job_id = $1
@@ -110,6 +118,15 @@ impl Ledger {
         self.row(ONE, &[&id])?
             .map(|row| outbox_from(self.location(), &row))
             .transpose()
+    }
+
+    /// Every request made for a job, withdrawn or not, oldest first.
+    pub fn requests_of_job(&self, job_id: &str) -> Result<Vec<OutboxRow>> {
+        debug_assert!(OF_JOB.contains(OUTBOX_COLUMNS) && OF_JOB.contains(OUTBOX_TABLE));
+        self.rows(OF_JOB, &[&job_id])?
+            .iter()
+            .map(|row| outbox_from(self.location(), row))
+            .collect()
     }
 
     /// Requests still pending in the outbox for a job, by kind.

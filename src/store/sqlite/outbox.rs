@@ -90,6 +90,14 @@ impl Ledger {
         self.run(|c| outbox_request(c, id))
     }
 
+    /// Every request made for a job, withdrawn or not, oldest first.
+    pub fn requests_of_job(&self, job_id: &str) -> Result<Vec<OutboxRow>> {
+        let sql = format!(
+            "SELECT {OUTBOX_COLUMNS} FROM {OUTBOX_TABLE} WHERE o.job_id = ?1 ORDER BY o.id"
+        );
+        self.all_rows(&sql, [job_id], outbox_from)
+    }
+
     /// One page of the outbox in the order the requests were made, kept when `query`
     /// keeps them (ages at `now`).
     pub fn outbox_page(

@@ -199,3 +199,45 @@ pub fn a_withdrawn_request_is_kept_and_no_longer_pending(location: &Location) {
         ]
     );
 }
+
+/// A job's own requests, withdrawn ones too, oldest first, as `outbox` lists them:
+/// what an evidence bundle shows beside the job. Another job's requests are not among
+/// them, not even a job whose id begins the same.
+pub fn a_jobs_requests_are_read_for_that_job_alone(location: &Location) {
+    with_demo_streams(location);
+    let first = asked(location, "retry", "booking-1058", "ops:maria");
+    let id = first["id"].to_string();
+    location.ok(&["request", "withdraw", &id, "--reviewer", "ops:lee"]);
+    asked(location, "cancel", "booking-1055", "ops:kim");
+    asked(location, "retry", "booking-1058", "ops:lee");
+
+    let outbox = list(location.json(&["outbox", "--json"]));
+    let of_job = |job: &str| -> Vec<Value> {
+        let rows = location
+            .open_read_only()
+            .requests_of_job(job)
+            .expect("the job's requests read");
+        list(serde_json::to_value(rows).expect("rows serialize"))
+    };
+    let listed = |job: &str| -> Vec<Value> {
+        outbox
+            .iter()
+            .filter(|row| row["job_id"] == job)
+            .cloned()
+            .collect()
+    };
+    let retries = of_job("booking-1058");
+    assert_eq!(retries, listed("booking-1058"));
+    assert_eq!(
+        retries
+            .iter()
+            .map(|r| r["status"].as_str().unwrap_or_default())
+            .collect::<Vec<_>>(),
+        ["withdrawn", "pending"],
+        "oldest first, the withdrawn one kept"
+    );
+    assert_eq!(of_job("booking-1055"), listed("booking-1055"));
+    assert_eq!(of_job("booking-1055").len(), 1);
+    assert!(of_job("booking-105").is_empty(), "an id is matched whole");
+    assert!(of_job("booking-7777").is_empty());
+}

@@ -1,15 +1,17 @@
-//! How the console words a job's timeline: one line per event, from the facts the
-//! ledger gives (see [`TimelineFact`]); a state move is told with the event that
-//! caused it. Times are written in the console's one format, without the zone: the
-//! status line says they are UTC. A person's row says who wrote it: the name they
-//! gave and, on a ledger that knows it, the database role (`ana (as reviewer_ana)`).
+//! How a job's timeline is worded, in the console and in an evidence bundle alike:
+//! one line per event, from the facts the ledger gives (see [`TimelineFact`]); a
+//! state move is told with the event that caused it. Times inside a line are written
+//! in the form the caller asks ([`TimeForm`]), without the zone: the console's status
+//! line, or the document, says they are UTC. A person's row says who wrote it: the
+//! name they gave and, on a ledger that knows it, the database role (`ana (as
+//! reviewer_ana)`).
 
-use crate::clock::Timestamp;
+use crate::clock::{TimeForm, Timestamp};
 use crate::signed::signed;
 use crate::store::{TimelineEntry, TimelineFact};
 
-/// The line the detail pane shows for `fact`, its times read at `now`.
-pub(crate) fn text(fact: &TimelineFact, now: Timestamp) -> String {
+/// The line said for `fact`, its times written in `times`.
+pub fn text(fact: &TimelineFact, times: TimeForm) -> String {
     match fact {
         TimelineFact::Moved {
             from,
@@ -32,7 +34,7 @@ pub(crate) fn text(fact: &TimelineFact, now: Timestamp) -> String {
             timeout_at,
         } => {
             let due = timeout_at.map_or_else(String::new, |t| {
-                format!(", due to time out {}", t.readable(now))
+                format!(", due to time out {}", times.of(t))
             });
             format!("attempt {attempt} started by {created_by}{due}")
         }
@@ -65,9 +67,8 @@ pub(crate) fn text(fact: &TimelineFact, now: Timestamp) -> String {
             reference,
             retention_until,
         } => {
-            let kept = retention_until.map_or_else(String::new, |t| {
-                format!(" (kept until {})", t.readable(now))
-            });
+            let kept = retention_until
+                .map_or_else(String::new, |t| format!(" (kept until {})", times.of(t)));
             format!("output stored: {reference}{kept}")
         }
         TimelineFact::OutputChecked { exists: true } => "output checked: exists".to_owned(),
@@ -85,9 +86,8 @@ pub(crate) fn text(fact: &TimelineFact, now: Timestamp) -> String {
             escalate_at,
             written_by,
         } => {
-            let escalate = escalate_at.map_or_else(String::new, |t| {
-                format!(", escalate at {}", t.readable(now))
-            });
+            let escalate =
+                escalate_at.map_or_else(String::new, |t| format!(", escalate at {}", times.of(t)));
             format!(
                 "owner {owner} set by {}{escalate}",
                 signed(set_by, written_by.as_deref())
@@ -164,10 +164,11 @@ pub(crate) fn text(fact: &TimelineFact, now: Timestamp) -> String {
     }
 }
 
-/// The timeline as the detail pane shows it: one line per event. A state move that an
-/// event caused at the same moment (an attempt started or timed out, a callback
-/// applied) is said on that event's line instead of on a line of its own.
-pub(crate) fn lines(entries: &[TimelineEntry], now: Timestamp) -> Vec<(Timestamp, String)> {
+/// The timeline as the detail pane and the evidence bundle show it: one line per
+/// event. A state move that an event caused at the same moment (an attempt started or
+/// timed out, a callback applied) is said on that event's line instead of on a line
+/// of its own.
+pub fn lines(entries: &[TimelineEntry], times: TimeForm) -> Vec<(Timestamp, String)> {
     let mut out = Vec::with_capacity(entries.len());
     let mut i = 0;
     while i < entries.len() {
@@ -176,14 +177,14 @@ pub(crate) fn lines(entries: &[TimelineEntry], now: Timestamp) -> Vec<(Timestamp
             .get(i + 1)
             .filter(|next| next.at == entry.at)
             .and_then(|next| {
-                together(&entry.fact, &next.fact, now)
-                    .or_else(|| together(&next.fact, &entry.fact, now))
+                together(&entry.fact, &next.fact, times)
+                    .or_else(|| together(&next.fact, &entry.fact, times))
             });
         if let Some(line) = merged {
             out.push((entry.at, line));
             i += 2;
         } else {
-            out.push((entry.at, text(&entry.fact, now)));
+            out.push((entry.at, text(&entry.fact, times)));
             i += 1;
         }
     }
@@ -192,7 +193,7 @@ pub(crate) fn lines(entries: &[TimelineEntry], now: Timestamp) -> Vec<(Timestamp
 
 /// One line for `event` and the state move it caused, when `moved` is that move
 /// (ingest names the event in the move's cause).
-fn together(moved: &TimelineFact, event: &TimelineFact, now: Timestamp) -> Option<String> {
+fn together(moved: &TimelineFact, event: &TimelineFact, times: TimeForm) -> Option<String> {
     let TimelineFact::Moved {
         from: Some(from),
         to,
@@ -214,7 +215,7 @@ fn together(moved: &TimelineFact, event: &TimelineFact, now: Timestamp) -> Optio
         TimelineFact::Callback { seq, .. } => cause.starts_with(&format!("callback #{seq}:")),
         _ => false,
     };
-    caused.then(|| format!("{}; state {from} -> {to}", text(event, now)))
+    caused.then(|| format!("{}; state {from} -> {to}", text(event, times)))
 }
 
 /// A person's note after what they did (` - why`), or nothing.
@@ -229,7 +230,7 @@ fn dash_note(note: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::{lines, text};
-    use crate::clock::Timestamp;
+    use crate::clock::{TimeForm, Timestamp};
     use crate::decision::JobState;
     use crate::store::{TimelineEntry, TimelineFact};
 
@@ -296,7 +297,7 @@ mod tests {
                 TimelineFact::AttemptTimedOut { attempt: 2 },
             ),
         ];
-        let shown: Vec<String> = lines(&timeline, at("2026-11-27T17:00:00Z"))
+        let shown: Vec<String> = lines(&timeline, TimeForm::Readable(at("2026-11-27T17:00:00Z")))
             .into_iter()
             .map(|(at, line)| format!("{} {line}", at.short()))
             .collect();
@@ -310,11 +311,16 @@ mod tests {
                 "2026-11-27 13:30:00 attempt 2 timed out",
             ]
         );
+        // A document read long after says the year inside the line too.
+        assert_eq!(
+            lines(&timeline, TimeForm::Dated)[1].1,
+            "attempt 1 started by system, due to time out 2026-11-27 13:22:01; state accepted -> running"
+        );
     }
 
     #[test]
     fn a_persons_row_says_the_role_that_wrote_it_only_where_it_is_known() {
-        let now = at("2026-11-27T17:00:00Z");
+        let now = TimeForm::Readable(at("2026-11-27T17:00:00Z"));
         let answer = |written_by: Option<&str>| TimelineFact::Answer {
             callback_seq: 2,
             verdict: crate::decision::Verdict::SingleEffect,
@@ -348,7 +354,7 @@ mod tests {
             cause: "worker recorded failure".to_owned(),
         };
         assert_eq!(
-            text(&fact, at("2026-11-27T17:00:00Z")),
+            text(&fact, TimeForm::Readable(at("2026-11-27T17:00:00Z"))),
             "not applied: failed asked by worker recorded failure; succeeded stands"
         );
     }
