@@ -190,6 +190,41 @@ fn each_persons_role_is_shown_beside_the_name_they_gave() {
     }
     let views = json(&url, &["views", "--json"]);
     assert_eq!(views[0]["written_by"], "desk_ana", "{views}");
+
+    // A reviewer's role may claim a case and keep its looks at the lists: Bob claims
+    // the second case, and Ana's console, leaving Held for Quarantined, records her
+    // look (both by the server's grants to the reviewer role, set by the roles SQL).
+    let claim = json(
+        &bob,
+        &[
+            "claim",
+            &seq(second).to_string(),
+            "--reviewer",
+            "bob",
+            "--json",
+        ],
+    );
+    assert_eq!(claim["claim"]["written_by"], "desk_bob", "{claim}");
+    {
+        let at_ana = Location::parse(std::ffi::OsStr::new(&ana)).unwrap();
+        let ledger = Ledger::open_at(&at_ana, OpenMode::ReadWrite).unwrap();
+        let now = Timestamp::parse(NOW).unwrap();
+        let mut app = App::new(ledger, Clock::Fixed(now), "ana".to_owned(), false).unwrap();
+        update(
+            &mut app,
+            Action::ShowTab(jobledger::console::Tab::Quarantined),
+        );
+        assert!(
+            app.model().flash.as_ref().is_none_or(|f| !f.error),
+            "{:?}",
+            app.model().flash
+        );
+        let looked = Ledger::open_at(&at_ana, OpenMode::ReadOnly)
+            .unwrap()
+            .last_look("ana", jobledger::review::looks::HELD)
+            .unwrap();
+        assert!(looked.is_some(), "ana's look at Held was not kept");
+    }
     let outbox = ok(&url, &["outbox"]);
     assert!(
         outbox.contains("withdrawn by ana (as desk_ana) at"),

@@ -94,14 +94,16 @@ pub fn claim(
     }
     let until = now.plus_seconds(CLAIM_LASTS_S);
     writer.insert_claim(seq, reviewer, now, Some(until))?;
-    writer.commit()?;
-    Ok(ClaimRow {
+    // Read back as the ledger holds it: a server also says which role wrote it.
+    let written = writer.latest_claim(seq)?.unwrap_or(ClaimRow {
         callback_seq: seq,
         reviewer: reviewer.to_owned(),
         since: now,
         until,
         written_by: None,
-    })
+    });
+    writer.commit()?;
+    Ok(written)
 }
 
 /// Releases `reviewer`'s claim on callback `seq`; refused when they hold none.
