@@ -313,6 +313,7 @@ pub fn account(
                 aged_at: open.aged_at,
                 expected_age_s: open.expected_age_s,
                 owner: open.owner.clone(),
+                order_at: open.aged_at,
                 pending: None,
             });
         }

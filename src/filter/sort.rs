@@ -16,6 +16,10 @@ pub enum SortColumn {
     Timeout,
     /// The reason code.
     Reason,
+    /// When a job's owner escalates it: overdue first, none last (Aged).
+    Escalation,
+    /// When the job was accepted: the oldest first (Aged).
+    Accepted,
 }
 
 impl SortColumn {
@@ -27,6 +31,8 @@ impl SortColumn {
             SortColumn::Arrival => "arrival",
             SortColumn::Timeout => "timeout",
             SortColumn::Reason => "reason",
+            SortColumn::Escalation => "escalation",
+            SortColumn::Accepted => "accepted",
         }
     }
 
@@ -40,11 +46,14 @@ impl SortColumn {
                 SortColumn::Timeout,
                 SortColumn::Reason,
             ],
-            Scope::AgedJobs
-            | Scope::FailedJobs
-            | Scope::Requests
-            | Scope::RejectedLines
-            | Scope::FindingJobs => &[SortColumn::Ledger],
+            Scope::AgedJobs => &[
+                SortColumn::Ledger,
+                SortColumn::Escalation,
+                SortColumn::Accepted,
+            ],
+            Scope::FailedJobs | Scope::Requests | Scope::RejectedLines | Scope::FindingJobs => {
+                &[SortColumn::Ledger]
+            }
         }
     }
 }
@@ -111,7 +120,7 @@ mod tests {
             .reversed();
         assert_eq!(gap.label().as_deref(), Some("sorted by gap ▼"));
         assert_eq!(
-            Sort::default().next_column(SortColumn::of(Scope::AgedJobs)),
+            Sort::default().next_column(SortColumn::of(Scope::FailedJobs)),
             Sort::default()
         );
     }

@@ -117,9 +117,30 @@ pub struct AgedJobRow {
     pub aged_at: Timestamp,
     pub expected_age_s: i64,
     pub owner: Option<OwnerRow>,
+    /// The time the list is ordered by (see [`AgedJobRow::order_at_for`]): when it
+    /// aged, in the list's own order.
+    pub order_at: Timestamp,
     /// The job's requests still pending in the outbox, when read for it (the Aged
     /// view reads them for the rows it shows); `None` otherwise.
     pub pending: Option<super::PendingRequests>,
+}
+
+impl AgedJobRow {
+    /// The time an Aged list sorted by `column` orders this job by (then by its id):
+    /// when it aged (the list's own order), its escalation time (none: last), or
+    /// when it was accepted.
+    pub fn order_at_for(&self, column: crate::filter::SortColumn) -> Timestamp {
+        use crate::filter::SortColumn;
+        match column {
+            SortColumn::Escalation => self
+                .owner
+                .as_ref()
+                .and_then(|o| o.escalate_at)
+                .unwrap_or(Timestamp::LATEST),
+            SortColumn::Accepted => self.accepted_at,
+            _ => self.aged_at,
+        }
+    }
 }
 
 /// A failed job, for the review of failures.

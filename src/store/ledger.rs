@@ -412,6 +412,15 @@ impl Ledger {
     ) -> Result<Vec<AgedJobRow>, StoreError> {
         on_engine!(self, e => e.aged_jobs_page(now, query, page))
     }
+    pub fn aged_jobs_sorted_page(
+        &self,
+        now: Timestamp,
+        query: &Query,
+        sort: Sort,
+        page: &PageRequest<JobKey>,
+    ) -> Result<Vec<AgedJobRow>, StoreError> {
+        on_engine!(self, e => e.aged_jobs_sorted_page(now, query, sort, page))
+    }
     pub fn failed_jobs_page(
         &self,
         now: Timestamp,

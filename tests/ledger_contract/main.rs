@@ -94,6 +94,7 @@ contract! {
             pages_by_key_give_every_callback_once_in_order,
             sorted_pages_give_every_held_callback_once_in_order,
             pages_of_aged_jobs_give_every_job_once_in_order,
+            sorted_pages_of_aged_jobs_give_every_job_once_in_order,
         ],
         counts: [
             counts_match_the_rows_listed,

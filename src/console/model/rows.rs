@@ -206,8 +206,9 @@ impl PageRow for AgedJobRow {
     type Source = ();
     const SCOPE: Scope = Scope::AgedJobs;
 
+    /// The time the list is sorted by (when it aged, in its own order), then the id.
     fn key(&self) -> JobKey {
-        (self.aged_at, self.job_id.clone())
+        (self.order_at, self.job_id.clone())
     }
 
     fn detail_key(&self) -> Option<DetailKey> {

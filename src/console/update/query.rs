@@ -217,9 +217,10 @@ impl App {
             return Ok(());
         };
         let columns = list.sorts();
-        // Only callback lists are read both ways; the job, request and rejected-line
-        // lists keep the one order their indexes give.
-        if list.scope() != Scope::Callbacks {
+        // Callback lists and Aged are read both ways, by any of their columns; the
+        // other job, request and rejected-line lists keep the one order their indexes
+        // give.
+        if !matches!(list.scope(), Scope::Callbacks | Scope::AgedJobs) {
             self.model.flash = Flash::info(format!("the {title} view keeps its own order"));
             return Ok(());
         }

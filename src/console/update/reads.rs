@@ -124,7 +124,9 @@ impl RowSource for LedgerRows<'_> {
     }
 
     fn aged_jobs(&self, query: Query<'_, ()>, page: PageRequest<JobKey>) -> RowsRead<AgedJobRow> {
-        let mut rows = self.ledger.aged_jobs_page(self.now, query.filter, &page)?;
+        let mut rows =
+            self.ledger
+                .aged_jobs_sorted_page(self.now, query.filter, query.sort, &page)?;
         // What was already asked of each job shown: one indexed read a row.
         for row in &mut rows {
             row.pending = Some(self.ledger.pending_requests(&row.job_id)?);

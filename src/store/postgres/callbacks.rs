@@ -80,7 +80,8 @@ const CALLBACK_FIELDS: Columns = Columns {
 /// the expressions of the review lists' indexes (migration 001).
 fn sort_column(column: SortColumn) -> &'static str {
     match column {
-        SortColumn::Ledger => "c.seq",
+        // A job list's columns are not a callback list's: its own order.
+        SortColumn::Ledger | SortColumn::Escalation | SortColumn::Accepted => "c.seq",
         SortColumn::Gap => GAP_SORT_KEY,
         SortColumn::Arrival => "coalesce(c.arrived_at, '')",
         SortColumn::Timeout => "coalesce(c.timeout_at, '')",
@@ -93,7 +94,9 @@ fn sort_column(column: SortColumn) -> &'static str {
 /// the rest text.
 fn sort_value(column: SortColumn, row: &Row, i: usize) -> Read<SortValue> {
     Ok(match column {
-        SortColumn::Ledger => SortValue::Integer(row.try_get(i)?),
+        SortColumn::Ledger | SortColumn::Escalation | SortColumn::Accepted => {
+            SortValue::Integer(row.try_get(i)?)
+        }
         SortColumn::Gap => SortValue::Real(row.try_get(i)?),
         SortColumn::Arrival | SortColumn::Timeout | SortColumn::Reason => {
             SortValue::Text(row.try_get(i)?)
@@ -104,7 +107,10 @@ fn sort_value(column: SortColumn, row: &Row, i: usize) -> Read<SortValue> {
 /// Binds a page's sort value as the sort column's SQL type; returns its placeholder.
 fn bind_sort_value(params: &mut Params, column: SortColumn, value: &SortValue) -> String {
     match (column, value) {
-        (SortColumn::Ledger, SortValue::Integer(n)) => format!("{}::bigint", params.bind(*n)),
+        (
+            SortColumn::Ledger | SortColumn::Escalation | SortColumn::Accepted,
+            SortValue::Integer(n),
+        ) => format!("{}::bigint", params.bind(*n)),
         #[allow(clippy::cast_precision_loss)] // as SQLite compares an integer with a real
         (_, SortValue::Integer(n)) => format!("{}::float8", params.bind(*n as f64)),
         (_, SortValue::Real(x)) => format!("{}::float8", params.bind(*x)),

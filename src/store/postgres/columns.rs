@@ -283,6 +283,7 @@ pub(super) fn aged_from(row: &Row) -> Read<AgedJobRow> {
         aged_at: time(row, 3)?,
         expected_age_s: row.try_get(4)?,
         owner,
+        order_at: time(row, 3)?,
         pending: None,
     })
 }

@@ -87,7 +87,10 @@ const CALLBACK_FIELDS: Columns = Columns {
 /// the indexes in migration 007, letter for letter in meaning.
 fn sort_column(column: SortColumn) -> (&'static str, &'static str) {
     match column {
-        SortColumn::Ledger => ("c.seq", "callbacks_review_list"),
+        // A job list's columns are not a callback list's: its own order.
+        SortColumn::Ledger | SortColumn::Escalation | SortColumn::Accepted => {
+            ("c.seq", "callbacks_review_list")
+        }
         SortColumn::Gap => (GAP_SORT_KEY, "callbacks_review_by_gap"),
         SortColumn::Arrival => (
             "coalesce(c.arrived_at, '')",

@@ -146,7 +146,8 @@ pub(super) fn aged_from(row: &Row<'_>) -> rusqlite::Result<AgedJobRow> {
         None => None,
     };
     Ok(from_columns!(row, 0 => AgedJobRow {
-        job_id, state, accepted_at, aged_at, expected_age_s; owner: owner, pending: None
+        job_id, state, accepted_at, aged_at, expected_age_s;
+        owner: owner, order_at: row.get(3)?, pending: None
     }))
 }
 

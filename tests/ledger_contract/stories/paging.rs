@@ -269,3 +269,85 @@ pub fn pages_of_aged_jobs_give_every_job_once_in_order(location: &Location) {
         i64::try_from(forwards.len()).unwrap()
     );
 }
+
+/// The aged jobs sorted by escalation time and by acceptance, each way, read three at
+/// a time forwards and back: every aged job once, in that order (jobs with no
+/// escalation time last when ascending), the same set as the list's own order.
+pub fn sorted_pages_of_aged_jobs_give_every_job_once_in_order(location: &Location) {
+    with_generated_jobs(location);
+    let ledger = location.open();
+    // Some owners with escalation times, some of them equal, so the order has ties.
+    let mut writer_ledger = location.open();
+    let all: Vec<String> = ledger
+        .aged_jobs_page(now(), &Query::default(), &PageRequest::first(1000))
+        .unwrap()
+        .into_iter()
+        .map(|j| j.job_id)
+        .collect();
+    assert!(all.len() >= 10, "enough aged jobs for pages: {all:?}");
+    for (i, job) in all.iter().enumerate().filter(|(i, _)| i % 3 != 0) {
+        let minutes = i64::try_from(i % 4).unwrap() * 20 - 30;
+        jobledger::escalation::set_owner(
+            &mut writer_ledger,
+            job,
+            "ops:kim",
+            Some(now().plus_seconds(minutes * 60)),
+            "lead",
+            now(),
+        )
+        .unwrap();
+    }
+    drop(writer_ledger);
+    let query = Query::default();
+    for column in [SortColumn::Escalation, SortColumn::Accepted] {
+        for descending in [false, true] {
+            let sort = Sort { column, descending };
+            let read = |forwards: bool| -> Vec<JobKey> {
+                let mut keys: Vec<JobKey> = Vec::new();
+                let mut keyset = if forwards {
+                    Keyset::First
+                } else {
+                    Keyset::Last
+                };
+                loop {
+                    within(keys.len(), all.len());
+                    let page = ledger
+                        .aged_jobs_sorted_page(now(), &query, sort, &PageRequest::at(keyset, 3))
+                        .unwrap();
+                    let page: Vec<JobKey> = page
+                        .into_iter()
+                        .map(|j| {
+                            assert_eq!(j.order_at, j.order_at_for(column));
+                            (j.order_at, j.job_id)
+                        })
+                        .collect();
+                    let (Some(first), Some(last)) = (page.first().cloned(), page.last().cloned())
+                    else {
+                        break;
+                    };
+                    if forwards {
+                        keys.extend(page);
+                        keyset = Keyset::After(last);
+                    } else {
+                        keys.splice(0..0, page);
+                        keyset = Keyset::Before(first);
+                    }
+                }
+                keys
+            };
+            let forwards = read(true);
+            let expected = if descending {
+                Ordering::Greater
+            } else {
+                Ordering::Less
+            };
+            for pair in forwards.windows(2) {
+                assert_eq!(pair[0].cmp(&pair[1]), expected, "{sort:?}: {pair:?}");
+            }
+            assert_eq!(read(false), forwards, "{sort:?}");
+            let ids: BTreeSet<String> = forwards.iter().map(|(_, id)| id.clone()).collect();
+            assert_eq!(ids, all.iter().cloned().collect(), "{sort:?}");
+            assert_eq!(ids.len(), forwards.len(), "{sort:?}");
+        }
+    }
+}

@@ -3,7 +3,7 @@
 
 use crate::clock::Timestamp;
 use crate::decision::JobState;
-use crate::filter::{Field, Query};
+use crate::filter::{Field, Query, Sort, SortColumn};
 use crate::store::postgres::Ledger;
 use crate::store::postgres::columns::{Read, aged_from, failed_from};
 use crate::store::postgres::filter::{Column, Columns, Params, condition};
@@ -106,12 +106,14 @@ impl JobList {
         select.filter_some(condition(query, &self.fields, Some(now), params))
     }
 
-    /// One page.
+    /// One page, ordered by `order` (then the job id), the largest first when
+    /// `descending`.
     fn page(
         &self,
         now: Timestamp,
         query: &Query,
         page: &PageRequest<JobKey>,
+        (order, descending): (&str, bool),
         params: &mut Params,
     ) -> Select {
         let keyset = &page.keyset;
@@ -120,16 +122,40 @@ impl JobList {
             (Some(op), Some((at, id))) => {
                 let at = params.bind(at.to_ledger_text());
                 let id = params.bind(id.clone());
-                select.filter(format!(
-                    "({}, j.job_id) {op} ({at}::text, {id}::text)",
-                    self.order
-                ))
+                let op = if descending { flipped(op) } else { op };
+                select.filter(format!("({order}, j.job_id) {op} ({at}::text, {id}::text)"))
             }
             _ => select,
         };
+        let direction = match (direction(keyset), descending) {
+            ("ASC", true) => "DESC",
+            ("DESC", true) => "ASC",
+            (direction, _) => direction,
+        };
         select
-            .order_by(&[self.order, "j.job_id"], direction(keyset))
+            .order_by(&[order, "j.job_id"], direction)
             .limit(page.limit)
+    }
+}
+
+/// The comparison the other way round, for a list read largest first.
+fn flipped(op: &'static str) -> &'static str {
+    match op {
+        ">=" => "<=",
+        ">" => "<",
+        "<" => ">",
+        "<=" => ">=",
+        other => other,
+    }
+}
+
+/// What an Aged list sorted by `column` is ordered by: the SQL of
+/// [`AgedJobRow::order_at_for`] (the ledger file's, letter for letter).
+fn aged_order(column: SortColumn) -> &'static str {
+    match column {
+        SortColumn::Escalation => "coalesce(o.escalate_at, '9999-12-31T23:59:59.999Z')",
+        SortColumn::Accepted => "j.accepted_at",
+        _ => "j.aged_at",
     }
 }
 
@@ -142,7 +168,24 @@ impl Ledger {
         query: &Query,
         page: &PageRequest<JobKey>,
     ) -> Result<Vec<AgedJobRow>> {
-        self.job_page(&AGED, now, query, page, aged_from)
+        self.aged_jobs_sorted_page(now, query, Sort::default(), page)
+    }
+
+    /// [`Ledger::aged_jobs_page`] sorted by `sort`.
+    pub fn aged_jobs_sorted_page(
+        &self,
+        now: Timestamp,
+        query: &Query,
+        sort: Sort,
+        page: &PageRequest<JobKey>,
+    ) -> Result<Vec<AgedJobRow>> {
+        let order = aged_order(sort.column);
+        let mut rows =
+            self.job_page(&AGED, now, query, page, (order, sort.descending), aged_from)?;
+        for row in &mut rows {
+            row.order_at = row.order_at_for(sort.column);
+        }
+        Ok(rows)
     }
 
     /// One page of failed jobs in order of acceptance, kept when `query` keeps them
@@ -153,7 +196,14 @@ impl Ledger {
         query: &Query,
         page: &PageRequest<JobKey>,
     ) -> Result<Vec<(FailedJobRow, Timestamp)>> {
-        self.job_page(&FAILED, now, query, page, failed_from)
+        self.job_page(
+            &FAILED,
+            now,
+            query,
+            page,
+            (FAILED.order, false),
+            failed_from,
+        )
     }
 
     fn job_page<T>(
@@ -162,10 +212,11 @@ impl Ledger {
         now: Timestamp,
         query: &Query,
         page: &PageRequest<JobKey>,
+        order: (&str, bool),
         from_row: fn(&postgres::Row) -> Read<T>,
     ) -> Result<Vec<T>> {
         let mut params = Params::new();
-        let sql = list.page(now, query, page, &mut params).sql();
+        let sql = list.page(now, query, page, order, &mut params).sql();
         let mut rows = self.read_rows(&sql, &params.refs(), from_row)?;
         if backwards(&page.keyset) {
             rows.reverse();

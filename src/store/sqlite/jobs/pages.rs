@@ -13,7 +13,7 @@ use super::super::filter::{Column, Columns, condition, query_named};
 use super::super::query::Select;
 use super::super::{Ledger, StoreError};
 use crate::clock::Timestamp;
-use crate::filter::{Field, Query};
+use crate::filter::{Field, Query, Sort, SortColumn};
 use crate::store::{AgedJobRow, FailedJobRow};
 use crate::store::{JobKey, PageRequest};
 
@@ -102,19 +102,52 @@ impl JobList {
         }
     }
 
-    /// One page, `:key_at`/`:key_id` its key.
-    fn page(&self, page: &PageRequest<JobKey>, query: Option<String>) -> Select {
+    /// One page, `:key_at`/`:key_id` its key, ordered by `order` (then the job id),
+    /// the largest first when `descending`.
+    fn page(
+        &self,
+        page: &PageRequest<JobKey>,
+        query: Option<String>,
+        order: &str,
+        descending: bool,
+    ) -> Select {
         let keyset = &page.keyset;
         let select = match keyset.comparison() {
             Some(op) => self.select(self.columns, query).filter(format!(
-                "({}, j.job_id) {op} (:key_at, :key_id)",
-                self.order
+                "({order}, j.job_id) {} (:key_at, :key_id)",
+                if descending { flipped(op) } else { op }
             )),
             None => self.select(self.columns, query),
         };
+        let direction = match (keyset.direction(), descending) {
+            ("ASC", true) => "DESC",
+            ("DESC", true) => "ASC",
+            (direction, _) => direction,
+        };
         select
-            .order_by(&[self.order, "j.job_id"], keyset.direction())
+            .order_by(&[order, "j.job_id"], direction)
             .limit(page.limit)
+    }
+}
+
+/// The comparison the other way round, for a list read largest first.
+fn flipped(op: &'static str) -> &'static str {
+    match op {
+        ">=" => "<=",
+        ">" => "<",
+        "<" => ">",
+        "<=" => ">=",
+        other => other,
+    }
+}
+
+/// What an Aged list sorted by `column` is ordered by: the SQL of
+/// [`AgedJobRow::order_at_for`].
+fn aged_order(column: SortColumn) -> &'static str {
+    match column {
+        SortColumn::Escalation => "coalesce(o.escalate_at, '9999-12-31T23:59:59.999Z')",
+        SortColumn::Accepted => "j.accepted_at",
+        _ => "j.aged_at",
     }
 }
 
@@ -127,7 +160,25 @@ impl Ledger {
         query: &Query,
         page: &PageRequest<JobKey>,
     ) -> Result<Vec<AgedJobRow>> {
-        self.job_page(&AGED, now, query, page, aged_from)
+        self.aged_jobs_sorted_page(now, query, Sort::default(), page)
+    }
+
+    /// [`Ledger::aged_jobs_page`] sorted by `sort`: the page's key time is each row's
+    /// [`AgedJobRow::order_at`].
+    pub fn aged_jobs_sorted_page(
+        &self,
+        now: Timestamp,
+        query: &Query,
+        sort: Sort,
+        page: &PageRequest<JobKey>,
+    ) -> Result<Vec<AgedJobRow>> {
+        let order = aged_order(sort.column);
+        let mut rows =
+            self.job_page(&AGED, now, query, page, (order, sort.descending), aged_from)?;
+        for row in &mut rows {
+            row.order_at = row.order_at_for(sort.column);
+        }
+        Ok(rows)
     }
 
     /// One page of failed jobs in order of acceptance (the key's time is `accepted_at`),
@@ -138,7 +189,14 @@ impl Ledger {
         query: &Query,
         page: &PageRequest<JobKey>,
     ) -> Result<Vec<(FailedJobRow, Timestamp)>> {
-        self.job_page(&FAILED, now, query, page, failed_from)
+        self.job_page(
+            &FAILED,
+            now,
+            query,
+            page,
+            (FAILED.order, false),
+            failed_from,
+        )
     }
 
     fn job_page<T>(
@@ -147,10 +205,13 @@ impl Ledger {
         now: Timestamp,
         query: &Query,
         page: &PageRequest<JobKey>,
+        (order, descending): (&str, bool),
         from_row: fn(&Row<'_>) -> rusqlite::Result<T>,
     ) -> Result<Vec<T>> {
         let condition = condition(query, &list.fields, Some(now));
-        let sql = list.page(page, condition.sql.clone()).sql();
+        let sql = list
+            .page(page, condition.sql.clone(), order, descending)
+            .sql();
         let (key_at, key_id) = page.keyset.key().map(|(at, id)| (*at, id.as_str())).unzip();
         let mut rows: Vec<T> = self.run(|c| {
             let mut st = c.prepare_cached(&sql)?;
