@@ -1,4 +1,4 @@
-//! `e` in the console: the selected callback's evidence bundle, the very document
+//! `e` in the console: the selected callback's (or job's) evidence bundle, the very document
 //! `jobledger export SEQ` prints, written to `jobledger-case-SEQ.md` in the console's
 //! directory (the next free name when that one is taken, so nothing is overwritten),
 //! from the list or the callback's detail; the message line says where it went.
@@ -80,25 +80,58 @@ fn e_writes_the_bundle_export_prints_and_never_over_a_file() {
 }
 
 #[test]
-fn e_on_a_row_that_is_no_callback_says_so_and_writes_nothing() {
-    let (_demo, mut app) = demo_app("ana");
+fn e_on_a_job_writes_the_bundle_export_job_prints() {
+    let (demo, mut app) = demo_app("ana");
     let dir = tempfile::tempdir().unwrap();
     app.export_to(dir.path());
     update(&mut app, Action::ShowTab(Tab::Aged));
-    assert!(!app.offers(Action::Export));
+    assert!(app.offers(Action::Export));
+    let job = app.model().list().and_then(|l| l.job()).unwrap().to_owned();
     ch(&mut app, 'e');
-    assert!(
-        flash(&app).contains("the evidence bundle is of a callback"),
-        "{}",
-        flash(&app)
+    let written = dir.path().join(format!("jobledger-job-{job}.md"));
+    assert_eq!(
+        flash(&app),
+        format!(
+            "evidence bundle of job {job} written to {}",
+            written.display()
+        )
     );
-    assert!(files(dir.path()).is_empty());
+    let printed = succeeded(
+        &command(&demo.path, NOW)
+            .args(["export", "--job", &job])
+            .output()
+            .unwrap(),
+        &["export", "--job", &job],
+    );
+    assert_eq!(std::fs::read_to_string(&written).unwrap(), printed);
 
     // A quarantined callback has its bundle too.
     update(&mut app, Action::ShowTab(Tab::Quarantined));
     let seq = selected_callback(&app).seq;
     ch(&mut app, 'e');
-    assert_eq!(files(dir.path()), [format!("jobledger-case-{seq}.md")]);
+    assert_eq!(
+        files(dir.path()),
+        [
+            format!("jobledger-case-{seq}.md"),
+            format!("jobledger-job-{job}.md")
+        ]
+    );
+}
+
+#[test]
+fn e_where_no_row_is_selected_says_so_and_writes_nothing() {
+    let (_demo, mut app) = demo_app("ana");
+    let dir = tempfile::tempdir().unwrap();
+    app.export_to(dir.path());
+    update(&mut app, Action::ShowTab(Tab::Reconcile));
+    assert!(!app.offers(Action::Export));
+    ch(&mut app, 'e');
+    assert!(
+        flash(&app).contains("the evidence bundle is of a callback or a job"),
+        "{}",
+        flash(&app)
+    );
+    assert!(files(dir.path()).is_empty());
 }
 
 #[test]
@@ -131,8 +164,8 @@ fn the_help_lists_e() {
         key(&mut app, KeyCode::PageDown);
     }
     assert!(
-        help.lines()
-            .any(|l| l.contains(" e ") && l.contains("export the callback's evidence bundle")),
+        help.lines().any(|l| l.contains(" e ")
+            && l.contains("export the evidence bundle of the callback or job")),
         "`e` is not in the help:\n{help}"
     );
     // The help is drawn from the key table, where `e` is in a list and in a detail.

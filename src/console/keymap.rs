@@ -228,7 +228,7 @@ impl Entry {
 }
 
 /// `e`, in a list of callbacks and in a callback's detail alike.
-const EXPORT_HELP: &str = "export the callback's evidence bundle (raw message, comparison, timeline, answers, owner, requests) to jobledger-case-SEQ.md in the current directory";
+const EXPORT_HELP: &str = "export the evidence bundle of the callback or job (raw message, comparison, timeline, answers, owner, requests) to jobledger-case-SEQ.md or jobledger-job-JOB.md here";
 
 /// A click in the table: where it landed is filled in from the mouse event.
 const CLICK: Action = Action::Click { column: 0, row: 0 };

@@ -448,7 +448,9 @@ impl Model {
                         .selected_callback()
                         .is_some_and(|c| c.disposition.waits_for_a_person())
             }
-            Action::Export => self.selected_callback().is_some(),
+            Action::Export => {
+                self.selected_callback().is_some() || self.list().and_then(|l| l.job()).is_some()
+            }
             // Offered where there is more than one order to cycle through.
             Action::SortNext => self.list().is_some_and(|l| l.sorts().len() > 1),
             _ => true,

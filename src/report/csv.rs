@@ -5,6 +5,12 @@
 //! absent value is an empty field; times are the ledger's RFC 3339 text; yes and no
 //! are `true` and `false`.
 //!
+//! A spreadsheet runs a field that starts with `=`, `+`, `-` or `@` as a formula, and a
+//! job id, a reason or a note comes from outside: such a field that is not a number
+//! starts with a `'` (what the sheets themselves use to say "text"), so opening the
+//! file never runs what a remote service or a colleague wrote. The JSON keeps every
+//! value as it is.
+//!
 //! Rows end in LF, not the RFC's CRLF: like every other report, a CSV printed to a
 //! terminal holds no control character but the line end, and it reads line by line
 //! with `grep` and `wc -l`; spreadsheets and CSV readers take either end.
@@ -32,14 +38,26 @@ impl<T> Column<T> {
     }
 }
 
-/// `value` as one CSV field: inert, and quoted when it must be.
+/// `value` as one CSV field: inert, a would-be formula marked as text, and quoted
+/// when it must be.
 pub fn field(value: &str) -> Cow<'_, str> {
     let value = inert(value);
+    let value = if reads_as_formula(&value) {
+        Cow::Owned(format!("'{value}"))
+    } else {
+        value
+    };
     if value.contains([',', '"', '\r', '\n']) {
         Cow::Owned(format!("\"{}\"", value.replace('"', "\"\"")))
     } else {
         value
     }
+}
+
+/// Would a spreadsheet take `value` for a formula? It starts with a formula's sign
+/// and is not a plain number (a negative gap, `-120`, stays a number).
+fn reads_as_formula(value: &str) -> bool {
+    value.starts_with(['=', '+', '-', '@']) && value.parse::<f64>().is_err()
 }
 
 /// The header row, with its line end.
@@ -92,6 +110,23 @@ mod tests {
         assert_eq!(field("a,b"), "\"a,b\"");
         assert_eq!(field("say \"hi\""), "\"say \"\"hi\"\"\"");
         assert_eq!(field(""), "");
+    }
+
+    #[test]
+    fn a_field_a_spreadsheet_would_run_is_marked_as_text() {
+        assert_eq!(
+            field("=HYPERLINK(\"http://x\")"),
+            "\"'=HYPERLINK(\"\"http://x\"\")\""
+        );
+        assert_eq!(field("+1+cmd|' /C calc'!A0"), "'+1+cmd|' /C calc'!A0");
+        assert_eq!(field("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(field("-2+3"), "'-2+3");
+        // Numbers stay numbers; a sign inside a value is no formula.
+        assert_eq!(field("-120"), "-120");
+        assert_eq!(field("+3.5"), "+3.5");
+        assert_eq!(field("job-1=2"), "job-1=2");
+        // A tab or carriage return in front is made inert before the check.
+        assert_eq!(field("\t=1"), "^I=1");
     }
 
     #[test]

@@ -53,11 +53,45 @@ pub fn write_new(dir: &Path, stem: &str, ext: &str, text: &[u8]) -> io::Result<P
     ))
 }
 
+/// A job id made fit to be part of a file name: letters, digits, `.`, `_` and `-`
+/// kept, every other character (a slash, a space, a control character) an `_`, at
+/// most 64 characters, and never a name of dots alone. Two ids may give one stem;
+/// [`write_new`] then numbers the second file.
+pub fn safe_stem(id: &str) -> String {
+    const MOST: usize = 64;
+    let stem: String = id
+        .chars()
+        .take(MOST)
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if stem.chars().all(|c| c == '.') {
+        stem.replace('.', "_")
+    } else {
+        stem
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::os::unix::fs::PermissionsExt as _;
 
-    use super::{write, write_new};
+    use super::{safe_stem, write, write_new};
+
+    #[test]
+    fn a_job_id_becomes_a_file_name_without_separators_or_controls() {
+        assert_eq!(safe_stem("job-0000029"), "job-0000029");
+        assert_eq!(safe_stem("../etc/passwd"), ".._etc_passwd");
+        assert_eq!(safe_stem("a b\u{1b}[2Jc"), "a_b__2Jc");
+        assert_eq!(safe_stem(".."), "__");
+        assert_eq!(safe_stem(""), "");
+        assert_eq!(safe_stem(&"x".repeat(300)).len(), 64);
+    }
 
     #[test]
     fn a_file_there_is_kept_unless_replacing_is_asked() {
