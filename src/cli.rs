@@ -268,6 +268,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     seen_answer: seen,
                 };
                 let mut ledger = open_for_a_person(&path)?;
+                let now = reading_time(&ledger, clock)?;
                 let id = answer_decisions(&mut ledger, &request, now).map_err(|e| match e {
                     DecisionAnswerError::AnsweredMeanwhile { ref answer, .. } => {
                         answer_over_it(&e, answer.id)
@@ -304,7 +305,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     link_job: job.as_deref(),
                     seen,
                 };
-                return bulk::run(&path, &answers, &bulk, json, now, &mut out);
+                return bulk::run(&path, &answers, &bulk, json, clock, &mut out);
             };
             let request = AnswerRequest {
                 seq,
@@ -315,6 +316,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 seen_answer: seen,
             };
             let mut ledger = open_for_a_person(&path)?;
+            let now = reading_time(&ledger, clock)?;
             let written = review::answer(&mut ledger, &request, now).map_err(|e| match e {
                 review::AnswerError::AnsweredMeanwhile(ref theirs) => answer_over_it(&e, theirs.id),
                 other => other.into(),
@@ -340,6 +342,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             json,
         } => {
             let mut ledger = open_for_a_person(&path)?;
+            let now = reading_time(&ledger, clock)?;
             let reviewer = reviewer_name(reviewer);
             let claim = if release {
                 crate::review::claims::release(&mut ledger, seq, &reviewer, now)?;
@@ -371,21 +374,26 @@ fn run(cli: Cli) -> Result<ExitCode> {
         } => {
             let by = reviewer_name(by);
             let owner = owner.unwrap_or_default();
-            let escalate_at = escalate_at.map(|at| at.from(now));
             let query = crate::filter::Query::parse_as(&query, crate::filter::Scope::AgedJobs, &by)
                 .map_err(|e| {
                     let message = format!("--where {:?}: {e}", report::clip(&query, 120));
                     anyhow::anyhow!(crate::inert::inert(&message).into_owned())
                 })?;
-            let plan = if dry_run {
-                escalation::bulk::plan(&open_to_read(&path)?, &query, &owner, escalate_at, now)?
+            let expect = match expect {
+                Some(expect) => Some(expect),
+                None if dry_run => None,
+                None => anyhow::bail!(
+                    "owner --where gives many jobs an owner: read the plan first with --dry-run, then write with --expect N, the count it gives"
+                ),
+            };
+            let mut ledger = if dry_run {
+                open_to_read(&path)?
             } else {
-                let Some(expect) = expect else {
-                    anyhow::bail!(
-                        "owner --where gives many jobs an owner: read the plan first with --dry-run, then write with --expect N, the count it gives"
-                    );
-                };
-                let mut ledger = open_for_a_person(&path)?;
+                open_for_a_person(&path)?
+            };
+            let now = reading_time(&ledger, clock)?;
+            let escalate_at = escalate_at.map(|at| at.from(now));
+            let plan = if let Some(expect) = expect.filter(|_| !dry_run) {
                 escalation::bulk::assign(
                     &mut ledger,
                     &query,
@@ -395,6 +403,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     now,
                     expect,
                 )?
+            } else {
+                escalation::bulk::plan(&ledger, &query, &owner, escalate_at, now)?
             };
             if json {
                 report::write_json(&mut out, &report::OwnerPlanJson::new(&plan, !dry_run))?;
@@ -421,6 +431,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         } => {
             let job = job.unwrap_or_default();
             let mut ledger = open_for_a_person(&path)?;
+            let now = reading_time(&ledger, clock)?;
             let by = reviewer_name(by);
             if let Some(owner) = owner.filter(|_| !clear) {
                 let escalate_at = escalate_at.map(|at| at.from(now));
@@ -450,10 +461,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Request {
             request: RequestCommand::Retry(args),
-        } => run_request(&path, RequestKind::Retry, args, now, &mut out)?,
+        } => run_request(&path, RequestKind::Retry, args, clock, &mut out)?,
         Command::Request {
             request: RequestCommand::Cancel(args),
-        } => run_request(&path, RequestKind::Cancel, args, now, &mut out)?,
+        } => run_request(&path, RequestKind::Cancel, args, clock, &mut out)?,
         Command::Request {
             request:
                 RequestCommand::Withdraw {
@@ -464,7 +475,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 },
         } => {
             let by = reviewer_name(reviewer);
-            let row = outbox::withdraw(&mut open_for_a_person(&path)?, id, &by, &note, now)?;
+            let mut ledger = open_for_a_person(&path)?;
+            let now = reading_time(&ledger, clock)?;
+            let row = outbox::withdraw(&mut ledger, id, &by, &note, now)?;
             report::write(&mut out, &report::Withdrawn(row), json)?;
         }
         Command::Export {
@@ -491,7 +504,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 output,
                 force,
             };
-            export::run(&path, &asked, now, &mut whole, &mut out)?;
+            export::run(&path, &asked, clock, &mut whole, &mut out)?;
         }
         Command::Outbox { json, format } => {
             let rows = open_to_read(&path)?.outbox()?;
@@ -512,6 +525,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         } => {
             let by = reviewer_name(reviewer);
             let mut ledger = open_for_a_person(&path)?;
+            let now = reading_time(&ledger, clock)?;
             let mut writer = ledger.writer()?;
             let Some(view) = writer.delete_view(&name, &by, now)? else {
                 bail!(
@@ -580,11 +594,12 @@ fn run_request(
     location: &Location,
     kind: RequestKind,
     args: RequestArgs,
-    now: Timestamp,
+    clock: Clock,
     out: &mut impl Write,
 ) -> Result<()> {
     let by = reviewer_name(args.by);
     let mut ledger = open_for_a_person(location)?;
+    let now = reading_time(&ledger, clock)?;
     let written = outbox::request(&mut ledger, kind, &args.job, &by, now)?;
     if args.json {
         let row = ledger
@@ -602,9 +617,11 @@ fn answer_over_it(refused: &dyn std::fmt::Display, standing: i64) -> anyhow::Err
     anyhow::anyhow!("{refused}\n(to answer over it, add --seen {standing})")
 }
 
-/// The time a report reads the ledger at: `--now`, else the clock the ledger keeps
-/// (a demo's afternoon), else the system's.
-fn reading_time(ledger: &Ledger, clock: Clock) -> Result<Timestamp> {
+/// The time a report reads the ledger at, and a person's write is stamped with:
+/// `--now`, else the clock the ledger keeps (a demo's afternoon: an answer written
+/// from the command line lands in it, as one written in its console does), else the
+/// system's.
+pub(super) fn reading_time(ledger: &Ledger, clock: Clock) -> Result<Timestamp> {
     Ok(match clock {
         Clock::Fixed(at) => at,
         Clock::System => ledger.kept_clock()?.unwrap_or_else(|| clock.now()),

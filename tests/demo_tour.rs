@@ -100,3 +100,57 @@ fn a_demo_ledger_opened_again_with_review_keeps_the_demo_clock() {
         );
     }
 }
+
+#[test]
+fn a_persons_write_from_the_command_line_on_a_demo_ledger_lands_in_its_afternoon() {
+    let w = Workdir::new();
+    succeeded(
+        &w.command().args(["demo", "--print"]).output().unwrap(),
+        &["demo", "--print"],
+    );
+    let run = |args: &[&str]| {
+        let mut all = vec!["--db", DEMO_DB];
+        all.extend_from_slice(args);
+        let out = bare()
+            .current_dir(w.dir.path())
+            .env("JOBLEDGER_REVIEWER", "ana")
+            .args(&all)
+            .output()
+            .unwrap();
+        succeeded(&out, args)
+    };
+    // The claim, the answer and the owner are stamped with the demo's clock, as the
+    // demo's console stamps them; the system's clock is days later.
+    let claim: serde_json::Value = serde_json::from_str(&run(&["claim", "2", "--json"])).unwrap();
+    assert_eq!(
+        claim["claim"]["since"], "2026-11-27T17:00:00.000Z",
+        "{claim}"
+    );
+    let answer: serde_json::Value = serde_json::from_str(&run(&[
+        "answer",
+        "2",
+        "--verdict",
+        "duplicate_effect",
+        "--note",
+        "same ref",
+        "--json",
+    ]))
+    .unwrap();
+    assert_eq!(
+        answer["answered_at"], "2026-11-27T17:00:00.000Z",
+        "{answer}"
+    );
+    let owner: serde_json::Value = serde_json::from_str(&run(&[
+        "owner",
+        "--where",
+        "",
+        "--owner",
+        "ops:lee",
+        "--escalate-at",
+        "2h",
+        "--dry-run",
+        "--json",
+    ]))
+    .unwrap();
+    assert_eq!(owner["escalate_at"], "2026-11-27T19:00:00.000Z", "{owner}");
+}

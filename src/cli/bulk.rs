@@ -9,7 +9,7 @@ use anyhow::{Result, bail};
 
 use super::args::BulkArgs;
 use super::open_for_a_person;
-use crate::clock::Timestamp;
+use crate::clock::{Clock, Timestamp};
 use crate::report::{self, BulkReport};
 use crate::review::Verdict;
 use crate::review::bulk::{self, BulkRequest, Selection};
@@ -49,7 +49,7 @@ pub(super) fn run(
     answer: &BulkAnswer<'_>,
     args: &BulkArgs,
     json: bool,
-    now: Timestamp,
+    clock: Clock,
     out: &mut impl Write,
 ) -> Result<ExitCode> {
     if answer.link_job.is_some() {
@@ -70,8 +70,9 @@ pub(super) fn run(
             known.join(", ")
         );
     };
-    let filter = selection(args, now, answer.reviewer)?;
     let mut ledger = open_for_a_person(location)?;
+    let now = super::reading_time(&ledger, clock)?;
+    let filter = selection(args, now, answer.reviewer)?;
     if args.dry_run {
         let plan = bulk::read_plan(
             &ledger,

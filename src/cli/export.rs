@@ -7,7 +7,7 @@ use anyhow::{Context as _, Result, bail};
 
 use super::check_backup::is_the_ledgers_own;
 use super::open::open_to_read;
-use crate::clock::Timestamp;
+use crate::clock::Clock;
 use crate::evidence::bundle::{self, Bundle, BundleFormat, Subject};
 use crate::inert::inert_path;
 use crate::report;
@@ -28,7 +28,7 @@ pub(super) struct Export {
 pub(super) fn run(
     location: &Location,
     export: &Export,
-    now: Timestamp,
+    clock: Clock,
     stdout: &mut impl Write,
     said: &mut impl Write,
 ) -> Result<()> {
@@ -43,6 +43,7 @@ pub(super) fn run(
         );
     }
     let ledger = open_to_read(location)?;
+    let now = super::reading_time(&ledger, clock)?;
     let bundle = Bundle::read(&ledger, &export.subject, now)?;
     let mut text = Vec::new();
     match export.format {
