@@ -136,6 +136,14 @@ fn a_line_kept_twice_is_found() {
 }
 
 #[test]
+fn a_callback_missing_from_the_text_index_is_found() {
+    let (w, _) = Workdir::with_demo();
+    // A search would never find callback #2 again.
+    tamper(&w.db, "DELETE FROM callback_text_docsize WHERE id = 2");
+    finds(&w.db, "text_index", "callback #2 is not in the text index");
+}
+
+#[test]
 fn a_callback_on_a_line_that_is_no_callback_is_found() {
     let (w, _) = Workdir::with_demo();
     tamper(

@@ -15,7 +15,7 @@ use rusqlite::Connection;
 use super::{APPLICATION_ID, Ledger, SCHEMA_VERSION, StoreError, classify};
 
 /// Each check's name (the report's and JSON's) and what runs it, in the order they run.
-const RUNS: [(&str, Check); 9] = [
+const RUNS: [(&str, Check); 10] = [
     ("identity", identity),
     ("integrity", integrity),
     ("constraints", constraints),
@@ -25,6 +25,7 @@ const RUNS: [(&str, Check); 9] = [
     ("callback_lines", callback_lines),
     ("latest_attempts", latest_attempts),
     ("answers", answers),
+    ("text_index", text_index),
 ];
 
 /// The checks' names, in the order they run.
@@ -495,6 +496,29 @@ fn latest_attempts(conn: &Connection) -> Found {
         "jobs without their latest attempt",
     )?;
     Ok((jobs, problems))
+}
+
+/// Every callback is in the trigram index its text is searched through, and the
+/// index holds no other: a callback missing there would never be found by a search.
+fn text_index(conn: &Connection) -> Found {
+    let indexed: i64 = conn.query_row("SELECT count(*) FROM callback_text_docsize", [], |r| {
+        r.get(0)
+    })?;
+    let mut problems = listed(
+        conn,
+        "SELECT format('callback #%d is not in the text index', seq)
+           FROM callbacks
+          WHERE seq NOT IN (SELECT id FROM callback_text_docsize)",
+        "callbacks a search cannot find",
+    )?;
+    problems.extend(listed(
+        conn,
+        "SELECT format('the text index holds callback #%d, which is not in the ledger', id)
+           FROM callback_text_docsize
+          WHERE id NOT IN (SELECT seq FROM callbacks)",
+        "index rows without their callback",
+    )?);
+    Ok((indexed, problems))
 }
 
 /// An answer is given on a held or quarantined callback (the only ones with a question).

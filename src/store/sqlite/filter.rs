@@ -16,6 +16,9 @@ use crate::filter::{Bound, Comparison, Field, Query, Test, Value, lowered};
 pub(super) enum Column {
     /// Text that must contain the value, in any case.
     Text(&'static str),
+    /// [`Column::Text`] that the list's [`TextIndex`] also holds, in this column of
+    /// the index.
+    IndexedText(&'static str, &'static str),
     /// A closed-set name that must equal the value.
     Equals(&'static str),
     /// A condition that `yes` asks to hold and `no` not to.
@@ -34,6 +37,53 @@ pub(super) struct Columns {
     pub field: fn(Field) -> Option<Column>,
     /// Where a bare word is looked for.
     pub words: &'static [&'static str],
+    /// The list's trigram index of its text, when it has one.
+    pub text_index: Option<TextIndex>,
+}
+
+/// A trigram index of a list's text (a contentless FTS5 table with the `trigram`
+/// tokenizer, holding the text lowered by [`lowered`]): it gives the rows that hold
+/// every trigram of a needle, a superset of those that contain it, and only those
+/// rows are then checked. A needle of fewer than three characters has no trigram:
+/// every row is checked, as without an index.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct TextIndex {
+    /// The index's table.
+    pub table: &'static str,
+    /// The list row's key, which is the index's rowid.
+    pub key: &'static str,
+    /// The index's columns that hold the list's [`Columns::words`], in their order.
+    pub words: &'static [&'static str],
+}
+
+/// Distinct trigrams asked of the index at most: more would narrow little further,
+/// and the check that follows keeps the answer exact.
+const MOST_TRIGRAMS: usize = 32;
+
+/// The FTS5 query asking `columns` of an index for every trigram of `needle` (lowered
+/// already), or `None` when it has none. Each trigram is a quoted string (a double
+/// quote doubled), so no character of the needle is read as the query syntax's.
+fn trigram_query(columns: &[&str], needle: &str) -> Option<String> {
+    let chars: Vec<char> = needle.chars().collect();
+    let mut seen = std::collections::HashSet::new();
+    let trigrams: Vec<String> = chars
+        .windows(3)
+        .map(|w| w.iter().collect::<String>())
+        .filter(|t| seen.insert(t.clone()))
+        .take(MOST_TRIGRAMS)
+        .collect();
+    if trigrams.is_empty() {
+        return None;
+    }
+    let quoted: Vec<String> = trigrams
+        .iter()
+        .map(|t| format!("\"{}\"", t.replace('"', "\"\"")))
+        .collect();
+    Some(format!(
+        "{{{}}} : ({})",
+        columns.join(" "),
+        quoted.join(" ")
+    ))
 }
 
 /// A condition with the values it binds.
@@ -95,21 +145,36 @@ impl Condition {
     fn test(&mut self, test: &Test, columns: &Columns) -> String {
         match test {
             Test::Words(text) => {
-                let q = self.bind(SqlValue::Text(lowered(text)));
+                let needle = lowered(text);
+                let q = self.bind(SqlValue::Text(needle.clone()));
                 let mut sql = String::from("(");
                 for (i, word) in columns.words.iter().enumerate() {
                     let or = if i == 0 { "" } else { " OR " };
                     let _ = write!(sql, "{or}{CONTAINS_LOWERED}({word}, {q})");
                 }
                 sql.push(')');
-                sql
+                match columns.text_index {
+                    Some(index) => self.through_index(index, index.words, &needle, sql),
+                    None => sql,
+                }
             }
             Test::Is(field, value) => match ((columns.field)(*field), value) {
                 (Some(Column::Text(expr)), Value::Text(text)) => {
                     let q = self.bind(SqlValue::Text(lowered(text)));
                     format!("{CONTAINS_LOWERED}({expr}, {q})")
                 }
-                (Some(Column::Text(expr)), Value::Nothing) => format!("({expr}) IS NULL"),
+                (Some(Column::IndexedText(expr, column)), Value::Text(text)) => {
+                    let needle = lowered(text);
+                    let q = self.bind(SqlValue::Text(needle.clone()));
+                    let check = format!("{CONTAINS_LOWERED}({expr}, {q})");
+                    match columns.text_index {
+                        Some(index) => self.through_index(index, &[column], &needle, check),
+                        None => check,
+                    }
+                }
+                (Some(Column::Text(expr) | Column::IndexedText(expr, _)), Value::Nothing) => {
+                    format!("({expr}) IS NULL")
+                }
                 (Some(Column::Equals(expr)), value) => {
                     let name = match value {
                         Value::Disposition(d) => d.as_str(),
@@ -134,6 +199,26 @@ impl Condition {
             },
             Test::Compare(field, op, bound) => self.compare(columns, *field, *op, *bound),
         }
+    }
+
+    /// `check` (whether a row contains `needle`) asked only of the rows `index` gives
+    /// for `needle`'s trigrams in `in_columns`, when it has any.
+    fn through_index(
+        &mut self,
+        index: TextIndex,
+        in_columns: &[&str],
+        needle: &str,
+        check: String,
+    ) -> String {
+        let Some(query) = trigram_query(in_columns, needle) else {
+            return check;
+        };
+        let m = self.bind(SqlValue::Text(query));
+        format!(
+            "({key} IN (SELECT rowid FROM {table} WHERE {table} MATCH {m}) AND {check})",
+            key = index.key,
+            table = index.table
+        )
     }
 
     fn compare(&mut self, columns: &Columns, field: Field, op: Comparison, bound: Bound) -> String {
@@ -171,9 +256,22 @@ impl Condition {
 /// A to Z alone, so `job:über` missed `Job-ÜBER-1`. NULL for a NULL text.
 const CONTAINS_LOWERED: &str = "jobledger_contains_lowered";
 
-/// Makes [`CONTAINS_LOWERED`] known to `conn`, which every query's SQL needs.
+/// The SQL function that gives its argument lowered by [`lowered`] (NULL stays
+/// NULL): what the trigram index of callbacks' text holds (migration 016's trigger).
+const LOWERED: &str = "jobledger_lowered";
+
+/// Makes [`CONTAINS_LOWERED`] and [`LOWERED`] known to `conn`: every query's SQL needs
+/// the first, and keeping a callback (its index trigger) the second.
 pub(super) fn register_functions(conn: &rusqlite::Connection) -> rusqlite::Result<()> {
     use rusqlite::functions::FunctionFlags;
+    conn.create_scalar_function(
+        LOWERED,
+        1,
+        FunctionFlags::SQLITE_UTF8
+            | FunctionFlags::SQLITE_DETERMINISTIC
+            | FunctionFlags::SQLITE_INNOCUOUS,
+        |ctx| Ok(text_of(ctx.get_raw(0)).map(|text| lowered(&String::from_utf8_lossy(&text)))),
+    )?;
     conn.create_scalar_function(
         CONTAINS_LOWERED,
         2,
@@ -257,7 +355,28 @@ impl Condition {
 
 #[cfg(test)]
 mod tests {
-    use super::contains_lowered;
+    use super::{contains_lowered, trigram_query};
+
+    #[test]
+    fn a_needle_asks_the_index_for_each_of_its_trigrams_once_and_quoted() {
+        assert_eq!(
+            trigram_query(&["job"], "abcab").as_deref(),
+            Some(r#"{job} : ("abc" "bca" "cab")"#)
+        );
+        // The index's own syntax is text inside quotes; a quote is doubled.
+        assert_eq!(
+            trigram_query(&["job", "delivery"], r#"a"b OR"#).as_deref(),
+            Some(r#"{job delivery} : ("a""b" """b " "b O" " OR")"#)
+        );
+        // Trigrams of characters, not bytes.
+        assert_eq!(
+            trigram_query(&["job"], "école").as_deref(),
+            Some(r#"{job} : ("éco" "col" "ole")"#)
+        );
+        // Fewer than three characters: no trigram, every row is checked.
+        assert_eq!(trigram_query(&["job"], "ab"), None);
+        assert_eq!(trigram_query(&["job"], ""), None);
+    }
     use crate::filter::lowered;
 
     #[test]

@@ -25,6 +25,7 @@ const REJECTED_COLUMNS: &str = "seq, event, reason, ingested_at";
 const REJECTED_FIELDS: Columns = Columns {
     field: rejected_field,
     words: &["reason", "event", "CAST(raw AS TEXT)"],
+    text_index: None,
 };
 
 fn rejected_field(field: Field) -> Option<Column> {

@@ -29,6 +29,7 @@ const REQUEST_FIELDS: Columns = Columns {
         "iif(w.id IS NULL, o.status, 'withdrawn')",
         "o.requested_by",
     ],
+    text_index: None,
 };
 
 fn request_field(field: Field) -> Option<Column> {

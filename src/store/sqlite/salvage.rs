@@ -19,9 +19,18 @@ use super::{Ledger, StoreError};
 
 /// Tables of the new ledger that are not copied: the kept counts, recounted from the
 /// rows saved (counts copied from a ledger that lost rows would not match them, and
-/// the copy would fail its check), and the file's own identity, which is the new
-/// ledger's and never another file's.
-const NOT_COPIED: [&str; 2] = ["ledger_counts", "ledger_file"];
+/// the copy would fail its check), the file's own identity, which is the new
+/// ledger's and never another file's, and the trigram index of callbacks' text and
+/// its own tables, which the new ledger fills as each saved callback is kept.
+const NOT_COPIED: [&str; 7] = [
+    "ledger_counts",
+    "ledger_file",
+    "callback_text",
+    "callback_text_data",
+    "callback_text_idx",
+    "callback_text_docsize",
+    "callback_text_config",
+];
 
 /// How many rows of one table were saved, and what could not be.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -200,6 +200,14 @@ fn quote(name: &str) -> String {
     format!("\"{}\"", name.replace('"', "\"\""))
 }
 
+/// Rows between two probes for a readable page near a break: a leaf of the
+/// ledger's tables (8 KiB) holds more rows than this unless its rows are long.
+const STRIDE: i64 = 16;
+
+/// How far past a break the probes stay [`STRIDE`] apart (65,536 probes at most, a
+/// b-tree descent each); further on they go twice as far each time.
+const NEAR: i64 = 1 << 20;
+
 /// One table being copied.
 struct TableCopy<'a> {
     from: &'a Ledger,
@@ -293,8 +301,11 @@ impl TableCopy<'_> {
         Ok(())
     }
 
-    /// The first rowid after `broke`, at 1, 2, 4, 8… rows on, from which the table
-    /// reads again (rows or its end); none when nothing after it can be read.
+    /// The first rowid after `broke`, at 1, 2, 4, 8 and 16 rows on, then every
+    /// [`STRIDE`] rows up to [`NEAR`] rows on, then twice as far each time, from which
+    /// the table reads again (rows or its end); none when nothing after it can be
+    /// read. A probe lands on the leaf that would hold its rowid: probes only ever
+    /// further apart would step over a readable leaf between two unreadable ones.
     fn readable_after(&mut self, broke: i64) -> Result<Option<i64>, StoreError> {
         let sql = format!(
             "SELECT rowid FROM main.{} NOT INDEXED WHERE rowid >= ?1 ORDER BY rowid LIMIT 1",
@@ -310,7 +321,11 @@ impl TableCopy<'_> {
                 Ok(_) | Err(rusqlite::Error::QueryReturnedNoRows) => return Ok(Some(at)),
                 Err(e) => self.unreadable(e)?,
             }
-            step = step.saturating_mul(2);
+            step = if (STRIDE..NEAR).contains(&step) {
+                step + STRIDE
+            } else {
+                step.saturating_mul(2)
+            };
             if step == i64::MAX {
                 break;
             }
