@@ -9,7 +9,9 @@ use serde::Serialize;
 
 use crate::clock::Timestamp;
 use crate::decision::JobState;
-use crate::store::{self, AgedJobRow, ConflictingSubmission, DivergentJob, Ledger, StoreError};
+use crate::store::{
+    self, AgedJobRow, ConflictingSubmission, DivergentJob, JobOrder, Ledger, StoreError,
+};
 
 /// Held and quarantined arrivals are measured over this window.
 pub const BACKLOG_WINDOW_S: i64 = 3600;
@@ -313,7 +315,7 @@ pub fn account(
                 aged_at: open.aged_at,
                 expected_age_s: open.expected_age_s,
                 owner: open.owner.clone(),
-                order_at: open.aged_at,
+                order: JobOrder::At(open.aged_at),
                 pending: None,
             });
         }

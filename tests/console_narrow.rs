@@ -148,3 +148,49 @@ fn a_list_sorted_by_a_column_shows_it_and_says_so_at_every_width() {
     let screen = rows(&mut app, (80, 24)).join("\n");
     assert!(screen.contains("replacement"), "{screen}");
 }
+
+#[test]
+fn aged_sorted_by_owner_shows_its_owners_in_order_at_every_width() {
+    let (_ledger, mut app) = demo_app("ana");
+    ch(&mut app, '3');
+    // s three times: escalation, accepted, then owner.
+    for _ in 0..3 {
+        ch(&mut app, 's');
+    }
+    // By owner (and age, which a narrow screen keeps where it cuts the job id): names
+    // in byte order, then the jobs nobody owns in the order they aged; `S` turns the
+    // whole order round, the unowned first.
+    let ascending = [
+        ("ops:lee", "2h35m"),
+        ("ops:maria", "3h50m"),
+        ("unowned", "3h40m"),
+        ("unowned", "2h30m"),
+    ];
+    let mut descending = ascending;
+    descending.reverse();
+    for (arrow, want) in [('▲', ascending), ('▼', descending)] {
+        if arrow == '▼' {
+            ch(&mut app, 'S');
+        }
+        for size in [(60, 20), (70, 24), (80, 24), (100, 30), (160, 48)] {
+            let screen = rows(&mut app, size);
+            let (title, header) = title_and_header(&screen);
+            let text = screen.join("\n");
+            assert!(
+                header.contains("owner"),
+                "{size:?}: sorted by owner without its column:\n{text}"
+            );
+            assert!(
+                title.contains(&format!("· by owner {arrow} ")),
+                "{size:?}: the sort is not in the title:\n{text}"
+            );
+            let top = screen.iter().position(|r| *r == header).unwrap() + 1;
+            for (row, (owner, age)) in screen[top..top + want.len()].iter().zip(want) {
+                assert!(
+                    row.contains(&format!(" {owner} ")) && row.contains(age),
+                    "{size:?}: {owner} {age} expected in owner order {arrow}:\n{text}"
+                );
+            }
+        }
+    }
+}

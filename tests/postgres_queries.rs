@@ -14,8 +14,8 @@ use std::sync::OnceLock;
 use jobledger::clock::Timestamp;
 use jobledger::filter::{Query, Scope, Sort, SortColumn};
 use jobledger::store::{
-    CallbackFilter, CallbackKey, Finding, Keyset, Ledger, Location, OpenMode, PageRequest,
-    ServerAddress,
+    CallbackFilter, CallbackKey, Finding, JobOrder, Keyset, Ledger, Location, OpenMode,
+    PageRequest, ServerAddress,
 };
 use support::binary::{Workdir, command, succeeded};
 use support::fixture::NOW;
@@ -308,23 +308,33 @@ fn job_lists_are_sqlites() {
             sqlite.aged_count_matching(now, &query).unwrap(),
             "aged {text:?}"
         );
-        let mut page = PageRequest::first(89);
-        loop {
-            let a = sqlite.aged_jobs_page(now, &query, &page).unwrap();
-            assert_eq!(
-                without_roles(pg.aged_jobs_page(now, &query, &page).unwrap()),
-                a,
-                "aged {text:?}"
-            );
-            let Some(last) = a.last() else { break };
-            page = PageRequest::at(Keyset::After((last.aged_at, last.job_id.clone())), 89);
+        // Each order Aged sorts by, each way: the owner order's names by their bytes.
+        for &column in SortColumn::of(Scope::AgedJobs) {
+            for descending in [false, true] {
+                let sort = Sort { column, descending };
+                let read = |page: &PageRequest<_>, ledger: &Ledger| {
+                    ledger
+                        .aged_jobs_sorted_page(now, &query, sort, page)
+                        .unwrap()
+                };
+                let mut page = PageRequest::first(89);
+                loop {
+                    let a = read(&page, &sqlite);
+                    assert_eq!(without_roles(read(&page, &pg)), a, "aged {text:?} {sort:?}");
+                    let Some(last) = a.last() else { break };
+                    page = PageRequest::at(
+                        Keyset::After((last.order.clone(), last.job_id.clone())),
+                        89,
+                    );
+                }
+                let page = PageRequest::at(Keyset::Last, 30);
+                assert_eq!(
+                    without_roles(read(&page, &pg)),
+                    read(&page, &sqlite),
+                    "aged last {text:?} {sort:?}"
+                );
+            }
         }
-        let page = PageRequest::at(Keyset::Last, 30);
-        assert_eq!(
-            without_roles(pg.aged_jobs_page(now, &query, &page).unwrap()),
-            sqlite.aged_jobs_page(now, &query, &page).unwrap(),
-            "aged last {text:?}"
-        );
     }
     for (text, query) in queries(Scope::FailedJobs, &texts) {
         assert_eq!(
@@ -341,7 +351,7 @@ fn job_lists_are_sqlites() {
                 "failed {text:?}"
             );
             let Some((last, at)) = a.last() else { break };
-            page = PageRequest::at(Keyset::After((*at, last.job_id.clone())), 89);
+            page = PageRequest::at(Keyset::After((JobOrder::At(*at), last.job_id.clone())), 89);
         }
         let page = PageRequest::at(Keyset::Last, 30);
         assert_eq!(

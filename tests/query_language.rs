@@ -408,30 +408,38 @@ fn the_aged_view_finds_no_owner_by_owner_none_and_never_by_a_word() {
 /// and every such page came back empty).
 #[test]
 fn a_job_page_read_from_a_rows_key_under_a_filter_starts_at_that_row() {
-    use jobledger::filter::{Query, Scope};
-    use jobledger::store::{Keyset, PageRequest};
+    use jobledger::filter::{Query, Scope, Sort, SortColumn};
+    use jobledger::store::{JobOrder, Keyset, PageRequest};
     let w = Workdir::with_afternoon();
     let ledger = w.ledger();
     let now = support::fixture::now();
     for text in ["", "booking", "job:booking -owner:nobody", "age>1m booking"] {
         let query = Query::parse(text, Scope::AgedJobs).expect("a query");
-        let all = ledger
-            .aged_jobs_page(now, &query, &PageRequest::first(100))
-            .unwrap();
-        assert!(all.len() > 1, "{text:?}: a weak case");
-        for row in &all {
-            let key = (row.aged_at, row.job_id.clone());
-            let page = PageRequest {
-                keyset: Keyset::From(key),
-                limit: 100,
+        // In every order Aged sorts by: the owner order's key binds more values.
+        for &column in SortColumn::of(Scope::AgedJobs) {
+            let sort = Sort {
+                column,
+                descending: false,
             };
-            let from = ledger.aged_jobs_page(now, &query, &page).unwrap();
-            assert_eq!(
-                from.first().map(|r| &r.job_id),
-                Some(&row.job_id),
-                "Aged under {text:?}, from {}",
-                row.job_id
-            );
+            let all = ledger
+                .aged_jobs_sorted_page(now, &query, sort, &PageRequest::first(100))
+                .unwrap();
+            assert!(all.len() > 1, "{text:?}: a weak case");
+            for row in &all {
+                let page = PageRequest {
+                    keyset: Keyset::From((row.order.clone(), row.job_id.clone())),
+                    limit: 100,
+                };
+                let from = ledger
+                    .aged_jobs_sorted_page(now, &query, sort, &page)
+                    .unwrap();
+                assert_eq!(
+                    from.first().map(|r| &r.job_id),
+                    Some(&row.job_id),
+                    "Aged by {column:?} under {text:?}, from {}",
+                    row.job_id
+                );
+            }
         }
         let query = Query::parse(text.replace("-owner:nobody", "").trim(), Scope::FailedJobs);
         let Ok(query) = query else { continue };
@@ -440,7 +448,7 @@ fn a_job_page_read_from_a_rows_key_under_a_filter_starts_at_that_row() {
             .unwrap();
         for (row, accepted_at) in &all {
             let page = PageRequest {
-                keyset: Keyset::From((*accepted_at, row.job_id.clone())),
+                keyset: Keyset::From((JobOrder::At(*accepted_at), row.job_id.clone())),
                 limit: 100,
             };
             let from = ledger.failed_jobs_page(now, &query, &page).unwrap();

@@ -259,7 +259,7 @@ const TABLE: &[Entry] = &[
     tab_keys(List, ""),
     bind(List, &[key(KeyCode::Enter)], Action::OpenDetail, "detail of the row (a finding: its jobs)", Some("detail")),
     bind(List, &[ch('/')], Action::Filter, "filter with a query, terms joined by AND: job: delivery: reason: disposition: outcome: verdict: reviewer: owner: (owner:none for no owner) answered:yes|no by: (text fields match what contains the value; closed sets are checked; names and text in any case); gap>1h age>2d arrived<2026-11-27T14:00 timeout>= escalates<= (a day alone is all of it for <= and >); bare words match ids and reasons; -term negates; \"quotes\" hold spaces. A view refuses a field it lacks, naming its own", Some("filter")),
-    bind(List, &[ch('s')], Action::SortNext, "sort by the next column (gap, arrival, timeout, reason)", Some("sort")),
+    bind(List, &[ch('s')], Action::SortNext, "sort by the next column (gap, arrival, timeout, reason; in Aged: escalation, accepted, owner)", Some("sort")),
     bind(List, &[ch('S')], Action::SortReverse, "reverse the sort", None),
     bind(List, &[ch(':')], Action::Command, "command: :save NAME saves this view's tab and query in the ledger (a name in use: asked before it is replaced); :q leaves", None),
     bind(List, &[ch('\'')], Action::SavedViews, "saved views: Enter shows one (its tab and query), d deletes one", None),

@@ -100,7 +100,7 @@ pub fn plan(
         }
         match rows.last() {
             Some(last) if rows.len() == PAGE => {
-                page.keyset = Keyset::After((last.aged_at, last.job_id.clone()));
+                page.keyset = Keyset::After((last.order.clone(), last.job_id.clone()));
             }
             _ => return Ok(plan),
         }

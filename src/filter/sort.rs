@@ -20,6 +20,9 @@ pub enum SortColumn {
     Escalation,
     /// When the job was accepted: the oldest first (Aged).
     Accepted,
+    /// Who owns the job: names in byte order (`Zoe` before `ann`), jobs nobody owns
+    /// last, each owner's jobs in the order they aged (Aged).
+    Owner,
 }
 
 impl SortColumn {
@@ -33,6 +36,7 @@ impl SortColumn {
             SortColumn::Reason => "reason",
             SortColumn::Escalation => "escalation",
             SortColumn::Accepted => "accepted",
+            SortColumn::Owner => "owner",
         }
     }
 
@@ -50,6 +54,7 @@ impl SortColumn {
                 SortColumn::Ledger,
                 SortColumn::Escalation,
                 SortColumn::Accepted,
+                SortColumn::Owner,
             ],
             Scope::FailedJobs | Scope::Requests | Scope::RejectedLines | Scope::FindingJobs => {
                 &[SortColumn::Ledger]

@@ -1,9 +1,10 @@
 //! Jobs, their attempts and their history, and the console's job lists.
 
-use super::OwnerRow;
+use super::{JobOrder, OwnerRow};
 use crate::clock::Timestamp;
 use crate::closed_set::closed_set;
 use crate::decision::JobState;
+use crate::filter::SortColumn;
 
 /// A job as the ledger holds it.
 #[derive(Debug, Clone, PartialEq)]
@@ -117,28 +118,31 @@ pub struct AgedJobRow {
     pub aged_at: Timestamp,
     pub expected_age_s: i64,
     pub owner: Option<OwnerRow>,
-    /// The time the list is ordered by (see [`AgedJobRow::order_at_for`]): when it
-    /// aged, in the list's own order.
-    pub order_at: Timestamp,
+    /// What the list is ordered by (see [`AgedJobRow::order_for`]): when it aged, in
+    /// the list's own order.
+    pub order: JobOrder,
     /// The job's requests still pending in the outbox, when read for it (the Aged
     /// view reads them for the rows it shows); `None` otherwise.
     pub pending: Option<super::PendingRequests>,
 }
 
 impl AgedJobRow {
-    /// The time an Aged list sorted by `column` orders this job by (then by its id):
-    /// when it aged (the list's own order), its escalation time (none: last), or
-    /// when it was accepted.
-    pub fn order_at_for(&self, column: crate::filter::SortColumn) -> Timestamp {
-        use crate::filter::SortColumn;
+    /// What an Aged list sorted by `column` orders this job by (then by its id): when
+    /// it aged (the list's own order), its escalation time (none: last), when it was
+    /// accepted, or its owner (none: last) and when it aged.
+    pub fn order_for(&self, column: SortColumn) -> JobOrder {
         match column {
-            SortColumn::Escalation => self
-                .owner
-                .as_ref()
-                .and_then(|o| o.escalate_at)
-                .unwrap_or(Timestamp::LATEST),
-            SortColumn::Accepted => self.accepted_at,
-            _ => self.aged_at,
+            SortColumn::Escalation => JobOrder::At(
+                self.owner
+                    .as_ref()
+                    .and_then(|o| o.escalate_at)
+                    .unwrap_or(Timestamp::LATEST),
+            ),
+            SortColumn::Accepted => JobOrder::At(self.accepted_at),
+            SortColumn::Owner => {
+                JobOrder::Owner(self.owner.as_ref().map(|o| o.owner.clone()), self.aged_at)
+            }
+            _ => JobOrder::At(self.aged_at),
         }
     }
 }

@@ -1,6 +1,8 @@
 //! One way to ask for a page of any list: where it starts, by the key the list is
 //! ordered by, and how many rows at most.
 
+use std::cmp::Ordering;
+
 use crate::clock::Timestamp;
 
 /// Where a page of a list starts, by the key the list is ordered by.
@@ -18,8 +20,39 @@ pub enum Keyset<K> {
     Last,
 }
 
-/// The key of a job list: the time it is ordered by, then the job id.
-pub type JobKey = (Timestamp, String);
+/// The key of a job list: the value it is ordered by, then the job id.
+pub type JobKey = (JobOrder, String);
+
+/// The value a job list orders a job by, before its id: the same rule in Rust (its
+/// `Ord`) and in each engine's SQL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JobOrder {
+    /// A time: when the job aged, was accepted or escalates.
+    At(Timestamp),
+    /// The job's owner, then when it aged: names in byte order (as `str` compares
+    /// them and both engines' text does), no owner after every name.
+    Owner(Option<String>, Timestamp),
+}
+
+impl Ord for JobOrder {
+    fn cmp(&self, other: &Self) -> Ordering {
+        match (self, other) {
+            (JobOrder::At(a), JobOrder::At(b)) => a.cmp(b),
+            (JobOrder::Owner(a, a_at), JobOrder::Owner(b, b_at)) => {
+                (a.is_none(), a, a_at).cmp(&(b.is_none(), b, b_at))
+            }
+            // Never in one list; ordered all the same, so the order is total.
+            (JobOrder::At(_), JobOrder::Owner(..)) => Ordering::Less,
+            (JobOrder::Owner(..), JobOrder::At(_)) => Ordering::Greater,
+        }
+    }
+}
+
+impl PartialOrd for JobOrder {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
 
 /// One page of a list: where it starts and how many rows it holds at most.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,5 +103,38 @@ impl CallbackKey {
             value: SortValue::Integer(seq),
             seq,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::JobOrder;
+    use crate::clock::Timestamp;
+
+    #[test]
+    fn owners_compare_by_bytes_with_none_last_then_by_when_they_aged() {
+        let early = Timestamp::EARLIEST;
+        let late = Timestamp::LATEST;
+        let owner = |name: Option<&str>, at| JobOrder::Owner(name.map(str::to_owned), at);
+        let mut orders = vec![
+            owner(None, early),
+            owner(Some("ann"), late),
+            owner(Some("Ärne"), early),
+            owner(Some("ann"), early),
+            owner(Some("Zoë"), late),
+            owner(None, late),
+        ];
+        orders.sort();
+        assert_eq!(
+            orders,
+            [
+                owner(Some("Zoë"), late),
+                owner(Some("ann"), early),
+                owner(Some("ann"), late),
+                owner(Some("Ärne"), early),
+                owner(None, early),
+                owner(None, late),
+            ]
+        );
     }
 }

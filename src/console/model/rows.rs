@@ -7,8 +7,8 @@ use crate::clock::Timestamp;
 use crate::decision::Disposition;
 use crate::filter::{self, Scope, Sort, SortColumn};
 use crate::store::{
-    AgedJobRow, AnswerRow, CallbackKey, CallbackRow, FailedJobRow, JobKey, OutboxRow, PageRequest,
-    RejectedLine, SortValue, StoreError,
+    AgedJobRow, AnswerRow, CallbackKey, CallbackRow, FailedJobRow, JobKey, JobOrder, OutboxRow,
+    PageRequest, RejectedLine, SortValue, StoreError,
 };
 use crate::store::{Finding, FindingJob};
 
@@ -206,9 +206,9 @@ impl PageRow for AgedJobRow {
     type Source = ();
     const SCOPE: Scope = Scope::AgedJobs;
 
-    /// The time the list is sorted by (when it aged, in its own order), then the id.
+    /// What the list is sorted by (when it aged, in its own order), then the id.
     fn key(&self) -> JobKey {
-        (self.order_at, self.job_id.clone())
+        (self.order.clone(), self.job_id.clone())
     }
 
     fn detail_key(&self) -> Option<DetailKey> {
@@ -251,7 +251,7 @@ impl PageRow for FailedItem {
     const SCOPE: Scope = Scope::FailedJobs;
 
     fn key(&self) -> JobKey {
-        (self.accepted_at, self.row.job_id.clone())
+        (JobOrder::At(self.accepted_at), self.row.job_id.clone())
     }
 
     fn detail_key(&self) -> Option<DetailKey> {

@@ -7,6 +7,7 @@ use ratatui::text::{Line, Span};
 use super::{Column, ListView, inert_span, when, when_or_dash};
 use crate::clock::{Timestamp, format_gap};
 use crate::console::model::page::FailedItem;
+use crate::filter::SortColumn;
 use crate::reconcile::AgedJob;
 use crate::store::AgedJobRow;
 
@@ -79,7 +80,8 @@ pub(crate) const AGED: ListView<AgedJobRow> = ListView {
         .gives_way(1),
         Column::<AgedJobRow>::new("owner", Constraint::Length(7), owner)
             .grows()
-            .gives_way(4),
+            .gives_way(4)
+            .sorts(SortColumn::Owner),
         Column::<AgedJobRow>::new("escalates at", Constraint::Length(14), escalates_at)
             .grows()
             .gives_way(2),
@@ -156,3 +158,43 @@ pub(crate) const FAILED: ListView<FailedItem> = ListView {
     facts: |item, now| vec![("next", next(item, now)), ("cause", cause(item, now))],
     empty: "No failed jobs.",
 };
+
+#[cfg(test)]
+mod tests {
+    use super::AGED;
+    use crate::clock::Timestamp;
+    use crate::console::views::table::{Form, fit};
+    use crate::decision::JobState;
+    use crate::filter::SortColumn;
+    use crate::store::{AgedJobRow, JobOrder, OwnerRow};
+
+    #[test]
+    fn aged_sorted_by_owner_keeps_the_owner_column_on_a_narrow_screen() {
+        let now = Timestamp::parse("2026-11-27T17:00:00Z").expect("time");
+        let row = AgedJobRow {
+            job_id: "booking-1042".to_owned(),
+            state: JobState::Running,
+            accepted_at: now.plus_seconds(-7200),
+            aged_at: now.plus_seconds(-3600),
+            expected_age_s: 3600,
+            owner: Some(OwnerRow {
+                owner: "ops:a-long-name-for-a-rota-of-escalation-owners".to_owned(),
+                escalate_at: None,
+                set_by: "lead".to_owned(),
+                set_at: now,
+                written_by: None,
+            }),
+            order: JobOrder::At(now),
+            pending: None,
+        };
+        let owner = AGED
+            .columns
+            .iter()
+            .position(|c| c.header == "owner")
+            .unwrap();
+        let form =
+            |sorted| fit(AGED.columns, std::slice::from_ref(&row), now, 60, sorted).forms[owner];
+        assert_eq!(form(SortColumn::Ledger), Form::Dropped, "a weak case");
+        assert_ne!(form(SortColumn::Owner), Form::Dropped);
+    }
+}

@@ -81,7 +81,9 @@ const CALLBACK_FIELDS: Columns = Columns {
 fn sort_column(column: SortColumn) -> &'static str {
     match column {
         // A job list's columns are not a callback list's: its own order.
-        SortColumn::Ledger | SortColumn::Escalation | SortColumn::Accepted => "c.seq",
+        SortColumn::Ledger | SortColumn::Escalation | SortColumn::Accepted | SortColumn::Owner => {
+            "c.seq"
+        }
         SortColumn::Gap => GAP_SORT_KEY,
         SortColumn::Arrival => "coalesce(c.arrived_at, '')",
         SortColumn::Timeout => "coalesce(c.timeout_at, '')",
@@ -94,7 +96,7 @@ fn sort_column(column: SortColumn) -> &'static str {
 /// the rest text.
 fn sort_value(column: SortColumn, row: &Row, i: usize) -> Read<SortValue> {
     Ok(match column {
-        SortColumn::Ledger | SortColumn::Escalation | SortColumn::Accepted => {
+        SortColumn::Ledger | SortColumn::Escalation | SortColumn::Accepted | SortColumn::Owner => {
             SortValue::Integer(row.try_get(i)?)
         }
         SortColumn::Gap => SortValue::Real(row.try_get(i)?),
@@ -108,7 +110,7 @@ fn sort_value(column: SortColumn, row: &Row, i: usize) -> Read<SortValue> {
 fn bind_sort_value(params: &mut Params, column: SortColumn, value: &SortValue) -> String {
     match (column, value) {
         (
-            SortColumn::Ledger | SortColumn::Escalation | SortColumn::Accepted,
+            SortColumn::Ledger | SortColumn::Escalation | SortColumn::Accepted | SortColumn::Owner,
             SortValue::Integer(n),
         ) => format!("{}::bigint", params.bind(*n)),
         #[allow(clippy::cast_precision_loss)] // as SQLite compares an integer with a real

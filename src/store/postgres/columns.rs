@@ -15,8 +15,8 @@ use crate::clock::Timestamp;
 use crate::closed_set::ClosedSet;
 use crate::decision::Rejection;
 use crate::store::{
-    AgedJobRow, AnswerRow, AttemptRow, CallbackRow, FailedJobRow, JobRow, OutboxRow, OwnerRow,
-    RejectedLine, Replacement, Withdrawal,
+    AgedJobRow, AnswerRow, AttemptRow, CallbackRow, FailedJobRow, JobOrder, JobRow, OutboxRow,
+    OwnerRow, RejectedLine, Replacement, Withdrawal,
 };
 
 /// What a reader gives: the row's value, or the column that could not be read.
@@ -283,7 +283,7 @@ pub(super) fn aged_from(row: &Row) -> Read<AgedJobRow> {
         aged_at: time(row, 3)?,
         expected_age_s: row.try_get(4)?,
         owner,
-        order_at: time(row, 3)?,
+        order: JobOrder::At(time(row, 3)?),
         pending: None,
     })
 }

@@ -94,7 +94,7 @@ const CALLBACK_FIELDS: Columns = Columns {
 fn sort_column(column: SortColumn) -> (&'static str, &'static str) {
     match column {
         // A job list's columns are not a callback list's: its own order.
-        SortColumn::Ledger | SortColumn::Escalation | SortColumn::Accepted => {
+        SortColumn::Ledger | SortColumn::Escalation | SortColumn::Accepted | SortColumn::Owner => {
             ("c.seq", "callbacks_review_list")
         }
         SortColumn::Gap => (GAP_SORT_KEY, "callbacks_review_by_gap"),

@@ -8,8 +8,8 @@ use rusqlite::Row;
 
 use crate::clock::Timestamp;
 use crate::store::{
-    AgedJobRow, AnswerRow, AttemptRow, CallbackRow, FailedJobRow, JobRow, OutboxRow, OwnerRow,
-    Replacement, Withdrawal,
+    AgedJobRow, AnswerRow, AttemptRow, CallbackRow, FailedJobRow, JobOrder, JobRow, OutboxRow,
+    OwnerRow, Replacement, Withdrawal,
 };
 
 /// Builds a struct (or an enum variant) from consecutive columns of `row`, its
@@ -147,7 +147,7 @@ pub(super) fn aged_from(row: &Row<'_>) -> rusqlite::Result<AgedJobRow> {
     };
     Ok(from_columns!(row, 0 => AgedJobRow {
         job_id, state, accepted_at, aged_at, expected_age_s;
-        owner: owner, order_at: row.get(3)?, pending: None
+        owner: owner, order: JobOrder::At(row.get(3)?), pending: None
     }))
 }
 

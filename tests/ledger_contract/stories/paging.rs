@@ -2,12 +2,13 @@
 //! and still so when rows arrive between two pages.
 
 use std::cmp::Ordering;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use jobledger::decision::Disposition;
 use jobledger::filter::{Query, Sort, SortColumn};
 use jobledger::store::{
-    CallbackFilter, CallbackKey, JobKey, Keyset, Ledger, PageRequest, SortValue,
+    AgedJobRow, CallbackFilter, CallbackKey, JobKey, JobOrder, Keyset, Ledger, PageRequest,
+    SortValue,
 };
 
 use super::{list, with_demo_streams};
@@ -244,7 +245,13 @@ pub fn pages_of_aged_jobs_give_every_job_once_in_order(location: &Location) {
             let page = ledger
                 .aged_jobs_page(now(), &query, &PageRequest::at(keyset, 3))
                 .unwrap();
-            let page: Vec<JobKey> = page.into_iter().map(|j| (j.aged_at, j.job_id)).collect();
+            let page: Vec<JobKey> = page
+                .into_iter()
+                .map(|j| {
+                    assert_eq!(j.order, JobOrder::At(j.aged_at));
+                    (j.order, j.job_id)
+                })
+                .collect();
             let (Some(first), Some(last)) = (page.first().cloned(), page.last().cloned()) else {
                 break;
             };
@@ -270,9 +277,12 @@ pub fn pages_of_aged_jobs_give_every_job_once_in_order(location: &Location) {
     );
 }
 
-/// The aged jobs sorted by escalation time and by acceptance, each way, read three at
-/// a time forwards and back: every aged job once, in that order (jobs with no
-/// escalation time last when ascending), the same set as the list's own order.
+/// The aged jobs sorted by escalation time, by acceptance and by owner, each way, read
+/// one and three at a time, forwards and back: every aged job once, in that order
+/// (jobs with no escalation time, or no owner, last when ascending and first when
+/// descending), the same set as the list's own order. Owners tie, their names compare
+/// by their bytes (`Zoë` before `ann`, `Ärne` after `ops:kim`), and a job whose owner
+/// was cleared is unowned as one that never had one.
 pub fn sorted_pages_of_aged_jobs_give_every_job_once_in_order(location: &Location) {
     with_generated_jobs(location);
     let ledger = location.open();
@@ -285,22 +295,34 @@ pub fn sorted_pages_of_aged_jobs_give_every_job_once_in_order(location: &Locatio
         .map(|j| j.job_id)
         .collect();
     assert!(all.len() >= 10, "enough aged jobs for pages: {all:?}");
-    for (i, job) in all.iter().enumerate().filter(|(i, _)| i % 3 != 0) {
+    // Owners that tie, and names whose byte order is not a dictionary's.
+    let owners = ["ops:kim", "ann", "Zoë", "ops:kim", "Ärne"];
+    let owned: Vec<(usize, &String)> = all.iter().enumerate().filter(|(i, _)| i % 3 != 0).collect();
+    for (k, (i, job)) in owned.iter().enumerate() {
         let minutes = i64::try_from(i % 4).unwrap() * 20 - 30;
         jobledger::escalation::set_owner(
             &mut writer_ledger,
             job,
-            "ops:kim",
+            owners[k % owners.len()],
             Some(now().plus_seconds(minutes * 60)),
             "lead",
             now(),
         )
         .unwrap();
     }
+    // The first job given `ops:kim`, cleared: unowned again.
+    jobledger::escalation::clear_owner(&mut writer_ledger, owned[0].1, "lead", now()).unwrap();
     drop(writer_ledger);
     let query = Query::default();
-    for column in [SortColumn::Escalation, SortColumn::Accepted] {
-        for descending in [false, true] {
+    let rows = ledger
+        .aged_jobs_page(now(), &query, &PageRequest::first(1000))
+        .unwrap();
+    for column in [
+        SortColumn::Escalation,
+        SortColumn::Accepted,
+        SortColumn::Owner,
+    ] {
+        for (descending, limit) in [false, true].into_iter().flat_map(|d| [(d, 1), (d, 3)]) {
             let sort = Sort { column, descending };
             let read = |forwards: bool| -> Vec<JobKey> {
                 let mut keys: Vec<JobKey> = Vec::new();
@@ -311,14 +333,15 @@ pub fn sorted_pages_of_aged_jobs_give_every_job_once_in_order(location: &Locatio
                 };
                 loop {
                     within(keys.len(), all.len());
+                    let request = PageRequest::at(keyset, limit);
                     let page = ledger
-                        .aged_jobs_sorted_page(now(), &query, sort, &PageRequest::at(keyset, 3))
+                        .aged_jobs_sorted_page(now(), &query, sort, &request)
                         .unwrap();
                     let page: Vec<JobKey> = page
                         .into_iter()
                         .map(|j| {
-                            assert_eq!(j.order_at, j.order_at_for(column));
-                            (j.order_at, j.job_id)
+                            assert_eq!(j.order, j.order_for(column));
+                            (j.order, j.job_id)
                         })
                         .collect();
                     let (Some(first), Some(last)) = (page.first().cloned(), page.last().cloned())
@@ -344,10 +367,48 @@ pub fn sorted_pages_of_aged_jobs_give_every_job_once_in_order(location: &Locatio
             for pair in forwards.windows(2) {
                 assert_eq!(pair[0].cmp(&pair[1]), expected, "{sort:?}: {pair:?}");
             }
-            assert_eq!(read(false), forwards, "{sort:?}");
-            let ids: BTreeSet<String> = forwards.iter().map(|(_, id)| id.clone()).collect();
-            assert_eq!(ids, all.iter().cloned().collect(), "{sort:?}");
-            assert_eq!(ids.len(), forwards.len(), "{sort:?}");
+            assert_eq!(read(false), forwards, "{sort:?} in pages of {limit}");
+            let ids: Vec<String> = forwards.iter().map(|(_, id)| id.clone()).collect();
+            let kept: BTreeSet<String> = ids.iter().cloned().collect();
+            assert_eq!(kept, all.iter().cloned().collect(), "{sort:?}");
+            assert_eq!(kept.len(), ids.len(), "{sort:?}");
+            if column == SortColumn::Owner {
+                owner_order_is_by_bytes_none_last(&rows, &ids, descending);
+            }
         }
     }
+}
+
+/// `ids`, the aged `rows` sorted by owner, are grouped by owner in byte order with
+/// the unowned last (all reversed when `descending`), each owner's jobs in the order
+/// they aged, then by id: the rule written out here, apart from the store's.
+fn owner_order_is_by_bytes_none_last(rows: &[AgedJobRow], ids: &[String], descending: bool) {
+    let owner = |r: &AgedJobRow| r.owner.as_ref().map(|o| o.owner.clone());
+    let mut want = rows.to_vec();
+    want.sort_by_key(|r| (owner(r).is_none(), owner(r), r.aged_at, r.job_id.clone()));
+    let mut want: Vec<&str> = want.iter().map(|r| r.job_id.as_str()).collect();
+    if descending {
+        want.reverse();
+    }
+    assert_eq!(ids, want, "descending: {descending}");
+    // The groups as the store listed them: each owner once, the names in byte order
+    // (`BTreeSet` orders `String`s by their bytes), the unowned last.
+    let owner_of: BTreeMap<&str, Option<String>> =
+        rows.iter().map(|r| (r.job_id.as_str(), owner(r))).collect();
+    let mut groups: Vec<Option<String>> =
+        ids.iter().map(|id| owner_of[id.as_str()].clone()).collect();
+    groups.dedup();
+    let names: BTreeSet<String> = rows.iter().filter_map(owner).collect();
+    let mut expected: Vec<Option<String>> = names.into_iter().map(Some).chain([None]).collect();
+    if descending {
+        expected.reverse();
+    }
+    assert_eq!(groups, expected, "descending: {descending}");
+    let at = |name: &str| groups.iter().position(|g| g.as_deref() == Some(name));
+    let mut places: Vec<Option<usize>> = ["Zoë", "ann", "ops:kim", "Ärne"].map(at).into();
+    assert!(places.iter().all(Option::is_some), "{groups:?}");
+    if descending {
+        places.reverse();
+    }
+    assert!(places.is_sorted(), "byte order: {groups:?}");
 }

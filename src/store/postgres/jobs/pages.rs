@@ -9,11 +9,11 @@ use crate::store::postgres::columns::{Read, aged_from, failed_from};
 use crate::store::postgres::filter::{Column, Columns, Params, condition};
 use crate::store::postgres::keyset::{backwards, comparison, direction, key};
 use crate::store::postgres::query::Select;
-use crate::store::{AgedJobRow, FailedJobRow, JobKey, PageRequest, StoreError};
+use crate::store::{AgedJobRow, FailedJobRow, JobKey, JobOrder, PageRequest, StoreError};
 
 type Result<T> = std::result::Result<T, StoreError>;
 
-/// One job list: which jobs it holds and the time it is ordered by.
+/// One job list: which jobs it holds and what it is ordered by.
 struct JobList {
     /// The columns shown.
     columns: &'static str,
@@ -23,8 +23,8 @@ struct JobList {
     filter: fn() -> String,
     /// How the list's query fields read.
     fields: Columns,
-    /// The column the list is ordered by, before the job id.
-    order: &'static str,
+    /// What the list is ordered by, before the job id.
+    order: &'static [&'static str],
 }
 
 /// The latest owner assignment of each job.
@@ -50,7 +50,7 @@ const AGED: JobList = JobList {
         field: aged_field,
         words: &["j.job_id", "j.state", "o.owner"],
     },
-    order: "j.aged_at",
+    order: &["j.aged_at"],
 };
 
 fn aged_field(field: Field) -> Option<Column> {
@@ -83,7 +83,7 @@ const FAILED: JobList = JobList {
         field: failed_field,
         words: &["j.job_id", "j.failure_cause"],
     },
-    order: "j.accepted_at",
+    order: &["j.accepted_at"],
 };
 
 impl JobList {
@@ -113,17 +113,19 @@ impl JobList {
         now: Timestamp,
         query: &Query,
         page: &PageRequest<JobKey>,
-        (order, descending): (&str, bool),
+        (order, descending): (&[&str], bool),
         params: &mut Params,
     ) -> Select {
         let keyset = &page.keyset;
+        let order = [order, &["j.job_id"]].concat();
         let select = self.select(self.columns, now, query, params);
         let select = match (comparison(keyset), key(keyset)) {
-            (Some(op), Some((at, id))) => {
-                let at = params.bind(at.to_ledger_text());
-                let id = params.bind(id.clone());
+            // As many values as the key has: a key of another order is refused by the
+            // server (the rows compared differ in size), never read as one of this.
+            (Some(op), Some(key)) => {
+                let key = bind_key(key, params);
                 let op = if descending { flipped(op) } else { op };
-                select.filter(format!("({order}, j.job_id) {op} ({at}::text, {id}::text)"))
+                select.filter(format!("({}) {op} ({})", order.join(", "), key.join(", ")))
             }
             _ => select,
         };
@@ -132,9 +134,7 @@ impl JobList {
             ("DESC", true) => "ASC",
             (direction, _) => direction,
         };
-        select
-            .order_by(&[order, "j.job_id"], direction)
-            .limit(page.limit)
+        select.order_by(&order, direction).limit(page.limit)
     }
 }
 
@@ -149,14 +149,33 @@ fn flipped(op: &'static str) -> &'static str {
     }
 }
 
-/// What an Aged list sorted by `column` is ordered by: the SQL of
-/// [`AgedJobRow::order_at_for`] (the ledger file's, letter for letter).
-fn aged_order(column: SortColumn) -> &'static str {
+/// What an Aged list sorted by `column` is ordered by, before the job id: the SQL of
+/// [`AgedJobRow::order_for`] (the ledger file's, letter for letter; `false` sorts
+/// before `true` as SQLite's 0 before 1). A job nobody owns has a NULL owner, which no
+/// row value compares with: a flag puts it last, and its name is read as empty. The
+/// owner column's collation is "C": names compare by their bytes.
+fn aged_order(column: SortColumn) -> &'static [&'static str] {
     match column {
-        SortColumn::Escalation => "coalesce(o.escalate_at, '9999-12-31T23:59:59.999Z')",
-        SortColumn::Accepted => "j.accepted_at",
-        _ => "j.aged_at",
+        SortColumn::Escalation => &["coalesce(o.escalate_at, '9999-12-31T23:59:59.999Z')"],
+        SortColumn::Accepted => &["j.accepted_at"],
+        SortColumn::Owner => &["o.owner IS NULL", "coalesce(o.owner, '')", "j.aged_at"],
+        _ => &["j.aged_at"],
     }
+}
+
+/// Binds a page key's values, as the list's order (see [`aged_order`]) then the job
+/// id compare them; returns their placeholders.
+fn bind_key((order, job_id): &JobKey, params: &mut Params) -> Vec<String> {
+    let mut key = match order {
+        JobOrder::At(at) => vec![format!("{}::text", params.bind(at.to_ledger_text()))],
+        JobOrder::Owner(owner, aged_at) => vec![
+            format!("{}::boolean", params.bind(owner.is_none())),
+            format!("{}::text", params.bind(owner.clone().unwrap_or_default())),
+            format!("{}::text", params.bind(aged_at.to_ledger_text())),
+        ],
+    };
+    key.push(format!("{}::text", params.bind(job_id.clone())));
+    key
 }
 
 impl Ledger {
@@ -171,7 +190,8 @@ impl Ledger {
         self.aged_jobs_sorted_page(now, query, Sort::default(), page)
     }
 
-    /// [`Ledger::aged_jobs_page`] sorted by `sort`.
+    /// [`Ledger::aged_jobs_page`] sorted by `sort`: the page's key is each row's
+    /// [`AgedJobRow::order`], then its id.
     pub fn aged_jobs_sorted_page(
         &self,
         now: Timestamp,
@@ -183,7 +203,7 @@ impl Ledger {
         let mut rows =
             self.job_page(&AGED, now, query, page, (order, sort.descending), aged_from)?;
         for row in &mut rows {
-            row.order_at = row.order_at_for(sort.column);
+            row.order = row.order_for(sort.column);
         }
         Ok(rows)
     }
@@ -212,7 +232,7 @@ impl Ledger {
         now: Timestamp,
         query: &Query,
         page: &PageRequest<JobKey>,
-        order: (&str, bool),
+        order: (&[&str], bool),
         from_row: fn(&postgres::Row) -> Read<T>,
     ) -> Result<Vec<T>> {
         let mut params = Params::new();

@@ -6,6 +6,7 @@
 //! the counts.
 
 use rusqlite::Row;
+use rusqlite::types::Value;
 
 use super::super::closed_sets::OPEN_JOB_J;
 use super::super::columns::{aged_from, failed_from};
@@ -15,11 +16,11 @@ use super::super::{Ledger, StoreError};
 use crate::clock::Timestamp;
 use crate::filter::{Field, Query, Sort, SortColumn};
 use crate::store::{AgedJobRow, FailedJobRow};
-use crate::store::{JobKey, PageRequest};
+use crate::store::{JobKey, JobOrder, PageRequest};
 
 type Result<T> = std::result::Result<T, StoreError>;
 
-/// One job list: which jobs it holds and the time it is ordered by.
+/// One job list: which jobs it holds and what it is ordered by.
 struct JobList {
     /// The columns shown.
     columns: &'static str,
@@ -34,8 +35,8 @@ struct JobList {
     filter: fn() -> String,
     /// How the list's query fields read.
     fields: Columns,
-    /// The column the list is ordered by, before the job id.
-    order: &'static str,
+    /// What the list is ordered by, before the job id.
+    order: &'static [&'static str],
 }
 
 /// The latest owner assignment of each job.
@@ -52,7 +53,7 @@ const AGED: JobList = JobList {
         words: &["j.job_id", "j.state", "o.owner"],
         text_index: None,
     },
-    order: "j.aged_at",
+    order: &["j.aged_at"],
 };
 
 fn aged_field(field: Field) -> Option<Column> {
@@ -85,7 +86,7 @@ const FAILED: JobList = JobList {
         words: &["j.job_id", "j.failure_cause"],
         text_index: None,
     },
-    order: "j.accepted_at",
+    order: &["j.accepted_at"],
 };
 
 impl JobList {
@@ -104,20 +105,25 @@ impl JobList {
         }
     }
 
-    /// One page, `:key_at`/`:key_id` its key, ordered by `order` (then the job id),
-    /// the largest first when `descending`.
+    /// One page, ordered by `order` (then the job id), the largest first when
+    /// `descending`; `key` names the values of the page's key (see [`key_values`]).
     fn page(
         &self,
         page: &PageRequest<JobKey>,
+        key: &[String],
         query: Option<String>,
-        order: &str,
-        descending: bool,
+        (order, descending): (&[&str], bool),
     ) -> Select {
         let keyset = &page.keyset;
+        let order = [order, &["j.job_id"]].concat();
         let select = match keyset.comparison() {
+            // As many values as the key has: a key of another order is refused by
+            // SQLite (the rows compared differ in size), never read as one of this.
             Some(op) => self.select(self.columns, query).filter(format!(
-                "({order}, j.job_id) {} (:key_at, :key_id)",
-                if descending { flipped(op) } else { op }
+                "({}) {} ({})",
+                order.join(", "),
+                if descending { flipped(op) } else { op },
+                key.join(", ")
             )),
             None => self.select(self.columns, query),
         };
@@ -126,9 +132,7 @@ impl JobList {
             ("DESC", true) => "ASC",
             (direction, _) => direction,
         };
-        select
-            .order_by(&[order, "j.job_id"], direction)
-            .limit(page.limit)
+        select.order_by(&order, direction).limit(page.limit)
     }
 }
 
@@ -143,14 +147,31 @@ fn flipped(op: &'static str) -> &'static str {
     }
 }
 
-/// What an Aged list sorted by `column` is ordered by: the SQL of
-/// [`AgedJobRow::order_at_for`].
-fn aged_order(column: SortColumn) -> &'static str {
+/// What an Aged list sorted by `column` is ordered by, before the job id: the SQL of
+/// [`AgedJobRow::order_for`]. A job nobody owns has a NULL owner, which no row value
+/// compares with: a flag puts it last, and its name is read as empty.
+fn aged_order(column: SortColumn) -> &'static [&'static str] {
     match column {
-        SortColumn::Escalation => "coalesce(o.escalate_at, '9999-12-31T23:59:59.999Z')",
-        SortColumn::Accepted => "j.accepted_at",
-        _ => "j.aged_at",
+        SortColumn::Escalation => &["coalesce(o.escalate_at, '9999-12-31T23:59:59.999Z')"],
+        SortColumn::Accepted => &["j.accepted_at"],
+        SortColumn::Owner => &["o.owner IS NULL", "coalesce(o.owner, '')", "j.aged_at"],
+        _ => &["j.aged_at"],
     }
+}
+
+/// A page key's values, as the list's order (see [`aged_order`]) then the job id
+/// compare them.
+fn key_values((order, job_id): &JobKey) -> Vec<Value> {
+    let mut values = match order {
+        JobOrder::At(at) => vec![Value::Text(at.to_ledger_text())],
+        JobOrder::Owner(owner, aged_at) => vec![
+            Value::Integer(owner.is_none().into()),
+            Value::Text(owner.clone().unwrap_or_default()),
+            Value::Text(aged_at.to_ledger_text()),
+        ],
+    };
+    values.push(Value::Text(job_id.clone()));
+    values
 }
 
 impl Ledger {
@@ -165,8 +186,8 @@ impl Ledger {
         self.aged_jobs_sorted_page(now, query, Sort::default(), page)
     }
 
-    /// [`Ledger::aged_jobs_page`] sorted by `sort`: the page's key time is each row's
-    /// [`AgedJobRow::order_at`].
+    /// [`Ledger::aged_jobs_page`] sorted by `sort`: the page's key is each row's
+    /// [`AgedJobRow::order`], then its id.
     pub fn aged_jobs_sorted_page(
         &self,
         now: Timestamp,
@@ -178,7 +199,7 @@ impl Ledger {
         let mut rows =
             self.job_page(&AGED, now, query, page, (order, sort.descending), aged_from)?;
         for row in &mut rows {
-            row.order_at = row.order_at_for(sort.column);
+            row.order = row.order_for(sort.column);
         }
         Ok(rows)
     }
@@ -207,18 +228,24 @@ impl Ledger {
         now: Timestamp,
         query: &Query,
         page: &PageRequest<JobKey>,
-        (order, descending): (&str, bool),
+        order: (&[&str], bool),
         from_row: fn(&Row<'_>) -> rusqlite::Result<T>,
     ) -> Result<Vec<T>> {
         let condition = condition(query, &list.fields, Some(now));
+        let key = page.keyset.key().map(key_values).unwrap_or_default();
+        let key_names: Vec<String> = (0..key.len()).map(|i| format!(":key_{i}")).collect();
         let sql = list
-            .page(page, condition.sql.clone(), order, descending)
+            .page(page, &key_names, condition.sql.clone(), order)
             .sql();
-        let (key_at, key_id) = page.keyset.key().map(|(at, id)| (*at, id.as_str())).unzip();
         let mut rows: Vec<T> = self.run(|c| {
             let mut st = c.prepare_cached(&sql)?;
-            let mut named: Vec<(&str, &dyn rusqlite::ToSql)> =
-                vec![(":now", &now), (":key_at", &key_at), (":key_id", &key_id)];
+            let mut named: Vec<(&str, &dyn rusqlite::ToSql)> = vec![(":now", &now)];
+            named.extend(
+                key_names
+                    .iter()
+                    .map(String::as_str)
+                    .zip(key.iter().map(|v| v as &dyn rusqlite::ToSql)),
+            );
             named.extend(condition.named());
             query_named(&mut st, &named, from_row)
         })?;
