@@ -377,8 +377,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     let message = format!("--where {:?}: {e}", report::clip(&query, 120));
                     anyhow::anyhow!(crate::inert::inert(&message).into_owned())
                 })?;
+            let selection = escalation::bulk::Selection::Query(&query);
             let plan = if dry_run {
-                escalation::bulk::plan(&open_to_read(&path)?, &query, &owner, escalate_at, now)?
+                escalation::bulk::plan(&open_to_read(&path)?, selection, &owner, escalate_at, now)?
             } else {
                 let Some(expect) = expect else {
                     anyhow::bail!(
@@ -388,13 +389,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 let mut ledger = open_for_a_person(&path)?;
                 escalation::bulk::assign(
                     &mut ledger,
-                    &query,
+                    selection,
                     &owner,
                     escalate_at,
                     &by,
                     now,
                     expect,
-                )?
+                )
+                .map_err(|e| match e {
+                    e @ escalation::bulk::BulkOwnerError::NotAsExpected { .. } => anyhow::anyhow!(
+                        "{e} Read the plan again (--dry-run) and write with the count it gives."
+                    ),
+                    e => e.into(),
+                })?
             };
             if json {
                 report::write_json(&mut out, &report::OwnerPlanJson::new(&plan, !dry_run))?;
