@@ -1,5 +1,5 @@
 //! Giving the marked aged jobs an owner at once: the plan is read from the ledger
-//! before anything is written ([`escalation::bulk::plan`], the command line's own
+//! before anything is written ([`bulk::plan`], the command line's own
 //! planner), nothing is written until the count the plan gave is typed, and the write
 //! is refused, with what changed said, when the ledger moved since the plan.
 
