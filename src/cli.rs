@@ -393,18 +393,25 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             let now = reading_time(&ledger, clock)?;
             let escalate_at = escalate_at.map(|at| at.from(now));
+            let selection = escalation::bulk::Selection::Query(&query);
             let plan = if let Some(expect) = expect.filter(|_| !dry_run) {
                 escalation::bulk::assign(
                     &mut ledger,
-                    &query,
+                    selection,
                     &owner,
                     escalate_at,
                     &by,
                     now,
                     expect,
-                )?
+                )
+                .map_err(|e| match e {
+                    e @ escalation::bulk::BulkOwnerError::NotAsExpected { .. } => anyhow::anyhow!(
+                        "{e} Read the plan again (--dry-run) and write with the count it gives."
+                    ),
+                    e => e.into(),
+                })?
             } else {
-                escalation::bulk::plan(&ledger, &query, &owner, escalate_at, now)?
+                escalation::bulk::plan(&ledger, selection, &owner, escalate_at, now)?
             };
             if json {
                 report::write_json(&mut out, &report::OwnerPlanJson::new(&plan, !dry_run))?;

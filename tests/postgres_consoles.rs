@@ -4,7 +4,8 @@
 //! meanwhile is told whose answer came first, and nothing is overwritten. And the real
 //! binary in a pseudo-terminal while the server goes away and comes back: the status
 //! line says so, writes are refused meanwhile, and once it is back the keys work and an
-//! answer is written.
+//! answer is written. And the Aged view's bulk owner on the server: a reviewer's written
+//! in one go, a reader's console offered no key for it.
 
 mod support;
 
@@ -25,15 +26,21 @@ const WITHIN: Duration = Duration::from_secs(1);
 /// A fresh ledger on the shared server holding the demo's streams (the booking
 /// afternoon and the rest of the demo queue): held and quarantined rows to answer.
 fn demo_on_server(test: &str) -> Location {
+    demo_database(test).1
+}
+
+/// [`demo_on_server`], with the database's name beside it (to grant roles on it).
+fn demo_database(test: &str) -> (String, Location) {
     let server = PgServer::shared();
-    let url = server.url(&server.fresh_database(test));
+    let database = server.fresh_database(test);
+    let url = server.url(&database);
     let location = Location::parse(url.as_ref()).expect("a server URL");
     let mut ledger = Ledger::open_at(&location, OpenMode::ReadWrite).expect("the ledger opens");
     for stream in [booking_afternoon(), demo_queue()] {
         jobledger::ingest::ingest(&mut ledger, stream.as_bytes(), now(), |_| {})
             .expect("the demo's streams go in");
     }
-    location
+    (database, location)
 }
 
 /// A reviewer's console on its own connection, on the test terminal.
@@ -182,6 +189,97 @@ fn two_consoles_on_two_connections_see_each_others_answers_and_never_overwrite()
     assert!(form.contains("Standing answer: noise by bob"), "{form}");
     key(&mut ana, KeyCode::Esc);
     eprintln!("an answer on another connection showed after {took:?} and {took_back:?}");
+}
+
+/// On a team ledger, a reviewer marks every aged job and gives them one owner from the
+/// console: the plan, its count typed, one transaction, each row signed with the
+/// server's role. A reader's console (the server's privileges, not a flag) may mark
+/// jobs, but is offered no `o`, and `o` writes nothing.
+#[test]
+fn a_reviewer_gives_the_marked_jobs_an_owner_and_a_readers_console_offers_no_key_for_it() {
+    let (database, location) = demo_database("bulk_owner");
+    let mut kim = console(&location, "ops:kim");
+    ch(&mut kim, '3');
+    ch(&mut kim, 'V');
+    ch(&mut kim, 'o');
+    key(&mut kim, KeyCode::Tab);
+    type_text(&mut kim, "2h");
+    key(&mut kim, KeyCode::Enter);
+    let plan = render(&kim);
+    let aged = kim.model().job_marks.count(jobledger::console::Tab::Aged);
+    assert!(aged > 0, "{plan}");
+    let said = format!("{aged} of {aged} marked jobs will take ops:kim");
+    assert!(plan.contains(&said), "{said:?} missing:\n{plan}");
+    type_text(&mut kim, &aged.to_string());
+    key(&mut kim, KeyCode::Enter);
+    let written = render(&kim);
+    assert!(
+        written.contains(&format!(
+            "Wrote {aged} owner assignments in one transaction"
+        )),
+        "{written}"
+    );
+    let jobs = jobledger::escalation::bulk::aged_job_ids(
+        kim.ledger(),
+        &jobledger::filter::Query::all(jobledger::filter::Scope::AgedJobs),
+        now(),
+    )
+    .unwrap();
+    assert_eq!(jobs.len(), aged);
+    for job in &jobs {
+        let standing = kim.ledger().owner(job).unwrap().expect("an owner");
+        assert_eq!(standing.owner, "ops:kim", "{job}");
+        assert_eq!(
+            standing.written_by.as_deref(),
+            Some(support::postgres::USER),
+            "{job}"
+        );
+    }
+
+    // A reader's console: the role may not write, so the console is read-only.
+    let server = PgServer::shared();
+    let url = server.url(&database);
+    let roles = support::binary::bare()
+        .args(["--db", &url, "roles", "--apply"])
+        .output()
+        .expect("the binary runs");
+    assert!(roles.status.success(), "{roles:?}");
+    server
+        .connect(&database)
+        .batch_execute(
+            "DO $$ BEGIN
+               IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'rita') THEN
+                 CREATE ROLE rita LOGIN; END IF;
+             END $$;
+             GRANT jobledger_reader TO rita;",
+        )
+        .unwrap();
+    let as_rita = Location::parse(
+        server
+            .url(&database)
+            .replacen("jobledger@", "rita@", 1)
+            .as_ref(),
+    )
+    .expect("a server URL");
+    let mut rita = App::open(&as_rita, Clock::Fixed(now()), "rita".to_owned(), false)
+        .expect("the console opens");
+    update(
+        &mut rita,
+        Action::Resize {
+            width: WIDTH,
+            height: HEIGHT,
+        },
+    );
+    assert!(rita.model().writes_off(), "a reader's console writes");
+    ch(&mut rita, '3');
+    ch(&mut rita, 'V');
+    let marked = render(&rita);
+    assert!(marked.contains(&format!("· {aged} marked")), "{marked}");
+    assert!(!rita.offers(Action::Owner));
+    assert!(!marked.contains("o owner"), "the footer offers o: {marked}");
+    ch(&mut rita, 'o');
+    assert!(rita.model().form().is_none(), "{}", render(&rita));
+    assert!(render(&rita).contains("read-only"), "{}", render(&rita));
 }
 
 /// The binary's console in a pseudo-terminal on the ledger at `url`.

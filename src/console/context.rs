@@ -31,6 +31,10 @@ pub enum Context {
     Bulk,
     /// Reading the plan of a bulk answer before it is written.
     Plan,
+    /// Typing the owner and escalation time of the marked aged jobs.
+    BulkOwner,
+    /// Reading the plan of a bulk owner assignment and typing its count.
+    OwnerPlan,
     /// Reading what came of a form.
     Outcome,
     /// The help screen.
@@ -47,7 +51,7 @@ pub enum Context {
 
 impl Context {
     /// Contexts in the order the help screen lists them.
-    pub const ALL: [Context; 19] = [
+    pub const ALL: [Context; 21] = [
         Context::List,
         Context::Detail,
         Context::Filter,
@@ -63,6 +67,8 @@ impl Context {
         Context::Compare,
         Context::Bulk,
         Context::Plan,
+        Context::BulkOwner,
+        Context::OwnerPlan,
         Context::Outcome,
         Context::Tour,
         Context::Help,
@@ -85,6 +91,8 @@ impl Context {
             Context::Compare => "In the comparison of a held callback",
             Context::Bulk => "Answering the marked rows at once",
             Context::Plan => "The plan of a bulk answer",
+            Context::BulkOwner => "Giving the marked aged jobs an owner at once",
+            Context::OwnerPlan => "The plan of a bulk owner assignment",
             Context::Outcome => "Reading what was written or refused",
             Context::Help => "In this help",
             Context::Command => "Typing a command (after :)",

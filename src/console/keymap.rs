@@ -125,7 +125,12 @@ enum Entry {
 /// key, action, help, and the footer's word.
 const ROW_ACTIONS: [(char, Action, &str, &str); 4] = [
     ('a', Action::Answer, "answer the callback", "answer"),
-    ('o', Action::Owner, "set owner and escalation time", "owner"),
+    (
+        'o',
+        Action::Owner,
+        "set owner and escalation time (jobs marked in Aged: all of them at once, after a plan)",
+        "owner",
+    ),
     ('r', Action::Retry, "request a retry (checked)", "retry"),
     ('c', Action::Cancel, "request a cancel (checked)", "cancel"),
 ];
@@ -234,8 +239,8 @@ const EXPORT_HELP: &str = "export the evidence bundle of the callback or job (ra
 const CLICK: Action = Action::Click { column: 0, row: 0 };
 
 use Context::{
-    Bulk, Command, Compare, Confirm, ConfirmView, Detail, Editing, Everywhere, Filter, Form, Help,
-    List, Outcome, Owner, Plan, Refused, SavedViews, Tour, Withdraw,
+    Bulk, BulkOwner, Command, Compare, Confirm, ConfirmView, Detail, Editing, Everywhere, Filter,
+    Form, Help, List, Outcome, Owner, OwnerPlan, Plan, Refused, SavedViews, Tour, Withdraw,
 };
 
 /// A character key with Ctrl.
@@ -278,8 +283,9 @@ const TABLE: &[Entry] = &[
     bind(List, &[ch('?')], Action::Help, "help: every key", Some("help")),
     bind(List, &[key(KeyCode::Esc)], Action::Back, "clear the filter, close a finding (never leaves)", None),
     bind(List, &[ch('q')], Action::BackOrQuit, "a finding's jobs: back to the findings; otherwise leave", Some("quit")),
-    // Marking callbacks for a bulk answer (`a` then answers the marked rows).
-    bind(List, &[ch(' ')], Action::Mark, "mark or unmark for a bulk answer, then next row", Some("mark")),
+    // Marking rows for a bulk write: `a` then answers the marked callbacks, `o` gives
+    // the marked aged jobs an owner.
+    bind(List, &[ch(' ')], Action::Mark, "mark or unmark the row, then next row (callbacks: a answers the marked ones; Aged: o gives the marked jobs an owner)", Some("mark")),
     bind(List, &[ch('V')], Action::MarkAll, "mark every row the filter matches (all pages)", None),
     bind(List, &[ch('x')], Action::ClearMarks, "clear the view's marks", Some("clear marks")),
     // No footer hint: the tour is the presenter's, and `?` lists it.
@@ -365,6 +371,16 @@ const TABLE: &[Entry] = &[
     bind(Plan, &[Trigger::Typing], Action::Input(' '), "type the count, when asked to confirm it", None),
     bind(Plan, &[key(KeyCode::Enter)], Action::Submit, "write the answers, in one transaction", Some("write them")),
     bind(Plan, &[key(KeyCode::Esc), ch('q')], Action::Back, "close; nothing is written", Some("close, nothing written")),
+    // A bulk owner: the owner and escalation time, then the plan and its count.
+    bind(BulkOwner, &[key(KeyCode::Tab), key(KeyCode::Down)], Action::NextField, "the other field (owner, escalation time)", Some("other field")),
+    bind(BulkOwner, &[key(KeyCode::BackTab), key(KeyCode::Up)], Action::PrevField, "the other field", None),
+    bind(BulkOwner, &[Trigger::Typing], Action::Input(' '), "type into the field (a value shown selected is replaced)", None),
+    bind(BulkOwner, &[key(KeyCode::Enter)], Action::Submit, "show the plan: which jobs take the owner, which have it already (nothing is written yet)", Some("plan")),
+    bind(BulkOwner, &[key(KeyCode::Esc)], Action::Back, "close; nothing is written", Some("close")),
+    // The count is digits: `q` is free to close, as everywhere q is no text.
+    bind(OwnerPlan, &[Trigger::Typing], Action::Input(' '), "type the count the plan gives", None),
+    bind(OwnerPlan, &[key(KeyCode::Enter)], Action::Submit, "write the owners, in one transaction, once the count typed is the plan's (refused, nothing written, if the ledger moved since)", Some("write them")),
+    bind(OwnerPlan, &[key(KeyCode::Esc), ch('q')], Action::Back, "close; nothing is written", Some("close, nothing written")),
     // What came of a form.
     bind(Outcome, &[key(KeyCode::Enter), key(KeyCode::Esc), ch('q')], Action::Back, "close", Some("close")),
     // The guided tour: a presenter's remote sends PgDn/PgUp or the arrows.

@@ -3,6 +3,7 @@
 //! fills it in, the views draw it, and a test can build one by hand.
 
 pub mod bulk;
+pub mod bulk_owner;
 pub mod compare;
 pub mod counts;
 pub mod decisions;
@@ -19,7 +20,7 @@ pub mod withdraw;
 use crate::clock::{Clock, Timestamp};
 use crate::filter::FilterError;
 use crate::review::CaseKind;
-use crate::store::{CallbackRow, SavedView};
+use crate::store::{AgedJobRow, CallbackRow, SavedView};
 
 use super::action::Action;
 use super::context::Context;
@@ -180,8 +181,10 @@ pub struct Model {
     /// The ledger's server cannot be reached (it restarted, the network dropped):
     /// what was read stays, writes are off, and the console connects again by itself.
     pub server_away: bool,
-    /// The rows marked in each view, for a bulk answer.
-    pub marks: Marks,
+    /// The callbacks marked in each view, by number, for a bulk answer.
+    pub callback_marks: Marks<i64>,
+    /// The aged jobs marked in each view, by id, for a bulk owner assignment.
+    pub job_marks: Marks<String>,
     /// The view whose filter is being searched (typed in a large view and waiting for
     /// typing to pause, or read on another thread): until its rows come, those shown
     /// are the previous filter's, and the screen says so.
@@ -234,7 +237,8 @@ impl Model {
             read_only,
             ledger_gone: false,
             server_away: false,
-            marks: Marks::default(),
+            callback_marks: Marks::default(),
+            job_marks: Marks::default(),
             searching: None,
             beside: None,
             looks: std::collections::HashMap::new(),
@@ -270,6 +274,10 @@ impl Model {
                 Context::Plan
             }
             Overlay::Form(form) if matches!(**form, Form::Bulk(_)) => Context::Bulk,
+            Overlay::Form(form) if matches!(&**form, Form::BulkOwner(f) if f.plan().is_some()) => {
+                Context::OwnerPlan
+            }
+            Overlay::Form(form) if matches!(**form, Form::BulkOwner(_)) => Context::BulkOwner,
             Overlay::Form(form) if matches!(**form, Form::Owner(_)) => Context::Owner,
             Overlay::Form(_) => Context::Form,
             Overlay::Filter { .. } => Context::Filter,
@@ -419,17 +427,30 @@ impl Model {
         self.lists.page::<CallbackItem>(self.tab).is_some()
     }
 
+    /// Does the current view list aged jobs (which can be marked and given an owner at
+    /// once)?
+    pub fn lists_aged_jobs(&self) -> bool {
+        self.lists.page::<AgedJobRow>(self.tab).is_some()
+    }
+
+    /// How many rows are marked in the current view (callbacks or aged jobs: a view
+    /// lists one kind).
+    pub fn marked(&self) -> usize {
+        self.callback_marks.count(self.tab) + self.job_marks.count(self.tab)
+    }
+
     /// Does `action` apply here and now? (Footer hints show only those that do.)
     pub fn offers(&self, action: Action) -> bool {
         let job = self.list().and_then(List::job);
-        let marked = self.marks.count(self.tab) > 0;
+        let marked = self.marked() > 0;
         match action {
-            Action::Answer if marked => !self.writes_off(),
+            Action::Answer if marked => !self.writes_off() && self.lists_callbacks(),
             Action::Answer => {
                 !self.writes_off() && (self.answerable().is_ok() || self.divergent_job().is_some())
             }
-            Action::Mark | Action::MarkAll => self.lists_callbacks(),
+            Action::Mark | Action::MarkAll => self.lists_callbacks() || self.lists_aged_jobs(),
             Action::ClearMarks => marked,
+            Action::Owner if marked => !self.writes_off() && self.lists_aged_jobs(),
             Action::Owner => !self.writes_off() && self.list().and_then(List::aged).is_some(),
             Action::Retry | Action::Cancel => !self.writes_off() && job.is_some(),
             Action::OpenDetail if self.on_findings() => true,

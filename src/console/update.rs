@@ -3,6 +3,7 @@
 
 mod answered;
 mod bulk;
+mod bulk_owner;
 mod claims;
 mod compare;
 mod decisions;

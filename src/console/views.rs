@@ -2,6 +2,7 @@
 //! they share. Every string that came from outside becomes a span through [`outside`].
 
 pub(crate) mod bulk;
+pub(crate) mod bulk_owner;
 pub(crate) mod callbacks;
 pub(crate) mod compare;
 pub(crate) mod decisions_form;

@@ -78,6 +78,7 @@ contract! {
             the_latest_owner_stands_and_a_clearing_leaves_the_job_unowned,
             my_queue_is_found_by_owner_me_and_times_from_now,
             a_bulk_owner_assignment_is_planned_then_written_with_its_count,
+            a_bulk_owner_of_chosen_jobs_leaves_out_what_is_not_aged_and_refuses_a_moved_count,
         ],
         outbox: [
             requests_are_checked_and_refusals_write_nothing,

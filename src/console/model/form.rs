@@ -267,6 +267,8 @@ pub enum Form {
     Withdraw(super::withdraw::WithdrawForm),
     /// Answering the marked rows at once.
     Bulk(super::bulk::BulkForm),
+    /// Giving the marked aged jobs an owner at once.
+    BulkOwner(super::bulk_owner::BulkOwnerForm),
     /// Answering a job's divergent decisions.
     Decisions(super::decisions::DecisionsForm),
 }
@@ -280,6 +282,7 @@ impl Form {
             Form::Request(f) => f.outcome.as_ref(),
             Form::Withdraw(f) => f.outcome.as_ref(),
             Form::Bulk(f) => f.outcome.as_ref(),
+            Form::BulkOwner(f) => f.outcome.as_ref(),
             Form::Decisions(f) => f.outcome.as_ref(),
         }
     }

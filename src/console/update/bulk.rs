@@ -1,6 +1,7 @@
-//! Marking callbacks and answering the marked ones at once: the plan is read from the
-//! ledger before anything is written, and the write checks every row again against
-//! the plan shown (a row another reviewer answered since is left out and named).
+//! Marking rows, and answering the marked callbacks at once: the plan is read from
+//! the ledger before anything is written, and the write checks every row again against
+//! the plan shown (a row another reviewer answered since is left out and named). Aged
+//! jobs are marked here too; their bulk owner is [`super::bulk_owner`]'s.
 
 use crate::clock::Timestamp;
 use crate::console::action::{Action, Move};
@@ -16,53 +17,92 @@ use crate::store::StoreError;
 
 use super::{App, reads};
 
-/// Space: marks or unmarks the selected callback, and moves to the next row.
+/// Where marks are made, said where a row cannot be marked.
+const MARKS_ARE_FOR: &str =
+    "marks are for callbacks (Held, Quarantined, All callbacks) and aged jobs (Aged)";
+
+/// Space: marks or unmarks the selected callback or aged job, and moves to the next row.
 pub(super) fn mark(app: &mut App) -> Result<(), StoreError> {
     let tab = app.model.tab;
-    let Some(seq) = app.model.list().and_then(List::callback).map(|row| row.seq) else {
-        app.model.flash = Flash::info(if app.model.lists_callbacks() {
-            "no row selected: nothing marked"
-        } else {
-            "marks are for callbacks (Held, Quarantined, All callbacks)"
-        });
+    let list = app.model.list();
+    if let Some(seq) = list.and_then(List::callback).map(|row| row.seq) {
+        app.model.callback_marks.toggle(tab, seq);
+    } else if let Some(job) = list.and_then(List::aged).map(|row| row.job_id.clone()) {
+        app.model.job_marks.toggle(tab, job);
+    } else {
+        app.model.flash = Flash::info(
+            if app.model.lists_callbacks() || app.model.lists_aged_jobs() {
+                "no row selected: nothing marked"
+            } else {
+                MARKS_ARE_FOR
+            },
+        );
         return Ok(());
-    };
-    app.model.marks.toggle(tab, seq);
+    }
     app.step(Move::Down)
 }
 
-/// V: marks every callback the view's filter matches, read from the ledger (not only
-/// the rows on the page), and says how many.
+/// V: marks every row the view's filter matches, read from the ledger (not only the
+/// rows on the page), and says how many.
 pub(super) fn mark_all(app: &mut App) -> Result<(), StoreError> {
     let tab = app.model.tab;
+    if app.model.lists_aged_jobs() {
+        return super::bulk_owner::mark_all(app);
+    }
     let Some(page) = app.model.lists.page::<CallbackItem>(tab) else {
-        app.model.flash = Flash::info("marks are for callbacks (Held, Quarantined, All callbacks)");
+        app.model.flash = Flash::info(MARKS_ARE_FOR);
         return Ok(());
     };
     let filter = reads::callback_filter(page.query(), app.model.now);
     let seqs = app.ledger.callback_seqs(&filter)?;
     let matched = seqs.len();
-    let already = matched - app.model.marks.mark_all(tab, seqs);
-    let marked = app.model.marks.count(tab);
-    let what = if filter.query.is_empty() {
-        "the view lists"
-    } else {
-        "the filter matches"
+    let newly = app.model.callback_marks.mark_all(tab, seqs);
+    let marked = app.model.callback_marks.count(tab);
+    let all = MarkedAll {
+        matched,
+        newly,
+        marked,
+        filtered: !filter.query.is_empty(),
     };
-    let already = if already > 0 {
-        format!(", {already} of them marked before")
-    } else {
-        String::new()
-    };
-    app.model.flash = Flash::info(format!(
-        "marked all {matched} callbacks {what}{already}: {marked} marked (a answers them, x clears)"
-    ));
+    app.model.flash = Flash::info(all.said("callbacks", "a answers them"));
     Ok(())
+}
+
+/// What `V` came to: how many rows it matched, how many of them it marked (the rest
+/// were marked before), and how many the view has marked now.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct MarkedAll {
+    pub matched: usize,
+    pub newly: usize,
+    pub marked: usize,
+    /// The view has a filter (else `V` took every row it lists).
+    pub filtered: bool,
+}
+
+impl MarkedAll {
+    /// The message after `V`: `marked all 4 callbacks the view lists: 4 marked (a
+    /// answers them, x clears)`, naming the rows as `what` and the bulk key by `then`.
+    pub(super) fn said(self, what: &str, then: &str) -> String {
+        let which = if self.filtered {
+            "the filter matches"
+        } else {
+            "the view lists"
+        };
+        let already = match self.matched - self.newly {
+            0 => String::new(),
+            n => format!(", {n} of them marked before"),
+        };
+        format!(
+            "marked all {} {what} {which}{already}: {} marked ({then}, x clears)",
+            self.matched, self.marked
+        )
+    }
 }
 
 /// x: clears the view's marks.
 pub(super) fn clear(app: &mut App) {
-    let cleared = app.model.marks.clear(app.model.tab);
+    let tab = app.model.tab;
+    let cleared = app.model.callback_marks.clear(tab) + app.model.job_marks.clear(tab);
     app.model.flash = Flash::info(format!("{cleared} marks cleared"));
 }
 
@@ -72,7 +112,7 @@ pub(super) fn open(app: &mut App) -> Result<(), StoreError> {
     let tab = app.model.tab;
     let seqs: Vec<i64> = app
         .model
-        .marks
+        .callback_marks
         .of(tab)
         .map(|marked| marked.iter().copied().collect())
         .unwrap_or_default();
@@ -190,7 +230,7 @@ fn write(app: &mut App, form: &mut BulkForm) -> bool {
     };
     match bulk::answer_bulk(&mut app.ledger, &request, app.model.now) {
         Ok(written) => {
-            app.model.marks.clear(form.tab);
+            app.model.callback_marks.clear(form.tab);
             form.error = None;
             form.outcome = Some(Outcome::Written(outcome_lines(
                 &written.plan,

@@ -95,7 +95,9 @@ pub(super) fn dispatch_in(
         | Context::Withdraw
         | Context::Outcome
         | Context::Bulk
-        | Context::Plan => writes::form_action(app, action),
+        | Context::Plan
+        | Context::BulkOwner
+        | Context::OwnerPlan => writes::form_action(app, action),
         Context::Filter => app.filter_action(action),
         Context::Compare => {
             compare::action(app, action);

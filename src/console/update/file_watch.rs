@@ -79,13 +79,14 @@ fn reopen(app: &mut App, name: &str) -> Result<(), StoreError> {
     app.ledger = ledger;
     app.data_version = app.ledger.data_version()?;
     set_gone(app, false);
-    // A form, or marks, name rows by their number in the old file: in the new one
-    // that number may be another callback.
+    // A form, or marks, name rows of the old file: in the new one a callback's number
+    // may be another callback, and a marked job was marked for what the old one said.
     let closed = matches!(app.model.overlay, Overlay::Form(_));
     if closed {
         app.model.overlay = Overlay::None;
     }
-    app.model.marks = Marks::default();
+    app.model.callback_marks = Marks::default();
+    app.model.job_marks = Marks::default();
     app.refresh()?;
     let form = if closed {
         " (and closed the form, read from the old file)"

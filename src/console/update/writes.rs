@@ -26,8 +26,12 @@ pub(super) fn open_form(app: &mut App, action: Action) -> Result<(), StoreError>
         model.flash = Flash::error(why_read_only(model));
         return Ok(());
     }
-    if action == Action::Answer && model.marks.count(model.tab) > 0 {
+    if action == Action::Answer && model.callback_marks.count(model.tab) > 0 {
         return super::bulk::open(app);
+    }
+    if action == Action::Owner && model.job_marks.count(model.tab) > 0 {
+        super::bulk_owner::open(app);
+        return Ok(());
     }
     if action == Action::Answer && model.tab == crate::console::tab::Tab::Reconcile {
         return super::decisions::open_selected(app);
@@ -135,6 +139,7 @@ pub(super) fn form_action(app: &mut App, action: Action) -> Result<(), StoreErro
         Form::Request(f) => request_action(app, f, action),
         Form::Withdraw(f) => super::withdraw::action(app, f, action),
         Form::Bulk(f) => super::bulk::form_action(app, f, action),
+        Form::BulkOwner(f) => super::bulk_owner::form_action(app, f, action),
     };
     app.model.overlay = Overlay::Form(form);
     if wrote {

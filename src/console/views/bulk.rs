@@ -11,7 +11,7 @@ use crate::console::model::bulk::{
     BulkField, BulkForm, BulkStage, CONFIRM_ABOVE, count_of, some_of,
 };
 use crate::review::bulk::Plan;
-use crate::store::CallbackRow;
+use crate::store::{AgedJobRow, CallbackRow};
 
 /// Reasons for leaving rows out that the plan names; the rest are counted.
 const GROUPS_SHOWN: usize = 5;
@@ -154,17 +154,28 @@ fn plan_lines<'a>(lines: &mut Vec<Line<'a>>, plan: &'a Plan, form: &'a BulkForm,
 /// The width of the mark column at the left of a callback list.
 pub(crate) const MARK_COLUMN: u16 = 1;
 
-/// The mark of a callback row: `✓` when marked for a bulk answer.
-pub(crate) fn mark_cell(model: &Model, row: Option<&CallbackRow>) -> Line<'static> {
-    match row {
-        Some(row) if model.marks.is_marked(model.tab, row.seq) => Line::from("✓".bold().cyan()),
-        _ => Line::default(),
+/// The mark of a row: `✓` when marked for a bulk write (a callback for an answer, an
+/// aged job for an owner). A character, so that it shows without colour too.
+pub(crate) fn mark_cell(
+    model: &Model,
+    callback: Option<&CallbackRow>,
+    aged: Option<&AgedJobRow>,
+) -> Line<'static> {
+    let marked = match (callback, aged) {
+        (Some(row), _) => model.callback_marks.is_marked(model.tab, &row.seq),
+        (None, Some(row)) => model.job_marks.is_marked(model.tab, row.job_id.as_str()),
+        (None, None) => false,
+    };
+    if marked {
+        Line::from("✓".bold().cyan())
+    } else {
+        Line::default()
     }
 }
 
 /// What a list's title adds when rows are marked: ` · 12 marked`.
 pub(crate) fn marked_in_title(model: &Model) -> String {
-    match model.marks.count(model.tab) {
+    match model.marked() {
         0 => String::new(),
         n => format!(" · {n} marked"),
     }

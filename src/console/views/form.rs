@@ -263,6 +263,10 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, form: &Form, model: &Model
             withdraw_lines(f, model.now),
         ),
         Form::Bulk(f) => (super::bulk::title(f), super::bulk::lines(f, model)),
+        Form::BulkOwner(f) => (
+            super::bulk_owner::title(f),
+            super::bulk_owner::lines(f, model),
+        ),
         Form::Decisions(f) => (
             super::decisions_form::title(f),
             super::decisions_form::lines(f, model),

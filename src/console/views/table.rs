@@ -428,9 +428,9 @@ pub(crate) fn draw_list<'a, T: PageRow>(
         frame.render_widget(Paragraph::new(line), inner);
         return fitted;
     }
-    // While rows are marked for a bulk answer, a one-character column at the left
+    // While rows are marked for a bulk write, a one-character column at the left
     // shows which: it takes the room every fit keeps free for it ([`MARK_ROOM`]).
-    let marks = model.marks.count(model.tab) > 0;
+    let marks = model.marked() > 0;
     let header = Row::new(
         marks
             .then_some("")
@@ -441,7 +441,8 @@ pub(crate) fn draw_list<'a, T: PageRow>(
     .style(Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED));
     let room = cell_room(&fitted, block.inner(area).width.saturating_sub(tag_room));
     let rows = fitted.cells.iter().zip(&page.rows).map(|(cells, row)| {
-        let mark = marks.then(|| Cell::from(super::bulk::mark_cell(model, row.callback())));
+        let mark =
+            marks.then(|| Cell::from(super::bulk::mark_cell(model, row.callback(), row.aged())));
         let tag = tagged.then(|| {
             Cell::from(match tour_tag(model, row) {
                 Some(label) => Span::raw(label.to_owned()).cyan().bold(),

@@ -312,3 +312,124 @@ pub fn a_bulk_owner_assignment_is_planned_then_written_with_its_count(location: 
     assert_eq!(again["assigned"], json!([]));
     assert_eq!(again["unchanged"], json!(unowned));
 }
+
+/// A lead marks jobs in the console and gives them to Kim at once. The plan of those
+/// ids (one given twice) takes the aged ones not Kim's already, counts the one that is
+/// as unchanged, and leaves out and names a job no longer aged and an id of no job.
+/// Lee gives one of them to Kim meanwhile: the plan's count no longer holds, and
+/// nothing is written; the count the ledger gives now writes in one go, and the jobs
+/// left out gain no owner.
+pub fn a_bulk_owner_of_chosen_jobs_leaves_out_what_is_not_aged_and_refuses_a_moved_count(
+    location: &Location,
+) {
+    use jobledger::escalation::bulk::{self, BulkOwnerError, LeftOutWhy, Selection};
+    use jobledger::escalation::set_owner;
+
+    with_demo_streams(location);
+    let at = now().plus_seconds(2 * 3600);
+    let mut ledger = location.open();
+    set_owner(
+        &mut ledger,
+        "booking-1055",
+        "ops:kim",
+        Some(at),
+        "ops:lead",
+        now(),
+    )
+    .unwrap();
+    let done = ledger
+        .job("booking-1045")
+        .unwrap()
+        .expect("booking-1045 is in the ledger");
+    assert!(!aged_kept(location, "").contains(&"booking-1045".to_owned()));
+    let jobs: Vec<String> = [
+        "booking-1056",
+        "booking-1045",
+        "booking-1043",
+        "booking-9999",
+        "booking-1055",
+        "booking-1056",
+    ]
+    .map(String::from)
+    .to_vec();
+    let selection = Selection::Jobs(&jobs);
+    let plan = bulk::plan(&ledger, selection, "ops:kim", Some(at), now()).unwrap();
+    // In the Aged list's order, whatever the order marked.
+    assert_eq!(plan.assigned, ["booking-1043", "booking-1056"]);
+    assert_eq!(plan.unchanged, ["booking-1055"]);
+    assert_eq!(
+        plan.left_out,
+        [
+            ("booking-1045".to_owned(), LeftOutWhy::NotAged(done.state)),
+            ("booking-9999".to_owned(), LeftOutWhy::NoSuchJob),
+        ]
+    );
+
+    let mut lee = location.open();
+    set_owner(
+        &mut lee,
+        "booking-1056",
+        "ops:kim",
+        Some(at),
+        "ops:lee",
+        now(),
+    )
+    .unwrap();
+    drop(lee);
+    let refused = bulk::assign(
+        &mut ledger,
+        selection,
+        "ops:kim",
+        Some(at),
+        "ops:lead",
+        now(),
+        2,
+    );
+    match refused {
+        Err(BulkOwnerError::NotAsExpected { expected, plan }) => {
+            assert_eq!(expected, 2);
+            assert_eq!(plan.assigned, ["booking-1043"]);
+            assert!(plan.unchanged.contains(&"booking-1056".to_owned()));
+            let said = BulkOwnerError::NotAsExpected { expected, plan }.to_string();
+            assert!(said.contains("but 1 would now"), "{said}");
+            assert!(said.contains("nothing was written"), "{said}");
+        }
+        other => panic!("a moved count was not refused: {other:?}"),
+    }
+    assert_eq!(
+        location.open_read_only().owner("booking-1043").unwrap(),
+        None,
+        "a refused count writes nothing"
+    );
+
+    let written = bulk::assign(
+        &mut ledger,
+        selection,
+        "ops:kim",
+        Some(at),
+        "ops:lead",
+        now(),
+        1,
+    )
+    .unwrap();
+    assert_eq!(written.assigned, ["booking-1043"]);
+    let reader = location.open_read_only();
+    let standing = reader.owner("booking-1043").unwrap().expect("an owner");
+    assert_eq!(
+        (
+            standing.owner.as_str(),
+            standing.escalate_at,
+            standing.set_by.as_str()
+        ),
+        ("ops:kim", Some(at), "ops:lead")
+    );
+    assert_eq!(
+        reader.owner("booking-1056").unwrap().unwrap().set_by,
+        "ops:lee"
+    );
+    assert_eq!(reader.owner("booking-1045").unwrap(), None, "left out");
+    assert_eq!(
+        aged_kept_as(location, "owner:me", "ops:kim", now()),
+        ["booking-1043", "booking-1055", "booking-1056"]
+    );
+}
