@@ -55,7 +55,7 @@ pub use finding_jobs::*;
 pub use job_accounts::*;
 pub use jobs::*;
 pub use keyset::*;
-pub use ledger::Ledger;
+pub use ledger::{Canceller, Ledger};
 pub use lines::*;
 pub use looks::*;
 pub use outbox::*;

@@ -320,6 +320,42 @@ fn a_large_view_is_searched_off_the_input_thread_and_its_page_put_back() {
 }
 
 #[test]
+fn in_a_large_view_every_key_searches_at_once_and_stops_the_search_before_it() {
+    let (_ledger, mut app) = demo_app("ana");
+    app.search_off_thread_from(1); // every view counts as large
+    ch(&mut app, '5'); // All callbacks: 15 rows
+    // No Enter and no pause: each key started a search (every prefix of a bare word
+    // is a query), each stopped the one before.
+    type_text(&mut app, "/1054");
+    assert!(app.searching(), "the last key started no search");
+    assert_eq!(
+        app.searches_stopped(),
+        3,
+        "each key stops the search the key before started"
+    );
+    let searching = render(&app);
+    // The rows on screen are said to be the previous filter's until the search ends.
+    assert!(
+        searching.contains("searching… · rows of the previous filter"),
+        "{searching}"
+    );
+    let started = std::time::Instant::now();
+    while app.searching() {
+        assert!(started.elapsed().as_secs() < 10, "the search never ended");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        jobledger::console::update(&mut app, jobledger::console::Action::Tick);
+    }
+    let found = render(&app);
+    assert!(found.contains("5 All callbacks 2/15"), "{found}");
+    assert!(found.contains("2/15 callbacks in ingest order"), "{found}");
+    assert!(!found.contains("booking-1041"), "{found}");
+    // Enter keeps what was searched, and searches nothing again.
+    key(&mut app, KeyCode::Enter);
+    assert!(!app.searching());
+    assert!(render(&app).contains("5 All callbacks 2/15"));
+}
+
+#[test]
 fn text_that_is_no_query_yet_says_so_whole_in_the_lists_place_and_enter_keeps_none() {
     let (_ledger, mut app) = demo_app("ana");
     resize(&mut app, 80, 24);

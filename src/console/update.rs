@@ -58,8 +58,6 @@ pub struct App {
     data_version: i64,
     counted_at: Timestamp,
     quit: bool,
-    /// When the filter of a large view was last typed into, not yet searched.
-    filter_typed_at: Option<std::time::Instant>,
     /// Searches a large view's filter off this thread.
     search: query::Search,
     /// The file at the path that would not open when the ledger was replaced.
@@ -96,7 +94,6 @@ impl App {
             data_version,
             counted_at: now,
             quit: false,
-            filter_typed_at: None,
             search: query::Search::default(),
             refused_file: None,
             backoff: None,
@@ -187,6 +184,11 @@ impl App {
         self.search.off_thread_rows = rows;
     }
 
+    /// How many searches a newer one stopped before they ended.
+    pub fn searches_stopped(&self) -> usize {
+        self.search.stopped
+    }
+
     /// Is a search of a view's filter running on another thread?
     pub fn searching(&self) -> bool {
         self.search.busy()
@@ -269,7 +271,6 @@ impl App {
             self.model.flash = None;
         }
         file_watch::check(self)?;
-        query::search_when_paused(self)?;
         query::take_search(self)?;
         self.take_summary();
         self.model.now = self.model.clock.now();
@@ -441,15 +442,13 @@ impl App {
                     Flash::error(format!("not kept: not a query yet, at column {}", e.column));
                 Ok(())
             }
+            // Every key searched already: Enter keeps what was typed.
             Action::Submit => {
                 self.model.overlay = Overlay::None;
-                query::search_now(self)
+                Ok(())
             }
             Action::Back => match std::mem::take(&mut self.model.overlay) {
-                Overlay::Filter { before, .. } => {
-                    self.filter_typed_at = None;
-                    query::apply_filter(self, before)
-                }
+                Overlay::Filter { before, .. } => query::apply_filter(self, before),
                 _ => Ok(()),
             },
             _ => Ok(()),

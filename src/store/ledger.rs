@@ -25,6 +25,30 @@ use crate::clock::Timestamp;
 use crate::decision::JobState;
 use crate::filter::{Query, Sort};
 
+/// Stops what one ledger connection is running, from another thread: a search the
+/// person has typed past. The statement running ends with an error, which whoever
+/// started it no longer waits for; the connection stays usable.
+pub enum Canceller {
+    /// SQLite's interrupt of the connection.
+    Sqlite(rusqlite::InterruptHandle),
+    /// A PostgreSQL cancel request, sent to the server the connection is on.
+    Postgres(::postgres::CancelToken, Box<crate::store::ServerAddress>),
+}
+
+impl Canceller {
+    /// Stops the statement running now, if any. A cancel the server could not be
+    /// reached for is dropped: the statement then runs to its end, and its answer is
+    /// not waited for anyway.
+    pub fn cancel(&self) {
+        match self {
+            Canceller::Sqlite(handle) => handle.interrupt(),
+            Canceller::Postgres(token, address) => {
+                let _ = address.cancel(token);
+            }
+        }
+    }
+}
+
 /// An open ledger.
 pub enum Ledger {
     /// A ledger in a SQLite file.
@@ -117,6 +141,11 @@ impl Ledger {
     }
 
     /// Where the ledger is, as a person named it (no password).
+    /// What stops a statement this connection runs, from another thread.
+    pub fn canceller(&self) -> Canceller {
+        on_engine!(self, e => e.canceller())
+    }
+
     pub fn location(&self) -> Location {
         match self {
             Ledger::Sqlite(l) => Location::File(l.path().to_path_buf()),

@@ -356,6 +356,14 @@ impl Ledger {
             .map_err(|e| self.err(e))
     }
 
+    /// What stops a statement this connection runs, from another thread.
+    pub fn canceller(&self) -> crate::store::Canceller {
+        let Location::Server(address) = &self.location else {
+            unreachable!("a PostgreSQL ledger is on a server")
+        };
+        crate::store::Canceller::Postgres(self.client.borrow().cancel_token(), address.clone())
+    }
+
     /// Replaces a connection the server dropped by a new one (the statements
     /// prepared on the old one are forgotten).
     pub fn reconnect(&self) -> Result<(), StoreError> {

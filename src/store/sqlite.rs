@@ -106,6 +106,11 @@ pub struct Ledger {
 }
 
 impl Ledger {
+    /// What stops a statement this connection runs, from another thread.
+    pub fn canceller(&self) -> crate::store::Canceller {
+        crate::store::Canceller::Sqlite(self.conn.get_interrupt_handle())
+    }
+
     /// Opens (creating and migrating if needed) the ledger at `path`.
     pub fn open(path: &Path) -> Result<Ledger, StoreError> {
         open::open(path, OpenMode::ReadWrite, BUSY_TIMEOUT)
@@ -468,6 +473,31 @@ mod tests {
 
     fn sqlite(code: i32, message: &str) -> rusqlite::Error {
         rusqlite::Error::SqliteFailure(ffi::Error::new(code), Some(message.to_owned()))
+    }
+
+    #[test]
+    fn a_canceller_stops_the_statement_its_connection_runs_from_another_thread() {
+        let dir = tempfile::tempdir().unwrap();
+        let ledger = super::Ledger::open(&dir.path().join("l.db")).unwrap();
+        let canceller = ledger.canceller();
+        let stopper = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            canceller.cancel();
+        });
+        // Counts for ever unless stopped.
+        let endless = ledger.conn.query_row(
+            "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) FROM n",
+            [],
+            |row| row.get::<_, i64>(0),
+        );
+        stopper.join().unwrap();
+        let Err(rusqlite::Error::SqliteFailure(e, _)) = endless else {
+            panic!("not stopped: {endless:?}");
+        };
+        assert_eq!(e.code, ffi::ErrorCode::OperationInterrupted);
+        // The connection goes on.
+        let one: i64 = ledger.conn.query_row("SELECT 1", [], |r| r.get(0)).unwrap();
+        assert_eq!(one, 1);
     }
 
     #[test]

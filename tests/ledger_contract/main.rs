@@ -71,6 +71,9 @@ contract! {
         looks: [
             what_came_since_a_look_is_counted_for_that_reviewer,
         ],
+        cancel: [
+            a_cancel_stops_the_statement_running_and_the_connection_goes_on,
+        ],
         claims: [
             a_claim_is_shown_to_all_refused_to_others_and_ended_by_an_answer,
         ],

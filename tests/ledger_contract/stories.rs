@@ -1,6 +1,7 @@
 //! The stories, a file per family, and what several of them start from.
 
 pub mod answers;
+pub mod cancel;
 pub mod claims;
 pub mod clock;
 pub mod counts;

@@ -1,8 +1,9 @@
 //! The query and the order of the current view: sorting, and counting only the view a
 //! filter changed.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, TryRecvError};
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Mutex};
 
 use super::App;
 use super::reads::LedgerRows;
@@ -12,7 +13,7 @@ use crate::console::model::{Flash, Overlay, TabPage};
 use crate::console::tab::Tab;
 use crate::filter::Scope;
 use crate::inert::inert;
-use crate::store::{Ledger, StoreError};
+use crate::store::{Canceller, Ledger, StoreError};
 
 /// Counts the current view again under its filter: only its query changed, and every
 /// other view's count still stands (a keystroke costs one count, not eight).
@@ -34,45 +35,15 @@ pub(super) fn not_a_query(app: &mut App, e: &crate::filter::FilterError) {
     }
 }
 
-/// A view of at least this many rows searches its filter when typing pauses, not at
-/// every key: a search of a million rows takes longer than a keystroke should.
-pub(super) const SEARCH_ON_PAUSE_ROWS: i64 = 10_000;
+/// A view of at least this many rows searches its filter on another thread: a search
+/// of a million rows may take longer than a keystroke should wait.
+pub(super) const SEARCH_OFF_THREAD_ROWS: i64 = 10_000;
 
-/// How long typing pauses before a large view is searched.
-const PAUSE: Duration = Duration::from_millis(250);
-
-/// Takes the filter text typed: searched at once in a small view; in a large one the
-/// text is kept and searched when typing pauses ([`search_when_paused`]) or on Enter.
+/// Takes the filter text typed, at every key: searched at once in a small view; in a
+/// large one a search starts on another thread, and stops the one the key before
+/// started (no pause is waited for).
 pub(super) fn type_filter(app: &mut App, text: String) -> Result<(), StoreError> {
-    let large = app.search.off_thread_rows;
-    let me = app.model.reviewer.clone();
-    let Some(list) = app.model.lists.of_mut(app.model.tab) else {
-        return Ok(());
-    };
-    if list.count().all < large {
-        return app.set_filter(Some(text));
-    }
-    list.set_filter_text(Some(text).filter(|t| !t.is_empty()), &me);
-    app.filter_typed_at = Some(Instant::now());
-    app.model.searching = Some(app.model.tab);
-    Ok(())
-}
-
-/// On a tick: searches the typed filter of a large view once typing has paused.
-pub(super) fn search_when_paused(app: &mut App) -> Result<(), StoreError> {
-    match app.filter_typed_at {
-        Some(at) if at.elapsed() >= PAUSE => search_now(app),
-        _ => Ok(()),
-    }
-}
-
-/// Searches the typed filter now, if one waits (Enter).
-pub(super) fn search_now(app: &mut App) -> Result<(), StoreError> {
-    if app.filter_typed_at.take().is_none() {
-        return Ok(());
-    }
-    let text = app.model.filter().map(str::to_owned);
-    apply_filter(app, text)
+    apply_filter(app, Some(text))
 }
 
 /// Sets the current view's filter to `text`: read at once in a small view; a large
@@ -113,20 +84,63 @@ pub(super) fn apply_filter(app: &mut App, text: Option<String>) -> Result<(), St
 type Searched = Result<TabPage, StoreError>;
 
 /// The search of a large view's filter, off the console's thread: at most one runs;
-/// a newer one makes the older one's page unwanted.
+/// a newer one stops the older one, whose page nobody wants any more.
 pub(super) struct Search {
     /// The search running: the view, the filter text it searched, and its answer.
     running: Option<(Tab, Option<String>, Receiver<Searched>)>,
+    /// How to stop the search running.
+    stop: Stop,
     /// Views of at least this many rows are searched here rather than in place.
     pub off_thread_rows: i64,
+    /// Searches stopped by a newer one before they ended.
+    pub stopped: usize,
 }
 
 impl Default for Search {
     fn default() -> Self {
         Search {
             running: None,
-            off_thread_rows: SEARCH_ON_PAUSE_ROWS,
+            stop: Stop::default(),
+            off_thread_rows: SEARCH_OFF_THREAD_ROWS,
+            stopped: 0,
         }
+    }
+}
+
+/// How one search is stopped: a flag it reads before its first statement, and the
+/// canceller of its connection once it has one (set under the lock, so a stop never
+/// falls between the two).
+#[derive(Default, Clone)]
+struct Stop {
+    stopped: Arc<AtomicBool>,
+    canceller: Arc<Mutex<Option<Canceller>>>,
+}
+
+impl Stop {
+    /// Stops the search: it starts no statement, and the one it runs ends.
+    fn stop(&self) {
+        let canceller = self
+            .canceller
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        self.stopped.store(true, Ordering::SeqCst);
+        if let Some(canceller) = canceller.as_ref() {
+            canceller.cancel();
+        }
+    }
+
+    /// Hands the search's connection over, unless the search was stopped already:
+    /// whether it is to go on.
+    fn go_on_with(&self, ledger: &Ledger) -> bool {
+        let mut canceller = self
+            .canceller
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if self.stopped.load(Ordering::SeqCst) {
+            return false;
+        }
+        *canceller = Some(ledger.canceller());
+        true
     }
 }
 
@@ -141,17 +155,31 @@ impl Search {
         now: crate::clock::Timestamp,
         height: usize,
     ) {
+        if self.running.take().is_some() {
+            self.stop.stop();
+            self.stopped += 1;
+        }
         let (tx, rx) = mpsc::channel();
+        let stop = Stop::default();
+        self.stop = stop.clone();
         std::thread::spawn(move || {
             let searched =
                 Ledger::open_at(&location, crate::store::OpenMode::ReadOnly).and_then(|ledger| {
+                    if !stop.go_on_with(&ledger) {
+                        return Ok(None);
+                    }
+                    // The first screen of rows before the count: the rows are what the
+                    // person looks at, the count what they can wait for.
                     let rows = LedgerRows::new(&ledger, now);
-                    page.list_mut().recount(&rows)?;
                     page.list_mut().reload(&rows, height)?;
-                    Ok(page)
+                    page.list_mut().recount(&rows)?;
+                    Ok(Some(page))
                 });
-            // The console may have left meanwhile; then nobody needs the answer.
-            let _ = tx.send(searched);
+            // A stopped search, or a console that left: nobody needs the answer, and
+            // its receiver is gone.
+            if let Some(searched) = searched.transpose() {
+                let _ = tx.send(searched);
+            }
         });
         self.running = Some((tab, text, rx));
     }

@@ -192,6 +192,24 @@ impl ServerAddress {
     }
 }
 
+impl ServerAddress {
+    /// Asks the server to stop what `token`'s connection is running, over a connection
+    /// of its own made as [`ServerAddress::connect`] makes them.
+    pub fn cancel(&self, token: &postgres::CancelToken) -> Result<(), postgres::Error> {
+        let over_socket = self
+            .config
+            .get_hosts()
+            .iter()
+            .all(|h| matches!(h, Host::Unix(_)));
+        if self.tls == TlsCheck::Disable || (over_socket && self.tls == TlsCheck::Prefer) {
+            return token.cancel_query(postgres::NoTls);
+        }
+        token.cancel_query(tokio_postgres_rustls::MakeRustlsConnect::new(tls_config(
+            self.tls,
+        )))
+    }
+}
+
 /// A schema name the ledger accepts: quoted nowhere, so kept to what needs no quotes.
 fn valid_schema_name(name: &str) -> bool {
     let mut chars = name.chars();
