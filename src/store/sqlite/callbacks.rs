@@ -77,7 +77,7 @@ fn callback_field(field: Field) -> Option<Column> {
 }
 
 /// The fields of a callback list (`c`, with its standing answer `a`).
-const CALLBACK_FIELDS: Columns = Columns {
+pub(super) const CALLBACK_FIELDS: Columns = Columns {
     field: callback_field,
     words: &["c.job_id", "c.delivery_id", "c.reason"],
     // Kept for every callback by migration 016's trigger.
