@@ -56,7 +56,7 @@ fn callback_field(field: Field) -> Option<Column> {
     Some(match field {
         Field::Job => Column::IndexedText("c.job_id", "job"),
         Field::Delivery => Column::IndexedText("c.delivery_id", "delivery"),
-        Field::Reason => Column::IndexedText("c.reason", "reason"),
+        Field::Reason => Column::Code("c.reason", reason_names),
         Field::Disposition => Column::Equals("c.disposition"),
         Field::Outcome => Column::Equals("c.outcome"),
         Field::Verdict => Column::Equals("a.verdict"),
@@ -76,6 +76,14 @@ fn callback_field(field: Field) -> Option<Column> {
     })
 }
 
+/// The names of the reason codes a callback may have.
+fn reason_names() -> Vec<&'static str> {
+    crate::decision::ReasonCode::ALL
+        .iter()
+        .map(|r| r.as_str())
+        .collect()
+}
+
 /// The fields of a callback list (`c`, with its standing answer `a`).
 pub(super) const CALLBACK_FIELDS: Columns = Columns {
     field: callback_field,
@@ -84,7 +92,8 @@ pub(super) const CALLBACK_FIELDS: Columns = Columns {
     text_index: Some(TextIndex {
         table: "callback_text",
         key: "c.seq",
-        words: &["job", "delivery", "reason"],
+        words: &["job", "delivery"],
+        coded_words: &[("c.reason", reason_names)],
     }),
 };
 
@@ -435,6 +444,13 @@ impl Writer<'_> {
         })
     }
 
+    /// Puts the callbacks numbered past the last one indexed in the trigram index of
+    /// callbacks' text, in one statement: at commit, so a batch of callbacks is one
+    /// write to the index (FTS5 writes a segment of its own at every statement).
+    pub(super) fn index_new_callbacks(&self) -> Result<usize> {
+        self.run(|c| index_callbacks_from(c, None))
+    }
+
     /// Keeps a judged callback; returns its sequence number.
     pub fn insert_callback(&mut self, cb: &NewCallback<'_>) -> Result<i64> {
         self.execute(
@@ -472,6 +488,25 @@ impl Writer<'_> {
         // The row shows its replacement attempt, which may be kept behind.
         read_callback(self.flushed()?, seq).map_err(|e| self.err(e))
     }
+}
+
+/// Puts callbacks in the trigram index of callbacks' text (`callback_text`), their
+/// job id, delivery id and replacement's maker lowered as the query language lowers
+/// text: those numbered past `after`, or when `None` past the last one indexed.
+/// Callbacks are numbered in the order they are kept and never change, so the
+/// callbacks past the last indexed are exactly those not indexed yet.
+pub(super) fn index_callbacks_from(
+    conn: &Connection,
+    after: Option<i64>,
+) -> rusqlite::Result<usize> {
+    conn.prepare_cached(
+        "INSERT INTO callback_text (rowid, job, delivery, by)
+         SELECT seq, jobledger_lowered(job_id), jobledger_lowered(delivery_id),
+                jobledger_lowered(replacement_created_by)
+           FROM callbacks
+          WHERE seq > coalesce(?1, (SELECT max(id) FROM callback_text_docsize), 0)",
+    )?
+    .execute([after])
 }
 
 #[cfg(test)]

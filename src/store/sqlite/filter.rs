@@ -19,6 +19,9 @@ pub(super) enum Column {
     /// [`Column::Text`] that the list's [`TextIndex`] also holds, in this column of
     /// the index.
     IndexedText(&'static str, &'static str),
+    /// A code of a closed set, whose name must contain the value, in any case: the
+    /// codes whose names do are found here and asked for by name.
+    Code(&'static str, CodeNames),
     /// A closed-set name that must equal the value.
     Equals(&'static str),
     /// A condition that `yes` asks to hold and `no` not to.
@@ -30,6 +33,9 @@ pub(super) enum Column {
     /// A time, compared as the age it has at `now`.
     AgeOf(&'static str),
 }
+
+/// Every name of a closed set of codes.
+pub(super) type CodeNames = fn() -> Vec<&'static str>;
 
 /// How the fields and bare words of one kind of list read in SQL.
 pub(super) struct Columns {
@@ -52,8 +58,11 @@ pub(super) struct TextIndex {
     pub table: &'static str,
     /// The list row's key, which is the index's rowid.
     pub key: &'static str,
-    /// The index's columns that hold the list's [`Columns::words`], in their order.
+    /// The index's columns that hold some of the list's [`Columns::words`].
     pub words: &'static [&'static str],
+    /// The list's other [`Columns::words`]: codes of closed sets, asked for by the
+    /// names that contain a word.
+    pub coded_words: &'static [(&'static str, CodeNames)],
 }
 
 /// Distinct trigrams asked of the index at most: more would narrow little further,
@@ -158,10 +167,21 @@ impl Condition {
                     let _ = write!(sql, "{or}{CONTAINS_LOWERED}({word}, {q})");
                 }
                 sql.push(')');
-                match columns.text_index {
-                    Some(index) => self.through_index(index, index.words, &needle, sql),
-                    None => sql,
+                let Some(index) = columns.text_index else {
+                    return sql;
+                };
+                let check = self.through_index(index, index.words, &needle, sql);
+                // A row may hold the word in a code instead: those rows too.
+                if let Some(through) = self.through.take() {
+                    let mut either = vec![through];
+                    for (expr, names) in index.coded_words {
+                        if let Some(named) = self.named_codes(expr, names(), &needle) {
+                            either.push(named);
+                        }
+                    }
+                    self.through = Some(format!("({})", either.join(" OR ")));
                 }
+                check
             }
             Test::Is(field, value) => match ((columns.field)(*field), value) {
                 (Some(Column::Text(expr)), Value::Text(text)) => {
@@ -177,7 +197,13 @@ impl Condition {
                         None => check,
                     }
                 }
-                (Some(Column::Text(expr) | Column::IndexedText(expr, _)), Value::Nothing) => {
+                (Some(Column::Code(expr, names)), Value::Text(text)) => self
+                    .named_codes(expr, names(), &lowered(text))
+                    .unwrap_or_else(|| "0".to_owned()),
+                (
+                    Some(Column::Text(expr) | Column::IndexedText(expr, _) | Column::Code(expr, _)),
+                    Value::Nothing,
+                ) => {
                     format!("({expr}) IS NULL")
                 }
                 (Some(Column::Equals(expr)), value) => {
@@ -204,6 +230,17 @@ impl Condition {
             },
             Test::Compare(field, op, bound) => self.compare(columns, *field, *op, *bound),
         }
+    }
+
+    /// `expr IN (...)` the codes of `names` whose names contain `needle` (lowered
+    /// already), or `None` when none does.
+    fn named_codes(&mut self, expr: &str, names: Vec<&str>, needle: &str) -> Option<String> {
+        let named: Vec<String> = names
+            .into_iter()
+            .filter(|name| lowered(name).contains(needle))
+            .map(|name| self.bind(SqlValue::Text(name.to_owned())))
+            .collect();
+        (!named.is_empty()).then(|| format!("{expr} IN ({})", named.join(", ")))
     }
 
     /// `check` (whether a row contains `needle`), with the rows `index` gives for

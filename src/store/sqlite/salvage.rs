@@ -114,6 +114,8 @@ impl Ledger {
             .execute_batch("PRAGMA foreign_keys = ON")
             .map_err(to)?;
         let tables = copied?;
+        // The text index is not copied: the new ledger indexes the callbacks saved.
+        super::callbacks::index_callbacks_from(&into.conn, Some(0)).map_err(to)?;
         recount(&into.conn).map_err(to)?;
         let counted = self.compare_totals(&into.conn).map_err(to)?;
         let dangling = dangling(&into.conn).map_err(to)?;

@@ -73,6 +73,7 @@ impl<'conn> Writer<'conn> {
     /// nothing written, when the file at the path is no longer the one opened.
     pub fn commit(mut self) -> Result<()> {
         self.flushed()?;
+        self.index_new_callbacks()?;
         self.counts.flush(&self.tx).map_err(|e| self.err(e))?;
         super::log_owner::mark_write(&self.tx).map_err(|e| self.err(e))?;
         self.opened.ensure_at(&self.path)?;
