@@ -93,6 +93,9 @@ pub enum Action {
     Submit,
     /// The refresh tick (about every 250 ms): pick up changes to the ledger.
     Tick,
+    /// A search running off the console's thread may have ended: its rows are put on
+    /// screen now, not at the next tick.
+    Searched,
     /// The terminal now has this size.
     Resize {
         width: u16,

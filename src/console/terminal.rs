@@ -19,6 +19,10 @@ use super::view;
 /// How often the ledger is asked whether it changed underneath.
 pub const TICK: Duration = Duration::from_millis(250);
 
+/// How often the console looks for the rows of a search running off its thread:
+/// well within a frame, so they show as soon as they are read, not at the next tick.
+const SEARCH_POLL: Duration = Duration::from_millis(2);
+
 /// Puts the terminal back when dropped: after a normal exit or an error.
 struct Restore;
 
@@ -76,7 +80,10 @@ pub fn run(app: &mut App) -> Result<()> {
         terminal
             .draw(|frame| view::draw(frame, app.model()))
             .context("drawing the console")?;
-        let wait = TICK.saturating_sub(last_tick.elapsed());
+        let mut wait = TICK.saturating_sub(last_tick.elapsed());
+        if app.searching() {
+            wait = wait.min(SEARCH_POLL);
+        }
         if event::poll(wait).context("reading the terminal")? {
             match event::read().context("reading the terminal")? {
                 Event::Key(key) if key.kind != KeyEventKind::Release => press(app, &key),
@@ -85,6 +92,9 @@ pub fn run(app: &mut App) -> Result<()> {
                 _ => {}
             }
             write_clipboard(app, terminal.backend_mut()).context("writing to the clipboard")?;
+        }
+        if app.searching() {
+            update(app, Action::Searched);
         }
         // Tick even while keys keep coming, so live refresh never starves.
         if last_tick.elapsed() >= TICK {

@@ -31,7 +31,11 @@ pub fn update(app: &mut App, action: Action) {
     // A key takes the message away, but a passing one stays its few seconds: the
     // reviewer who answered and went on at once still reads what was written.
     let passing = app.model.flash.as_ref().is_some_and(|f| f.until.is_some());
-    if !matches!(action, Action::Tick | Action::Resize { .. }) && !passing {
+    if !matches!(
+        action,
+        Action::Tick | Action::Searched | Action::Resize { .. }
+    ) && !passing
+    {
         app.model.flash = None;
     }
     let done = dispatch(app, action).and_then(|()| {
@@ -69,6 +73,7 @@ pub(super) fn dispatch_in(
             return Ok(());
         }
         Action::Tick => return app.tick(),
+        Action::Searched => return super::query::take_search(app),
         Action::Resize { width, height } => {
             app.model.size = (width, height);
             app.reload_page()?;
