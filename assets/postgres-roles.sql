@@ -14,7 +14,8 @@
 --                       It cannot ingest, and cannot change or delete any answer
 --                       (no UPDATE or DELETE is granted, and triggers refuse them).
 --   jobledger_ingester  reads, and writes what ingest writes: input lines, jobs,
---                       attempts and their history, callbacks, outputs, checks,
+--                       attempts and their history, callbacks (and their searchable
+--                       text), outputs, checks,
 --                       notifications, decisions, repeated submissions, the kept
 --                       counts and notes. It cannot answer.
 --
@@ -59,7 +60,8 @@ GRANT UPDATE (written_by) ON :"schema".outbox TO jobledger_reviewer;
 
 -- Ingest's writes.
 GRANT INSERT ON :"schema".input_lines, :"schema".jobs, :"schema".attempts,
-    :"schema".job_history, :"schema".callbacks, :"schema".outputs, :"schema".output_checks,
+    :"schema".job_history, :"schema".callbacks, :"schema".callback_text,
+    :"schema".outputs, :"schema".output_checks,
     :"schema".notifications, :"schema".decisions, :"schema".repeated_submissions,
     :"schema".ledger_counts, :"schema".ledger_notes
     TO jobledger_ingester;

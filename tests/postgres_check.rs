@@ -1,8 +1,9 @@
 //! `jobledger check` on a ledger on PostgreSQL: a sound ledger passes every check, and
 //! what a person with the server's keys can still do behind jobledger's back (change
 //! a kept count, write a row with the foreign keys off, drop a foreign key, disable or
-//! drop a trigger that keeps evidence append-only) is found and named, plain and
-//! --json, with check's failing exit status.
+//! drop a trigger that keeps evidence append-only, take a callback out of the text
+//! index or drop its GIN index) is found and named, plain and --json, with check's
+//! failing exit status.
 
 mod support;
 
@@ -17,7 +18,7 @@ use support::postgres::PgServer;
 const CHECK_FAILED: i32 = 3;
 
 /// The checks a ledger on PostgreSQL runs, in order.
-const CHECKS: [&str; 8] = [
+const CHECKS: [&str; 9] = [
     "identity",
     "foreign_keys",
     "triggers",
@@ -26,6 +27,7 @@ const CHECKS: [&str; 8] = [
     "callback_lines",
     "latest_attempts",
     "answers",
+    "text_index",
 ];
 
 /// A ledger on the tests' server holding the booking afternoon (callbacks of every
@@ -210,6 +212,36 @@ fn broken_references_and_triggers_turned_off_are_found() {
     );
 }
 
+#[test]
+fn a_callback_missing_from_the_text_index_and_a_dropped_trigram_index_are_found() {
+    let (server, db, url) = ledger_with_rows("check_text_index");
+    // A search would never find callback #2 again; the index's triggers refuse the
+    // deletion but in a replica session, which fires none.
+    as_superuser(
+        server,
+        &db,
+        "SET session_replication_role = replica;
+         DELETE FROM callback_text WHERE seq = 2;",
+    );
+    let (code, text, _, report) = check(&url);
+    assert_eq!(code, CHECK_FAILED, "{text}");
+    assert_eq!(
+        found_only(&report, "text_index"),
+        ["callback #2 is not in the text index"]
+    );
+
+    let (server, db, url) = ledger_with_rows("check_trigram_index");
+    as_superuser(server, &db, "DROP INDEX callback_text_trigrams;");
+    let (code, text, _, report) = check(&url);
+    assert_eq!(code, CHECK_FAILED, "{text}");
+    assert_eq!(
+        found_only(&report, "text_index"),
+        [
+            "the trigram index callback_text_trigrams is missing: searches find the same callbacks, reading every one"
+        ]
+    );
+}
+
 /// Every line of the report is true of a ledger on a server: what each check looked at
 /// is named as the server has it (ledger_meta, triggers: never "the file"), and a
 /// failure's advice is the server's (pg_dump of the schema, pg_restore, `copy` from a
@@ -244,7 +276,7 @@ fn the_report_of_a_ledger_on_a_server_speaks_of_the_server() {
     let (code, text, _, _) = check(&url);
     assert_eq!(code, CHECK_FAILED, "{text}");
     let advice = text.lines().last().unwrap();
-    assert!(advice.contains("failed 1 of 8 checks"), "{advice}");
+    assert!(advice.contains("failed 1 of 9 checks"), "{advice}");
     assert!(
         advice.contains("`pg_dump --schema=jobledger`") && advice.contains("`pg_restore`"),
         "{advice}"

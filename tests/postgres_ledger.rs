@@ -340,6 +340,7 @@ fn every_table_of_record_refuses_update_delete_and_truncate_even_to_its_owner() 
     let tables = [
         ("input_lines", "raw", "input lines are evidence"),
         ("callbacks", "seq", "callback"),
+        ("callback_text", "job", "callback text is append-only"),
         ("answers", "id", "answers are append-only"),
         ("decision_answers", "id", "answers are append-only"),
         ("job_history", "id", "job history is append-only"),

@@ -18,6 +18,9 @@ const REPORTS: &[&[&str]] = &[
     &["callbacks"],
     &["callbacks", "--disposition", "hold"],
     &["callbacks", "--where", "outcome:failure -reason:late"],
+    // Through the trigram index: a field's text, a bare word, and negated.
+    &["callbacks", "--where", "job:0012"],
+    &["callbacks", "--where", "D-4 -job:0004"],
     &["callbacks", "--open"],
     &["reconcile"],
     &["outbox"],
@@ -202,6 +205,11 @@ fn a_ledger_copied_to_the_other_engine_and_back_reports_as_it_was() {
     };
     assert_eq!(lines(&file), lines(&url));
     assert_eq!(lines(&file), lines(&back));
+    // Each copy's text index holds every callback copied, and only those.
+    for db in [&url, &back] {
+        let said = ok(db, &["check"]);
+        assert!(said.contains("passed every check"), "{db}: {said}");
+    }
     // A destination that already holds lines is refused, and left as it was.
     let out = jobledger(&url, &["copy", "--from", &file, "--to", &url])
         .output()

@@ -308,11 +308,11 @@ as --expect N, and writes nothing when the ledger no longer gives it."
     /// Check the ledger: the kept counts against recounts, one row per line identity,
     /// every reference, and what its engine keeps (writes nothing)
     #[command(
-        after_help = "Every ledger: its identity and schema version, the kept counts recounted from their tables, every line identity on one row, every callback on a line marked callback and every such line with its callback, every job's latest attempt on record, every answer on a held or quarantined callback.
+        after_help = "Every ledger: its identity and schema version, the kept counts recounted from their tables, every line identity on one row, every callback on a line marked callback and every such line with its callback, every job's latest attempt on record, every answer on a held or quarantined callback, every callback in the trigram index its text is searched through (and no other).
 
 A SQLite file: also SQLite's integrity_check (it reads every page), foreign_key_check, and every CHECK constraint of every table. A failure names `backup --salvage`, which saves what can still be read.
 
-A PostgreSQL ledger: the server keeps its own pages and constraints; also every foreign key and every trigger the ledger is made with (those keeping evidence append-only, those recording the role that wrote a person's row) is in place and enabled, and every row holds its foreign keys (rows written with them off are found). A failure names pg_dump of the schema as it is, then pg_restore of a good dump or `copy` from a sound ledger.
+A PostgreSQL ledger: the server keeps its own pages and constraints; also every foreign key and every trigger the ledger is made with (those keeping evidence append-only, those recording the role that wrote a person's row) is in place and enabled, every row holds its foreign keys (rows written with them off are found), and the text index's GIN index is in place. A failure names pg_dump of the schema as it is, then pg_restore of a good dump or `copy` from a sound ledger.
 
 Exit status: 0 when every check passes, 3 when any check finds something wrong, 1 when the check could not run."
     )]

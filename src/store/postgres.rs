@@ -32,6 +32,7 @@ mod outputs;
 mod owners;
 mod query;
 mod submissions;
+mod text_index;
 mod timeline;
 mod views;
 mod watch;

@@ -103,6 +103,10 @@ contract! {
         counts: [
             counts_match_the_rows_listed,
         ],
+        search: [
+            text_terms_keep_exactly_the_callbacks_that_contain_them,
+            a_reason_and_who_made_the_replacement_are_found_through_the_index_too,
+        ],
         timeline: [
             a_jobs_timeline_tells_its_story_in_time_order,
         ],

@@ -12,6 +12,7 @@ pub mod outbox;
 pub mod owners;
 pub mod paging;
 pub mod reconcile;
+pub mod search;
 pub mod signed;
 pub mod timeline;
 pub mod views;

@@ -18,6 +18,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::Writer;
+use super::text_index::CallbackText;
 use super::writer::{opt_time_text, time_text};
 use crate::closed_set::ClosedSet;
 use crate::decision::{JobState, Outcome};
@@ -227,8 +228,8 @@ impl Ahead {
         self.downstream.push(row);
     }
 
-    /// Writes every row kept here, one statement a table: lines, jobs, callbacks, then
-    /// the facts downstream. A line or job another writer kept meanwhile refuses the
+    /// Writes every row kept here, one statement a table: lines, jobs, callbacks (and
+    /// their searchable text), then the facts downstream. A line or job another writer kept meanwhile refuses the
     /// transaction as busy.
     pub fn flush(&mut self, writer: &Writer<'_>) -> Result<()> {
         let lines = std::mem::take(&mut self.lines);
@@ -340,6 +341,17 @@ impl Ahead {
                     &started,
                 ],
             )?;
+            let texts: Vec<CallbackText<'_>> = callbacks
+                .iter()
+                .map(|c| CallbackText {
+                    seq: c.seq,
+                    job: c.job_id.as_deref(),
+                    delivery: c.delivery_id.as_deref(),
+                    reason: Some(c.reason),
+                    by: c.replacement_created_by.as_deref(),
+                })
+                .collect();
+            writer.index_callback_texts(&texts)?;
         }
         let downstream = std::mem::take(&mut self.downstream);
         if !downstream.is_empty() {

@@ -23,10 +23,11 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/001_ledger.sql"),
     include_str!("migrations/003_claims.sql"),
     include_str!("migrations/004_looks.sql"),
+    include_str!("migrations/005_callback_text_index.sql"),
 ];
 
 /// Each check's name (the report's and JSON's) and what runs it, in the order they run.
-const RUNS: [(&str, Check); 8] = [
+const RUNS: [(&str, Check); 9] = [
     ("identity", identity),
     ("foreign_keys", foreign_keys),
     ("triggers", triggers),
@@ -35,6 +36,7 @@ const RUNS: [(&str, Check); 8] = [
     ("callback_lines", callback_lines),
     ("latest_attempts", latest_attempts),
     ("answers", answers),
+    ("text_index", text_index),
 ];
 
 /// How many problem rows a check lists before it only counts them (as SQLite's).
@@ -492,6 +494,44 @@ fn latest_attempts(client: &mut Client) -> Found {
     Ok((jobs, problems))
 }
 
+/// Every callback is in the table of text its searches go through, and the table holds
+/// no other (as SQLite's twin checks its index): a callback missing there would never
+/// be found by a search. Its GIN index is in place too: without it, searches still
+/// find the same callbacks, reading them all (the index goes when the extension whose
+/// operator class it uses is dropped with CASCADE, as a DROP SCHEMA ... CASCADE of the
+/// schema holding the extension does).
+fn text_index(client: &mut Client) -> Found {
+    let indexed = count(client, "SELECT count(*) FROM callback_text")?;
+    let mut problems = listed(
+        client,
+        "SELECT format('callback #%s is not in the text index', seq)
+           FROM callbacks c
+          WHERE NOT EXISTS (SELECT 1 FROM callback_text t WHERE t.seq = c.seq)
+          ORDER BY seq",
+        "callbacks a search cannot find",
+    )?;
+    problems.extend(listed(
+        client,
+        "SELECT format('the text index holds callback #%s, which is not in the ledger', seq)
+           FROM callback_text t
+          WHERE NOT EXISTS (SELECT 1 FROM callbacks c WHERE c.seq = t.seq)
+          ORDER BY seq",
+        "index rows without their callback",
+    )?);
+    if count(
+        client,
+        "SELECT count(*) FROM pg_class
+          WHERE relnamespace = current_schema()::regnamespace
+            AND relname = 'callback_text_trigrams' AND relkind = 'i'",
+    )? == 0
+    {
+        problems.push(
+            "the trigram index callback_text_trigrams is missing: searches find the same callbacks, reading every one".to_owned(),
+        );
+    }
+    Ok((indexed, problems))
+}
+
 /// An answer is given on a held or quarantined callback (the only ones with a question).
 fn answers(client: &mut Client) -> Found {
     let answers = count(client, "SELECT count(*) FROM answers")?;
@@ -527,10 +567,20 @@ mod tests {
             parent: "decision_answers".into(),
             key: "id".into(),
         }));
-        assert_eq!(fks.len(), 26, "{fks:#?}");
+        assert!(fks.contains(&ForeignKey {
+            table: "callback_text".into(),
+            column: "seq".into(),
+            parent: "callbacks".into(),
+            key: "seq".into(),
+        }));
+        assert_eq!(fks.len(), 27, "{fks:#?}");
         let triggers = expected_triggers();
         assert!(triggers.contains(&("callbacks_no_delete".into(), "callbacks".into())));
         assert!(triggers.contains(&("input_lines_keep_raw".into(), "input_lines".into())));
         assert!(triggers.contains(&("saved_views_written_by".into(), "saved_views".into())));
+        assert!(triggers.contains(&(
+            "callback_text_append_only_delete".into(),
+            "callback_text".into()
+        )));
     }
 }

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use postgres::fallible_iterator::FallibleIterator as _;
 use postgres::types::{ToSql, Type};
 
+use super::text_index::CallbackText;
 use super::{Ledger, StoreError, Writer};
 use crate::store::{Cell, Kind, Table};
 
@@ -70,9 +71,40 @@ fn classify_here(location: &crate::store::Location, e: postgres::Error) -> Store
     super::classify(location, e)
 }
 
+/// The searchable text of callbacks copied as `rows` of `table` (the callbacks').
+fn callback_texts<'a>(table: &Table, rows: &'a [Vec<Cell>]) -> Vec<CallbackText<'a>> {
+    let at = |name: &str| table.columns.iter().position(|(column, _)| *column == name);
+    let (seq, job, delivery, reason, by) = (
+        at("seq"),
+        at("job_id"),
+        at("delivery_id"),
+        at("reason"),
+        at("replacement_created_by"),
+    );
+    let text = |row: &'a [Cell], i: Option<usize>| match i.and_then(|i| row.get(i)) {
+        Some(Cell::Text(t)) => Some(t.as_str()),
+        _ => None,
+    };
+    rows.iter()
+        .filter_map(|row| {
+            let Some(Cell::Int(seq)) = seq.and_then(|i| row.get(i)) else {
+                return None;
+            };
+            Some(CallbackText {
+                seq: *seq,
+                job: text(row, job),
+                delivery: text(row, delivery),
+                reason: text(row, reason),
+                by: text(row, by),
+            })
+        })
+        .collect()
+}
+
 impl Writer<'_> {
     /// Writes `rows` of `table` as they are, ids included, many rows to a statement;
-    /// a row of kept state (a count, a note) replaces the fresh ledger's own.
+    /// a row of kept state (a count, a note) replaces the fresh ledger's own. Callbacks
+    /// are put in the trigram index of their text as they are written.
     pub fn insert_rows(&mut self, table: &Table, rows: &[Vec<Cell>]) -> Result<(), StoreError> {
         let width = table.columns.len();
         let per_statement = (PARAMETERS_PER_STATEMENT / width).max(1);
@@ -110,6 +142,9 @@ impl Writer<'_> {
             self.tx()?
                 .execute(sql.as_str(), &refs)
                 .map_err(|e| self.err(e))?;
+            if table.name == "callbacks" {
+                self.index_callback_texts(&callback_texts(table, chunk))?;
+            }
         }
         Ok(())
     }

@@ -13,6 +13,13 @@
 //! with every one-character lowering Rust knows, bound as two parameters, after
 //! `replace()` of the few letters whose lower case is longer (`İ`). Neither function
 //! depends on the locale, so the result is the same on every server.
+//!
+//! A list with a trigram index of its text (callbacks: `text_index.rs`) asks it first
+//! for a text of three characters or more: `seq IN (SELECT seq FROM callback_text
+//! WHERE job LIKE '%text%')` beside the check above, at the top of the condition,
+//! where the planner starts from the index's rows (inside `coalesce()`, it tested every
+//! row of the list against them). The index holds the text lowered by [`lowered`], so
+//! `LIKE` on it finds what the check finds, or more, never less.
 
 use std::fmt::Write as _;
 use std::sync::LazyLock;
@@ -27,6 +34,9 @@ use crate::filter::{Bound, Comparison, Field, Query, Test, Value, lowered};
 pub(super) enum Column {
     /// Text that must contain the value, in any case.
     Text(&'static str),
+    /// [`Column::Text`] that the list's [`TextIndex`] also holds, in this column of
+    /// the index.
+    IndexedText(&'static str, &'static str),
     /// A closed-set name that must equal the value.
     Equals(&'static str),
     /// A condition that `yes` asks to hold and `no` not to.
@@ -45,6 +55,74 @@ pub(super) struct Columns {
     pub field: fn(Field) -> Option<Column>,
     /// Where a bare word is looked for.
     pub words: &'static [&'static str],
+    /// The list's trigram index of its text, when it has one.
+    pub text_index: Option<TextIndex>,
+}
+
+/// A trigram index of a list's text: a table holding each row's text lowered by
+/// [`lowered`], with a GIN index of `pg_trgm`'s trigrams on each column. Asked whether
+/// a column is `LIKE '%needle%'`, the index gives the rows holding every trigram of
+/// the needle and the server keeps those that contain it; only those rows of the list
+/// are then checked. A needle of fewer than three characters has no trigram: every
+/// row is checked, as without an index (and as on SQLite).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct TextIndex {
+    /// The index's table.
+    pub table: &'static str,
+    /// The list row's key, which the index's `seq` holds.
+    pub key: &'static str,
+    /// The index's columns that hold the list's [`Columns::words`], in their order.
+    pub words: &'static [&'static str],
+}
+
+/// The `LIKE` pattern of the text holding `needle` (lowered already) anywhere: the
+/// characters `LIKE` reads as its own (`%`, `_` and its escape, `\`) escaped.
+fn like_pattern(needle: &str) -> String {
+    let mut pattern = String::with_capacity(needle.len() + 2);
+    pattern.push('%');
+    for c in needle.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            pattern.push('\\');
+        }
+        pattern.push(c);
+    }
+    pattern.push('%');
+    pattern
+}
+
+/// The rows `index` gives for `needle` in `in_columns` (a superset of those that
+/// contain it, never NULL), when the needle has a trigram.
+fn through_index(
+    index: TextIndex,
+    in_columns: &[&str],
+    needle: &str,
+    params: &mut Params,
+) -> Option<String> {
+    needle.chars().nth(2)?;
+    let pattern = params.bind(like_pattern(needle));
+    let mut found = String::new();
+    for (i, column) in in_columns.iter().enumerate() {
+        let or = if i == 0 { "" } else { " OR " };
+        let _ = write!(found, "{or}{column} LIKE {pattern}::text");
+    }
+    Some(format!(
+        "{key} IN (SELECT seq FROM {table} WHERE {found})",
+        key = index.key,
+        table = index.table
+    ))
+}
+
+/// A term's test: what a row must satisfy (NULL for a NULL text, which the term reads
+/// as false), and the rows an index narrows it to, when one does.
+struct Tested {
+    check: String,
+    among: Option<String>,
+}
+
+impl From<String> for Tested {
+    fn from(check: String) -> Self {
+        Tested { check, among: None }
+    }
 }
 
 /// The values a statement binds, numbered `$1`, `$2`, ... in the order bound.
@@ -97,11 +175,19 @@ pub(super) fn condition(
 ) -> Option<String> {
     let mut parts = Vec::new();
     for term in query.terms() {
-        let test = test(&term.test, columns, now, params);
+        let Tested { check, among } = test(&term.test, columns, now, params);
+        // The rows of an index stand beside the check, not inside its coalesce(): a
+        // term `seq IN (...)` at the top of the condition is a join the planner can
+        // start from (the index's few rows), where inside a function it is a test of
+        // every row of the list.
+        let held = match among {
+            Some(among) => format!("({among} AND coalesce({check}, false))"),
+            None => format!("coalesce({check}, false)"),
+        };
         parts.push(if term.negated {
-            format!("NOT coalesce({test}, false)")
+            format!("NOT {held}")
         } else {
-            format!("coalesce({test}, false)")
+            held
         });
     }
     if parts.is_empty() {
@@ -123,47 +209,64 @@ fn all_of(parts: &[String]) -> String {
     }
 }
 
-fn test(test: &Test, columns: &Columns, now: Option<Timestamp>, params: &mut Params) -> String {
+fn test(test: &Test, columns: &Columns, now: Option<Timestamp>, params: &mut Params) -> Tested {
     match test {
         Test::Words(text) => {
-            let q = params.bind(lowered(text));
-            let mut sql = String::from("(");
+            let needle = lowered(text);
+            let q = params.bind(needle.clone());
+            let mut check = String::from("(");
             for (i, word) in columns.words.iter().enumerate() {
                 let or = if i == 0 { "" } else { " OR " };
-                let _ = write!(sql, "{or}{}", contains_lowered(word, &q, params));
+                let _ = write!(check, "{or}{}", contains_lowered(word, &q, params));
             }
-            sql.push(')');
-            sql
+            check.push(')');
+            let among = columns
+                .text_index
+                .and_then(|index| through_index(index, index.words, &needle, params));
+            Tested { check, among }
         }
         Test::Is(field, value) => match ((columns.field)(*field), value) {
             (Some(Column::Text(expr)), Value::Text(text)) => {
                 let q = params.bind(lowered(text));
-                contains_lowered(expr, &q, params)
+                contains_lowered(expr, &q, params).into()
             }
-            (Some(Column::Text(expr)), Value::Nothing) => format!("({expr}) IS NULL"),
+            (Some(Column::IndexedText(expr, column)), Value::Text(text)) => {
+                let needle = lowered(text);
+                let q = params.bind(needle.clone());
+                let check = contains_lowered(expr, &q, params);
+                let among = columns
+                    .text_index
+                    .and_then(|index| through_index(index, &[column], &needle, params));
+                Tested { check, among }
+            }
+            (Some(Column::Text(expr) | Column::IndexedText(expr, _)), Value::Nothing) => {
+                format!("({expr}) IS NULL").into()
+            }
             (Some(Column::Equals(expr)), value) => {
                 let name = match value {
                     Value::Disposition(d) => d.as_str(),
                     Value::Outcome(o) => o.as_str(),
                     Value::Verdict(v) => v.as_str(),
                     Value::Text(_) | Value::Nothing | Value::Yes(_) => {
-                        return "false".to_owned();
+                        return "false".to_owned().into();
                     }
                 };
                 let q = params.bind(name.to_owned());
-                format!("{expr} = {q}::text")
+                format!("{expr} = {q}::text").into()
             }
             (Some(Column::Flag(expr)), Value::Yes(yes)) => {
                 if *yes {
-                    format!("({expr})")
+                    format!("({expr})").into()
                 } else {
-                    format!("NOT ({expr})")
+                    format!("NOT ({expr})").into()
                 }
             }
             // A field the list lacks keeps no row; the parser refuses it first.
-            _ => "false".to_owned(),
+            _ => "false".to_owned().into(),
         },
-        Test::Compare(field, op, bound) => compare(columns, *field, *op, *bound, now, params),
+        Test::Compare(field, op, bound) => {
+            compare(columns, *field, *op, *bound, now, params).into()
+        }
     }
 }
 
@@ -204,15 +307,25 @@ fn compare(
 /// (lowered already); NULL for a NULL text, true for an empty needle, as SQLite's
 /// `jobledger_contains_lowered`.
 fn contains_lowered(expr: &str, needle: &str, params: &mut Params) -> String {
+    format!(
+        "(strpos({}, {needle}::text) > 0)",
+        lowered_sql(expr, params)
+    )
+}
+
+/// `expr` lowered by [`lowered`], in SQL (NULL stays NULL), whatever the server's
+/// locale: what a search compares, and what the trigram index of callbacks' text was
+/// first filled with (migration 005).
+pub(super) fn lowered_sql(expr: &str, params: &mut Params) -> String {
     let (from, to) = params.fold();
     let mut replaced = format!("({expr})");
     for (upper, lower) in &FOLD.longer {
         replaced = format!("replace({replaced}, '{upper}', '{lower}')");
     }
     format!(
-        "(strpos(CASE WHEN octet_length({expr}) = char_length({expr}) \
-                      THEN lower(({expr}) COLLATE \"C\") \
-                      ELSE translate({replaced}, {from}::text, {to}::text) END, {needle}::text) > 0)"
+        "CASE WHEN octet_length({expr}) = char_length({expr}) \
+              THEN lower(({expr}) COLLATE \"C\") \
+              ELSE translate({replaced}, {from}::text, {to}::text) END"
     )
 }
 
@@ -249,8 +362,35 @@ static FOLD: LazyLock<Fold> = LazyLock::new(|| {
 
 #[cfg(test)]
 mod tests {
-    use super::FOLD;
+    use super::{FOLD, Params, TextIndex, like_pattern, through_index};
     use crate::filter::lowered;
+
+    #[test]
+    fn a_needle_is_looked_for_as_a_like_pattern_with_likes_own_characters_escaped() {
+        assert_eq!(like_pattern("abc"), "%abc%");
+        assert_eq!(like_pattern(r"a%b_c\d"), r"%a\%b\_c\\d%");
+        assert_eq!(like_pattern("école*"), "%école*%");
+    }
+
+    #[test]
+    fn a_needle_of_three_characters_or_more_is_looked_for_in_the_index() {
+        let index = TextIndex {
+            table: "callback_text",
+            key: "c.seq",
+            words: &["job", "delivery"],
+        };
+        let mut params = Params::new();
+        // Characters, not bytes: two letters of two bytes each have no trigram.
+        assert_eq!(through_index(index, &["job"], "ab", &mut params), None);
+        assert_eq!(through_index(index, &["job"], "éé", &mut params), None);
+        assert_eq!(
+            through_index(index, index.words, "abc", &mut params).as_deref(),
+            Some(
+                "c.seq IN (SELECT seq FROM callback_text WHERE job LIKE $1::text OR delivery LIKE $1::text)"
+            )
+        );
+        assert_eq!(params.refs().len(), 1);
+    }
 
     /// The folding table, applied as `replace()` then `translate()` apply it, is
     /// [`lowered`] on every character (the SQL applies it to non-ASCII text only; ASCII

@@ -43,6 +43,7 @@ const ANSWERED_COLUMNS: &str =
 const FINDING_FIELDS: Columns = Columns {
     field: finding_field,
     words: &["j.job_id", "j.state"],
+    text_index: None,
 };
 
 fn finding_field(field: Field) -> Option<Column> {

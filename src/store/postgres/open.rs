@@ -2,18 +2,51 @@
 //! ledger, or is a newer one, is refused untouched; an older one is migrated, by one
 //! connection at a time (a lock held for the migration), in one transaction.
 
-use postgres::Client;
+use postgres::{Client, Transaction};
 
-use super::{ServerAddress, classify};
+use super::{ServerAddress, classify, text_index};
 use crate::store::{Location, OpenMode, StoreError};
+
+/// One migration: its SQL, and what jobledger does beside it that SQL alone cannot,
+/// in the same transaction.
+struct Migration {
+    sql: &'static str,
+    /// Run before the SQL: what it needs that the ledger's owner may be unable to make.
+    before: Option<Before>,
+    /// Run after the SQL: rows only jobledger can compute.
+    after: Option<After>,
+}
+
+/// A step before a migration's SQL, given the ledger's schema and where it is.
+type Before = fn(&mut Transaction<'_>, &str, &Location) -> Result<(), StoreError>;
+
+/// A step after a migration's SQL; the rows it wrote.
+type After = fn(&mut Transaction<'_>) -> Result<u64, postgres::Error>;
+
+impl Migration {
+    const fn sql(sql: &'static str) -> Migration {
+        Migration {
+            sql,
+            before: None,
+            after: None,
+        }
+    }
+}
 
 /// The migrations, in order: the ledger's schema version is their count. Append
 /// only: a migration once released is never edited.
-const MIGRATIONS: &[&str] = &[
-    include_str!("migrations/001_ledger.sql"),
-    include_str!("migrations/002_gap_in_plpgsql.sql"),
-    include_str!("migrations/003_claims.sql"),
-    include_str!("migrations/004_looks.sql"),
+const MIGRATIONS: &[Migration] = &[
+    Migration::sql(include_str!("migrations/001_ledger.sql")),
+    Migration::sql(include_str!("migrations/002_gap_in_plpgsql.sql")),
+    Migration::sql(include_str!("migrations/003_claims.sql")),
+    Migration::sql(include_str!("migrations/004_looks.sql")),
+    // The callbacks' text in a trigram index: pg_trgm first, the callbacks already
+    // kept put in it after (lowered by the query language's rules, which SQL lacks).
+    Migration {
+        sql: include_str!("migrations/005_callback_text_index.sql"),
+        before: Some(text_index::need_trigrams),
+        after: Some(text_index::index_callbacks_kept),
+    },
 ];
 
 /// The schema version this build writes and understands.
@@ -57,7 +90,7 @@ pub fn open(address: &ServerAddress, mode: OpenMode) -> Result<Client, StoreErro
             });
         }
         (Found::Nothing | Found::Ledger(_), OpenMode::ReadWrite) => {
-            migrate(&mut client, schema).map_err(|e| classify(&location, e))?;
+            migrate(&mut client, schema, &location)?;
         }
     }
     // The schema name was checked to need no quotes when the address was read.
@@ -104,24 +137,41 @@ fn find(client: &mut Client, schema: &str) -> Result<Found, postgres::Error> {
 
 /// Makes the schema if need be and applies the migrations it lacks, holding a lock
 /// for the ledger's schema so that two first opens do not both make it.
-fn migrate(client: &mut Client, schema: &str) -> Result<(), postgres::Error> {
-    let mut tx = client.transaction()?;
+fn migrate(client: &mut Client, schema: &str, location: &Location) -> Result<(), StoreError> {
+    let failed = |e| classify(location, e);
+    let mut tx = client.transaction().map_err(failed)?;
     tx.execute(
         "SELECT pg_advisory_xact_lock(hashtext('jobledger schema ' || $1))",
         &[&schema],
-    )?;
-    tx.batch_execute(&format!(
-        "CREATE SCHEMA IF NOT EXISTS {schema}; SET LOCAL search_path TO {schema}"
-    ))?;
+    )
+    .map_err(failed)?;
+    // A schema an administrator made for the ledger's owner is used as it is: CREATE
+    // SCHEMA, even IF NOT EXISTS, asks for the right to create in the database, which
+    // such an owner need not have.
+    let schema_exists: bool = tx
+        .query_one(
+            "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = $1)",
+            &[&schema],
+        )
+        .map_err(failed)?
+        .get(0);
+    if !schema_exists {
+        tx.batch_execute(&format!("CREATE SCHEMA {schema}"))
+            .map_err(failed)?;
+    }
+    tx.batch_execute(&format!("SET LOCAL search_path TO {schema}"))
+        .map_err(failed)?;
     let has_meta: bool = tx
         .query_one(
             "SELECT to_regclass(quote_ident($1) || '.ledger_meta') IS NOT NULL",
             &[&schema],
-        )?
+        )
+        .map_err(failed)?
         .get(0);
     let version = if has_meta {
         i64::from(
-            tx.query_one("SELECT schema_version FROM ledger_meta WHERE id = 1", &[])?
+            tx.query_one("SELECT schema_version FROM ledger_meta WHERE id = 1", &[])
+                .map_err(failed)?
                 .get::<_, i32>(0),
         )
     } else {
@@ -129,13 +179,21 @@ fn migrate(client: &mut Client, schema: &str) -> Result<(), postgres::Error> {
     };
     for (i, migration) in MIGRATIONS.iter().enumerate() {
         let number = i64::try_from(i).expect("few migrations") + 1;
-        if number > version {
-            tx.batch_execute(migration)?;
-            tx.execute(
-                "UPDATE ledger_meta SET schema_version = $1 WHERE id = 1",
-                &[&i32::try_from(number).expect("few migrations")],
-            )?;
+        if number <= version {
+            continue;
         }
+        if let Some(before) = migration.before {
+            before(&mut tx, schema, location)?;
+        }
+        tx.batch_execute(migration.sql).map_err(failed)?;
+        if let Some(after) = migration.after {
+            after(&mut tx).map_err(failed)?;
+        }
+        tx.execute(
+            "UPDATE ledger_meta SET schema_version = $1 WHERE id = 1",
+            &[&i32::try_from(number).expect("few migrations")],
+        )
+        .map_err(failed)?;
     }
-    tx.commit()
+    tx.commit().map_err(failed)
 }

@@ -49,6 +49,7 @@ const AGED: JobList = JobList {
     fields: Columns {
         field: aged_field,
         words: &["j.job_id", "j.state", "o.owner"],
+        text_index: None,
     },
     order: &["j.aged_at"],
 };
@@ -82,6 +83,7 @@ const FAILED: JobList = JobList {
     fields: Columns {
         field: failed_field,
         words: &["j.job_id", "j.failure_cause"],
+        text_index: None,
     },
     order: &["j.accepted_at"],
 };

@@ -27,6 +27,7 @@ type Result<T> = std::result::Result<T, StoreError>;
 const REJECTED_FIELDS: Columns = Columns {
     field: rejected_field,
     words: &[],
+    text_index: None,
 };
 
 fn rejected_field(field: Field) -> Option<Column> {

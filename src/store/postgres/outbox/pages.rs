@@ -19,6 +19,7 @@ const REQUEST_FIELDS: Columns = Columns {
         "(CASE WHEN w.id IS NULL THEN o.status ELSE 'withdrawn' END)",
         "o.requested_by",
     ],
+    text_index: None,
 };
 
 fn request_field(field: Field) -> Option<Column> {
