@@ -141,6 +141,13 @@ fn a_callback_missing_from_the_text_index_is_found() {
     // A search would never find callback #2 again.
     tamper(&w.db, "DELETE FROM callback_text_docsize WHERE id = 2");
     finds(&w.db, "text_index", "callback #2 is not in the text index");
+    let text = String::from_utf8(w.run(&["check"]).stdout).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("text_index"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(line.contains("WRONG"), "{line}");
+    assert!(line.contains("callbacks in the text index"), "{line}");
 }
 
 #[test]

@@ -96,6 +96,7 @@ fn examined(check: &str, n: i64, on_server: bool) -> String {
         "callback_lines" => "callbacks",
         "latest_attempts" => "jobs",
         "answers" => "answers",
+        "text_index" => "callbacks in the text index",
         "triggers" => "triggers",
         "open" => "the file",
         // A check this report has no word for: its count alone.
