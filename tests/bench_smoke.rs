@@ -28,6 +28,8 @@ fn the_speed_suite_runs_end_to_end_at_its_quick_size() {
         "filter: typing",
         "sort: `s`/`S`",
         "sort: page down sorted by gap",
+        "search: `job:0012345` in Held",
+        "search: `by:staff gap>5m` in All callbacks",
     ] {
         assert!(has(&others, figure), "no {figure:?} in\n{table}");
     }

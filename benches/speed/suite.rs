@@ -40,6 +40,8 @@ pub struct Config {
     pub big_jobs: u64,
     /// Jobs in the console's baseline ledger (about a thousand callbacks).
     pub small_jobs: u64,
+    /// Jobs in the search table's baseline ledger (about ten thousand callbacks).
+    pub search_small_jobs: u64,
     /// Repetitions of the short measurements (the median is reported).
     pub reps: usize,
     /// Frames drawn for the render figure.
@@ -53,7 +55,7 @@ pub struct Config {
     /// lines a job); `JOBLEDGER_BENCH_PG_JOBS` overrides it.
     pub pg_jobs: u64,
     /// Only this part of the suite (`--only ingest`, `--only bulk`, `--only query`,
-    /// `--only postgres`), when set.
+    /// `--only search`, `--only postgres`), when set.
     pub only: Option<String>,
 }
 
@@ -76,6 +78,7 @@ impl Config {
                 small_ingest_jobs: 40,
                 big_jobs: 600,
                 small_jobs: 60,
+                search_small_jobs: 60,
                 reps: 2,
                 frames: 10,
                 bulk_jobs: 600,
@@ -96,6 +99,7 @@ impl Config {
             // About 0.94 callbacks a job: a million jobs and a million callbacks.
             big_jobs: 1_070_000,
             small_jobs: 1_070,
+            search_small_jobs: 10_700,
             reps: 5,
             frames: 200,
             // About 7% of jobs leave an open question: some 21,000.
@@ -162,6 +166,11 @@ pub fn run(config: &Config) -> Result<Vec<Figure>> {
         let big = data::ledger(config, config.big_jobs)?;
         let small = data::ledger(config, config.small_jobs)?;
         query::run(config, &small, &big, &mut figures)?;
+    }
+    if config.wants("query") || config.wants("search") {
+        let big = data::ledger(config, config.big_jobs)?;
+        let small = data::ledger(config, config.search_small_jobs)?;
+        query::search_table(config, &small, &big, &mut figures)?;
     }
     if config.wants("bulk") {
         bulk::run(config, &mut figures)?;
