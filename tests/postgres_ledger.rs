@@ -8,27 +8,13 @@ mod support;
 
 use std::process::Output;
 
-use support::binary::{bare, failed, refused, succeeded};
+use support::binary::{bare, failed, refused, run_at, succeeded};
 use support::fixture::NOW;
 use support::postgres::PgServer;
 
-/// A database of its own on the tests' server, and its URL.
-fn fresh(test: &str) -> (&'static PgServer, String, String) {
-    let server = PgServer::shared();
-    let db = server.fresh_database(test);
-    let url = server.url(&db);
-    (server, db, url)
-}
-
 /// `jobledger --db URL --now NOW ARGS...`.
 fn run(url: &str, args: &[&str]) -> Output {
-    bare()
-        .arg("--db")
-        .arg(url)
-        .args(["--now", NOW])
-        .args(args)
-        .output()
-        .expect("the binary runs")
+    run_at(url, NOW, args)
 }
 
 /// `url` with a password in it (the tests' server trusts the socket, so any works).
@@ -38,7 +24,7 @@ fn with_password(url: &str) -> String {
 
 #[test]
 fn a_ledger_is_made_on_first_ingest_and_a_report_before_it_says_there_is_none() {
-    let (server, db, url) = fresh("made_on_first_use");
+    let (server, db, url) = PgServer::fresh_ledger("made_on_first_use");
     let out = run(&url, &["summary"]);
     refused(&out, &["does not exist"]);
     // The read made nothing.
@@ -63,7 +49,7 @@ fn a_ledger_is_made_on_first_ingest_and_a_report_before_it_says_there_is_none() 
 
 #[test]
 fn the_password_is_in_no_message_and_no_help() {
-    let (_, _, url) = fresh("password_in_no_message");
+    let (_, _, url) = PgServer::fresh_ledger("password_in_no_message");
     let secret = with_password(&url);
     // A refusal names the ledger: without the password.
     let stderr = failed(&run(&secret, &["summary"]), &["summary"]);
@@ -91,7 +77,7 @@ fn the_password_is_in_no_message_and_no_help() {
 
 #[test]
 fn the_demo_on_a_server_is_refused_naming_the_file_it_builds_without_the_password() {
-    let (server, db, url) = fresh("demo_on_a_server");
+    let (server, db, url) = PgServer::fresh_ledger("demo_on_a_server");
     let dir = tempfile::tempdir().unwrap();
     for args in [&["demo", "--print"][..], &["demo"]] {
         let out = bare()
@@ -131,7 +117,7 @@ fn the_demo_on_a_server_is_refused_naming_the_file_it_builds_without_the_passwor
 
 #[test]
 fn a_schema_of_something_else_is_refused_untouched() {
-    let (server, db, url) = fresh("schema_of_something_else");
+    let (server, db, url) = PgServer::fresh_ledger("schema_of_something_else");
     server
         .connect(&db)
         .batch_execute("CREATE SCHEMA jobledger; CREATE TABLE jobledger.invoices (id int)")
@@ -156,7 +142,7 @@ fn a_schema_of_something_else_is_refused_untouched() {
 
 #[test]
 fn a_newer_ledger_is_refused_untouched() {
-    let (server, db, url) = fresh("newer_ledger");
+    let (server, db, url) = PgServer::fresh_ledger("newer_ledger");
     succeeded(&run(&url, &["ingest", "-"]), &["ingest"]);
     server
         .connect(&db)
@@ -171,7 +157,7 @@ fn a_newer_ledger_is_refused_untouched() {
 
 #[test]
 fn evidence_is_refused_rewriting_by_the_server_itself() {
-    let (server, db, url) = fresh("evidence_refused");
+    let (server, db, url) = PgServer::fresh_ledger("evidence_refused");
     let mut ingest = bare();
     let out = ingest
         .arg("--db")
@@ -220,7 +206,7 @@ fn evidence_is_refused_rewriting_by_the_server_itself() {
 
 #[test]
 fn the_roles_are_printed_and_applied_and_a_reader_may_write_nothing() {
-    let (server, db, url) = fresh("roles");
+    let (server, db, url) = PgServer::fresh_ledger("roles");
     succeeded(&run(&url, &["ingest", "-"]), &["ingest"]);
     let sql = succeeded(&run(&url, &["roles"]), &["roles"]);
     assert!(sql.contains("CREATE ROLE jobledger_reviewer"), "{sql}");
@@ -276,7 +262,7 @@ fn the_roles_are_printed_and_applied_and_a_reader_may_write_nothing() {
 #[test]
 fn every_table_of_record_refuses_update_delete_and_truncate_even_to_its_owner() {
     use support::fixture::{booking_afternoon, demo_queue};
-    let (server, db, url) = fresh("every_table_of_record");
+    let (server, db, url) = PgServer::fresh_ledger("every_table_of_record");
     let dir = tempfile::tempdir().unwrap();
     let stream = dir.path().join("s.ndjson");
     std::fs::write(&stream, booking_afternoon() + &demo_queue()).unwrap();

@@ -16,20 +16,14 @@ use jobledger::console::{Action, App, update};
 use jobledger::store::{Ledger, Location, OpenMode, SavedView, TimelineFact};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::Value;
-use support::binary::{bare, succeeded};
+use support::binary::{run_at, succeeded};
 use support::fixture::{NOW, booking_afternoon, demo_queue};
 use support::postgres::PgServer;
 use support::terminal::render;
 
 /// `jobledger --db URL --now NOW ARGS...`.
 fn run(url: &str, args: &[&str]) -> Output {
-    bare()
-        .arg("--db")
-        .arg(url)
-        .args(["--now", NOW])
-        .args(args)
-        .output()
-        .expect("the binary runs")
+    run_at(url, NOW, args)
 }
 
 fn ok(url: &str, args: &[&str]) -> String {

@@ -12,27 +12,13 @@ use std::process::Output;
 
 use jobledger::filter::lowered;
 use serde_json::{Value, json};
-use support::binary::{bare, refused, succeeded};
+use support::binary::{bare, refused, run_at, succeeded};
 use support::fixture::NOW;
 use support::postgres::PgServer;
 
-/// A database of its own on the tests' server, and its URL.
-fn fresh(test: &str) -> (&'static PgServer, String, String) {
-    let server = PgServer::shared();
-    let db = server.fresh_database(test);
-    let url = server.url(&db);
-    (server, db, url)
-}
-
-/// `jobledger --db URL --now NOW ARGS...`, `stdin` on its standard input.
+/// `jobledger --db URL --now NOW ARGS...`.
 fn run(url: &str, args: &[&str]) -> Output {
-    bare()
-        .arg("--db")
-        .arg(url)
-        .args(["--now", NOW])
-        .args(args)
-        .output()
-        .expect("the binary runs")
+    run_at(url, NOW, args)
 }
 
 fn ok(url: &str, args: &[&str]) -> String {
@@ -185,7 +171,7 @@ fn login_role(server: &PgServer, db: &str, role: &str) {
 /// what was there before the index was made.
 #[test]
 fn a_ledger_of_schema_4_is_indexed_whole_as_it_is_upgraded_lowered_as_rust_lowers() {
-    let (server, db, url) = fresh("schema_4_upgraded");
+    let (server, db, url) = PgServer::fresh_ledger("schema_4_upgraded");
     let dir = tempfile::tempdir().unwrap();
     let ids = every_character();
     ingest(
@@ -275,7 +261,7 @@ fn a_ledger_of_schema_4_is_indexed_whole_as_it_is_upgraded_lowered_as_rust_lower
 /// administrator's, or in the schema of the ledger that made it first.
 #[test]
 fn pg_trgm_is_used_from_the_schema_that_holds_it() {
-    let (server, db, url) = fresh("pg_trgm_elsewhere");
+    let (server, db, url) = PgServer::fresh_ledger("pg_trgm_elsewhere");
     let dir = tempfile::tempdir().unwrap();
     let stream = callbacks_for(&["Job-Α-1".to_owned()], "2026-11-27T13:00:00.000Z");
     server
@@ -288,7 +274,7 @@ fn pg_trgm_is_used_from_the_schema_that_holds_it() {
 
     // A database without it: the first ledger makes it in its own schema, and a second
     // ledger of the same database uses it from there.
-    let (server, db, url) = fresh("pg_trgm_of_another_ledger");
+    let (server, db, url) = PgServer::fresh_ledger("pg_trgm_of_another_ledger");
     ingest(&url, dir.path(), "one.ndjson", &stream);
     assert_eq!(trigram_schema(server, &db, "jobledger"), "jobledger");
     let second = format!("{url}&schema=second");
@@ -306,7 +292,7 @@ fn pg_trgm_is_used_from_the_schema_that_holds_it() {
 /// is made until it can be.
 #[test]
 fn an_owner_who_cannot_have_pg_trgm_is_told_who_can_and_the_ledger_is_not_made() {
-    let (server, db, url) = fresh("pg_trgm_refused");
+    let (server, db, url) = PgServer::fresh_ledger("pg_trgm_refused");
     let dir = tempfile::tempdir().unwrap();
     let stream = dir.path().join("one.ndjson");
     std::fs::write(
@@ -372,7 +358,7 @@ fn an_owner_who_cannot_have_pg_trgm_is_told_who_can_and_the_ledger_is_not_made()
 /// the server's own counts of rows read from `callbacks` move by a handful.
 #[test]
 fn a_search_for_a_rare_text_reads_only_the_callbacks_that_hold_it() {
-    let (server, db, url) = fresh("reads_few_callbacks");
+    let (server, db, url) = PgServer::fresh_ledger("reads_few_callbacks");
     let dir = tempfile::tempdir().unwrap();
     let out = bare()
         .args(["demo", "--jobs", "3000", "--seed", "3", "--stream-only"])

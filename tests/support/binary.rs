@@ -58,14 +58,15 @@ pub fn bare() -> Command {
 }
 
 /// `jobledger --db DB --now NOW`: the caller adds the arguments.
-pub fn command(db: &Path, now: &str) -> Command {
+pub fn command(db: impl AsRef<std::ffi::OsStr>, now: &str) -> Command {
     let mut command = bare();
     command.arg("--db").arg(db).args(["--now", now]);
     command
 }
 
-/// Runs `jobledger --db DB --now NOW ARGS...` on no input, as a user would, and waits.
-pub fn run_at(db: &Path, now: &str, args: &[&str]) -> Output {
+/// Runs `jobledger --db DB --now NOW ARGS...` on no input, as a user would, and waits
+/// (`DB` a file or a server's URL).
+pub fn run_at(db: impl AsRef<std::ffi::OsStr>, now: &str, args: &[&str]) -> Output {
     command(db, now)
         .args(args)
         .output()

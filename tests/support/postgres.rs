@@ -197,6 +197,15 @@ impl PgServer {
         name
     }
 
+    /// A database of its own for `test` on the shared server: the server, the
+    /// database's name and its URL.
+    pub fn fresh_ledger(test: &str) -> (&'static PgServer, String, String) {
+        let server = PgServer::shared();
+        let db = server.fresh_database(test);
+        let url = server.url(&db);
+        (server, db, url)
+    }
+
     /// Whether the server answers, by `pg_ctl status`.
     /// Stops the server (`pg_ctl stop -m fast`: connections are cut, as in a restart
     /// or a lost network), keeping its directory to start it again.
