@@ -76,10 +76,17 @@ pub fn run(app: &mut App) -> Result<()> {
         },
     );
     let mut last_tick = Instant::now();
+    // Drawn after whatever may change the screen: a key, a tick, a search's rows. A
+    // search's 2 ms polls change nothing until its rows come, and drawing at each
+    // would take a core from the search.
+    let mut changed = true;
     while !app.quit_requested() {
-        terminal
-            .draw(|frame| view::draw(frame, app.model()))
-            .context("drawing the console")?;
+        if changed {
+            terminal
+                .draw(|frame| view::draw(frame, app.model()))
+                .context("drawing the console")?;
+            changed = false;
+        }
         let mut wait = TICK.saturating_sub(last_tick.elapsed());
         if app.searching() {
             wait = wait.min(SEARCH_POLL);
@@ -92,14 +99,17 @@ pub fn run(app: &mut App) -> Result<()> {
                 _ => {}
             }
             write_clipboard(app, terminal.backend_mut()).context("writing to the clipboard")?;
+            changed = true;
         }
         if app.searching() {
             update(app, Action::Searched);
+            changed |= !app.searching();
         }
         // Tick even while keys keep coming, so live refresh never starves.
         if last_tick.elapsed() >= TICK {
             update(app, Action::Tick);
             last_tick = Instant::now();
+            changed = true;
         }
     }
     Ok(())
