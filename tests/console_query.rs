@@ -319,6 +319,63 @@ fn a_large_view_is_searched_off_the_input_thread_and_its_page_put_back() {
     assert!(render(&app).contains("5 All callbacks 15 "));
 }
 
+/// Takes what the search sends, one thing a call as the console's loop does, while
+/// `waiting` holds.
+fn take_while(app: &mut App, waiting: impl Fn(&App) -> bool) {
+    let started = std::time::Instant::now();
+    while waiting(app) {
+        assert!(started.elapsed().as_secs() < 10, "the search never ended");
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        jobledger::console::update(app, jobledger::console::Action::Searched);
+    }
+}
+
+#[test]
+fn a_large_view_shows_a_searchs_rows_before_their_count_and_never_an_old_count() {
+    let (_ledger, mut app) = demo_app("ana");
+    app.search_off_thread_from(1); // every view counts as large
+    ch(&mut app, '5'); // All callbacks: 15 rows
+    type_text(&mut app, "/disposition:hold");
+    key(&mut app, KeyCode::Enter);
+    take_while(&mut app, App::search_rows_pending);
+    // The rows are the filter's; their count is not known yet, and no count says
+    // otherwise: neither the old one (15) nor a guess from the page.
+    assert!(app.searching(), "the count came with the rows");
+    for (width, height) in [(80, 24), (160, 48)] {
+        let rows = support::terminal::render_at(&app, width, height);
+        assert!(rows.contains("5 All callbacks …"), "{rows}");
+        assert!(rows.contains("counting"), "{rows}");
+        assert!(
+            rows.contains("counting the rows that match disposition:hold…"),
+            "{rows}"
+        );
+        assert!(
+            !rows.contains("booking-1041"),
+            "rows the query leaves out:\n{rows}"
+        );
+        assert!(!rows.contains("/15"), "a count before it was made:\n{rows}");
+    }
+    let held = selected_callback(&app);
+    assert_eq!(held.disposition, Disposition::Hold);
+    take_while(&mut app, App::searching);
+    let counted = render(&app);
+    assert!(counted.contains("2/15 rows match"), "{counted}");
+    assert!(counted.contains("5 All callbacks 2/15"), "{counted}");
+    assert!(!counted.contains("counting"), "{counted}");
+    // Back to every row: the page is read before the count, and the count it knows
+    // (two rows) is not taken to mean there is nothing below the page.
+    resize(&mut app, 80, 24);
+    ch(&mut app, '/');
+    for _ in "disposition:hold".chars() {
+        key(&mut app, KeyCode::Backspace);
+    }
+    key(&mut app, KeyCode::Enter);
+    take_while(&mut app, App::search_rows_pending);
+    assert!(app.searching(), "the count came with the rows");
+    let widened = support::terminal::render_at(&app, 80, 24);
+    assert!(widened.contains("▼ more below"), "{widened}");
+}
+
 #[test]
 fn in_a_large_view_every_key_searches_at_once_and_stops_the_search_before_it() {
     let (_ledger, mut app) = demo_app("ana");

@@ -64,8 +64,14 @@ impl Shape {
                 .list()
                 .filter(|list| list.invalid().is_none())
                 .map(|list| {
-                    // The page may hold rows the count has not caught up with yet.
-                    let counted = usize::try_from(list.count().listed()).unwrap_or(usize::MAX);
+                    // The page may hold rows the count has not caught up with yet;
+                    // a count still being made is the previous filter's.
+                    let count = list.count();
+                    let counted = if count.counting {
+                        0
+                    } else {
+                        usize::try_from(count.listed()).unwrap_or(usize::MAX)
+                    };
                     counted.max(list.rows_on_page())
                 }),
             preview: if model.tour.shown {

@@ -366,6 +366,15 @@ impl Model {
         self.searching == Some(self.tab) && self.list().is_some_and(|l| l.invalid().is_none())
     }
 
+    /// Are the current view's rows those of its filter, with their count still being
+    /// made (a large view shows its first rows before it counts a million)?
+    pub fn counting_shown(&self) -> bool {
+        !self.searching_shown()
+            && self
+                .list()
+                .is_some_and(|l| l.count().counting && l.invalid().is_none())
+    }
+
     /// Why the current view's filter as typed is not a query yet, if it is not.
     pub fn invalid_filter(&self) -> Option<&FilterError> {
         self.list().and_then(List::invalid)

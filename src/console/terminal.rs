@@ -102,8 +102,9 @@ pub fn run(app: &mut App) -> Result<()> {
             changed = true;
         }
         if app.searching() {
+            let taken = app.searches_taken();
             update(app, Action::Searched);
-            changed |= !app.searching();
+            changed |= app.searches_taken() != taken;
         }
         // Tick even while keys keep coming, so live refresh never starves.
         if last_tick.elapsed() >= TICK {

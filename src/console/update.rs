@@ -189,9 +189,22 @@ impl App {
         self.search.stopped
     }
 
-    /// Is a search of a view's filter running on another thread?
+    /// Is a search of a view's filter running on another thread (its rows or their
+    /// count still to come)?
     pub fn searching(&self) -> bool {
         self.search.busy()
+    }
+
+    /// Are the rows of a search running on another thread still to come? (Its count
+    /// comes after them.)
+    pub fn search_rows_pending(&self) -> bool {
+        self.search.rows_pending()
+    }
+
+    /// How many pages and counts have been taken back from searches: a change means
+    /// the screen has something new to draw.
+    pub fn searches_taken(&self) -> u64 {
+        self.search.taken
     }
 
     /// The ledger the console reviews (for tests and the caller).

@@ -105,6 +105,8 @@ fn draw_message(frame: &mut Frame<'_>, area: Rect, model: &Model) {
             );
         } else if model.searching_shown() {
             spans.push(Span::raw("  searching…").dark_gray());
+        } else if model.counting_shown() {
+            spans.push(Span::raw("  counting…").dark_gray());
         }
         Line::from(spans)
     } else if let Overlay::Command { text } = &model.overlay {
@@ -133,6 +135,12 @@ fn draw_message(frame: &mut Frame<'_>, area: Rect, model: &Model) {
             ],
             None => vec![Span::raw(format!("reading all {rows} rows…"))],
         })
+    } else if let Some(filter) = model.filter().filter(|_| model.counting_shown()) {
+        Line::from(vec![
+            Span::raw("counting the rows that match ").dark_gray(),
+            inert_span(filter).bold(),
+            Span::raw("…").dark_gray(),
+        ])
     } else if let Some(filter) = model.filter() {
         Line::from(vec![
             Span::raw("filtered by ").dark_gray(),

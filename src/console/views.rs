@@ -229,6 +229,23 @@ pub(crate) fn list_title(
     if model.searching_shown() {
         return format!(" {view} · searching… · rows of the previous filter ");
     }
+    let sorted = sort
+        .short_label()
+        .map_or_else(String::new, |label| format!(" · {label}"));
+    let marked = bulk::marked_in_title(model);
+    // The rows are this filter's; how many there are is not known yet.
+    if count.counting {
+        return [
+            match model.filter() {
+                Some(_) => format!(" {view} · counting the rows that match…{sorted}{marked} "),
+                None => format!(" {view} · counting the rows…{sorted}{marked} "),
+            },
+            format!(" {view} · counting…{sorted}{marked} "),
+        ]
+        .into_iter()
+        .find(|t| t.chars().count() <= room)
+        .unwrap_or_else(|| format!(" counting…{sorted}{marked} "));
+    }
     let filtered = if model.filter().is_some() {
         " (filtered)"
     } else {
@@ -258,10 +275,6 @@ pub(crate) fn list_title(
         .next()
         .unwrap_or_default()
         .to_owned();
-    let sorted = sort
-        .short_label()
-        .map_or_else(String::new, |label| format!(" · {label}"));
-    let marked = bulk::marked_in_title(model);
     let shortest = format!(" {plain}{sorted}{marked} ");
     [
         format!(" {view} · {text}{sorted}{marked} "),
@@ -305,6 +318,7 @@ pub(crate) fn tab_titles(model: &Model) -> Vec<Line<'static>> {
             let shown = if *tab == Tab::Reconcile && !model.summary.counted {
                 "…".to_owned()
             } else if model.searching == Some(*tab)
+                || count.counting
                 || model.lists.of(*tab).is_some_and(|l| l.invalid().is_some())
             {
                 // The count is the previous filter's until the search's comes, or

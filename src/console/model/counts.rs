@@ -22,6 +22,10 @@ pub struct Count {
     pub open: Option<i64>,
     /// The view lists the open questions only (`O` shows all).
     pub open_only: bool,
+    /// The rows of a new filter are on screen and their count is still being made
+    /// (a large view shows the first rows before counting a million): until it comes,
+    /// `matching` is the previous filter's and says nothing of these rows.
+    pub counting: bool,
 }
 
 impl Count {

@@ -52,6 +52,10 @@ pub trait List {
     fn count(&self) -> Count;
     /// Counts the view's rows again in `rows`.
     fn recount(&mut self, rows: &dyn RowSource) -> Result<(), StoreError>;
+    /// Says the count is being made elsewhere: the rows may be read before it comes.
+    fn await_count(&mut self);
+    /// Takes a count made elsewhere.
+    fn set_count(&mut self, count: Count);
     /// Re-reads the page from `rows`, `height` rows tall, keeping the selection.
     fn reload(&mut self, rows: &dyn RowSource, height: usize) -> Result<(), StoreError>;
     /// Moves the selection, reading past the page's edge from `rows` when needed.
@@ -141,6 +145,14 @@ impl<T: PageRow> List for Page<T> {
     fn recount(&mut self, rows: &dyn RowSource) -> Result<(), StoreError> {
         self.count = T::count(rows, self.query())?;
         Ok(())
+    }
+
+    fn await_count(&mut self) {
+        self.count.counting = true;
+    }
+
+    fn set_count(&mut self, count: Count) {
+        self.count = count;
     }
 
     fn reload(&mut self, rows: &dyn RowSource, height: usize) -> Result<(), StoreError> {

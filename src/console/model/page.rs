@@ -128,8 +128,9 @@ impl<T: PageRow> Page<T> {
     fn probe(&mut self, reader: &dyn RowSource) -> Result<(), StoreError> {
         // The page holds every row the count knows of: nothing beyond it to look for
         // (under a query that keeps few of a million rows, each look read them all).
+        // A count still being made is the previous filter's: it says nothing here.
         let known = self.count.matching.unwrap_or(self.count.all);
-        if usize::try_from(known).is_ok_and(|n| n <= self.rows.len()) {
+        if !self.count.counting && usize::try_from(known).is_ok_and(|n| n <= self.rows.len()) {
             self.more_before = false;
             self.more_after = false;
             return Ok(());

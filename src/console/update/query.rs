@@ -9,6 +9,7 @@ use super::App;
 use super::reads::LedgerRows;
 use crate::console::action::Action;
 use crate::console::layout;
+use crate::console::model::counts::Count;
 use crate::console::model::{Flash, Overlay, TabPage};
 use crate::console::tab::Tab;
 use crate::filter::Scope;
@@ -80,20 +81,38 @@ pub(super) fn apply_filter(app: &mut App, text: Option<String>) -> Result<(), St
     Ok(())
 }
 
-/// A finished search: the page it read, or why it could not.
-type Searched = Result<TabPage, StoreError>;
+/// What a search sends back: first its page of rows, then their count (the rows are
+/// what the person looks at, the count what they can wait for); or why it could not.
+enum Found {
+    Rows(TabPage),
+    Count(Count),
+}
+
+/// The search running, and how far it got.
+struct Running {
+    /// The view searched.
+    tab: Tab,
+    /// The filter text it searched.
+    text: Option<String>,
+    /// Its page, then its count.
+    found: Receiver<Result<Found, StoreError>>,
+    /// Its page is back (its count may not be yet).
+    rows_back: bool,
+}
 
 /// The search of a large view's filter, off the console's thread: at most one runs;
-/// a newer one stops the older one, whose page nobody wants any more.
+/// a newer one stops the older one, whose page or count nobody wants any more.
 pub(super) struct Search {
-    /// The search running: the view, the filter text it searched, and its answer.
-    running: Option<(Tab, Option<String>, Receiver<Searched>)>,
+    /// The search running.
+    running: Option<Running>,
     /// How to stop the search running.
     stop: Stop,
     /// Views of at least this many rows are searched here rather than in place.
     pub off_thread_rows: i64,
     /// Searches stopped by a newer one before they ended.
     pub stopped: usize,
+    /// Pages and counts taken back from searches, so the loop knows to draw.
+    pub taken: u64,
 }
 
 impl Default for Search {
@@ -103,11 +122,12 @@ impl Default for Search {
             stop: Stop::default(),
             off_thread_rows: SEARCH_OFF_THREAD_ROWS,
             stopped: 0,
+            taken: 0,
         }
     }
 }
 
-/// How one search is stopped: a flag it reads before its first statement, and the
+/// How one search is stopped: a flag it reads before each statement, and the
 /// canceller of its connection once it has one (set under the lock, so a stop never
 /// falls between the two).
 #[derive(Default, Clone)]
@@ -129,6 +149,11 @@ impl Stop {
         }
     }
 
+    /// Has the search been stopped?
+    fn stopped(&self) -> bool {
+        self.stopped.load(Ordering::SeqCst)
+    }
+
     /// Hands the search's connection over, unless the search was stopped already:
     /// whether it is to go on.
     fn go_on_with(&self, ledger: &Ledger) -> bool {
@@ -136,7 +161,7 @@ impl Stop {
             .canceller
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if self.stopped.load(Ordering::SeqCst) {
+        if self.stopped() {
             return false;
         }
         *canceller = Some(ledger.canceller());
@@ -163,76 +188,133 @@ impl Search {
         let stop = Stop::default();
         self.stop = stop.clone();
         std::thread::spawn(move || {
-            let searched =
-                Ledger::open_at(&location, crate::store::OpenMode::ReadOnly).and_then(|ledger| {
-                    if !stop.go_on_with(&ledger) {
-                        return Ok(None);
-                    }
-                    // The first screen of rows before the count: the rows are what the
-                    // person looks at, the count what they can wait for.
-                    let rows = LedgerRows::new(&ledger, now);
-                    page.list_mut().reload(&rows, height)?;
-                    page.list_mut().recount(&rows)?;
-                    Ok(Some(page))
-                });
-            // A stopped search, or a console that left: nobody needs the answer, and
+            // A stopped search, or a console that left: nobody needs what it sends, and
             // its receiver is gone.
-            if let Some(searched) = searched.transpose() {
-                let _ = tx.send(searched);
+            let send = |found: Result<Found, StoreError>| {
+                let _ = tx.send(found);
+            };
+            let ledger = match Ledger::open_at(&location, crate::store::OpenMode::ReadOnly) {
+                Ok(ledger) => ledger,
+                Err(e) => return send(Err(e)),
+            };
+            if !stop.go_on_with(&ledger) {
+                return;
+            }
+            let rows = LedgerRows::new(&ledger, now);
+            let list = page.list_mut();
+            list.await_count();
+            if let Err(e) = list.reload(&rows, height) {
+                if !stop.stopped() {
+                    send(Err(e));
+                }
+                return;
+            }
+            send(Ok(Found::Rows(page.clone())));
+            if stop.stopped() {
+                return;
+            }
+            let list = page.list_mut();
+            match list.recount(&rows) {
+                Ok(()) => send(Ok(Found::Count(list.count()))),
+                Err(_) if stop.stopped() => {}
+                Err(e) => send(Err(e)),
             }
         });
-        self.running = Some((tab, text, rx));
+        self.running = Some(Running {
+            tab,
+            text,
+            found: rx,
+            rows_back: false,
+        });
     }
 
-    /// Is a search running?
+    /// Is a search running (its rows or its count still to come)?
     pub fn busy(&self) -> bool {
         self.running.is_some()
     }
+
+    /// Are a search's rows still to come?
+    pub fn rows_pending(&self) -> bool {
+        self.running.as_ref().is_some_and(|r| !r.rows_back)
+    }
 }
 
-/// On a tick: puts back the page a finished search read, if its view still wants it
-/// (the same filter text), and reads the detail pane again.
+/// Takes the next thing the running search sent, if any: its page, put back if its
+/// view still wants it (the same filter text), with the detail pane read again; or,
+/// at a later call, its count, taken if the view still waits for it. One a call, so
+/// the rows are drawn before the count is taken even when both have come.
 pub(super) fn take_search(app: &mut App) -> Result<(), StoreError> {
-    let Some((tab, text, rx)) = &app.search.running else {
+    let Some(running) = &mut app.search.running else {
         return Ok(());
     };
-    let searched = match rx.try_recv() {
-        Ok(searched) => searched,
+    let found = match running.found.try_recv() {
+        Ok(found) => found,
         Err(TryRecvError::Empty) => return Ok(()),
         Err(TryRecvError::Disconnected) => {
             app.search.running = None;
             return Ok(());
         }
     };
-    let (tab, text) = (*tab, text.clone());
-    app.search.running = None;
-    let page = match searched {
-        Ok(page) => page,
-        Err(e) => {
-            app.model.searching = None;
-            return Err(e);
-        }
-    };
+    app.search.taken += 1;
+    let (tab, text) = (running.tab, running.text.clone());
     let wanted = app
         .model
         .lists
         .of(tab)
         .is_some_and(|list| list.filter() == text.as_deref());
-    if wanted {
-        let found = page.list().count();
-        app.model.lists.put(tab, page);
-        if app.model.searching == Some(tab) {
-            app.model.searching = None;
+    match found {
+        Err(e) => {
+            app.search.running = None;
+            if app.model.searching == Some(tab) {
+                app.model.searching = None;
+            }
+            return Err(e);
         }
-        if app.model.tab == tab {
-            app.model.flash = Flash::info(match found.matching {
-                Some(_) => format!("{} rows match", found.shown_of_all()),
-                None => format!("all {} rows", found.all),
-            });
-            app.reload_detail()?;
+        Ok(Found::Rows(page)) => {
+            running.rows_back = true;
+            if wanted {
+                rows_found(app, tab, page)?;
+            }
+        }
+        Ok(Found::Count(count)) => {
+            app.search.running = None;
+            if wanted {
+                count_found(app, tab, count);
+            }
         }
     }
     Ok(())
+}
+
+/// Puts a search's first rows on screen; their count is still to come.
+fn rows_found(app: &mut App, tab: Tab, page: TabPage) -> Result<(), StoreError> {
+    app.model.lists.put(tab, page);
+    if app.model.searching == Some(tab) {
+        app.model.searching = None;
+    }
+    if app.model.tab == tab {
+        // A message from before would stand in for the count being made.
+        app.model.flash = None;
+        app.reload_detail()?;
+    }
+    Ok(())
+}
+
+/// Takes a search's count, unless the view was counted again meanwhile (a refresh).
+fn count_found(app: &mut App, tab: Tab, count: Count) {
+    let Some(list) = app.model.lists.of_mut(tab) else {
+        return;
+    };
+    if !list.count().counting {
+        return;
+    }
+    list.set_count(count);
+    if app.model.tab == tab {
+        app.model.flash = Flash::info(match count.matching {
+            Some(_) => format!("{} rows match", count.shown_of_all()),
+            None => format!("all {} rows", count.all),
+        });
+    }
 }
 
 impl App {
