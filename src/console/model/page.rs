@@ -41,6 +41,14 @@ pub struct Page<T: PageRow> {
     pub count: Count,
 }
 
+/// What the reading of a page found beyond its edges: `Some(more)` when it knows
+/// whether rows lie beyond that edge, `None` when it must be looked for.
+#[derive(Default, Clone, Copy)]
+struct Edges {
+    before: Option<bool>,
+    after: Option<bool>,
+}
+
 impl<T: PageRow> Page<T> {
     /// An empty page of the list `source`, read on the first refresh.
     pub fn new(source: T::Source) -> Self {
@@ -126,6 +134,12 @@ impl<T: PageRow> Page<T> {
 
     /// Are there rows beyond either edge of the page?
     fn probe(&mut self, reader: &dyn RowSource) -> Result<(), StoreError> {
+        self.probe_knowing(reader, Edges::default())
+    }
+
+    /// [`Page::probe`], where the reading of the page already told what lies beyond
+    /// one edge or both: those are not looked for again.
+    fn probe_knowing(&mut self, reader: &dyn RowSource, edges: Edges) -> Result<(), StoreError> {
         // The page holds every row the count knows of: nothing beyond it to look for
         // (under a query that keeps few of a million rows, each look read them all).
         // A count still being made is the previous filter's: it says nothing here.
@@ -135,8 +149,14 @@ impl<T: PageRow> Page<T> {
             self.more_after = false;
             return Ok(());
         }
-        self.more_before = !self.beyond(reader, false, 1)?.is_empty();
-        self.more_after = !self.beyond(reader, true, 1)?.is_empty();
+        self.more_before = match edges.before {
+            Some(more) => more,
+            None => !self.beyond(reader, false, 1)?.is_empty(),
+        };
+        self.more_after = match edges.after {
+            Some(more) => more,
+            None => !self.beyond(reader, true, 1)?.is_empty(),
+        };
         Ok(())
     }
 
@@ -146,42 +166,57 @@ impl<T: PageRow> Page<T> {
         let height = height.max(1);
         let keep = self.current().map(PageRow::key);
         // Start so that the selected row stays on screen when the page got shorter.
-        let start = if self.rows.is_empty() {
-            Keyset::First
-        } else {
+        let start = (!self.rows.is_empty()).then(|| {
             let top = (self.selected + 1).saturating_sub(height);
-            Keyset::From(self.rows[top.min(self.rows.len() - 1)].key())
+            self.rows[top.min(self.rows.len() - 1)].key()
+        });
+        let mut rows = self.fetch(
+            reader,
+            start.clone().map_or(Keyset::First, Keyset::From),
+            height,
+        )?;
+        // Fewer rows than asked: every row from the start on has been read. Under a
+        // filter that keeps few of a million rows each read below walks the list, so
+        // none is made twice over the same rows.
+        let read_to_end = rows.len() < height;
+        let mut known = Edges {
+            // Read from the first row: nothing is above it.
+            before: start.is_none().then_some(false),
+            after: read_to_end.then_some(false),
         };
-        let mut rows = self.fetch(reader, start, height)?;
-        if rows.len() < height {
-            // Fill the page from above, e.g. at the end of a list whose rows left it.
-            let above = match rows.first() {
-                Some(first) => Keyset::Before(first.key()),
-                None => Keyset::Last,
-            };
-            let mut before = self.fetch(reader, above, height - rows.len())?;
+        if let Some(start) = start.as_ref().filter(|_| read_to_end) {
+            // Fill the page from above, e.g. at the end of a list whose rows left it:
+            // the rows before where the reading started (from the first row there are
+            // none).
+            let wanted = height - rows.len();
+            let mut before = self.fetch(reader, Keyset::Before(start.clone()), wanted)?;
+            if before.len() < wanted {
+                known.before = Some(false);
+            }
             before.append(&mut rows);
             rows = before;
         }
         if let Some(key) = keep
             .as_ref()
-            .filter(|k| !rows.iter().any(|r| r.key() == **k))
+            .filter(|k| !read_to_end && !rows.iter().any(|r| r.key() == **k))
         {
             // Rows came back above the selected one (a filter widened): read the page
-            // around it, so the cursor stays on its row while it still matches.
+            // around it, so the cursor stays on its row while it still matches. (Read
+            // to the end from a row above it, it was not found: it no longer matches.)
             let mut around = self.fetch(reader, Keyset::From(key.clone()), height)?;
             if around.first().is_some_and(|r| r.key() == *key) {
                 let mut above = self.fetch(reader, Keyset::Before(key.clone()), self.selected)?;
                 above.append(&mut around);
                 above.truncate(height);
                 rows = above;
+                known = Edges::default();
             }
         }
         self.rows = rows;
         self.selected = keep
             .and_then(|k| self.rows.iter().position(|r| r.key() == k))
             .unwrap_or_else(|| self.selected.min(self.rows.len().saturating_sub(1)));
-        self.probe(reader)
+        self.probe_knowing(reader, known)
     }
 
     /// Selects the row of `key` with the rows around it: up to half a page above it
@@ -269,5 +304,214 @@ impl<T: PageRow> Page<T> {
             }
         }
         self.probe(reader)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::{Cell, RefCell};
+
+    use super::*;
+    use crate::console::model::lists::List;
+    use crate::console::model::rows::{CallbackItem, CallbackList, FailedItem};
+    use crate::decision::RejectionCode;
+    use crate::store::{
+        AgedJobRow, CallbackKey, Finding, FindingJob, JobKey, OutboxRow, RejectedLine,
+    };
+
+    /// A list of lines `0..len` of which a filter keeps those `kept` says, read as the
+    /// store reads it (by keyset, walking the list from the key): it counts the lines
+    /// each read walks past, which is what a read costs under a filter an index cannot
+    /// serve.
+    struct Lines {
+        len: i64,
+        kept: fn(i64) -> bool,
+        walked: Cell<i64>,
+        reads: RefCell<Vec<String>>,
+    }
+
+    impl Lines {
+        fn new(len: i64, kept: fn(i64) -> bool) -> Self {
+            Lines {
+                len,
+                kept,
+                walked: Cell::new(0),
+                reads: RefCell::new(Vec::new()),
+            }
+        }
+
+        fn line(seq: i64) -> RejectedLine {
+            RejectedLine {
+                code: RejectionCode::Malformed,
+                event: None,
+                ingested_at: crate::clock::Timestamp::parse("2026-11-27T17:00:00Z")
+                    .expect("a time"),
+                seq,
+                reason: String::new(),
+            }
+        }
+
+        /// The kept lines from `from` towards `to` (exclusive), at most `limit`.
+        fn walk(&self, from: i64, forward: bool, limit: usize) -> Vec<i64> {
+            let mut found = Vec::new();
+            let mut seq = from;
+            while found.len() < limit && (0..self.len).contains(&seq) {
+                self.walked.set(self.walked.get() + 1);
+                if (self.kept)(seq) {
+                    found.push(seq);
+                }
+                seq += if forward { 1 } else { -1 };
+            }
+            if !forward {
+                found.reverse();
+            }
+            found
+        }
+    }
+
+    impl RowSource for Lines {
+        fn rejected(&self, _: Query<'_, ()>, page: PageRequest<i64>) -> RowsRead<RejectedLine> {
+            self.reads.borrow_mut().push(format!("{:?}", page.keyset));
+            let limit = page.limit;
+            let seqs = match page.keyset {
+                Keyset::First => self.walk(0, true, limit),
+                Keyset::From(k) => self.walk(k, true, limit),
+                Keyset::After(k) => self.walk(k + 1, true, limit),
+                Keyset::Before(k) => self.walk(k - 1, false, limit),
+                Keyset::Last => self.walk(self.len - 1, false, limit),
+            };
+            Ok(seqs.into_iter().map(Lines::line).collect())
+        }
+
+        fn count_rejected(&self, _: Query<'_, ()>) -> Result<Count, StoreError> {
+            let matching = (0..self.len).filter(|s| (self.kept)(*s)).count();
+            Ok(Count {
+                all: self.len,
+                matching: Some(i64::try_from(matching).expect("a count")),
+                ..Count::default()
+            })
+        }
+
+        fn callbacks(
+            &self,
+            _: Query<'_, CallbackList>,
+            _: PageRequest<CallbackKey>,
+        ) -> RowsRead<CallbackItem> {
+            unreachable!("only rejected lines are listed here")
+        }
+        fn aged_jobs(&self, _: Query<'_, ()>, _: PageRequest<JobKey>) -> RowsRead<AgedJobRow> {
+            unreachable!("only rejected lines are listed here")
+        }
+        fn failed_jobs(&self, _: Query<'_, ()>, _: PageRequest<JobKey>) -> RowsRead<FailedItem> {
+            unreachable!("only rejected lines are listed here")
+        }
+        fn count_callbacks(&self, _: Query<'_, CallbackList>) -> Result<Count, StoreError> {
+            unreachable!("only rejected lines are listed here")
+        }
+        fn count_aged_jobs(&self, _: Query<'_, ()>) -> Result<Count, StoreError> {
+            unreachable!("only rejected lines are listed here")
+        }
+        fn count_failed_jobs(&self, _: Query<'_, ()>) -> Result<Count, StoreError> {
+            unreachable!("only rejected lines are listed here")
+        }
+        fn outbox(&self, _: Query<'_, ()>, _: PageRequest<i64>) -> RowsRead<OutboxRow> {
+            unreachable!("only rejected lines are listed here")
+        }
+        fn count_outbox(&self, _: Query<'_, ()>) -> Result<Count, StoreError> {
+            unreachable!("only rejected lines are listed here")
+        }
+        fn finding_jobs(
+            &self,
+            _: Query<'_, Finding>,
+            _: PageRequest<String>,
+        ) -> RowsRead<FindingJob> {
+            unreachable!("only rejected lines are listed here")
+        }
+        fn count_finding_jobs(&self, _: Query<'_, Finding>) -> Result<Count, StoreError> {
+            unreachable!("only rejected lines are listed here")
+        }
+    }
+
+    /// A page of every line, 10 tall, moved down to `selected`.
+    fn page_at(selected: usize) -> Page<RejectedLine> {
+        let every = Lines::new(1000, |_| true);
+        let mut page = Page::new(());
+        List::recount(&mut page, &every).expect("counted");
+        page.reload(&every, 10).expect("read");
+        for _ in 0..selected {
+            page.step(&every, 10, Move::Down).expect("moved");
+        }
+        page
+    }
+
+    /// The page read again under a new filter (`lines`), its count still being made.
+    fn searched(mut page: Page<RejectedLine>, lines: &Lines) -> Page<RejectedLine> {
+        page.count.counting = true;
+        lines.walked.set(0);
+        page.reload(lines, 10).expect("read");
+        page
+    }
+
+    fn seqs(page: &Page<RejectedLine>) -> Vec<i64> {
+        page.rows.iter().map(|r| r.seq).collect()
+    }
+
+    #[test]
+    fn a_filter_that_keeps_nothing_walks_the_list_once_not_three_times() {
+        let none = Lines::new(1000, |_| false);
+        let page = searched(page_at(40), &none);
+        assert!(page.rows.is_empty());
+        assert!(!page.more_before && !page.more_after);
+        assert_eq!(none.walked.get(), 1000, "{:?}", none.reads.borrow());
+    }
+
+    #[test]
+    fn a_filter_that_keeps_few_reads_each_line_once_and_knows_its_edges() {
+        // Lines 3, 203, 403, 603 and 803: the page holds them all.
+        let few = Lines::new(1000, |s| s % 200 == 3);
+        let page = searched(page_at(40), &few);
+        assert_eq!(seqs(&page), vec![3, 203, 403, 603, 803]);
+        assert!(!page.more_before && !page.more_after);
+        assert_eq!(few.walked.get(), 1000, "{:?}", few.reads.borrow());
+        // From the top, the same.
+        let page = searched(Page::new(()), &few);
+        assert_eq!(seqs(&page), vec![3, 203, 403, 603, 803]);
+        assert!(!page.more_before && !page.more_after);
+        assert_eq!(few.walked.get(), 1000, "{:?}", few.reads.borrow());
+    }
+
+    #[test]
+    fn a_reload_under_any_filter_reads_the_rows_and_edges_a_full_reading_finds() {
+        let filters: [fn(i64) -> bool; 5] = [
+            |_| true,
+            |s| s % 7 == 0,
+            |s| s > 980,
+            |s| s < 15,
+            |s| (30..45).contains(&s),
+        ];
+        for kept in filters {
+            for selected in [0, 5, 9, 35, 300] {
+                let lines = Lines::new(1000, kept);
+                let page = searched(page_at(selected), &lines);
+                let all: Vec<i64> = (0..1000).filter(|s| kept(*s)).collect();
+                let shown = seqs(&page);
+                let first = all.iter().position(|s| Some(s) == shown.first());
+                // The rows are consecutive kept lines, a full page when there are
+                // enough, and the edges say truly whether more lie beyond.
+                match first {
+                    Some(at) => {
+                        assert_eq!(shown, all[at..(at + shown.len())], "{selected}");
+                        assert_eq!(shown.len(), all.len().min(10), "{selected}");
+                        assert_eq!(page.more_before, at > 0, "{selected}: {shown:?}");
+                        assert_eq!(
+                            page.more_after,
+                            at + shown.len() < all.len(),
+                            "{selected}: {shown:?}"
+                        );
+                    }
+                    None => assert!(all.is_empty() && shown.is_empty()),
+                }
+            }
+        }
     }
 }
