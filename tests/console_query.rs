@@ -376,6 +376,41 @@ fn a_large_view_shows_a_searchs_rows_before_their_count_and_never_an_old_count()
     assert!(widened.contains("▼ more below"), "{widened}");
 }
 
+/// Types `text` with only its last key searched off the input thread.
+fn one_search(app: &mut App, text: &str) {
+    let (head, last) = text.split_at(text.len() - 1);
+    app.search_off_thread_from(i64::MAX);
+    type_text(app, head);
+    app.search_off_thread_from(1);
+    type_text(app, last);
+    take_while(app, App::searching);
+}
+
+#[test]
+fn a_search_that_ended_hands_its_connection_to_the_next_and_reads_a_full_page() {
+    let (_ledger, mut app) = demo_app("ana");
+    ch(&mut app, '5');
+    one_search(&mut app, "/disposition:hold");
+    assert_eq!(app.search_connections_opened(), 1);
+    // The page read is as tall as the list can be, not as the filter before this one
+    // (one row, of a prefix typed) made it.
+    let held = render(&app);
+    assert!(
+        held.contains("#2 ") && held.contains("#11 "),
+        "the held rows are not both on screen:\n{held}"
+    );
+    key(&mut app, KeyCode::Enter);
+    one_search(&mut app, "/ outcome:failure");
+    assert_eq!(
+        app.search_connections_opened(),
+        1,
+        "the second search opened a connection of its own"
+    );
+    key(&mut app, KeyCode::Enter);
+    let failed = shows(&app, "5 All callbacks 2/15");
+    assert!(failed.contains("booking-1043"), "{failed}");
+}
+
 #[test]
 fn in_a_large_view_every_key_searches_at_once_and_stops_the_search_before_it() {
     let (_ledger, mut app) = demo_app("ana");

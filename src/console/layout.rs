@@ -289,6 +289,19 @@ pub fn list_capacity(model: &Model) -> usize {
     usize::from(list.height.saturating_sub(LIST_FRAME)).max(1)
 }
 
+/// How many rows of the current view's list fit on the model's screen when the list
+/// has rows enough to fill it: the page a search reads, whose rows are not counted
+/// yet (the list's room now is sized by the previous filter's count).
+pub fn search_capacity(model: &Model) -> usize {
+    let shape = Shape::of(model);
+    let shape = Shape {
+        rows: shape.rows.map(|_| usize::MAX),
+        ..shape
+    };
+    let list = body_areas(body_area(model), shape).list;
+    usize::from(list.height.saturating_sub(LIST_FRAME)).max(1)
+}
+
 /// How many lines of the body fit on the model's screen (a page of the help).
 pub fn body_capacity(model: &Model) -> usize {
     usize::from(body_area(model).height.saturating_sub(LIST_FRAME)).max(1)

@@ -201,6 +201,12 @@ impl App {
         self.search.rows_pending()
     }
 
+    /// How many connections searches have opened (a search takes the one the last
+    /// search that ended kept).
+    pub fn search_connections_opened(&self) -> usize {
+        self.search.opened.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
     /// How many pages and counts have been taken back from searches: a change means
     /// the screen has something new to draw.
     pub fn searches_taken(&self) -> u64 {

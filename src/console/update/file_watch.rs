@@ -77,6 +77,7 @@ fn reopen(app: &mut App, name: &str) -> Result<(), StoreError> {
     };
     app.refused_file = None;
     app.ledger = ledger;
+    app.search.forget_connection();
     app.data_version = app.ledger.data_version()?;
     set_gone(app, false);
     // A form, or marks, name rows of the old file: in the new one a callback's number

@@ -67,7 +67,7 @@ pub(super) fn apply_filter(app: &mut App, text: Option<String>) -> Result<(), St
     }
     // A copy of the page, searched on another thread and put back.
     let page = page.clone();
-    let height = layout::list_capacity(&app.model);
+    let height = layout::search_capacity(&app.model);
     app.search.start(
         app.ledger.location(),
         tab,
@@ -113,6 +113,11 @@ pub(super) struct Search {
     pub stopped: usize,
     /// Pages and counts taken back from searches, so the loop knows to draw.
     pub taken: u64,
+    /// The connection of the last search that ended, kept for the next one: opening
+    /// one per key cost its setup each time, and each began with a cold page cache.
+    spare: Arc<Mutex<Option<Ledger>>>,
+    /// Connections opened for searches.
+    pub opened: Arc<std::sync::atomic::AtomicUsize>,
 }
 
 impl Default for Search {
@@ -123,6 +128,8 @@ impl Default for Search {
             off_thread_rows: SEARCH_OFF_THREAD_ROWS,
             stopped: 0,
             taken: 0,
+            spare: Arc::default(),
+            opened: Arc::default(),
         }
     }
 }
@@ -152,6 +159,17 @@ impl Stop {
     /// Has the search been stopped?
     fn stopped(&self) -> bool {
         self.stopped.load(Ordering::SeqCst)
+    }
+
+    /// Takes the search's connection back once it has ended: whether it may serve
+    /// another search (a search stopped meanwhile may have a cancel on its way to it).
+    fn ended(&self) -> bool {
+        let mut canceller = self
+            .canceller
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *canceller = None;
+        !self.stopped()
     }
 
     /// Hands the search's connection over, unless the search was stopped already:
@@ -187,35 +205,39 @@ impl Search {
         let (tx, rx) = mpsc::channel();
         let stop = Stop::default();
         self.stop = stop.clone();
+        let spare = Arc::clone(&self.spare);
+        let opened = Arc::clone(&self.opened);
         std::thread::spawn(move || {
             // A stopped search, or a console that left: nobody needs what it sends, and
             // its receiver is gone.
             let send = |found: Result<Found, StoreError>| {
                 let _ = tx.send(found);
             };
-            let ledger = match Ledger::open_at(&location, crate::store::OpenMode::ReadOnly) {
+            let kept = spare
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .take();
+            let ledger = match kept.map_or_else(
+                || {
+                    opened.fetch_add(1, Ordering::SeqCst);
+                    Ledger::open_at(&location, crate::store::OpenMode::ReadOnly)
+                },
+                Ok,
+            ) {
                 Ok(ledger) => ledger,
                 Err(e) => return send(Err(e)),
             };
             if !stop.go_on_with(&ledger) {
                 return;
             }
-            let rows = LedgerRows::new(&ledger, now);
-            let list = page.list_mut();
-            list.await_count();
-            if let Err(e) = list.reload(&rows, height) {
-                if !stop.stopped() {
-                    send(Err(e));
+            match search(&ledger, &mut page, now, height, &stop, &send) {
+                // Kept for the next search, unless a stop may still reach it.
+                Ok(()) if stop.ended() => {
+                    *spare
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(ledger);
                 }
-                return;
-            }
-            send(Ok(Found::Rows(page.clone())));
-            if stop.stopped() {
-                return;
-            }
-            let list = page.list_mut();
-            match list.recount(&rows) {
-                Ok(()) => send(Ok(Found::Count(list.count()))),
+                Ok(()) => {}
                 Err(_) if stop.stopped() => {}
                 Err(e) => send(Err(e)),
             }
@@ -228,6 +250,14 @@ impl Search {
         });
     }
 
+    /// Forgets the kept connection (the ledger it reads was replaced).
+    pub fn forget_connection(&self) {
+        *self
+            .spare
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = None;
+    }
+
     /// Is a search running (its rows or its count still to come)?
     pub fn busy(&self) -> bool {
         self.running.is_some()
@@ -237,6 +267,30 @@ impl Search {
     pub fn rows_pending(&self) -> bool {
         self.running.as_ref().is_some_and(|r| !r.rows_back)
     }
+}
+
+/// Reads `page` on `ledger`: sends its first rows, then (unless stopped meanwhile)
+/// their count.
+fn search(
+    ledger: &Ledger,
+    page: &mut TabPage,
+    now: crate::clock::Timestamp,
+    height: usize,
+    stop: &Stop,
+    send: &dyn Fn(Result<Found, StoreError>),
+) -> Result<(), StoreError> {
+    let rows = LedgerRows::new(ledger, now);
+    let list = page.list_mut();
+    list.await_count();
+    list.reload(&rows, height)?;
+    send(Ok(Found::Rows(page.clone())));
+    if stop.stopped() {
+        return Ok(());
+    }
+    let list = page.list_mut();
+    list.recount(&rows)?;
+    send(Ok(Found::Count(list.count())));
+    Ok(())
 }
 
 /// Takes the next thing the running search sent, if any: its page, put back if its
@@ -353,5 +407,24 @@ impl App {
         );
         self.reload_page()?;
         self.reload_detail()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Stop;
+
+    #[test]
+    fn a_search_stopped_before_it_ended_keeps_no_connection() {
+        // A stop sends its cancel to the connection the search holds: were that
+        // connection kept, the cancel could stop the next search on it.
+        let ended = Stop::default();
+        assert!(
+            ended.ended(),
+            "a search that ended gives its connection back"
+        );
+        let stopped = Stop::default();
+        stopped.stop();
+        assert!(!stopped.ended(), "a stopped search's connection was kept");
     }
 }

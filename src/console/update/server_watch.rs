@@ -27,6 +27,8 @@ pub(super) struct Backoff {
 
 /// The server went away: say so once, keep the screen, turn writes off.
 pub(super) fn went_away(app: &mut App, e: &StoreError) {
+    // The searches' kept connection went with it.
+    app.search.forget_connection();
     if !app.model.server_away {
         app.model.server_away = true;
         app.backoff = Some(Backoff {
