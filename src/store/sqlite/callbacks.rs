@@ -8,7 +8,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::answers::closing_verdicts;
 use super::closed_sets::{WAITING, WAITING_C};
 use super::columns::{CALLBACK_SORT_COLUMN, callback_columns, callback_from};
-use super::filter::{Column, Columns, Condition, TextIndex, condition, query_named};
+use super::filter::{Column, Columns, Condition, SecondsIndex, TextIndex, condition, query_named};
 use super::query::Select;
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
@@ -24,7 +24,12 @@ type Rows = Result<Vec<CallbackRow>>;
 
 impl CallbackFilter {
     fn condition(&self) -> Condition {
-        condition(&self.query, &CALLBACK_FIELDS, self.now)
+        let columns = if self.is_review() {
+            &REVIEW_CALLBACK_FIELDS
+        } else {
+            &CALLBACK_FIELDS
+        };
+        condition(&self.query, columns, self.now)
     }
 
     /// Lists held or quarantined callbacks only: a review list, with its own indexes.
@@ -85,6 +90,32 @@ fn reason_names() -> Vec<&'static str> {
 }
 
 /// The fields of a callback list (`c`, with its standing answer `a`).
+/// The fields of a review list (held or quarantined callbacks): those of every
+/// callback list, but a gap is compared along the review lists' gap index, whose key
+/// is the gap itself where there is one (a callback without one sorts below every
+/// gap, and its check keeps it under no comparison). On a million callbacks,
+/// `gap>1h` in Held read every held callback's two times and computed its gap.
+fn review_callback_field(field: Field) -> Option<Column> {
+    match field {
+        Field::Gap => Some(Column::IndexedSeconds(
+            GAP_SECONDS,
+            SecondsIndex {
+                key: "c.seq",
+                rows: "SELECT seq FROM callbacks INDEXED BY callbacks_review_by_gap \
+                       WHERE (disposition = 'hold' OR disposition = 'quarantine') \
+                       AND disposition IN ('hold', 'quarantine') \
+                       AND coalesce(round((julianday(arrived_at) - julianday(timeout_at)) * 86400.0, 3), -1e15)",
+            },
+        )),
+        field => callback_field(field),
+    }
+}
+
+pub(super) const REVIEW_CALLBACK_FIELDS: Columns = Columns {
+    field: review_callback_field,
+    ..CALLBACK_FIELDS
+};
+
 pub(super) const CALLBACK_FIELDS: Columns = Columns {
     field: callback_field,
     words: &["c.job_id", "c.delivery_id", "c.reason"],
@@ -558,6 +589,56 @@ mod tests {
             let plan = plan.join("\n");
             assert!(plan.contains("callbacks_review_by_gap"), "{plan}");
             assert!(!plan.contains("TEMP B-TREE"), "{plan}");
+        }
+    }
+
+    /// A gap comparison in a review list reads the callbacks in its range from the
+    /// review lists' gap index (by the same expression), not every callback's times;
+    /// a negated one, and one in the list of every callback, check each row.
+    #[test]
+    fn a_gap_comparison_in_a_review_list_reads_its_range_from_the_gap_index() {
+        let rows = match super::review_callback_field(crate::filter::Field::Gap) {
+            Some(super::Column::IndexedSeconds(_, index)) => index.rows,
+            other => panic!("the gap of a review list is {other:?}"),
+        };
+        let unnamed = GAP_SORT_KEY.replace("c.", "");
+        assert!(rows.ends_with(&unnamed), "{rows}");
+
+        let dir = tempfile::tempdir().unwrap();
+        let ledger = Ledger::open(&dir.path().join("l.db")).unwrap();
+        let plan = |disposition: Option<Disposition>, query: &str| {
+            let filter = CallbackFilter {
+                disposition,
+                open: disposition.is_some(),
+                query: crate::filter::Query::parse(query, crate::filter::Scope::Callbacks)
+                    .unwrap(),
+                ..CallbackFilter::default()
+            };
+            let (sql, condition) =
+                sorted_statement(true, &filter, Sort::default(), &PageRequest::first(50));
+            let mut st = ledger
+                .conn
+                .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+                .unwrap();
+            let mut named: Vec<(&str, &dyn rusqlite::ToSql)> =
+                vec![(":disposition", &filter.disposition)];
+            named.extend(condition.named());
+            super::query_named(&mut st, &named, |row| row.get::<_, String>(3))
+                .unwrap()
+                .join("\n")
+        };
+        for query in ["gap>1h", "gap<=-5m reason:late"] {
+            for disposition in [Disposition::Hold, Disposition::Quarantine] {
+                let read = plan(Some(disposition), query);
+                assert!(
+                    read.contains("callbacks_review_by_gap (disposition=? AND <expr>"),
+                    "{query}: {read}"
+                );
+            }
+        }
+        for (disposition, query) in [(Some(Disposition::Hold), "-gap>1h"), (None, "gap>1h")] {
+            let read = plan(disposition, query);
+            assert!(!read.contains("callbacks_review_by_gap"), "{query}: {read}");
         }
     }
 }

@@ -28,10 +28,24 @@ pub(super) enum Column {
     Flag(&'static str),
     /// A signed number of seconds.
     Seconds(&'static str),
+    /// [`Column::Seconds`] that an index also keeps, as [`SecondsIndex`] says.
+    IndexedSeconds(&'static str, SecondsIndex),
     /// A time.
     Time(&'static str),
     /// A time, compared as the age it has at `now`.
     AgeOf(&'static str),
+}
+
+/// An index that keeps a [`Column::Seconds`] value in order (or a value that orders
+/// the same way for every row the check can keep): a comparison reads the rows whose
+/// key lies in its range from the index, and the exact check is asked only of those.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct SecondsIndex {
+    /// The list row's key.
+    pub key: &'static str,
+    /// A statement of the keys of the rows whose indexed value compares to a bound,
+    /// without its comparison: `{op} {bound}` is written after it.
+    pub rows: &'static str,
 }
 
 /// Every name of a closed set of codes.
@@ -269,6 +283,16 @@ impl Condition {
             (Some(Column::Seconds(expr)), Bound::Seconds(s)) => {
                 let q = self.bind(SqlValue::Integer(s));
                 format!("{expr} {} {q}", op.symbol())
+            }
+            (Some(Column::IndexedSeconds(expr, index)), Bound::Seconds(s)) => {
+                let q = self.bind(SqlValue::Integer(s));
+                let op = op.symbol();
+                self.through = Some(format!(
+                    "{key} IN ({rows} {op} {q})",
+                    key = index.key,
+                    rows = index.rows
+                ));
+                format!("{expr} {op} {q}")
             }
             (Some(Column::Time(expr)), Bound::At(at)) => {
                 let q = self.bind(SqlValue::Text(at.to_ledger_text()));
