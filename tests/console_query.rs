@@ -334,37 +334,22 @@ fn take_while(app: &mut App, waiting: impl Fn(&App) -> bool) {
 fn a_large_view_shows_a_searchs_rows_before_their_count_and_never_an_old_count() {
     let (_ledger, mut app) = demo_app("ana");
     app.search_off_thread_from(1); // every view counts as large
-    ch(&mut app, '5'); // All callbacks: 15 rows
+    resize(&mut app, 80, 24);
+    ch(&mut app, '5'); // All callbacks: 15 rows, more than the list shows at 80x24
     type_text(&mut app, "/disposition:hold");
     key(&mut app, KeyCode::Enter);
     take_while(&mut app, App::search_rows_pending);
-    // The rows are the filter's; their count is not known yet, and no count says
-    // otherwise: neither the old one (15) nor a guess from the page.
-    assert!(app.searching(), "the count came with the rows");
-    for (width, height) in [(80, 24), (160, 48)] {
-        let rows = support::terminal::render_at(&app, width, height);
-        assert!(rows.contains("5 All callbacks …"), "{rows}");
-        assert!(rows.contains("counting"), "{rows}");
-        assert!(
-            rows.contains("counting the rows that match disposition:hold…"),
-            "{rows}"
-        );
-        assert!(
-            !rows.contains("booking-1041"),
-            "rows the query leaves out:\n{rows}"
-        );
-        assert!(!rows.contains("/15"), "a count before it was made:\n{rows}");
-    }
-    let held = selected_callback(&app);
-    assert_eq!(held.disposition, Disposition::Hold);
+    // A page that holds every row the filter keeps counts them itself: the count
+    // comes with the rows.
+    let held = render(&app);
+    assert!(held.contains("5 All callbacks 2/15"), "{held}");
+    assert!(held.contains("2/15 rows match"), "{held}");
+    assert!(!held.contains("counting"), "{held}");
+    assert!(!held.contains("booking-1041"), "rows the query leaves out:\n{held}");
     take_while(&mut app, App::searching);
-    let counted = render(&app);
-    assert!(counted.contains("2/15 rows match"), "{counted}");
-    assert!(counted.contains("5 All callbacks 2/15"), "{counted}");
-    assert!(!counted.contains("counting"), "{counted}");
-    // Back to every row: the page is read before the count, and the count it knows
-    // (two rows) is not taken to mean there is nothing below the page.
-    resize(&mut app, 80, 24);
+    // Back to every row: more than a page. The page comes first, and the count it
+    // knows (two rows, the filter's before) is neither shown nor taken to mean
+    // there is nothing below the page.
     ch(&mut app, '/');
     for _ in "disposition:hold".chars() {
         key(&mut app, KeyCode::Backspace);
@@ -372,8 +357,31 @@ fn a_large_view_shows_a_searchs_rows_before_their_count_and_never_an_old_count()
     key(&mut app, KeyCode::Enter);
     take_while(&mut app, App::search_rows_pending);
     assert!(app.searching(), "the count came with the rows");
-    let widened = support::terminal::render_at(&app, 80, 24);
+    for (width, height) in [(80, 24), (160, 48)] {
+        let rows = support::terminal::render_at(&app, width, height);
+        assert!(rows.contains("5 All callbacks …"), "{rows}");
+        assert!(rows.contains("counting the rows…"), "{rows}");
+        assert!(!rows.contains("2/15"), "the previous filter's count:\n{rows}");
+    }
+    let widened = render(&app);
     assert!(widened.contains("▼ more below"), "{widened}");
+    assert!(widened.contains("booking-1041"), "{widened}");
+    take_while(&mut app, App::searching);
+    let counted = render(&app);
+    assert!(counted.contains("5 All callbacks 15"), "{counted}");
+    assert!(!counted.contains("counting"), "{counted}");
+    // Under a filter, the title and the message line say what is being counted.
+    type_text(&mut app, "/-disposition:hold");
+    key(&mut app, KeyCode::Enter);
+    take_while(&mut app, App::search_rows_pending);
+    assert!(app.searching(), "the count came with the rows");
+    let rows = render(&app);
+    assert!(
+        rows.contains("counting the rows that match -disposition:hold…"),
+        "{rows}"
+    );
+    take_while(&mut app, App::searching);
+    assert!(render(&app).contains("13/15 rows match"));
 }
 
 /// Types `text` with only its last key searched off the input thread.

@@ -56,6 +56,9 @@ pub trait List {
     fn await_count(&mut self);
     /// Takes a count made elsewhere.
     fn set_count(&mut self, count: Count);
+    /// Counts the rows from the page, when a count is awaited and the page holds
+    /// every row the filter keeps (nothing lies beyond either edge): whether it did.
+    fn count_from_page(&mut self) -> bool;
     /// Re-reads the page from `rows`, `height` rows tall, keeping the selection.
     fn reload(&mut self, rows: &dyn RowSource, height: usize) -> Result<(), StoreError>;
     /// Moves the selection, reading past the page's edge from `rows` when needed.
@@ -153,6 +156,18 @@ impl<T: PageRow> List for Page<T> {
 
     fn set_count(&mut self, count: Count) {
         self.count = count;
+    }
+
+    fn count_from_page(&mut self) -> bool {
+        if !self.count.counting || self.more_before || self.more_after {
+            return false;
+        }
+        // The rows of the whole list, and those still open, do not depend on the
+        // filter: they stand.
+        self.count.matching = (!self.query.is_empty())
+            .then(|| i64::try_from(self.rows.len()).unwrap_or(i64::MAX));
+        self.count.counting = false;
+        true
     }
 
     fn reload(&mut self, rows: &dyn RowSource, height: usize) -> Result<(), StoreError> {

@@ -283,8 +283,11 @@ fn search(
     let list = page.list_mut();
     list.await_count();
     list.reload(&rows, height)?;
+    // A page that holds every row the filter keeps is their count: it comes with
+    // its rows.
+    let counted = list.count_from_page();
     send(Ok(Found::Rows(page.clone())));
-    if stop.stopped() {
+    if counted || stop.stopped() {
         return Ok(());
     }
     let list = page.list_mut();
@@ -340,18 +343,32 @@ pub(super) fn take_search(app: &mut App) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Puts a search's first rows on screen; their count is still to come.
+/// Puts a search's first rows on screen, with their count when the page held them
+/// all (else it is still to come).
 fn rows_found(app: &mut App, tab: Tab, page: TabPage) -> Result<(), StoreError> {
+    let count = page.list().count();
     app.model.lists.put(tab, page);
     if app.model.searching == Some(tab) {
         app.model.searching = None;
     }
     if app.model.tab == tab {
         // A message from before would stand in for the count being made.
-        app.model.flash = None;
+        app.model.flash = if count.counting {
+            None
+        } else {
+            found_flash(count)
+        };
         app.reload_detail()?;
     }
     Ok(())
+}
+
+/// What a search found, said once its count is known.
+fn found_flash(count: Count) -> Option<Flash> {
+    Flash::info(match count.matching {
+        Some(_) => format!("{} rows match", count.shown_of_all()),
+        None => format!("all {} rows", count.all),
+    })
 }
 
 /// Takes a search's count, unless the view was counted again meanwhile (a refresh).
@@ -364,10 +381,7 @@ fn count_found(app: &mut App, tab: Tab, count: Count) {
     }
     list.set_count(count);
     if app.model.tab == tab {
-        app.model.flash = Flash::info(match count.matching {
-            Some(_) => format!("{} rows match", count.shown_of_all()),
-            None => format!("all {} rows", count.all),
-        });
+        app.model.flash = found_flash(count);
     }
 }
 
