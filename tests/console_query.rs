@@ -345,7 +345,10 @@ fn a_large_view_shows_a_searchs_rows_before_their_count_and_never_an_old_count()
     assert!(held.contains("5 All callbacks 2/15"), "{held}");
     assert!(held.contains("2/15 rows match"), "{held}");
     assert!(!held.contains("counting"), "{held}");
-    assert!(!held.contains("booking-1041"), "rows the query leaves out:\n{held}");
+    assert!(
+        !held.contains("booking-1041"),
+        "rows the query leaves out:\n{held}"
+    );
     take_while(&mut app, App::searching);
     // Back to every row: more than a page. The page comes first, and the count it
     // knows (two rows, the filter's before) is neither shown nor taken to mean
@@ -361,7 +364,10 @@ fn a_large_view_shows_a_searchs_rows_before_their_count_and_never_an_old_count()
         let rows = support::terminal::render_at(&app, width, height);
         assert!(rows.contains("5 All callbacks …"), "{rows}");
         assert!(rows.contains("counting the rows…"), "{rows}");
-        assert!(!rows.contains("2/15"), "the previous filter's count:\n{rows}");
+        assert!(
+            !rows.contains("2/15"),
+            "the previous filter's count:\n{rows}"
+        );
     }
     let widened = render(&app);
     assert!(widened.contains("▼ more below"), "{widened}");

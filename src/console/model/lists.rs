@@ -164,8 +164,8 @@ impl<T: PageRow> List for Page<T> {
         }
         // The rows of the whole list, and those still open, do not depend on the
         // filter: they stand.
-        self.count.matching = (!self.query.is_empty())
-            .then(|| i64::try_from(self.rows.len()).unwrap_or(i64::MAX));
+        self.count.matching =
+            (!self.query.is_empty()).then(|| i64::try_from(self.rows.len()).unwrap_or(i64::MAX));
         self.count.counting = false;
         true
     }

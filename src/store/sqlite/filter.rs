@@ -36,16 +36,20 @@ pub(super) enum Column {
     AgeOf(&'static str),
 }
 
-/// An index that keeps a [`Column::Seconds`] value in order (or a value that orders
-/// the same way for every row the check can keep): a comparison reads the rows whose
-/// key lies in its range from the index, and the exact check is asked only of those.
+/// An index that keeps a [`Column::Seconds`] value in order, a row without a value
+/// under a value of its own below every real one: a comparison is the rows whose
+/// indexed value lies in its range (and above that one), read from the index, with
+/// no check of each row.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct SecondsIndex {
     /// The list row's key.
     pub key: &'static str,
-    /// A statement of the keys of the rows whose indexed value compares to a bound,
-    /// without its comparison: `{op} {bound}` is written after it.
+    /// A statement of the keys of the index's rows, its `WHERE` clause begun.
     pub rows: &'static str,
+    /// The indexed expression: the value, or [`SecondsIndex::none`] without one.
+    pub value: &'static str,
+    /// The value the index gives a row without one.
+    pub none: &'static str,
 }
 
 /// Every name of a closed set of codes.
@@ -118,8 +122,10 @@ pub(super) struct Condition {
     pub values: Vec<(String, SqlValue)>,
     /// The time ages are counted at.
     now: Option<Timestamp>,
-    /// The index's rows for the term just compiled, when a [`TextIndex`] serves it.
+    /// The index's rows for the term just compiled, when an index serves it.
     through: Option<String>,
+    /// Those rows are exactly the term's: its check need not be asked of them.
+    exact: bool,
 }
 
 /// The condition `query` sets on a list whose fields read as `columns`, with ages
@@ -132,9 +138,11 @@ pub(super) fn condition(query: &Query, columns: &Columns, now: Option<Timestamp>
     let mut parts = Vec::new();
     for term in query.terms() {
         compiled.through = None;
+        compiled.exact = false;
         let test = compiled.test(&term.test, columns);
         parts.push(match (term.negated, compiled.through.take()) {
             (true, _) => format!("NOT coalesce({test}, 0)"),
+            (false, Some(through)) if compiled.exact => through,
             // The index's rows as a term of its own, outside any function, where the
             // planner can read the list's rows by them; the check stays beside it.
             (false, Some(through)) => format!("{through} AND coalesce({test}, 0)"),
@@ -288,10 +296,14 @@ impl Condition {
                 let q = self.bind(SqlValue::Integer(s));
                 let op = op.symbol();
                 self.through = Some(format!(
-                    "{key} IN ({rows} {op} {q})",
+                    "{key} IN ({rows} AND {value} {op} {q} AND {value} > {none})",
                     key = index.key,
-                    rows = index.rows
+                    rows = index.rows,
+                    value = index.value,
+                    none = index.none,
                 ));
+                self.exact = true;
+                // Asked only when the term is negated.
                 format!("{expr} {op} {q}")
             }
             (Some(Column::Time(expr)), Bound::At(at)) => {
