@@ -8,7 +8,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::answers::closing_verdicts;
 use super::closed_sets::{WAITING, WAITING_C};
 use super::columns::{CALLBACK_SORT_COLUMN, callback_columns, callback_from};
-use super::filter::{Column, Columns, Condition, SecondsIndex, TextIndex, condition, query_named};
+use super::filter::{Column, Columns, Condition, RangeIndex, TextIndex, condition, query_named};
 use super::query::Select;
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
@@ -91,29 +91,64 @@ fn reason_names() -> Vec<&'static str> {
 
 /// The fields of a callback list (`c`, with its standing answer `a`).
 /// The fields of a review list (held or quarantined callbacks): those of every
-/// callback list, but a gap is compared along the review lists' gap index, whose key
-/// is the gap itself where there is one (a callback without one sorts below every
-/// gap, and no comparison keeps it). On a million callbacks, `gap>1h` in Held read
-/// every held callback's two times and computed its gap: 115 ms for its first page,
-/// and as long again for its count; read from the index, 11 ms and 1 ms. A
-/// comparison most held callbacks pass now builds their list first: 38 ms for the
-/// first page of `gap>-1h`, which had found its rows at once (BENCHMARKS.md).
+/// callback list, but a gap, an arrival time (or age) and a timeout are compared
+/// along the review lists' sort indexes, whose keys are those values where there are
+/// some (a callback without one sorts below every value, and no comparison keeps
+/// it). On a million callbacks, `gap>1h` in Held read every held callback's two
+/// times and computed its gap: 115 ms for its first page, and as long again for its
+/// count; read from the index, 11 ms and 1 ms. A comparison most held callbacks pass
+/// now builds their list first: 38 ms for the first page of `gap>-1h`, which had
+/// found its rows at once (BENCHMARKS.md).
 fn review_callback_field(field: Field) -> Option<Column> {
-    match field {
-        Field::Gap => Some(Column::IndexedSeconds(
-            GAP_SECONDS,
-            SecondsIndex {
-                key: "c.seq",
-                rows: "SELECT seq FROM callbacks INDEXED BY callbacks_review_by_gap \
-                       WHERE (disposition = 'hold' OR disposition = 'quarantine') \
-                       AND disposition IN ('hold', 'quarantine')",
-                value: "coalesce(round((julianday(arrived_at) - julianday(timeout_at)) * 86400.0, 3), -1e15)",
-                none: "-1e15",
-            },
-        )),
-        field => callback_field(field),
-    }
+    const GAP: Column = Column::Seconds(GAP_SECONDS);
+    const ARRIVED: Column = Column::Time("c.arrived_at");
+    const AGE: Column = Column::AgeOf("c.arrived_at");
+    const TIMEOUT: Column = Column::Time("c.timeout_at");
+    Some(match field {
+        Field::Gap => Column::Ranged(&GAP, BY_GAP),
+        Field::Arrived => Column::Ranged(&ARRIVED, BY_ARRIVAL),
+        Field::Age => Column::Ranged(&AGE, BY_ARRIVAL),
+        Field::Timeout => Column::Ranged(&TIMEOUT, BY_TIMEOUT),
+        field => return callback_field(field),
+    })
 }
+
+/// The keys of the callbacks one of the review lists' sort indexes holds (it is
+/// partial: held and quarantined callbacks only, named as its `WHERE` names them).
+macro_rules! review_rows {
+    ($index:literal) => {
+        concat!(
+            "SELECT seq FROM callbacks INDEXED BY ",
+            $index,
+            " WHERE (disposition = 'hold' OR disposition = 'quarantine')",
+            " AND disposition IN ('hold', 'quarantine')"
+        )
+    };
+}
+
+/// The review lists' gap index, as it keeps the gap.
+const BY_GAP: RangeIndex = RangeIndex {
+    key: "c.seq",
+    rows: review_rows!("callbacks_review_by_gap"),
+    value: "coalesce(round((julianday(arrived_at) - julianday(timeout_at)) * 86400.0, 3), -1e15)",
+    none: "-1e15",
+};
+
+/// The review lists' arrival index.
+const BY_ARRIVAL: RangeIndex = RangeIndex {
+    key: "c.seq",
+    rows: review_rows!("callbacks_review_by_arrival_time"),
+    value: "coalesce(arrived_at, '')",
+    none: "''",
+};
+
+/// The review lists' timeout index.
+const BY_TIMEOUT: RangeIndex = RangeIndex {
+    key: "c.seq",
+    rows: review_rows!("callbacks_review_by_timeout"),
+    value: "coalesce(timeout_at, '')",
+    none: "''",
+};
 
 pub(super) const REVIEW_CALLBACK_FIELDS: Columns = Columns {
     field: review_callback_field,
@@ -596,24 +631,52 @@ mod tests {
         }
     }
 
-    /// A gap comparison in a review list reads the callbacks in its range from the
-    /// review lists' gap index (by the same expression), not every callback's times;
-    /// a negated one, and one in the list of every callback, check each row.
+    /// A comparison of a gap, an arrival, an age or a timeout in a review list reads
+    /// the callbacks in its range from the review lists' index of that value (by the
+    /// same expression), not every callback's times; a negated one, and one in the
+    /// list of every callback, check each row.
     #[test]
-    fn a_gap_comparison_in_a_review_list_reads_its_range_from_the_gap_index() {
-        let index = match super::review_callback_field(crate::filter::Field::Gap) {
-            Some(super::Column::IndexedSeconds(_, index)) => index,
-            other => panic!("the gap of a review list is {other:?}"),
-        };
-        let unnamed = GAP_SORT_KEY.replace("c.", "");
-        assert_eq!(index.value, unnamed);
-        assert!(
-            unnamed.ends_with(&format!(", {})", index.none)),
-            "{unnamed}"
-        );
-
+    fn a_comparison_in_a_review_list_reads_its_range_from_the_sort_index() {
+        // Each index's value is its expression as a fresh ledger's schema holds it.
         let dir = tempfile::tempdir().unwrap();
         let ledger = Ledger::open(&dir.path().join("l.db")).unwrap();
+        for (field, name) in [
+            (crate::filter::Field::Gap, "callbacks_review_by_gap"),
+            (
+                crate::filter::Field::Arrived,
+                "callbacks_review_by_arrival_time",
+            ),
+            (
+                crate::filter::Field::Age,
+                "callbacks_review_by_arrival_time",
+            ),
+            (crate::filter::Field::Timeout, "callbacks_review_by_timeout"),
+        ] {
+            let index = match super::review_callback_field(field) {
+                Some(super::Column::Ranged(_, index)) => index,
+                other => panic!("{field:?} of a review list is {other:?}"),
+            };
+            let schema: String = ledger
+                .conn
+                .query_row(
+                    "SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?1",
+                    [name],
+                    |row| row.get(0),
+                )
+                .unwrap();
+            assert!(index.rows.contains(name), "{field:?}: {}", index.rows);
+            assert!(
+                schema.contains(index.value),
+                "{}\nnot in\n{schema}",
+                index.value
+            );
+            assert!(
+                index.value.ends_with(&format!(", {})", index.none)),
+                "{}",
+                index.value
+            );
+        }
+        assert_eq!(super::BY_GAP.value, GAP_SORT_KEY.replace("c.", ""));
         let plan = |disposition: Option<Disposition>, query: &str| {
             let filter = CallbackFilter {
                 disposition,
@@ -634,18 +697,32 @@ mod tests {
                 .unwrap()
                 .join("\n")
         };
-        for query in ["gap>1h", "gap<=-5m reason:late"] {
+        for (query, index) in [
+            ("gap>1h", "callbacks_review_by_gap"),
+            ("gap<=-5m reason:late", "callbacks_review_by_gap"),
+            (
+                "arrived<2026-11-27T14:00",
+                "callbacks_review_by_arrival_time",
+            ),
+            ("age>2h outcome:failure", "callbacks_review_by_arrival_time"),
+            ("timeout>=2026-11-27T14:00", "callbacks_review_by_timeout"),
+        ] {
             for disposition in [Disposition::Hold, Disposition::Quarantine] {
                 let read = plan(Some(disposition), query);
                 assert!(
-                    read.contains("callbacks_review_by_gap (disposition=? AND <expr>"),
+                    read.contains(&format!("{index} (disposition=? AND <expr>")),
                     "{query}: {read}"
                 );
             }
         }
-        for (disposition, query) in [(Some(Disposition::Hold), "-gap>1h"), (None, "gap>1h")] {
+        for (disposition, query) in [
+            (Some(Disposition::Hold), "-gap>1h"),
+            (Some(Disposition::Hold), "-arrived<2026-11-27T14:00"),
+            (None, "gap>1h"),
+            (None, "timeout>=2026-11-27T14:00"),
+        ] {
             let read = plan(disposition, query);
-            assert!(!read.contains("callbacks_review_by_gap"), "{query}: {read}");
+            assert!(!read.contains("LIST SUBQUERY"), "{query}: {read}");
         }
     }
 }

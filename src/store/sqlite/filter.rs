@@ -28,25 +28,26 @@ pub(super) enum Column {
     Flag(&'static str),
     /// A signed number of seconds.
     Seconds(&'static str),
-    /// [`Column::Seconds`] that an index also keeps, as [`SecondsIndex`] says.
-    IndexedSeconds(&'static str, SecondsIndex),
+    /// A [`Column::Seconds`], [`Column::Time`] or [`Column::AgeOf`] whose value an
+    /// index also keeps, as [`RangeIndex`] says.
+    Ranged(&'static Column, RangeIndex),
     /// A time.
     Time(&'static str),
     /// A time, compared as the age it has at `now`.
     AgeOf(&'static str),
 }
 
-/// An index that keeps a [`Column::Seconds`] value in order, a row without a value
-/// under a value of its own below every real one: a comparison is the rows whose
-/// indexed value lies in its range (and above that one), read from the index, with
-/// no check of each row.
+/// An index that keeps a compared value in order, a row without a value under a
+/// value of its own below every real one: a comparison is the rows whose indexed
+/// value lies in its range (and above that one), read from the index, with no check
+/// of each row.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct SecondsIndex {
+pub(super) struct RangeIndex {
     /// The list row's key.
     pub key: &'static str,
     /// A statement of the keys of the index's rows, its `WHERE` clause begun.
     pub rows: &'static str,
-    /// The indexed expression: the value, or [`SecondsIndex::none`] without one.
+    /// The indexed expression: the value, or [`RangeIndex::none`] without one.
     pub value: &'static str,
     /// The value the index gives a row without one.
     pub none: &'static str,
@@ -287,46 +288,64 @@ impl Condition {
     }
 
     fn compare(&mut self, columns: &Columns, field: Field, op: Comparison, bound: Bound) -> String {
-        match ((columns.field)(field), bound) {
-            (Some(Column::Seconds(expr)), Bound::Seconds(s)) => {
-                let q = self.bind(SqlValue::Integer(s));
-                format!("{expr} {} {q}", op.symbol())
+        let Some(column) = (columns.field)(field) else {
+            return "0".to_owned();
+        };
+        let (column, index) = match column {
+            Column::Ranged(column, index) => (*column, Some(index)),
+            column => (column, None),
+        };
+        let Some((expr, op, q)) = self.comparison(column, op, bound) else {
+            return "0".to_owned();
+        };
+        if let Some(index) = index {
+            self.through = Some(format!(
+                "{key} IN ({rows} AND {value} {op} {q} AND {value} > {none})",
+                key = index.key,
+                rows = index.rows,
+                value = index.value,
+                none = index.none,
+            ));
+            self.exact = true;
+        }
+        // With an index, asked only when the term is negated.
+        format!("{expr} {op} {q}")
+    }
+
+    /// A comparison of `column` with `bound`, as its expression, operator and bound
+    /// value (bound here); `None` when the column is not compared with such a bound.
+    fn comparison(
+        &mut self,
+        column: Column,
+        op: Comparison,
+        bound: Bound,
+    ) -> Option<(&'static str, &'static str, String)> {
+        Some(match (column, bound) {
+            (Column::Seconds(expr), Bound::Seconds(s)) => {
+                (expr, op.symbol(), self.bind(SqlValue::Integer(s)))
             }
-            (Some(Column::IndexedSeconds(expr, index)), Bound::Seconds(s)) => {
-                let q = self.bind(SqlValue::Integer(s));
-                let op = op.symbol();
-                self.through = Some(format!(
-                    "{key} IN ({rows} AND {value} {op} {q} AND {value} > {none})",
-                    key = index.key,
-                    rows = index.rows,
-                    value = index.value,
-                    none = index.none,
-                ));
-                self.exact = true;
-                // Asked only when the term is negated.
-                format!("{expr} {op} {q}")
-            }
-            (Some(Column::Time(expr)), Bound::At(at)) => {
-                let q = self.bind(SqlValue::Text(at.to_ledger_text()));
-                format!("{expr} {} {q}", op.symbol())
-            }
+            (Column::Time(expr), Bound::At(at)) => (
+                expr,
+                op.symbol(),
+                self.bind(SqlValue::Text(at.to_ledger_text())),
+            ),
             // A time from now: with no clock, no row is kept (as with an age).
-            (Some(Column::Time(expr)), Bound::FromNow(s)) => {
+            (Column::Time(expr), Bound::FromNow(s)) => {
                 let at = self.now.map(|now| now.plus_seconds(s));
                 let q =
                     self.bind(at.map_or(SqlValue::Null, |t| SqlValue::Text(t.to_ledger_text())));
-                format!("{expr} {} {q}", op.symbol())
+                (expr, op.symbol(), q)
             }
             // Older than `s` is a start before `now - s`: compared as times, along an
             // index where the list has one.
-            (Some(Column::AgeOf(expr)), Bound::Seconds(s)) => {
+            (Column::AgeOf(expr), Bound::Seconds(s)) => {
                 let start = self.now.map(|now| now.plus_seconds(s.saturating_neg()));
                 let q =
                     self.bind(start.map_or(SqlValue::Null, |t| SqlValue::Text(t.to_ledger_text())));
-                format!("{expr} {} {q}", op.flipped().symbol())
+                (expr, op.flipped().symbol(), q)
             }
-            _ => "0".to_owned(),
-        }
+            _ => return None,
+        })
     }
 }
 
