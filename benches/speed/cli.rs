@@ -2,11 +2,12 @@
 //! set of `--where` queries, with and without `--disposition hold`, each beside
 //! hand-written SQL asking the `sqlite3` shell (in its JSON mode) for the same rows.
 //!
-//! The hand-written SQL is what a person who knows the schema writes: it reads the
-//! indexes that serve each term (the trigram index of callbacks' text for ids, makers
-//! and bare words; the held list's own indexes for its gaps) and gives every column
-//! the report shows, the standing answer and claim included. Both sides must give the
-//! same number of rows, or the run fails.
+//! The hand-written SQL is what a person who knows the schema writes, having tried the
+//! plans there are: it reads the index that serves each term best (the trigram index
+//! of callbacks' text for ids, makers and bare words; a range of the held list's gap
+//! index for a gap few held callbacks have) and gives every column the report shows,
+//! the standing answer and claim included. Both sides must give the same number of
+//! rows, or the run fails.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -116,19 +117,20 @@ fn queries() -> Vec<CliQuery> {
             &["--disposition", "hold", "--where", "by:staff"],
             format!("{HELD} AND {BY_STAFF}"),
         ),
-        CliQuery {
-            args: &[
+        // Two thirds of the held list: its rows are read faster in ledger order from
+        // the list's own index than looked up one by one from a range of the gap's.
+        query(
+            &[
                 "--disposition",
                 "hold",
                 "--where",
                 "reason:duplicate -answered:yes gap>1m",
             ],
-            from: "callbacks c INDEXED BY callbacks_review_by_gap",
-            condition: format!(
+            format!(
                 "{HELD} AND c.reason = 'possible_duplicate_effect' AND a.id IS NULL
                  AND {GAP_KEY} > 60"
             ),
-        },
+        ),
     ]
 }
 

@@ -102,10 +102,28 @@ pub(super) struct Condition {
     pub sql: Option<String>,
     /// Values bound by name.
     pub values: Vec<(String, SqlValue)>,
+    /// Some term keeps only rows the list's [`TextIndex`] gives.
+    pub through_text_index: bool,
+    /// The comparisons every kept row meets (those of terms not negated), which an
+    /// index holding the column in order could serve as a range.
+    pub ranges: Vec<Range>,
     /// The time ages are counted at.
     now: Option<Timestamp>,
     /// The index's rows for the term just compiled, when a [`TextIndex`] serves it.
     through: Option<String>,
+    /// The comparison of the term just compiled, when it is one.
+    compared: Option<Range>,
+}
+
+/// A comparison of a column with a bound value that every kept row meets:
+/// `{column} {op} {value}`, `column` as the list's fields name it ([`Column::Seconds`],
+/// [`Column::Time`], the time of [`Column::AgeOf`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Range {
+    pub column: &'static str,
+    pub op: &'static str,
+    /// The bound value's name in the statement (`:q3`).
+    pub value: String,
 }
 
 /// The condition `query` sets on a list whose fields read as `columns`, with ages
@@ -118,12 +136,19 @@ pub(super) fn condition(query: &Query, columns: &Columns, now: Option<Timestamp>
     let mut parts = Vec::new();
     for term in query.terms() {
         compiled.through = None;
+        compiled.compared = None;
         let test = compiled.test(&term.test, columns);
+        if let (false, Some(range)) = (term.negated, compiled.compared.take()) {
+            compiled.ranges.push(range);
+        }
         parts.push(match (term.negated, compiled.through.take()) {
             (true, _) => format!("NOT coalesce({test}, 0)"),
             // The index's rows as a term of its own, outside any function, where the
             // planner can read the list's rows by them; the check stays beside it.
-            (false, Some(through)) => format!("{through} AND coalesce({test}, 0)"),
+            (false, Some(through)) => {
+                compiled.through_text_index = true;
+                format!("{through} AND coalesce({test}, 0)")
+            }
             (false, None) => format!("coalesce({test}, 0)"),
         });
     }
@@ -265,21 +290,19 @@ impl Condition {
     }
 
     fn compare(&mut self, columns: &Columns, field: Field, op: Comparison, bound: Bound) -> String {
-        match ((columns.field)(field), bound) {
+        let (column, op, value) = match ((columns.field)(field), bound) {
             (Some(Column::Seconds(expr)), Bound::Seconds(s)) => {
-                let q = self.bind(SqlValue::Integer(s));
-                format!("{expr} {} {q}", op.symbol())
+                (expr, op, self.bind(SqlValue::Integer(s)))
             }
             (Some(Column::Time(expr)), Bound::At(at)) => {
-                let q = self.bind(SqlValue::Text(at.to_ledger_text()));
-                format!("{expr} {} {q}", op.symbol())
+                (expr, op, self.bind(SqlValue::Text(at.to_ledger_text())))
             }
             // A time from now: with no clock, no row is kept (as with an age).
             (Some(Column::Time(expr)), Bound::FromNow(s)) => {
                 let at = self.now.map(|now| now.plus_seconds(s));
                 let q =
                     self.bind(at.map_or(SqlValue::Null, |t| SqlValue::Text(t.to_ledger_text())));
-                format!("{expr} {} {q}", op.symbol())
+                (expr, op, q)
             }
             // Older than `s` is a start before `now - s`: compared as times, along an
             // index where the list has one.
@@ -287,10 +310,17 @@ impl Condition {
                 let start = self.now.map(|now| now.plus_seconds(s.saturating_neg()));
                 let q =
                     self.bind(start.map_or(SqlValue::Null, |t| SqlValue::Text(t.to_ledger_text())));
-                format!("{expr} {} {q}", op.flipped().symbol())
+                (expr, op.flipped(), q)
             }
-            _ => "0".to_owned(),
-        }
+            _ => return "0".to_owned(),
+        };
+        let sql = format!("{column} {} {value}", op.symbol());
+        self.compared = Some(Range {
+            column,
+            op: op.symbol(),
+            value,
+        });
+        sql
     }
 }
 
@@ -371,11 +401,7 @@ pub(super) fn query_named<T>(
     named: &[(&str, &dyn ToSql)],
     from_row: impl Fn(&Row<'_>) -> rusqlite::Result<T>,
 ) -> rusqlite::Result<Vec<T>> {
-    for (name, value) in named {
-        if let Some(i) = st.parameter_index(name)? {
-            st.raw_bind_parameter(i, value)?;
-        }
-    }
+    bind_named(st, named)?;
     let read = (|| {
         let mut rows = st.raw_query();
         let mut out = Vec::new();
@@ -385,6 +411,20 @@ pub(super) fn query_named<T>(
         Ok(out)
     })();
     read.map_err(|e| super::name_the_column(e, st))
+}
+
+/// Binds the values named in `named` that `st` uses (a first page names no key, an
+/// empty query no values).
+pub(super) fn bind_named(
+    st: &mut Statement<'_>,
+    named: &[(&str, &dyn ToSql)],
+) -> rusqlite::Result<()> {
+    for (name, value) in named {
+        if let Some(i) = st.parameter_index(name)? {
+            st.raw_bind_parameter(i, value)?;
+        }
+    }
+    Ok(())
 }
 
 impl Condition {
