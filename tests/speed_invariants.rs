@@ -422,8 +422,10 @@ fn pages_of(ledger: &Ledger, filter: &CallbackFilter) -> Vec<CallbackRow> {
 /// A report reads its rows by whichever index serves its query (the text index, a
 /// range of a review list's sorted index) in one statement: the rows are those of the
 /// console's pages, read in ledger order from the list's own, under every kind of term
-/// (comparisons each side and negated, on gaps, arrivals, timeouts and ages; text;
-/// answers) on every list.
+/// (comparisons each side and negated, on gaps, arrivals, timeouts and ages, holding
+/// few of a list or most of it; text; answers) on every list. (The generated callbacks
+/// arrive from 13:15 to 15:53, held ones with gaps of 109 or -31 seconds; one held
+/// later, at 16:40, hours after its timeout.)
 #[test]
 fn a_report_lists_the_rows_of_the_consoles_pages_under_any_query() {
     let dir = tempfile::tempdir().unwrap();
@@ -438,17 +440,18 @@ fn a_report_lists_the_rows_of_the_consoles_pages_under_any_query() {
         "-gap>1m",
         "gap>1h",
         "gap>-1h gap<100s",
-        "age<1d",
-        "age>=2d",
-        "-age<1d",
-        "arrived>2026-11-27T10:00:00Z",
-        "arrived<=2026-11-27T10:00:00Z",
-        "timeout<2026-11-27T10:00:00Z",
-        "timeout>=2026-11-27T10:00:00Z -answered:yes",
+        "age<100m",
+        "age>=3h20m",
+        "-age<100m",
+        "arrived>2026-11-27T15:20:00Z",
+        "arrived<=2026-11-27T13:40:00Z",
+        "arrived>2026-11-27T14:00:00Z",
+        "timeout<2026-11-27T13:35:00Z",
+        "timeout>=2026-11-27T15:00:00Z -answered:yes",
         "job:00001",
         "job:00001 gap>1m",
         "12 gap<2m",
-        "by:staff age<2d",
+        "by:staff age<100m",
         "reason:duplicate -answered:yes gap>1m",
         "answered:yes",
         "owner:none age>1h",
