@@ -33,6 +33,7 @@ fn the_speed_suite_runs_end_to_end_at_its_quick_size() {
         "cli: `callbacks --json --where job:123456`",
         "cli: `callbacks --json --disposition hold --where 'gap>1h'`",
         "cli: `callbacks --json --disposition hold --where 'reason:duplicate -answered:yes gap>1m'`",
+        "cli: `callbacks --json --open --where 'age<7d'`",
     ] {
         assert!(has(&others, figure), "no {figure:?} in\n{table}");
     }

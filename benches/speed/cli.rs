@@ -14,6 +14,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
+use jobledger::decision::Verdict;
 use jobledger::demo;
 
 use super::measure::{have, median, ratio, run_child, show, thousands};
@@ -56,9 +57,25 @@ fn query(args: &'static [&'static str], condition: impl Into<String>) -> CliQuer
     }
 }
 
+/// Held and quarantined callbacks with no standing answer that closes them.
+fn open_questions() -> String {
+    let closing: Vec<String> = Verdict::ALL
+        .iter()
+        .filter(|v| v.closes())
+        .map(|v| format!("'{}'", v.as_str()))
+        .collect();
+    format!(
+        "(c.disposition = 'hold' OR c.disposition = 'quarantine')
+         AND (a.verdict IS NULL OR a.verdict NOT IN ({}))",
+        closing.join(", ")
+    )
+}
+
 /// The table's queries: selective ids, substrings, bare words, closed sets,
-/// negations, comparisons and combinations, on every callback and on the held list.
+/// negations, comparisons and combinations, on every callback, on the held list and
+/// on the open questions.
 fn queries() -> Vec<CliQuery> {
+    let week_ago = demo::demo_now().plus_seconds(-7 * 86_400).to_ledger_text();
     vec![
         query(&["--where", "job:123456"], JOB_123456),
         query(
@@ -131,6 +148,17 @@ fn queries() -> Vec<CliQuery> {
                  AND {GAP_KEY} > 60"
             ),
         ),
+        query(&["--open"], open_questions()),
+        // A week of arrivals among the open questions: a range of the index that keeps
+        // the review lists by arrival.
+        CliQuery {
+            args: &["--open", "--where", "age<7d"],
+            from: "callbacks c INDEXED BY callbacks_review_by_arrival_time",
+            condition: format!(
+                "{} AND coalesce(c.arrived_at, '') > '{week_ago}' AND c.arrived_at > '{week_ago}'",
+                open_questions()
+            ),
+        },
     ]
 }
 
@@ -250,7 +278,7 @@ pub fn run(config: &Config, ledger: &Path, figures: &mut Vec<Figure>) -> Result<
             .args
             .iter()
             .map(|a| {
-                if a.contains(' ') || a.contains('>') {
+                if a.contains([' ', '<', '>']) {
                     format!("'{a}'")
                 } else {
                     (*a).to_owned()
