@@ -17,13 +17,15 @@ fn main() -> anyhow::Result<()> {
         || std::env::var_os("JOBLEDGER_BENCH_QUICK").is_some_and(|v| !v.is_empty() && v != "0");
     if args.iter().any(|a| a == "--help" || a == "-h") {
         println!(
-            "cargo bench --bench speed [-- --quick] [--only ingest|bulk|query|search|postgres]\n\n\
+            "cargo bench --bench speed [-- --quick] [--only ingest|bulk|query|search|cli|postgres]\n\n\
              Measures ingest, reconcile, the console and the CLI reports beside their\n\
              baselines and prints a Markdown table. --quick (or JOBLEDGER_BENCH_QUICK=1)\n\
              runs every step at a tiny size; --only query measures only filtering and\n\
              sorting (and the search table), --only search only the search table (the\n\
              last key to rows of twelve queries in Held and All callbacks, at 10k and\n\
-             1M jobs), --only ingest only ingest of the three streams, --only postgres\n\
+             1M jobs), --only cli only the command line's queries beside hand-written\n\
+             SQL (JOBLEDGER_BENCH_CLI_LEDGER names a ledger to read instead of the\n\
+             generated one), --only ingest only ingest of the three streams, --only postgres\n\
              the ledger on a PostgreSQL server of its own beside the same in SQLite\n\
              (JOBLEDGER_BENCH_PG_JOBS jobs, 50,000 by default; needs postgresql-15).\n\
              JOBLEDGER_BENCH_DIR sets the cache directory."
@@ -31,7 +33,7 @@ fn main() -> anyhow::Result<()> {
         return Ok(());
     }
     let mut config = suite::Config::new(quick);
-    // `--only ingest`, `--only bulk`, `--only query`, `--only search`, `--only postgres`: one part of the suite, without building the others' data.
+    // `--only ingest`, `--only bulk`, `--only query`, `--only search`, `--only cli`, `--only postgres`: one part of the suite, without building the others' data.
     config.only = args
         .iter()
         .position(|a| a == "--only")

@@ -30,6 +30,10 @@ fn the_speed_suite_runs_end_to_end_at_its_quick_size() {
         "sort: page down sorted by gap",
         "search: `job:0012345` in Held",
         "search: `by:staff gap>5m` in All callbacks",
+        "cli: `callbacks --json --where job:123456`",
+        "cli: `callbacks --json --disposition hold --where 'gap>1h'`",
+        "cli: `callbacks --json --disposition hold --where 'reason:duplicate -answered:yes gap>1m'`",
+        "cli: `callbacks --json --open --where 'age<7d'`",
     ] {
         assert!(has(&others, figure), "no {figure:?} in\n{table}");
     }

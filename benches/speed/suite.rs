@@ -7,6 +7,7 @@
 //! SQLite file. Nothing here asserts a time; the table says which targets were met.
 
 mod bulk;
+mod cli;
 mod console;
 mod data;
 mod ingest;
@@ -55,7 +56,7 @@ pub struct Config {
     /// lines a job); `JOBLEDGER_BENCH_PG_JOBS` overrides it.
     pub pg_jobs: u64,
     /// Only this part of the suite (`--only ingest`, `--only bulk`, `--only query`,
-    /// `--only search`, `--only postgres`), when set.
+    /// `--only search`, `--only cli`, `--only postgres`), when set.
     pub only: Option<String>,
 }
 
@@ -161,6 +162,13 @@ pub fn run(config: &Config) -> Result<Vec<Figure>> {
         reconcile::run(config, &big, &mut figures)?;
         console::run(config, &small, &big, &mut figures)?;
         reports::run(config, &big, &mut figures)?;
+    }
+    if config.wants("cli") {
+        let big = match cli::ledger_given() {
+            Some(given) => given,
+            None => data::ledger(config, config.big_jobs)?,
+        };
+        cli::run(config, &big, &mut figures)?;
     }
     if config.wants("query") {
         let big = data::ledger(config, config.big_jobs)?;

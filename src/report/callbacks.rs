@@ -15,9 +15,7 @@ use crate::clock::{Timestamp, format_gap};
 use crate::decision::{Disposition, Outcome, ReasonCode};
 use crate::inert::inert;
 use crate::signed::signed;
-use crate::store::{
-    AnswerRow, CallbackFilter, CallbackRow, ClaimRow, Keyset, Ledger, PageRequest, Replacement,
-};
+use crate::store::{AnswerRow, CallbackFilter, CallbackRow, ClaimRow, Ledger, Replacement};
 
 /// Rows read from the ledger at a time: a long list streams in pages.
 const PAGE: usize = 1000;
@@ -33,7 +31,6 @@ pub fn write_callbacks(
     format: ListFormat,
     now: Timestamp,
 ) -> anyhow::Result<()> {
-    let mut page = PageRequest::first(PAGE);
     let kept_before = ledger.kept_for(filter)?;
     let mut listed = 0_i64;
     match format {
@@ -42,10 +39,9 @@ pub fn write_callbacks(
         ListFormat::Csv => out.write_all(csv::header(&CSV_COLUMNS).as_bytes())?,
     }
     let mut first = true;
-    loop {
-        let mut rows = ledger.callbacks_report_page(filter, page)?;
-        crate::review::claims::attach(ledger, &mut rows, now)?;
-        for row in &rows {
+    ledger.callbacks_report(filter, PAGE, |rows| -> anyhow::Result<()> {
+        crate::review::claims::attach(ledger, rows, now)?;
+        for row in rows.iter() {
             match format {
                 ListFormat::Json => {
                     if !first {
@@ -59,11 +55,8 @@ pub fn write_callbacks(
             first = false;
         }
         listed += i64::try_from(rows.len()).unwrap_or(i64::MAX);
-        match rows.last() {
-            Some(last) if rows.len() == page.limit => page.keyset = Keyset::After(last.seq),
-            _ => break,
-        }
-    }
+        Ok(())
+    })?;
     // A whole count listed short was read from a damaged table: the listing fails,
     // and the command prints none of it (`WholeOutput`).
     if let (Some(before), Some(after)) = (kept_before, ledger.kept_for(filter)?) {

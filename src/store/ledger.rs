@@ -318,12 +318,16 @@ impl Ledger {
     ) -> Result<Vec<CallbackRow>, StoreError> {
         on_engine!(self, e => e.callbacks_page(filter, page))
     }
-    pub fn callbacks_report_page(
+    /// Every callback `filter` keeps, in ingest order, as a report lists them (a
+    /// replacement attempt without its state), handed to `each` up to `batch` rows at
+    /// a time as they are read: a list of millions never sits in memory.
+    pub fn callbacks_report<E: From<StoreError>>(
         &self,
         filter: &CallbackFilter,
-        page: PageRequest<i64>,
-    ) -> Result<Vec<CallbackRow>, StoreError> {
-        on_engine!(self, e => e.callbacks_report_page(filter, page))
+        batch: usize,
+        each: impl FnMut(&mut Vec<CallbackRow>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        on_engine!(self, e => e.callbacks_report(filter, batch, each))
     }
     pub fn callbacks_sorted_page(
         &self,

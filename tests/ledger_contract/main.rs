@@ -96,6 +96,7 @@ contract! {
         ],
         paging: [
             pages_by_key_give_every_callback_once_in_order,
+            a_report_gives_every_callback_of_its_list_once_in_order_in_batches,
             sorted_pages_give_every_held_callback_once_in_order,
             pages_of_aged_jobs_give_every_job_once_in_order,
             sorted_pages_of_aged_jobs_give_every_job_once_in_order,

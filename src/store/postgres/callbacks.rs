@@ -334,10 +334,33 @@ impl Ledger {
         self.unsorted(true, filter, page)
     }
 
-    /// [`Ledger::callbacks_page`] for a report: a replacement attempt comes without
-    /// its state.
-    pub fn callbacks_report_page(&self, filter: &CallbackFilter, page: PageRequest<i64>) -> Rows {
-        self.unsorted(false, filter, page)
+    /// Every callback `filter` keeps, in ingest order, as a report lists them (a
+    /// replacement attempt comes without its state): handed to `each` a page of up to
+    /// `batch` rows at a time. Read by pages in ledger order, each a statement of its
+    /// own: a server's planner, with statistics, reads each page by the index that
+    /// serves it.
+    pub fn callbacks_report<E: From<StoreError>>(
+        &self,
+        filter: &CallbackFilter,
+        batch: usize,
+        mut each: impl FnMut(&mut Vec<CallbackRow>) -> std::result::Result<(), E>,
+    ) -> std::result::Result<(), E> {
+        let batch = batch.max(1);
+        let mut page = PageRequest::first(batch);
+        loop {
+            let mut rows = self.unsorted(false, filter, page)?;
+            let next = match rows.last() {
+                Some(last) if rows.len() == batch => Some(last.seq),
+                _ => None,
+            };
+            if !rows.is_empty() {
+                each(&mut rows)?;
+            }
+            match next {
+                Some(seq) => page.keyset = Keyset::After(seq),
+                None => return Ok(()),
+            }
+        }
     }
 
     fn unsorted(&self, state: bool, filter: &CallbackFilter, page: PageRequest<i64>) -> Rows {

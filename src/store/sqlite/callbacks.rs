@@ -8,7 +8,9 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::answers::closing_verdicts;
 use super::closed_sets::{WAITING, WAITING_C};
 use super::columns::{CALLBACK_SORT_COLUMN, callback_columns, callback_from};
-use super::filter::{Column, Columns, Condition, RangeIndex, TextIndex, condition, query_named};
+use super::filter::{
+    Column, Columns, Condition, RangeIndex, TextIndex, bind_named, condition, query_named,
+};
 use super::query::Select;
 use super::{Ledger, StoreError, Writer};
 use crate::clock::Timestamp;
@@ -328,10 +330,104 @@ impl Ledger {
         self.unsorted(true, filter, page)
     }
 
-    /// [`Ledger::callbacks_page`] for a report: the same rows, but a replacement
-    /// attempt comes without its state (`Replacement::state` is `None`).
-    pub fn callbacks_report_page(&self, filter: &CallbackFilter, page: PageRequest<i64>) -> Rows {
-        self.unsorted(false, filter, page)
+    /// The range of [`sorted_ranges`] that holds fewest of the list's callbacks, when
+    /// it holds at most a quarter of them: reading a range looks each row up in the
+    /// table and sorts the rows into ledger order, which costs about three times
+    /// reading the list's own index (that holds every column, in order), so a range
+    /// that holds much of the list is slower. Counting a range reads its index alone,
+    /// a thousandth of a second for forty thousand rows: the choice a planner with
+    /// statistics would make, made with the counts themselves.
+    fn narrowest_range(
+        &self,
+        filter: &CallbackFilter,
+        condition: &Condition,
+    ) -> Result<Option<SortedRange>> {
+        let ranges = sorted_ranges(filter, condition);
+        if ranges.is_empty() {
+            return Ok(None);
+        }
+        let counts = self.disposition_counts()?;
+        let listed = match filter.disposition {
+            Some(d) => counts.get(d),
+            None => counts.held + counts.quarantined,
+        };
+        let mut narrowest: Option<(i64, SortedRange)> = None;
+        for range in ranges {
+            let sql = Select::new("count(*)", "callbacks c")
+                .indexed_by(range.index)
+                .filter(range.sql.clone())
+                .filter_if(filter.disposition.is_some(), "c.disposition = :disposition")
+                .filter(WAITING_C.as_str())
+                .sql();
+            let held = self.run(|c| {
+                let mut st = c.prepare_cached(&sql)?;
+                let mut named: Vec<(&str, &dyn rusqlite::ToSql)> =
+                    vec![(":disposition", &filter.disposition)];
+                named.extend(condition.named());
+                let counts = query_named(&mut st, &named, |row| row.get::<_, i64>(0))?;
+                Ok(counts.first().copied().unwrap_or(0))
+            })?;
+            if narrowest.as_ref().is_none_or(|(n, _)| held < *n) {
+                narrowest = Some((held, range));
+            }
+        }
+        Ok(narrowest
+            .filter(|(held, _)| held.saturating_mul(4) <= listed)
+            .map(|(_, range)| range))
+    }
+
+    /// Every callback `filter` keeps, in ingest order, as a report lists them (the
+    /// rows of [`Ledger::callbacks_page`], but a replacement attempt comes without its
+    /// state): handed to `each` up to `batch` rows at a time, as they are read.
+    ///
+    /// One statement reads them all, so that the rows may come from whichever index
+    /// serves the query best and be put in order once: read a page at a time, each
+    /// page had to come in ledger order from its index, and a search through the
+    /// text index or a range of a sorted one was done again for every page.
+    pub fn callbacks_report<E: From<StoreError>>(
+        &self,
+        filter: &CallbackFilter,
+        batch: usize,
+        mut each: impl FnMut(&mut Vec<CallbackRow>) -> std::result::Result<(), E>,
+    ) -> std::result::Result<(), E> {
+        let condition = filter.condition();
+        let range = self.narrowest_range(filter, &condition)?;
+        let sql = report_statement(filter, &condition, range.as_ref());
+        let mut st = self.conn.prepare_cached(&sql).map_err(|e| self.err(e))?;
+        let mut named: Vec<(&str, &dyn rusqlite::ToSql)> =
+            vec![(":disposition", &filter.disposition)];
+        named.extend(condition.named());
+        bind_named(&mut st, &named).map_err(|e| self.err(e))?;
+        let batch = batch.max(1);
+        let mut rows = st.raw_query();
+        let failed = loop {
+            let mut read = Vec::with_capacity(batch);
+            let more = (|| {
+                while read.len() < batch {
+                    match rows.next()? {
+                        Some(row) => read.push(callback_from(row)?),
+                        None => return Ok(false),
+                    }
+                }
+                Ok(true)
+            })();
+            match more {
+                Err(e) => break Some(e),
+                Ok(more) => {
+                    if !read.is_empty() {
+                        each(&mut read)?;
+                    }
+                    if !more {
+                        break None;
+                    }
+                }
+            }
+        };
+        drop(rows);
+        match failed {
+            Some(e) => Err(self.err(super::name_the_column(e, &st)).into()),
+            None => Ok(()),
+        }
     }
 
     fn unsorted(&self, state: bool, filter: &CallbackFilter, page: PageRequest<i64>) -> Rows {
@@ -419,6 +515,74 @@ impl Ledger {
             .query_row([since, until], |row| row.get(0))
         })
     }
+}
+
+/// The review lists' sorted index that keeps `column` (as [`callback_field`] names
+/// it) in order: a comparison on the column is a range of it.
+fn sorted_by(column: &str) -> Option<SortColumn> {
+    match column {
+        GAP_SECONDS => Some(SortColumn::Gap),
+        "c.arrived_at" => Some(SortColumn::Arrival),
+        "c.timeout_at" => Some(SortColumn::Timeout),
+        _ => None,
+    }
+}
+
+/// A range of a review list's sorted index: the rows a comparison keeps, read from
+/// the index that holds its column in order.
+#[derive(Debug, Clone, PartialEq)]
+struct SortedRange {
+    index: &'static str,
+    /// The comparison written on the index's value (a key that is never NULL), beside
+    /// the term itself, which stays to decide the rows where the column is NULL.
+    sql: String,
+}
+
+/// The ranges a review list's report could read its rows by: one for each comparison
+/// the query's terms (those not negated) make on a column a sorted index holds. None
+/// for a list that is no review list, nor for a query searching text, whose rows
+/// come from the text index.
+fn sorted_ranges(filter: &CallbackFilter, condition: &Condition) -> Vec<SortedRange> {
+    if !(filter.open || filter.is_review()) || condition.through_text_index {
+        return Vec::new();
+    }
+    condition
+        .ranges
+        .iter()
+        .filter_map(|range| {
+            let (key, index) = sort_column(sorted_by(range.column)?);
+            Some(SortedRange {
+                index,
+                sql: format!("{key} {} {}", range.op, range.value),
+            })
+        })
+        .collect()
+}
+
+/// The statement of every callback `filter` keeps, in ledger order, for a report
+/// ([`Ledger::callbacks_report`]), read through `range` when given; it binds
+/// `:disposition` and the values of `condition` (the filter's).
+///
+/// A review list is read by one of its partial indexes, named (the planner, without
+/// statistics, takes worse ones): by a range of a sorted index, the rows put in
+/// ledger order after; else by `callbacks_review_list`, which holds every column
+/// shown in ledger order (and is looked up by the text index's rows, when a term
+/// searches text).
+fn report_statement(
+    filter: &CallbackFilter,
+    condition: &Condition,
+    range: Option<&SortedRange>,
+) -> String {
+    let review = filter.open || filter.is_review();
+    let select = callback_select(false, "c.seq");
+    let select = match range {
+        Some(range) => select.indexed_by(range.index).filter(range.sql.clone()),
+        None if review => select.indexed_by("callbacks_review_list"),
+        None => select,
+    };
+    kept_by(select, filter, condition, review)
+        .order_by(&["c.seq"], "ASC")
+        .sql()
 }
 
 /// The statement of one page of a sorted callback list, and the filter's condition
@@ -581,7 +745,7 @@ pub(super) fn index_callbacks_from(
 
 #[cfg(test)]
 mod tests {
-    use super::{GAP_SECONDS, GAP_SORT_KEY, sorted_statement};
+    use super::{GAP_SECONDS, GAP_SORT_KEY, report_statement, sorted_ranges, sorted_statement};
     use crate::decision::Disposition;
     use crate::filter::{Sort, SortColumn};
     use crate::store::sqlite::Ledger;
@@ -723,6 +887,160 @@ mod tests {
         ] {
             let read = plan(disposition, query);
             assert!(!read.contains("LIST SUBQUERY"), "{query}: {read}");
+        }
+    }
+
+    fn report_filter(disposition: Option<Disposition>, open: bool, query: &str) -> CallbackFilter {
+        CallbackFilter {
+            disposition,
+            open,
+            ..CallbackFilter::default()
+        }
+        .with_query(query, crate::demo::demo_now(), "ana")
+        .unwrap()
+    }
+
+    /// How SQLite reads a report of `disposition` (or of open questions) under
+    /// `query`, through its first sorted range when `ranged`.
+    fn report_plan(
+        ledger: &Ledger,
+        disposition: Option<Disposition>,
+        open: bool,
+        query: &str,
+        ranged: bool,
+    ) -> String {
+        let filter = report_filter(disposition, open, query);
+        let condition = filter.condition();
+        let ranges = sorted_ranges(&filter, &condition);
+        let range = ranges.first().filter(|_| ranged);
+        let sql = report_statement(&filter, &condition, range);
+        let mut st = ledger
+            .conn
+            .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+            .unwrap();
+        let mut named: Vec<(&str, &dyn rusqlite::ToSql)> =
+            vec![(":disposition", &filter.disposition)];
+        named.extend(condition.named());
+        super::query_named(&mut st, &named, |row| row.get::<_, String>(3))
+            .unwrap()
+            .join("\n")
+    }
+
+    /// A report of a review list can read the rows a comparison keeps as a range of
+    /// the sorted index of the column compared (gaps, arrivals and ages, timeouts);
+    /// a negated comparison, or a query searching text, makes no range. Without a
+    /// range a review list is read from its own index in ledger order, looked up by
+    /// the text index's rows for a text term; a report of every callback reads the text
+    /// index for a text term, and never a review list's partial index.
+    #[test]
+    fn a_report_reads_the_index_that_serves_its_query() {
+        let dir = tempfile::tempdir().unwrap();
+        let ledger = Ledger::open(&dir.path().join("l.db")).unwrap();
+        let hold = Some(Disposition::Hold);
+        for (disposition, open, query, index) in [
+            (hold, false, "gap>1h", "by_gap (disposition=? AND <expr>>?)"),
+            (
+                hold,
+                false,
+                "outcome:failure gap<=5m",
+                "by_gap (disposition=? AND <expr><?)",
+            ),
+            (None, true, "gap>=1m", "by_gap (disposition=? AND <expr>>?)"),
+            (
+                hold,
+                false,
+                "age<7d",
+                "by_arrival_time (disposition=? AND <expr>>?)",
+            ),
+            (
+                hold,
+                false,
+                "arrived<2026-11-01",
+                "by_arrival_time (disposition=? AND <expr><?)",
+            ),
+            (
+                Some(Disposition::Quarantine),
+                false,
+                "timeout>=2026-11-01",
+                "by_timeout (disposition=? AND <expr>>?)",
+            ),
+        ] {
+            let plan = report_plan(&ledger, disposition, open, query, true);
+            let index = format!("SEARCH c USING INDEX callbacks_review_{index}");
+            assert!(plan.contains(&index), "{query}: {plan}");
+            let plan = report_plan(&ledger, disposition, open, query, false);
+            assert!(plan.contains("callbacks_review_list"), "{query}: {plan}");
+        }
+        for query in ["", "-gap>1h", "outcome:failure", "job:123456 gap>1h"] {
+            let filter = report_filter(hold, false, query);
+            assert_eq!(sorted_ranges(&filter, &filter.condition()), [], "{query}");
+            let plan = report_plan(&ledger, hold, false, query, false);
+            assert!(
+                plan.contains("callbacks_review_list (disposition=?"),
+                "{query}: {plan}"
+            );
+            assert!(!plan.contains("TEMP B-TREE"), "{query}: {plan}");
+            let text = query.contains("job:");
+            assert_eq!(plan.contains("VIRTUAL TABLE"), text, "{query}: {plan}");
+        }
+        for query in ["job:123456", "by:staff gap>1h", "hotel", "gap>1h"] {
+            let filter = report_filter(None, false, query);
+            assert_eq!(sorted_ranges(&filter, &filter.condition()), [], "{query}");
+            let plan = report_plan(&ledger, None, false, query, false);
+            let text = !query.starts_with("gap");
+            assert_eq!(
+                plan.contains("VIRTUAL TABLE INDEX"),
+                text,
+                "{query}: {plan}"
+            );
+            assert!(!plan.contains("review"), "{query}: {plan}");
+        }
+    }
+
+    /// A range is read only when it holds at most a quarter of the list (counted, the
+    /// narrowest of them taken): a range that holds most of the list is slower to
+    /// read, row by row from the table, than the list's own index.
+    #[test]
+    fn a_report_reads_a_range_only_when_it_holds_few_of_the_list() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("l.db");
+        crate::demo::build(
+            &path,
+            crate::demo::demo_now(),
+            crate::demo::DemoData::Synthetic { jobs: 400, seed: 3 },
+            |_| {},
+        )
+        .unwrap();
+        let ledger = Ledger::open(&path).unwrap();
+        let hold = Some(Disposition::Hold);
+        let gap_index = Some("callbacks_review_by_gap");
+        for (disposition, open, query, index) in [
+            (hold, false, "gap>1h", gap_index),
+            (hold, false, "gap>-1h", None),
+            (hold, false, "gap>-1h gap>1h", gap_index),
+            (hold, false, "-gap>1h", None),
+            (None, true, "gap<-1h", gap_index),
+            (
+                hold,
+                false,
+                "age>400d",
+                Some("callbacks_review_by_arrival_time"),
+            ),
+            (
+                hold,
+                false,
+                "age>400d gap>1h",
+                Some("callbacks_review_by_arrival_time"),
+            ),
+            (hold, false, "age<400d", None),
+            (None, false, "gap>1h", None),
+        ] {
+            let filter = report_filter(disposition, open, query);
+            let chosen = ledger
+                .narrowest_range(&filter, &filter.condition())
+                .unwrap()
+                .map(|range| range.index);
+            assert_eq!(chosen, index, "{query}");
         }
     }
 }

@@ -121,12 +121,30 @@ pub(super) struct Condition {
     pub sql: Option<String>,
     /// Values bound by name.
     pub values: Vec<(String, SqlValue)>,
+    /// Some term keeps only rows the list's [`TextIndex`] gives.
+    pub through_text_index: bool,
+    /// The comparisons every kept row meets (those of terms not negated), which an
+    /// index holding the column in order could serve as a range.
+    pub ranges: Vec<Range>,
     /// The time ages are counted at.
     now: Option<Timestamp>,
     /// The index's rows for the term just compiled, when an index serves it.
     through: Option<String>,
     /// Those rows are exactly the term's: its check need not be asked of them.
     exact: bool,
+    /// The comparison of the term just compiled, when it is one.
+    compared: Option<Range>,
+}
+
+/// A comparison of a column with a bound value that every kept row meets:
+/// `{column} {op} {value}`, `column` as the list's fields name it ([`Column::Seconds`],
+/// [`Column::Time`], the time of [`Column::AgeOf`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Range {
+    pub column: &'static str,
+    pub op: &'static str,
+    /// The bound value's name in the statement (`:q3`).
+    pub value: String,
 }
 
 /// The condition `query` sets on a list whose fields read as `columns`, with ages
@@ -140,13 +158,20 @@ pub(super) fn condition(query: &Query, columns: &Columns, now: Option<Timestamp>
     for term in query.terms() {
         compiled.through = None;
         compiled.exact = false;
+        compiled.compared = None;
         let test = compiled.test(&term.test, columns);
+        if let (false, Some(range)) = (term.negated, compiled.compared.take()) {
+            compiled.ranges.push(range);
+        }
         parts.push(match (term.negated, compiled.through.take()) {
             (true, _) => format!("NOT coalesce({test}, 0)"),
             (false, Some(through)) if compiled.exact => through,
             // The index's rows as a term of its own, outside any function, where the
             // planner can read the list's rows by them; the check stays beside it.
-            (false, Some(through)) => format!("{through} AND coalesce({test}, 0)"),
+            (false, Some(through)) => {
+                compiled.through_text_index = true;
+                format!("{through} AND coalesce({test}, 0)")
+            }
             (false, None) => format!("coalesce({test}, 0)"),
         });
     }
@@ -298,6 +323,11 @@ impl Condition {
         let Some((expr, op, q)) = self.comparison(column, op, bound) else {
             return "0".to_owned();
         };
+        self.compared = Some(Range {
+            column: expr,
+            op,
+            value: q.clone(),
+        });
         if let Some(index) = index {
             self.through = Some(format!(
                 "{key} IN ({rows} AND {value} {op} {q} AND {value} > {none})",
@@ -426,11 +456,7 @@ pub(super) fn query_named<T>(
     named: &[(&str, &dyn ToSql)],
     from_row: impl Fn(&Row<'_>) -> rusqlite::Result<T>,
 ) -> rusqlite::Result<Vec<T>> {
-    for (name, value) in named {
-        if let Some(i) = st.parameter_index(name)? {
-            st.raw_bind_parameter(i, value)?;
-        }
-    }
+    bind_named(st, named)?;
     let read = (|| {
         let mut rows = st.raw_query();
         let mut out = Vec::new();
@@ -440,6 +466,20 @@ pub(super) fn query_named<T>(
         Ok(out)
     })();
     read.map_err(|e| super::name_the_column(e, st))
+}
+
+/// Binds the values named in `named` that `st` uses (a first page names no key, an
+/// empty query no values).
+pub(super) fn bind_named(
+    st: &mut Statement<'_>,
+    named: &[(&str, &dyn ToSql)],
+) -> rusqlite::Result<()> {
+    for (name, value) in named {
+        if let Some(i) = st.parameter_index(name)? {
+            st.raw_bind_parameter(i, value)?;
+        }
+    }
+    Ok(())
 }
 
 impl Condition {

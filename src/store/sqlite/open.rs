@@ -67,7 +67,14 @@ fn open_as(
     }
     file::refuse_unopenable(path)?;
     let exists = path.exists();
-    if exists {
+    let immutable = match mode {
+        OpenMode::ReadOnly => file::immutable_uri(path),
+        OpenMode::ReadWrite => None,
+    };
+    // A read-only connection reading through the log asks the log's token itself,
+    // once open; any other is opened only once the log is known to be the file's.
+    let log_read_by_ledger = exists && mode == OpenMode::ReadOnly && immutable.is_none();
+    if exists && !log_read_by_ledger {
         log_owner::refuse_foreign_log(path)?;
     }
     if exists && mode == OpenMode::ReadWrite {
@@ -85,10 +92,6 @@ fn open_as(
         OpenMode::ReadWrite => OpenFlags::SQLITE_OPEN_READ_WRITE,
         OpenMode::ReadOnly => OpenFlags::SQLITE_OPEN_READ_ONLY,
     } | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let immutable = match mode {
-        OpenMode::ReadOnly => file::immutable_uri(path),
-        OpenMode::ReadWrite => None,
-    };
     let mut conn = match &immutable {
         Some(uri) => Connection::open_with_flags(uri, flags | OpenFlags::SQLITE_OPEN_URI),
         None => Connection::open_with_flags(path, flags),
@@ -107,7 +110,13 @@ fn open_as(
     }))
     .map_err(|e| classify(path, e))?;
     super::filter::register_functions(&conn).map_err(|e| classify(path, e))?;
-    check_identity(&conn, path)?;
+    let identity = check_identity(&conn, path);
+    if log_read_by_ledger {
+        // Before what the identity check found: a foreign log can make the file read
+        // as damaged, and it is the log that is to be named.
+        log_owner::refuse_foreign_log_read_by(path, &conn)?;
+    }
+    identity?;
     if mode == OpenMode::ReadWrite {
         // The page size counts only for a new file (before WAL mode fixes it): 8 KiB
         // pages made a million-line ingest 13% faster than SQLite's 4 KiB (fewer levels

@@ -69,6 +69,80 @@ fn seqs_by_pages(
     seen
 }
 
+/// A report's callbacks, handed over in batches as they are read: every callback the
+/// list holds once, in ledger order, in batches of at most the size asked (none
+/// empty), the rows of the console's pages but for the replacement attempt's state,
+/// whatever index the query is served by (text, a range of a review list's sorted
+/// index that holds few of the list or most of it, none).
+pub fn a_report_gives_every_callback_of_its_list_once_in_order_in_batches(location: &Location) {
+    with_generated_jobs(location);
+    let ledger = location.open_read_only();
+    let mut kept_some = 0;
+    for (disposition, open, query) in [
+        (None, false, ""),
+        (Some(Disposition::Hold), false, ""),
+        (Some(Disposition::Record), false, ""),
+        (None, true, ""),
+        (None, false, "job:0001"),
+        (Some(Disposition::Hold), false, "by:staff"),
+        (Some(Disposition::Hold), false, "gap>1m"),
+        (Some(Disposition::Hold), false, "gap>-1h"),
+        (Some(Disposition::Hold), false, "gap<0 -answered:yes"),
+        (None, true, "age<3h"),
+        (
+            Some(Disposition::Quarantine),
+            false,
+            "arrived>2026-11-27T12:00:00Z",
+        ),
+        (Some(Disposition::Hold), false, "gap>1h"),
+        // Two of the twelve held callbacks, which arrive from 15:45 to 15:59.
+        (
+            Some(Disposition::Hold),
+            false,
+            "arrived>2026-11-27T15:57:00Z",
+        ),
+        (
+            Some(Disposition::Hold),
+            false,
+            "arrived<2026-11-27T15:46:00Z -answered:yes",
+        ),
+        (None, true, "age>74m"),
+    ] {
+        let filter = CallbackFilter {
+            disposition,
+            open,
+            ..CallbackFilter::default()
+        }
+        .with_query(query, now(), "ana")
+        .unwrap();
+        let what = format!("{disposition:?} open={open} {query:?}");
+        let mut pages = ledger
+            .callbacks_page(&filter, PageRequest::first(100_000))
+            .unwrap();
+        for row in &mut pages {
+            if let Some(r) = &mut row.replacement {
+                r.state = None;
+            }
+        }
+        if !pages.is_empty() {
+            kept_some += 1;
+        }
+        for batch in [1, 7, 1000] {
+            let mut report = Vec::new();
+            ledger
+                .callbacks_report(&filter, batch, |rows| {
+                    assert!(!rows.is_empty() && rows.len() <= batch, "{what}");
+                    within(report.len() + rows.len(), pages.len());
+                    report.append(rows);
+                    Ok::<_, jobledger::store::StoreError>(())
+                })
+                .unwrap();
+            assert_eq!(report, pages, "batches of {batch}: {what}");
+        }
+    }
+    assert!(kept_some >= 12, "weak cases: {kept_some}");
+}
+
 /// Every callback, and those of one disposition, read a page at a time in either
 /// direction: each row once, in ledger order, the same rows one large page holds, as
 /// many as the ledger counts. A page re-read from its own first key is the same page.
