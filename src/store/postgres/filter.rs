@@ -43,6 +43,14 @@ pub(super) enum Column {
     Flag(&'static str),
     /// A signed number of seconds.
     Seconds(&'static str),
+    /// [`Column::Seconds`] that an index of the list keeps as `key`: `expr` with NULL
+    /// made `none`, below every value it takes. Compared through the key, the index
+    /// can answer; a NULL is left out as the plain comparison leaves it out.
+    KeyedSeconds {
+        expr: &'static str,
+        key: &'static str,
+        none: i64,
+    },
     /// A time.
     Time(&'static str),
     /// A time, compared as the age it has at `now`.
@@ -113,15 +121,23 @@ fn through_index(
 }
 
 /// A term's test: what a row must satisfy (NULL for a NULL text, which the term reads
-/// as false), and the rows an index narrows it to, when one does.
+/// as false, unless the check is never NULL), and the rows an index narrows it to,
+/// when one does.
 struct Tested {
     check: String,
     among: Option<String>,
+    /// The check is true or false for every row: written as it is, where an index can
+    /// answer it, not inside a `coalesce()`, where it is computed for each row.
+    never_null: bool,
 }
 
 impl From<String> for Tested {
     fn from(check: String) -> Self {
-        Tested { check, among: None }
+        Tested {
+            check,
+            among: None,
+            never_null: false,
+        }
     }
 }
 
@@ -175,14 +191,23 @@ pub(super) fn condition(
 ) -> Option<String> {
     let mut parts = Vec::new();
     for term in query.terms() {
-        let Tested { check, among } = test(&term.test, columns, now, params);
+        let Tested {
+            check,
+            among,
+            never_null,
+        } = test(&term.test, columns, now, params);
+        let check = if never_null {
+            format!("({check})")
+        } else {
+            format!("coalesce({check}, false)")
+        };
         // The rows of an index stand beside the check, not inside its coalesce(): a
         // term `seq IN (...)` at the top of the condition is a join the planner can
         // start from (the index's few rows), where inside a function it is a test of
         // every row of the list.
         let held = match among {
-            Some(among) => format!("({among} AND coalesce({check}, false))"),
-            None => format!("coalesce({check}, false)"),
+            Some(among) => format!("({among} AND {check})"),
+            None => check,
         };
         parts.push(if term.negated {
             format!("NOT {held}")
@@ -223,7 +248,11 @@ fn test(test: &Test, columns: &Columns, now: Option<Timestamp>, params: &mut Par
             let among = columns
                 .text_index
                 .and_then(|index| through_index(index, index.words, &needle, params));
-            Tested { check, among }
+            Tested {
+                check,
+                among,
+                never_null: false,
+            }
         }
         Test::Is(field, value) => match ((columns.field)(*field), value) {
             (Some(Column::Text(expr)), Value::Text(text)) => {
@@ -237,7 +266,11 @@ fn test(test: &Test, columns: &Columns, now: Option<Timestamp>, params: &mut Par
                 let among = columns
                     .text_index
                     .and_then(|index| through_index(index, &[column], &needle, params));
-                Tested { check, among }
+                Tested {
+                    check,
+                    among,
+                    never_null: false,
+                }
             }
             (Some(Column::Text(expr) | Column::IndexedText(expr, _)), Value::Nothing) => {
                 format!("({expr}) IS NULL").into()
@@ -264,9 +297,7 @@ fn test(test: &Test, columns: &Columns, now: Option<Timestamp>, params: &mut Par
             // A field the list lacks keeps no row; the parser refuses it first.
             _ => "false".to_owned().into(),
         },
-        Test::Compare(field, op, bound) => {
-            compare(columns, *field, *op, *bound, now, params).into()
-        }
+        Test::Compare(field, op, bound) => compare(columns, *field, *op, *bound, now, params),
     }
 }
 
@@ -277,9 +308,28 @@ fn compare(
     bound: Bound,
     now: Option<Timestamp>,
     params: &mut Params,
-) -> String {
-    match ((columns.field)(field), bound) {
-        (Some(Column::Seconds(expr)), Bound::Seconds(s)) => {
+) -> Tested {
+    let check = match ((columns.field)(field), bound) {
+        // The key is `none` for a NULL: `>` and `>=` a bound above it leave it out, and
+        // `<` and `<=` leave it out by a second bound on the key (both bounds of one
+        // index column, evaluated in the index).
+        (Some(Column::KeyedSeconds { key, none, .. }), Bound::Seconds(s)) if s > none => {
+            let q = params.bind(s);
+            let check = match op {
+                Comparison::Greater | Comparison::GreaterOrEqual => {
+                    format!("{key} {} {q}::bigint", op.symbol())
+                }
+                Comparison::Less | Comparison::LessOrEqual => {
+                    format!("{key} > {none} AND {key} {} {q}::bigint", op.symbol())
+                }
+            };
+            return Tested {
+                check,
+                among: None,
+                never_null: true,
+            };
+        }
+        (Some(Column::Seconds(expr) | Column::KeyedSeconds { expr, .. }), Bound::Seconds(s)) => {
             let q = params.bind(s);
             format!("{expr} {} {q}::bigint", op.symbol())
         }
@@ -300,7 +350,8 @@ fn compare(
             format!("{expr} {} {q}::text", op.flipped().symbol())
         }
         _ => "false".to_owned(),
-    }
+    };
+    check.into()
 }
 
 /// Whether `expr`, lowered by [`lowered`], contains the text bound as `needle`
