@@ -2,16 +2,11 @@
 //! and sort by them, are the same number on PostgreSQL as SQLite's `julianday` gives:
 //! for the times the ledger writes itself (read by position on the server) and for any
 //! other text a time column may hold (read by the general pattern), including texts
-//! SQLite does not read as a time (no gap on either). A review list's gap term is
-//! answered from the index that keeps the gap, not by computing it for every row.
+//! SQLite does not read as a time (no gap on either).
 
 mod support;
 
-use jobledger::clock::Timestamp;
-use jobledger::decision::Disposition;
-use jobledger::store::{CallbackFilter, Ledger, Location, OpenMode};
-use support::binary::{bare, run_at, succeeded};
-use support::fixture::NOW;
+use jobledger::store::{Ledger, Location, OpenMode};
 use support::postgres::PgServer;
 
 /// Times in the ledger's own form, spread over the years a ledger holds, and the
@@ -118,71 +113,4 @@ fn the_gap_is_sqlites_to_the_millisecond() {
     }
     // Most pairs have a gap: the comparison is not of NULLs alone.
     assert!(checked > pairs.len() / 2, "{checked} of {}", pairs.len());
-}
-
-/// The held callbacks with a gap over six hours are counted from the gap's index: the
-/// server reads about as many callbacks as it counts, not every held one (which it
-/// did while computing the gap looked cheap to it, calling the function for each).
-#[test]
-fn a_held_lists_gap_term_reads_the_callbacks_the_gap_index_gives() {
-    let (server, db, url) = PgServer::fresh_ledger("gap_through_index");
-    let dir = tempfile::tempdir().unwrap();
-    let out = bare()
-        .args(["demo", "--jobs", "3000", "--seed", "3", "--stream-only"])
-        .output()
-        .expect("the binary runs");
-    let stream = dir.path().join("demo.ndjson");
-    std::fs::write(&stream, succeeded(&out, &["demo --stream-only"])).unwrap();
-    let args = ["ingest", stream.to_str().unwrap()];
-    succeeded(&run_at(&url, NOW, &args), &args);
-    let mut client = server.connect(&db);
-    client.batch_execute("ANALYZE").unwrap();
-    let held: i64 = client
-        .query_one(
-            "SELECT count(*) FROM jobledger.callbacks WHERE disposition = 'hold'",
-            &[],
-        )
-        .unwrap()
-        .get(0);
-    // Rows of callbacks read so far, by a scan of the table or through an index.
-    let mut read = || -> i64 {
-        client
-            .query_one(
-                "SELECT pg_stat_clear_snapshot(), (SELECT coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0)
-                   FROM pg_stat_user_tables WHERE schemaname = 'jobledger' AND relname = 'callbacks')",
-                &[],
-            )
-            .unwrap()
-            .get(1)
-    };
-    let before = read();
-    let ledger = Ledger::open_at(
-        &Location::parse(std::ffi::OsStr::new(&url)).unwrap(),
-        OpenMode::ReadOnly,
-    )
-    .unwrap();
-    let filter = CallbackFilter {
-        disposition: Some(Disposition::Hold),
-        ..CallbackFilter::default()
-    }
-    .with_query("gap>6h", Timestamp::from_ledger_text(NOW).unwrap(), "ana")
-    .unwrap();
-    let counted = ledger.count_callbacks(&filter).unwrap();
-    drop(ledger);
-    assert!(
-        counted > 0 && counted < held / 2,
-        "{counted} of {held} held"
-    );
-    // The server counts a session's reads as it ends, a moment after it does.
-    let started = std::time::Instant::now();
-    let mut after = read();
-    while after == before && started.elapsed() < std::time::Duration::from_secs(10) {
-        std::thread::sleep(std::time::Duration::from_millis(50));
-        after = read();
-    }
-    assert!(
-        after > before && after - before <= counted + 20,
-        "counting {counted} of {held} held callbacks read {} callbacks",
-        after - before
-    );
 }
