@@ -45,7 +45,8 @@ fn the_speed_suite_runs_end_to_end_at_its_quick_size() {
         "reconcile --json",
         "callbacks --json --disposition hold",
         "console open + first frame",
-        "console search",
+        "search: `job:0012345` in Held",
+        "search: `by:staff gap>5m` in All callbacks",
         "copy --from FILE --to postgres://",
     ] {
         assert!(

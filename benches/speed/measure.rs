@@ -15,6 +15,11 @@ pub fn median(mut times: Vec<Duration>) -> Duration {
     times.get(times.len() / 2).copied().unwrap_or_default()
 }
 
+/// The longest of some durations.
+pub fn slowest(times: &[Duration]) -> Duration {
+    times.iter().max().copied().unwrap_or_default()
+}
+
 /// Peak resident memory of a live process (`VmHWM`), in KiB, where `/proc` tells.
 pub fn peak_rss_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;

@@ -9,11 +9,12 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 use jobledger::clock::Clock;
+use jobledger::console::model::List;
 use jobledger::console::{Action, App, Move, Tab, update};
 use jobledger::demo;
-use jobledger::store::Ledger;
+use jobledger::store::{Ledger, Location, OpenMode};
 
-use super::measure::{median, ratio, show};
+use super::measure::{median, ratio, show, slowest};
 use super::{Config, Figure};
 
 /// The queries typed, and where.
@@ -26,10 +27,10 @@ const QUERIES: [(Tab, &str); 3] = [
     (Tab::Callbacks, "-disposition:apply age>2h"),
 ];
 
-/// The console on `ledger`, 160x48, showing `tab`.
-fn open(ledger: &Path, tab: Tab) -> Result<App> {
+/// The console on `ledger` (a file or a server's database), 160x48, showing `tab`.
+fn open(ledger: &Location, tab: Tab) -> Result<App> {
     let mut app = App::new(
-        Ledger::open(ledger)?,
+        Ledger::open_at(ledger, OpenMode::ReadWrite)?,
         Clock::Fixed(demo::demo_now()),
         "bench".to_owned(),
         false,
@@ -50,7 +51,7 @@ fn open(ledger: &Path, tab: Tab) -> Result<App> {
 /// is on screen (Enter searches at once; a view this large searches on a pause, not at
 /// every key, and on another thread).
 fn keystrokes(ledger: &Path, tab: Tab, query: &str) -> Result<(Vec<Duration>, Vec<Duration>)> {
-    let mut app = open(ledger, tab)?;
+    let mut app = open(&Location::File(ledger.to_owned()), tab)?;
     let mut keys = Vec::new();
     let mut searches = Vec::new();
     for c in query.chars() {
@@ -78,7 +79,7 @@ fn keystrokes(ledger: &Path, tab: Tab, query: &str) -> Result<(Vec<Duration>, Ve
 /// The time of each `s` (the first page in the next order), then of each page down
 /// of `pages` in the last order but one (reason is the last; gap the first).
 fn sorting(ledger: &Path, tab: Tab, pages: usize) -> Result<(Vec<Duration>, Vec<Duration>)> {
-    let mut app = open(ledger, tab)?;
+    let mut app = open(&Location::File(ledger.to_owned()), tab)?;
     let mut sorts = Vec::new();
     let started = Instant::now();
     update(&mut app, Action::SortNext); // gap
@@ -103,13 +104,10 @@ fn sorting(ledger: &Path, tab: Tab, pages: usize) -> Result<(Vec<Duration>, Vec<
     Ok((sorts, paging))
 }
 
-fn slowest(times: &[Duration]) -> Duration {
-    times.iter().max().copied().unwrap_or_default()
-}
-
 /// The search table's queries: selective ids, substrings, bare words, negations,
-/// comparisons and combinations, each typed into Held and into All callbacks.
-const SEARCHES: [&str; 12] = [
+/// comparisons and combinations, each typed into Held and into All callbacks (on
+/// SQLite files here, and on a server beside a file in the PostgreSQL part).
+pub const SEARCHES: [&str; 12] = [
     "job:0012345",
     "job:12345",
     "delivery:d-4242",
@@ -124,11 +122,27 @@ const SEARCHES: [&str; 12] = [
     "by:staff gap>5m",
 ];
 
-/// Typing `query` into `tab`'s filter, all but its last key first (their searches
-/// left to end), then the last key: the time from that key until the rows are on
-/// screen, as the console's loop takes them from the search (or at once, in a view
-/// small enough to be searched in place), and until their count is.
-fn last_key_to_rows(ledger: &Path, tab: Tab, query: &str) -> Result<(Duration, Duration)> {
+/// What a search put on screen: its count, the rows on the page and the row
+/// selected, to hold two engines' answers to the same query side by side.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Shown {
+    pub matching: Option<i64>,
+    pub rows: usize,
+    pub selected: Option<i64>,
+}
+
+/// The last key of a search to its rows on screen and to their count.
+pub struct KeyToRows {
+    pub rows: Duration,
+    pub counted: Duration,
+    pub shown: Shown,
+}
+
+/// Typing `query` into `tab`'s filter on `ledger`, all but its last key first (their
+/// searches left to end), then the last key: the time from that key until the rows
+/// are on screen, as the console's loop takes them from the search (or at once, in a
+/// view small enough to be searched in place), and until their count is.
+pub fn last_key_to_rows(ledger: &Location, tab: Tab, query: &str) -> Result<KeyToRows> {
     let mut app = open(ledger, tab)?;
     update(&mut app, Action::Filter);
     let mut chars: Vec<char> = query.chars().collect();
@@ -155,7 +169,17 @@ fn last_key_to_rows(ledger: &Path, tab: Tab, query: &str) -> Result<(Duration, D
     if let Some(flash) = app.flash().filter(|f| f.error) {
         bail!("typing {query:?} said: {}", flash.text);
     }
-    Ok((rows, counted))
+    let list = app.model().list();
+    let shown = Shown {
+        matching: list.and_then(|list| list.count().matching),
+        rows: list.map_or(0, List::rows_on_page),
+        selected: list.and_then(List::callback).map(|row| row.seq),
+    };
+    Ok(KeyToRows {
+        rows,
+        counted,
+        shown,
+    })
 }
 
 /// The search table: for each query in Held and in All callbacks, the last key to
@@ -169,6 +193,10 @@ pub fn search_table(
 ) -> Result<()> {
     super::data::warm(small)?;
     super::data::warm(big)?;
+    let (small, big) = (
+        Location::File(small.to_owned()),
+        Location::File(big.to_owned()),
+    );
     let frame = Duration::from_millis(16);
     for tab in [Tab::Held, Tab::Callbacks] {
         for query in SEARCHES {
@@ -176,12 +204,12 @@ pub fn search_table(
             let (mut ours, mut ours_counted) = (Vec::new(), Vec::new());
             let (mut base, mut base_counted) = (Vec::new(), Vec::new());
             for _ in 0..config.reps {
-                let (rows, counted) = last_key_to_rows(small, tab, query)?;
-                base.push(rows);
-                base_counted.push(counted);
-                let (rows, counted) = last_key_to_rows(big, tab, query)?;
-                ours.push(rows);
-                ours_counted.push(counted);
+                let on_small = last_key_to_rows(&small, tab, query)?;
+                base.push(on_small.rows);
+                base_counted.push(on_small.counted);
+                let on_big = last_key_to_rows(&big, tab, query)?;
+                ours.push(on_big.rows);
+                ours_counted.push(on_big.counted);
             }
             let (worst, base_worst) = (slowest(&ours), slowest(&base));
             let growth = ratio(median(ours.clone()), median(base.clone()));

@@ -103,6 +103,7 @@ contract! {
         ],
         counts: [
             counts_match_the_rows_listed,
+            the_newest_answer_says_whether_a_question_is_open,
         ],
         search: [
             text_terms_keep_exactly_the_callbacks_that_contain_them,

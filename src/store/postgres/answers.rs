@@ -145,13 +145,21 @@ fn closing_verdicts() -> String {
     closing.join(", ")
 }
 
+/// Held and quarantined callbacks whose standing answer closes them, by disposition:
+/// read from the answers (each callback's newest), not from every callback waiting
+/// for a person with its newest answer looked up one by one. The console counts them
+/// at each key of a search in a small view; an empty `answers` was never analyzed,
+/// and the planner, taking it for ten pages of rows, went through the 3,520 waiting
+/// callbacks of a 50,000-job ledger and their answers one by one (30 ms under EXPLAIN
+/// ANALYZE, against 0.1 ms from the answers).
 static CLOSED_QUESTIONS: LazyLock<String> = LazyLock::new(|| {
     format!(
-        "SELECT c.disposition, count(*) FROM callbacks c
-          WHERE c.seq IN (SELECT callback_seq FROM answers)
-            AND {}
-            AND (SELECT verdict FROM answers WHERE callback_seq = c.seq
-                 ORDER BY id DESC LIMIT 1) IN ({})
+        "SELECT c.disposition, count(*)
+           FROM (SELECT DISTINCT ON (callback_seq) callback_seq, verdict FROM answers
+                  ORDER BY callback_seq, id DESC) newest
+           JOIN callbacks c ON c.seq = newest.callback_seq
+          WHERE {}
+            AND newest.verdict IN ({})
           GROUP BY c.disposition",
         waiting_c(),
         closing_verdicts()

@@ -47,6 +47,7 @@ const MIGRATIONS: &[Migration] = &[
         before: Some(text_index::need_trigrams),
         after: Some(text_index::index_callbacks_kept),
     },
+    Migration::sql(include_str!("migrations/006_review_plans.sql")),
 ];
 
 /// The schema version this build writes and understands.

@@ -134,3 +134,47 @@ pub fn counts_match_the_rows_listed(location: &Location) {
     assert_eq!(summary["decisions_suppressed"], 1);
     assert_eq!(ledger.decisions_suppressed().unwrap(), 1);
 }
+
+/// A question's newest answer says whether it is open, in the count as in the list:
+/// closed by an answer, opened again by one over it that leaves it open, closed again
+/// by the next. (Each answer over another names the one it saw.)
+pub fn the_newest_answer_says_whether_a_question_is_open(location: &Location) {
+    with_demo_streams(location);
+    let seq = seq_of(location, "d-1042-a");
+    let seq_text = seq.to_string();
+    let counted_and_listed = || {
+        let open = list(location.json(&["callbacks", "--open", "--json"]));
+        let seqs: Vec<i64> = open.iter().filter_map(|c| c["seq"].as_i64()).collect();
+        let counted = location.open_read_only().open_questions().unwrap();
+        assert_eq!(counted, i64::try_from(seqs.len()).unwrap(), "{seqs:?}");
+        (counted, seqs.contains(&seq))
+    };
+    let (before, open) = counted_and_listed();
+    assert!(open);
+
+    let mut seen: Option<String> = None;
+    for (verdict, still_open) in [
+        ("single_effect", false),
+        ("needs_remote_check", true),
+        ("duplicate_effect", false),
+    ] {
+        let mut args = vec![
+            "answer",
+            &seq_text,
+            "--verdict",
+            verdict,
+            "--reviewer",
+            "ann",
+            "--json",
+        ];
+        if let Some(id) = &seen {
+            args.extend(["--seen", id.as_str()]);
+        }
+        let answer = location.json(&args);
+        seen = Some(answer["id"].to_string());
+        let (counted, open) = counted_and_listed();
+        assert_eq!(open, still_open, "after {verdict}");
+        let closed_by_it = i64::from(!still_open);
+        assert_eq!(counted, before - closed_by_it, "after {verdict}");
+    }
+}
