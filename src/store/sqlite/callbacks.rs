@@ -851,16 +851,7 @@ mod tests {
             };
             let (sql, condition) =
                 sorted_statement(true, &filter, Sort::default(), &PageRequest::first(50));
-            let mut st = ledger
-                .conn
-                .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
-                .unwrap();
-            let mut named: Vec<(&str, &dyn rusqlite::ToSql)> =
-                vec![(":disposition", &filter.disposition)];
-            named.extend(condition.named());
-            super::query_named(&mut st, &named, |row| row.get::<_, String>(3))
-                .unwrap()
-                .join("\n")
+            explain(&ledger, &sql, &filter, &condition)
         };
         for (query, index) in [
             ("gap>1h", "callbacks_review_by_gap"),
@@ -915,6 +906,17 @@ mod tests {
         let ranges = sorted_ranges(&filter, &condition);
         let range = ranges.first().filter(|_| ranged);
         let sql = report_statement(&filter, &condition, range);
+        explain(ledger, &sql, &filter, &condition)
+    }
+
+    /// How SQLite would read `sql`, a statement of `filter`'s callbacks under
+    /// `condition`: its query plan, one step a line.
+    fn explain(
+        ledger: &Ledger,
+        sql: &str,
+        filter: &CallbackFilter,
+        condition: &super::Condition,
+    ) -> String {
         let mut st = ledger
             .conn
             .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
