@@ -83,6 +83,22 @@ pub(super) fn kept_counts(conn: &Connection) -> rusqlite::Result<BTreeMap<String
         .collect()
 }
 
+/// Callbacks counted by disposition, as kept (as of the last commit).
+pub(super) fn disposition_counts(conn: &Connection) -> rusqlite::Result<DispositionCounts> {
+    let kept = kept_counts(conn)?;
+    let get = |d: Disposition| {
+        kept.get(&format!("callbacks.{}", d.as_str()))
+            .copied()
+            .unwrap_or(0)
+    };
+    Ok(DispositionCounts {
+        applied: get(Disposition::Apply),
+        held: get(Disposition::Hold),
+        recorded: get(Disposition::Record),
+        quarantined: get(Disposition::Quarantine),
+    })
+}
+
 impl Ledger {
     fn kept_counts(&self) -> Result<BTreeMap<String, i64>, StoreError> {
         kept_counts(&self.conn).map_err(|e| self.err(e))
@@ -90,18 +106,7 @@ impl Ledger {
 
     /// Callbacks counted by disposition (kept counts: one small read).
     pub fn disposition_counts(&self) -> Result<DispositionCounts, StoreError> {
-        let kept = self.kept_counts()?;
-        let get = |d: Disposition| {
-            kept.get(&format!("callbacks.{}", d.as_str()))
-                .copied()
-                .unwrap_or(0)
-        };
-        Ok(DispositionCounts {
-            applied: get(Disposition::Apply),
-            held: get(Disposition::Hold),
-            recorded: get(Disposition::Record),
-            quarantined: get(Disposition::Quarantine),
-        })
+        disposition_counts(&self.conn).map_err(|e| self.err(e))
     }
 
     /// Jobs counted by state, every state present (kept counts: one small read).

@@ -41,7 +41,7 @@ pub(super) enum Column {
 /// value of its own below every real one: a comparison is the rows whose indexed
 /// value lies in its range (and above that one), read from the index, with no check
 /// of each row.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct RangeIndex {
     /// The list row's key.
     pub key: &'static str,
@@ -51,6 +51,18 @@ pub(super) struct RangeIndex {
     pub value: &'static str,
     /// The value the index gives a row without one.
     pub none: &'static str,
+}
+
+impl RangeIndex {
+    /// A statement of the keys of the index's rows whose value is `{op} {q}`.
+    fn rows_where(&self, op: &str, q: &str) -> String {
+        format!(
+            "{rows} AND {value} {op} {q} AND {value} > {none}",
+            rows = self.rows,
+            value = self.value,
+            none = self.none,
+        )
+    }
 }
 
 /// Every name of a closed set of codes.
@@ -128,6 +140,8 @@ pub(super) struct Condition {
     pub ranges: Vec<Range>,
     /// The time ages are counted at.
     now: Option<Timestamp>,
+    /// The term just compiled is the comparison whose rows are read from its index.
+    reading: bool,
     /// The index's rows for the term just compiled, when an index serves it.
     through: Option<String>,
     /// Those rows are exactly the term's: its check need not be asked of them.
@@ -145,11 +159,35 @@ pub(super) struct Range {
     pub op: &'static str,
     /// The bound value's name in the statement (`:q3`).
     pub value: String,
+    /// The index that keeps the column in order, where the list has one.
+    pub index: Option<RangeIndex>,
+}
+
+impl Range {
+    /// A statement of the keys of the rows the comparison keeps, read from its index
+    /// alone; `None` without one.
+    pub fn rows(&self) -> Option<String> {
+        self.index
+            .map(|index| index.rows_where(self.op, &self.value))
+    }
 }
 
 /// The condition `query` sets on a list whose fields read as `columns`, with ages
-/// counted at `now` (an age term keeps no row without it).
+/// counted at `now` (an age term keeps no row without it). Each row is checked
+/// against every comparison; [`condition_reading`] reads one from its index instead.
 pub(super) fn condition(query: &Query, columns: &Columns, now: Option<Timestamp>) -> Condition {
+    condition_reading(query, columns, now, None)
+}
+
+/// [`condition`], with the rows of the comparison numbered `range` among
+/// [`Condition::ranges`] read from the index that keeps its column, as a term of
+/// their own with no check of each row (when the list has that index).
+pub(super) fn condition_reading(
+    query: &Query,
+    columns: &Columns,
+    now: Option<Timestamp>,
+    range: Option<usize>,
+) -> Condition {
     let mut compiled = Condition {
         now,
         ..Condition::default()
@@ -159,6 +197,8 @@ pub(super) fn condition(query: &Query, columns: &Columns, now: Option<Timestamp>
         compiled.through = None;
         compiled.exact = false;
         compiled.compared = None;
+        // Only a term not negated is a range, numbered in the order they come.
+        compiled.reading = !term.negated && range == Some(compiled.ranges.len());
         let test = compiled.test(&term.test, columns);
         if let (false, Some(range)) = (term.negated, compiled.compared.take()) {
             compiled.ranges.push(range);
@@ -323,22 +363,18 @@ impl Condition {
         let Some((expr, op, q)) = self.comparison(column, op, bound) else {
             return "0".to_owned();
         };
-        self.compared = Some(Range {
+        let range = Range {
             column: expr,
             op,
             value: q.clone(),
-        });
-        if let Some(index) = index {
-            self.through = Some(format!(
-                "{key} IN ({rows} AND {value} {op} {q} AND {value} > {none})",
-                key = index.key,
-                rows = index.rows,
-                value = index.value,
-                none = index.none,
-            ));
+            index,
+        };
+        if let (true, Some(index), Some(rows)) = (self.reading, index, range.rows()) {
+            self.through = Some(format!("{} IN ({rows})", index.key));
             self.exact = true;
         }
-        // With an index, asked only when the term is negated.
+        self.compared = Some(range);
+        // Not asked of the rows an index gives.
         format!("{expr} {op} {q}")
     }
 
