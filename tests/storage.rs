@@ -336,8 +336,20 @@ fn a_ledger_of_every_earlier_version_migrates_to_the_current_schema_keeping_its_
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(format!("v{version}.db"));
         {
-            // What a jobledger of that version left behind, with one line ingested.
+            // What a jobledger of that version left behind, with one line ingested. Its
+            // connections had the function the text index's migration lowers text with.
             let conn = rusqlite::Connection::open(&path).unwrap();
+            conn.create_scalar_function(
+                "jobledger_lowered",
+                1,
+                rusqlite::functions::FunctionFlags::SQLITE_UTF8
+                    | rusqlite::functions::FunctionFlags::SQLITE_DETERMINISTIC,
+                |ctx| {
+                    let text: Option<String> = ctx.get(0)?;
+                    Ok(text.map(|t| jobledger::filter::lowered(&t)))
+                },
+            )
+            .unwrap();
             for (_, sql) in &files[..version] {
                 conn.execute_batch(sql).unwrap();
             }

@@ -28,8 +28,9 @@ pub(super) enum Column {
     Flag(&'static str),
     /// A signed number of seconds.
     Seconds(&'static str),
-    /// A [`Column::Seconds`], [`Column::Time`] or [`Column::AgeOf`] whose value an
-    /// index also keeps, as [`RangeIndex`] says.
+    /// A column whose value an index also keeps, as [`RangeIndex`] says: one
+    /// compared ([`Column::Seconds`], [`Column::Time`], [`Column::AgeOf`]) or one of a
+    /// closed set ([`Column::Equals`], [`Column::Code`]).
     Ranged(&'static Column, RangeIndex),
     /// A time.
     Time(&'static str),
@@ -37,10 +38,10 @@ pub(super) enum Column {
     AgeOf(&'static str),
 }
 
-/// An index that keeps a compared value in order, a row without a value under a
-/// value of its own below every real one: a comparison is the rows whose indexed
-/// value lies in its range (and above that one), read from the index, with no check
-/// of each row.
+/// An index that keeps a value in order, a row without a value under a value of its
+/// own below every real one: a comparison (or a closed-set name) is the rows whose
+/// indexed value lies in its range (and above that one), read from the index, with no
+/// check of each row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct RangeIndex {
     /// The list row's key.
@@ -54,10 +55,11 @@ pub(super) struct RangeIndex {
 }
 
 impl RangeIndex {
-    /// A statement of the keys of the index's rows whose value is `{op} {q}`.
-    fn rows_where(&self, op: &str, q: &str) -> String {
+    /// A statement of the keys of the index's rows whose value passes `test` (the
+    /// value's side of it left out: `> :q0`, `IN (:q1, :q2)`).
+    fn rows_where(&self, test: &str) -> String {
         format!(
-            "{rows} AND {value} {op} {q} AND {value} > {none}",
+            "{rows} AND {value} {test} AND {value} > {none}",
             rows = self.rows,
             value = self.value,
             none = self.none,
@@ -135,8 +137,8 @@ pub(super) struct Condition {
     pub values: Vec<(String, SqlValue)>,
     /// Some term keeps only rows the list's [`TextIndex`] gives.
     pub through_text_index: bool,
-    /// The comparisons every kept row meets (those of terms not negated), which an
-    /// index holding the column in order could serve as a range.
+    /// The comparisons and closed-set names every kept row meets (those of terms not
+    /// negated), which an index holding the column in order could serve as a range.
     pub ranges: Vec<Range>,
     /// The time ages are counted at.
     now: Option<Timestamp>,
@@ -150,25 +152,21 @@ pub(super) struct Condition {
     compared: Option<Range>,
 }
 
-/// A comparison of a column with a bound value that every kept row meets:
-/// `{column} {op} {value}`, `column` as the list's fields name it ([`Column::Seconds`],
-/// [`Column::Time`], the time of [`Column::AgeOf`]).
+/// A test of a column's value that every kept row passes: a comparison with a bound
+/// value, or the names of a closed set.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Range {
-    pub column: &'static str,
-    pub op: &'static str,
-    /// The bound value's name in the statement (`:q3`).
-    pub value: String,
+    /// The test, the value's side left out (`> :q3`, `IN (:q1, :q2)`).
+    pub test: String,
     /// The index that keeps the column in order, where the list has one.
     pub index: Option<RangeIndex>,
 }
 
 impl Range {
-    /// A statement of the keys of the rows the comparison keeps, read from its index
+    /// A statement of the keys of the rows the test keeps, read from its index
     /// alone; `None` without one.
     pub fn rows(&self) -> Option<String> {
-        self.index
-            .map(|index| index.rows_where(self.op, &self.value))
+        self.index.map(|index| index.rows_where(&self.test))
     }
 }
 
@@ -271,64 +269,98 @@ impl Condition {
                 }
                 check
             }
-            Test::Is(field, value) => match ((columns.field)(*field), value) {
-                (Some(Column::Text(expr)), Value::Text(text)) => {
-                    let q = self.bind(SqlValue::Text(lowered(text)));
-                    format!("{CONTAINS_LOWERED}({expr}, {q})")
-                }
-                (Some(Column::IndexedText(expr, column)), Value::Text(text)) => {
-                    let needle = lowered(text);
-                    let q = self.bind(SqlValue::Text(needle.clone()));
-                    let check = format!("{CONTAINS_LOWERED}({expr}, {q})");
-                    match columns.text_index {
-                        Some(index) => self.through_index(index, &[column], &needle, check),
-                        None => check,
-                    }
-                }
-                (Some(Column::Code(expr, names)), Value::Text(text)) => self
-                    .named_codes(expr, names(), &lowered(text))
-                    .unwrap_or_else(|| "0".to_owned()),
-                (
-                    Some(Column::Text(expr) | Column::IndexedText(expr, _) | Column::Code(expr, _)),
-                    Value::Nothing,
-                ) => {
-                    format!("({expr}) IS NULL")
-                }
-                (Some(Column::Equals(expr)), value) => {
-                    let name = match value {
-                        Value::Disposition(d) => d.as_str(),
-                        Value::Outcome(o) => o.as_str(),
-                        Value::Verdict(v) => v.as_str(),
-                        Value::Text(_) | Value::Nothing | Value::Yes(_) => {
-                            return "0".to_owned();
-                        }
-                    };
-                    let q = self.bind(SqlValue::Text(name.to_owned()));
-                    format!("{expr} = {q}")
-                }
-                (Some(Column::Flag(expr)), Value::Yes(yes)) => {
-                    if *yes {
-                        format!("({expr})")
-                    } else {
-                        format!("NOT ({expr})")
-                    }
-                }
-                // A field the list lacks keeps no row; the parser refuses it first.
-                _ => "0".to_owned(),
-            },
+            Test::Is(field, value) => self.is(columns, *field, value),
             Test::Compare(field, op, bound) => self.compare(columns, *field, *op, *bound),
+        }
+    }
+
+    /// The test that `field` is `value`.
+    fn is(&mut self, columns: &Columns, field: Field, value: &Value) -> String {
+        let (column, index) = ranged((columns.field)(field));
+        match (column, value) {
+            (Some(Column::Text(expr)), Value::Text(text)) => {
+                let q = self.bind(SqlValue::Text(lowered(text)));
+                format!("{CONTAINS_LOWERED}({expr}, {q})")
+            }
+            (Some(Column::IndexedText(expr, column)), Value::Text(text)) => {
+                let needle = lowered(text);
+                let q = self.bind(SqlValue::Text(needle.clone()));
+                let check = format!("{CONTAINS_LOWERED}({expr}, {q})");
+                match columns.text_index {
+                    Some(index) => self.through_index(index, &[column], &needle, check),
+                    None => check,
+                }
+            }
+            (Some(Column::Code(expr, names)), Value::Text(text)) => {
+                match self.codes_in(names(), &lowered(text)) {
+                    Some(test) => self.ranged(expr, test, index),
+                    None => "0".to_owned(),
+                }
+            }
+            (
+                Some(Column::Text(expr) | Column::IndexedText(expr, _) | Column::Code(expr, _)),
+                Value::Nothing,
+            ) => {
+                format!("({expr}) IS NULL")
+            }
+            (Some(Column::Equals(expr)), value) => match self.equals(value) {
+                Some(test) => self.ranged(expr, test, index),
+                None => "0".to_owned(),
+            },
+            (Some(Column::Flag(expr)), Value::Yes(yes)) => {
+                if *yes {
+                    format!("({expr})")
+                } else {
+                    format!("NOT ({expr})")
+                }
+            }
+            // A field the list lacks keeps no row; the parser refuses it first.
+            _ => "0".to_owned(),
         }
     }
 
     /// `expr IN (...)` the codes of `names` whose names contain `needle` (lowered
     /// already), or `None` when none does.
     fn named_codes(&mut self, expr: &str, names: Vec<&str>, needle: &str) -> Option<String> {
+        self.codes_in(names, needle)
+            .map(|test| format!("{expr} {test}"))
+    }
+
+    /// `IN (...)` the codes of `names` whose names contain `needle` (lowered already),
+    /// or `None` when none does.
+    fn codes_in(&mut self, names: Vec<&str>, needle: &str) -> Option<String> {
         let named: Vec<String> = names
             .into_iter()
             .filter(|name| lowered(name).contains(needle))
             .map(|name| self.bind(SqlValue::Text(name.to_owned())))
             .collect();
-        (!named.is_empty()).then(|| format!("{expr} IN ({})", named.join(", ")))
+        (!named.is_empty()).then(|| format!("IN ({})", named.join(", ")))
+    }
+
+    /// `= :q`, `value` a closed set's name, or `None` for a value of no closed set.
+    fn equals(&mut self, value: &Value) -> Option<String> {
+        let name = match value {
+            Value::Disposition(d) => d.as_str(),
+            Value::Outcome(o) => o.as_str(),
+            Value::Verdict(v) => v.as_str(),
+            Value::Text(_) | Value::Nothing | Value::Yes(_) => return None,
+        };
+        let q = self.bind(SqlValue::Text(name.to_owned()));
+        Some(format!("= {q}"))
+    }
+
+    /// `{expr} {test}`, the term's check, noted as a range of `index` (which keeps
+    /// `expr`), and read from it instead when the term is the one to read.
+    fn ranged(&mut self, expr: &str, test: String, index: Option<RangeIndex>) -> String {
+        let range = Range { test, index };
+        if let (true, Some(index), Some(rows)) = (self.reading, index, range.rows()) {
+            self.through = Some(format!("{} IN ({rows})", index.key));
+            self.exact = true;
+        }
+        let check = format!("{expr} {}", range.test);
+        self.compared = Some(range);
+        // Not asked of the rows an index gives.
+        check
     }
 
     /// `check` (whether a row contains `needle`), with the rows `index` gives for
@@ -356,26 +388,13 @@ impl Condition {
         let Some(column) = (columns.field)(field) else {
             return "0".to_owned();
         };
-        let (column, index) = match column {
-            Column::Ranged(column, index) => (*column, Some(index)),
-            column => (column, None),
+        let (Some(column), index) = ranged(Some(column)) else {
+            return "0".to_owned();
         };
         let Some((expr, op, q)) = self.comparison(column, op, bound) else {
             return "0".to_owned();
         };
-        let range = Range {
-            column: expr,
-            op,
-            value: q.clone(),
-            index,
-        };
-        if let (true, Some(index), Some(rows)) = (self.reading, index, range.rows()) {
-            self.through = Some(format!("{} IN ({rows})", index.key));
-            self.exact = true;
-        }
-        self.compared = Some(range);
-        // Not asked of the rows an index gives.
-        format!("{expr} {op} {q}")
+        self.ranged(expr, format!("{op} {q}"), index)
     }
 
     /// A comparison of `column` with `bound`, as its expression, operator and bound
@@ -412,6 +431,14 @@ impl Condition {
             }
             _ => return None,
         })
+    }
+}
+
+/// A column, and the index that keeps its value when it is [`Column::Ranged`].
+fn ranged(column: Option<Column>) -> (Option<Column>, Option<RangeIndex>) {
+    match column {
+        Some(Column::Ranged(column, index)) => (Some(*column), Some(index)),
+        column => (column, None),
     }
 }
 
