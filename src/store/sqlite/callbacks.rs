@@ -10,7 +10,8 @@ use super::closed_sets::{WAITING, WAITING_C};
 use super::columns::{CALLBACK_SORT_COLUMN, callback_columns, callback_from};
 use super::counts::disposition_counts;
 use super::filter::{
-    Column, Columns, Condition, RangeIndex, TextIndex, bind_named, condition_reading, query_named,
+    Column, Columns, Condition, NEAR_ROWS, Near, RangeIndex, TextIndex, bind_named,
+    condition_reading, query_named,
 };
 use super::query::Select;
 use super::{Ledger, StoreError, Writer};
@@ -35,12 +36,33 @@ impl CallbackFilter {
     /// [`CallbackFilter::condition`], the comparison numbered `range` among its ranges
     /// read from the sorted index that keeps its column (the review lists have some).
     fn condition_reading(&self, range: Option<usize>) -> Condition {
-        let columns = if self.reads_review_list() {
-            &REVIEW_CALLBACK_FIELDS
+        self.condition_with(range, true)
+    }
+
+    /// [`CallbackFilter::condition_reading`], text found through the text index only
+    /// when `text_index` (else each row's text is checked).
+    fn condition_with(&self, range: Option<usize>, text_index: bool) -> Condition {
+        self.condition_near(range, text_index, None)
+    }
+
+    /// [`CallbackFilter::condition_with`], the text index's rows read only `near` a
+    /// key when given.
+    fn condition_near(
+        &self,
+        range: Option<usize>,
+        text_index: bool,
+        near: Option<Near>,
+    ) -> Condition {
+        let fields = if self.reads_review_list() {
+            REVIEW_CALLBACK_FIELDS
         } else {
-            &CALLBACK_FIELDS
+            CALLBACK_FIELDS
         };
-        condition_reading(&self.query, columns, self.now, range)
+        let columns = Columns {
+            text_index: fields.text_index.filter(|_| text_index),
+            ..fields
+        };
+        condition_reading(&self.query, &columns, self.now, range, near)
     }
 
     /// Lists held or quarantined callbacks only (a review list, or its open questions),
@@ -236,8 +258,9 @@ pub(super) fn filtered(
     conn: &Connection,
     filter: &CallbackFilter,
     columns: &'static str,
+    chosen: Option<&LastChoice>,
 ) -> rusqlite::Result<(Select, Condition)> {
-    let condition = chosen_condition(conn, filter)?;
+    let condition = chosen_condition(conn, filter, chosen)?;
     let select = Select::new(columns, "callbacks c");
     // A review list reads only its partial index and the rows it names.
     let select = if filter.is_review() {
@@ -270,23 +293,73 @@ pub(super) fn filtered(
 /// Counting a range reads its index alone (2 ms for those 40,295 rows): the choice a
 /// planner with statistics would make, made with the counts themselves. Either way
 /// gives the same rows.
+///
+/// A range of at most [`CHECKED_TEXT_ROWS`] callbacks has each one's text checked,
+/// rather than the text index's rows for a text term looked up too: a word that many
+/// callbacks hold gave the text index tens of thousands of rows to put in a list
+/// before the first page (`by:staff gap>5m` in Held, 40,295 of them, none in the
+/// range: 41 ms a page).
+///
+/// `last` keeps the choice for the next statement of the same condition: a page
+/// reload reads up to three pages and a count, and each counted the range again
+/// (15 ms for a range of 42,980 held callbacks).
 pub(super) fn chosen_condition(
     conn: &Connection,
     filter: &CallbackFilter,
+    last: Option<&LastChoice>,
 ) -> rusqlite::Result<Condition> {
     let condition = filter.condition();
-    Ok(match range_to_read(conn, filter, &condition)? {
-        Some(range) => filter.condition_reading(Some(range)),
+    let key = format!(
+        "{:?} {} {:?} {:?}",
+        filter.disposition, filter.open, condition.sql, condition.values
+    );
+    let kept = last.and_then(|last| last.get(&key));
+    let chosen = match kept {
+        Some(chosen) => chosen,
+        None => range_to_read(conn, filter, &condition)?,
+    };
+    if let (None, Some(last)) = (kept, last) {
+        last.keep(key, chosen);
+    }
+    Ok(match chosen {
+        Some((range, held)) => filter.condition_with(Some(range), held > CHECKED_TEXT_ROWS),
         None => condition,
     })
 }
 
-/// The number of the range [`chosen_condition`] reads from its index, if any.
+/// A range holding at most this many callbacks has their text checked one by one
+/// (about a millisecond), not looked up in the text index too.
+const CHECKED_TEXT_ROWS: i64 = 4096;
+
+/// The range [`chosen_condition`] chose for a condition, kept for its next statement
+/// on the same connection (the choice changes the speed of a statement, never its
+/// rows, so a choice made before a write is still a right one).
+#[derive(Debug, Default)]
+pub(super) struct LastChoice(std::cell::RefCell<Option<(String, Chosen)>>);
+
+/// The range read and the callbacks it holds, or none.
+type Chosen = Option<(usize, i64)>;
+
+impl LastChoice {
+    fn get(&self, key: &str) -> Option<Chosen> {
+        let last = self.0.borrow();
+        last.as_ref()
+            .filter(|(kept, _)| kept == key)
+            .map(|(_, chosen)| *chosen)
+    }
+
+    fn keep(&self, key: String, chosen: Chosen) {
+        *self.0.borrow_mut() = Some((key, chosen));
+    }
+}
+
+/// The number of the range [`chosen_condition`] reads from its index, with the
+/// callbacks it holds, if any.
 fn range_to_read(
     conn: &Connection,
     filter: &CallbackFilter,
     condition: &Condition,
-) -> rusqlite::Result<Option<usize>> {
+) -> rusqlite::Result<Chosen> {
     let mut narrowest: Option<(i64, usize)> = None;
     for (number, range) in condition.ranges.iter().enumerate() {
         let Some(rows) = range.rows() else { continue };
@@ -312,7 +385,7 @@ fn range_to_read(
         Some(d) => counts.get(d),
         None => counts.held + counts.quarantined,
     };
-    Ok((held.saturating_mul(4) <= listed).then_some(number))
+    Ok((held.saturating_mul(4) <= listed).then_some((number, held)))
 }
 
 /// `select` narrowed to the callbacks `filter` keeps (its `condition` compiled from the
@@ -437,7 +510,7 @@ impl Ledger {
         batch: usize,
         mut each: impl FnMut(&mut Vec<CallbackRow>) -> std::result::Result<(), E>,
     ) -> std::result::Result<(), E> {
-        let condition = self.run(|c| chosen_condition(c, filter))?;
+        let condition = self.run(|c| chosen_condition(c, filter, Some(&self.chosen)))?;
         let sql = report_statement(filter, &condition);
         let mut st = self.conn.prepare_cached(&sql).map_err(|e| self.err(e))?;
         let mut named: Vec<(&str, &dyn rusqlite::ToSql)> =
@@ -499,12 +572,87 @@ impl Ledger {
         sort: Sort,
         page: &PageRequest<CallbackKey>,
     ) -> Result<Vec<(CallbackRow, SortValue)>> {
-        let condition = self.run(|c| chosen_condition(c, filter))?;
+        let condition = self.run(|c| chosen_condition(c, filter, Some(&self.chosen)))?;
+        if sort.column == SortColumn::Ledger
+            && condition.through_text_index
+            && let Some(rows) = self.near_the_key(attempt_state, filter, sort, page, &condition)?
+        {
+            return Ok(rows);
+        }
         let sql = sorted_statement(attempt_state, filter, sort, page, &condition);
+        self.sorted_rows(&sql, filter, page, &condition)
+    }
+
+    /// A page of a list in ledger order under a condition that searches text, read
+    /// from the first [`NEAR_ROWS`] rows the text index gives for each text term from
+    /// the page's key on: `None` when those hold less than a page and some term's
+    /// rows go on past them.
+    ///
+    /// A word many callbacks hold gave the text index tens of thousands of rows to
+    /// list before the first page was read (`by:staff` in Held: 42,980 rows, 87 ms a
+    /// page, and a reload reads two or three pages); the text index gives its rows in
+    /// key order, and stops at the limit (about a millisecond for 4,096 of them).
+    fn near_the_key(
+        &self,
+        attempt_state: bool,
+        filter: &CallbackFilter,
+        sort: Sort,
+        page: &PageRequest<CallbackKey>,
+        condition: &Condition,
+    ) -> Result<Option<Vec<(CallbackRow, SortValue)>>> {
+        let keyset = &page.keyset;
+        // Read towards the start of the list (paging up, or a list largest first).
+        let backwards = keyset.backwards() != sort.descending;
+        let comparison = keyset
+            .comparison()
+            .map(|op| if sort.descending { descending(op) } else { op });
+        let bound = match comparison {
+            Some(op) => format!("{op} :seq"),
+            None if backwards => format!("< {}", i64::MAX),
+            None => "> 0".to_owned(),
+        };
+        let direction = if backwards { "DESC" } else { "ASC" };
+        let near = Near { bound, direction };
+        let near = filter.condition_near(condition.read_range, true, Some(near));
+        let sql = sorted_statement(attempt_state, filter, sort, page, &near);
+        let rows = self.sorted_rows(&sql, filter, page, &near)?;
+        if rows.len() >= page.limit {
+            return Ok(Some(rows));
+        }
+        // Fewer than a page: all there is only when every term's rows ended short of
+        // the limit.
+        let seq = keyset.key().map(|k| k.seq);
+        for rows in &near.near_rows {
+            let held = self.run(|c| {
+                let mut st = c.prepare_cached(&format!("SELECT count(*) FROM ({rows})"))?;
+                let mut named: Vec<(&str, &dyn rusqlite::ToSql)> = vec![(":seq", &seq)];
+                named.extend(near.named());
+                query_named(&mut st, &named, |row| row.get::<_, i64>(0))
+            })?;
+            let short = held
+                .first()
+                .and_then(|n| usize::try_from(*n).ok())
+                .is_some_and(|n| n < NEAR_ROWS);
+            if !short {
+                return Ok(None);
+            }
+        }
+        Ok(Some(rows))
+    }
+
+    /// The rows of a page statement (`sql`, of [`sorted_statement`]) under
+    /// `condition`, in list order.
+    fn sorted_rows(
+        &self,
+        sql: &str,
+        filter: &CallbackFilter,
+        page: &PageRequest<CallbackKey>,
+        condition: &Condition,
+    ) -> Result<Vec<(CallbackRow, SortValue)>> {
         let keyset = &page.keyset;
         let (value, seq) = keyset.key().map(|k| (k.value.clone(), k.seq)).unzip();
         let mut rows = self.run(|c| {
-            let mut st = c.prepare_cached(&sql)?;
+            let mut st = c.prepare_cached(sql)?;
             let mut named: Vec<(&str, &dyn rusqlite::ToSql)> = vec![
                 (":seq", &seq),
                 (":value", &value),
@@ -531,7 +679,7 @@ impl Ledger {
             return Ok(filter.disposition.map_or(counts.total(), |d| counts.get(d)));
         }
         self.run(|c| {
-            let (select, condition) = filtered(c, filter, "count(*)")?;
+            let (select, condition) = filtered(c, filter, "count(*)", Some(&self.chosen))?;
             let mut st = c.prepare_cached(&select.sql())?;
             let named = filtered_values(filter, &condition);
             let counts = query_named(&mut st, &named, |row| row.get(0))?;
@@ -745,7 +893,7 @@ mod tests {
     use crate::decision::Disposition;
     use crate::filter::{Sort, SortColumn};
     use crate::store::sqlite::Ledger;
-    use crate::store::{CallbackFilter, PageRequest};
+    use crate::store::{CallbackFilter, CallbackKey, PageRequest};
 
     /// The gap sort key is the expression of `callbacks_review_by_gap` as a fresh
     /// ledger's schema holds it, and a gap-sorted page of a review list is read in
@@ -1013,6 +1161,73 @@ mod tests {
         }
     }
 
+    /// A page of a text search reads the text index's rows near its key, and past
+    /// them when they hold less than a page: every page, in every direction, is the
+    /// page that checking each callback's text gives.
+    #[test]
+    fn a_text_search_near_the_key_gives_the_rows_of_checking_every_callback() {
+        use crate::store::Keyset;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("l.db");
+        crate::demo::build(
+            &path,
+            crate::demo::demo_now(),
+            crate::demo::DemoData::Synthetic { jobs: 300, seed: 5 },
+            |_| {},
+        )
+        .unwrap();
+        let ledger = Ledger::open(&path).unwrap();
+        let queries = [
+            "by:staff",
+            "job:job-00",
+            "job:0012",
+            "staff",
+            "12",
+            "hotel",
+            "job:1 by:a",
+        ];
+        for disposition in [None, Some(Disposition::Hold)] {
+            for query in queries {
+                let filter = report_filter(disposition, false, query);
+                // What checking each callback's text, with no index, gives.
+                let checked = filter.condition_with(None, false);
+                let every = |sort: Sort, page: &PageRequest<CallbackKey>| -> Vec<i64> {
+                    let sql = sorted_statement(true, &filter, sort, page, &checked);
+                    let rows = ledger.sorted_rows(&sql, &filter, page, &checked).unwrap();
+                    rows.into_iter().map(|(row, _)| row.seq).collect()
+                };
+                let seqs = every(Sort::default(), &PageRequest::first(100_000));
+                let middle = seqs.get(seqs.len() / 2).copied().unwrap_or(1);
+                let key = CallbackKey::in_ledger_order(middle);
+                for descending in [false, true] {
+                    let sort = Sort {
+                        descending,
+                        ..Sort::default()
+                    };
+                    for keyset in [
+                        Keyset::First,
+                        Keyset::Last,
+                        Keyset::After(key.clone()),
+                        Keyset::From(key.clone()),
+                        Keyset::Before(key.clone()),
+                    ] {
+                        for limit in [1, 5, 40] {
+                            let page = PageRequest::at(keyset.clone(), limit);
+                            let read: Vec<i64> = ledger
+                                .callbacks_sorted_page(&filter, sort, &page)
+                                .unwrap()
+                                .into_iter()
+                                .map(|(row, _)| row.seq)
+                                .collect();
+                            let want = every(sort, &page);
+                            assert_eq!(read, want, "{disposition:?} {query:?} {sort:?} {page:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// A range is read only when it holds at most a quarter of the list (counted, the
     /// narrowest of them taken): a range that holds most of the list is slower to
     /// read, row by row, than the list's own index. Pages, counts and reports choose
@@ -1055,17 +1270,16 @@ mod tests {
             let condition = filter.condition();
             let chosen = range_to_read(&ledger.conn, &filter, &condition)
                 .unwrap()
-                .and_then(|number| condition.ranges[number].index);
+                .and_then(|(number, _)| condition.ranges[number].index);
             assert_eq!(chosen, index, "{query}");
-            let read = super::chosen_condition(&ledger.conn, &filter).unwrap();
-            assert_eq!(
-                read.sql
-                    .as_deref()
-                    .unwrap_or_default()
-                    .contains("INDEXED BY"),
-                index.is_some(),
-                "{query}"
-            );
+            let read = super::chosen_condition(&ledger.conn, &filter, None).unwrap();
+            let sql = read.sql.as_deref().unwrap_or_default();
+            assert_eq!(sql.contains("INDEXED BY"), index.is_some(), "{query}");
+            // The few callbacks of a range are checked for text, not looked up in
+            // the text index too.
+            if query.contains("hotel") {
+                assert!(!sql.contains("MATCH"), "{query}: {sql}");
+            }
         }
     }
 }

@@ -137,6 +137,12 @@ pub(super) struct Condition {
     pub values: Vec<(String, SqlValue)>,
     /// Some term keeps only rows the list's [`TextIndex`] gives.
     pub through_text_index: bool,
+    /// The number of the range read from its index, when one is.
+    pub read_range: Option<usize>,
+    /// The text index's rows are read only [`Near`] a key, when given.
+    near: Option<Near>,
+    /// Each text term's rows near the key, as statements ([`Condition::near`]).
+    pub near_rows: Vec<String>,
     /// The comparisons and closed-set names every kept row meets (those of terms not
     /// negated), which an index holding the column in order could serve as a range.
     pub ranges: Vec<Range>,
@@ -151,6 +157,22 @@ pub(super) struct Condition {
     /// The comparison of the term just compiled, when it is one.
     compared: Option<Range>,
 }
+
+/// The first [`NEAR_ROWS`] rows the text index gives from a key on, in one
+/// direction, in place of all it gives: a word most callbacks hold gives a page of
+/// them within its first few thousand, where listing all of them cost tens of
+/// milliseconds before a page was read.
+#[derive(Debug, Clone)]
+pub(super) struct Near {
+    /// The rows' keys from the page's key on (`rowid > :seq`).
+    pub bound: String,
+    /// `ASC` reading on, `DESC` reading back.
+    pub direction: &'static str,
+}
+
+/// The rows of the text index read [`Near`] a key at most (a handful in the unit
+/// tests, whose ledgers are small, so that a page is often read past them).
+pub(super) const NEAR_ROWS: usize = if cfg!(test) { 8 } else { 4096 };
 
 /// A test of a column's value that every kept row passes: a comparison with a bound
 /// value, or the names of a closed set.
@@ -174,20 +196,24 @@ impl Range {
 /// counted at `now` (an age term keeps no row without it). Each row is checked
 /// against every comparison; [`condition_reading`] reads one from its index instead.
 pub(super) fn condition(query: &Query, columns: &Columns, now: Option<Timestamp>) -> Condition {
-    condition_reading(query, columns, now, None)
+    condition_reading(query, columns, now, None, None)
 }
 
 /// [`condition`], with the rows of the comparison numbered `range` among
 /// [`Condition::ranges`] read from the index that keeps its column, as a term of
-/// their own with no check of each row (when the list has that index).
+/// their own with no check of each row (when the list has that index), and the text
+/// index's rows read only `near` a key when given.
 pub(super) fn condition_reading(
     query: &Query,
     columns: &Columns,
     now: Option<Timestamp>,
     range: Option<usize>,
+    near: Option<Near>,
 ) -> Condition {
     let mut compiled = Condition {
         now,
+        read_range: range,
+        near,
         ..Condition::default()
     };
     let mut parts = Vec::new();
@@ -197,7 +223,12 @@ pub(super) fn condition_reading(
         compiled.compared = None;
         // Only a term not negated is a range, numbered in the order they come.
         compiled.reading = !term.negated && range == Some(compiled.ranges.len());
+        let near_rows = compiled.near_rows.len();
         let test = compiled.test(&term.test, columns);
+        if term.negated {
+            // A negated term reads no rows from the index.
+            compiled.near_rows.truncate(near_rows);
+        }
         if let (false, Some(range)) = (term.negated, compiled.compared.take()) {
             compiled.ranges.push(range);
         }
@@ -375,11 +406,19 @@ impl Condition {
     ) -> String {
         if let Some(query) = trigram_query(in_columns, needle) {
             let m = self.bind(SqlValue::Text(query));
-            self.through = Some(format!(
-                "{key} IN (SELECT rowid FROM {table} WHERE {table} MATCH {m})",
-                key = index.key,
+            let mut rows = format!(
+                "SELECT rowid FROM {table} WHERE {table} MATCH {m}",
                 table = index.table
-            ));
+            );
+            if let Some(near) = &self.near {
+                let _ = write!(
+                    rows,
+                    " AND rowid {} ORDER BY rowid {} LIMIT {NEAR_ROWS}",
+                    near.bound, near.direction
+                );
+                self.near_rows.push(rows.clone());
+            }
+            self.through = Some(format!("{key} IN ({rows})", key = index.key));
         }
         check
     }

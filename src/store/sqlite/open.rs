@@ -148,6 +148,7 @@ fn open_as(
         opened,
         turns,
         log_left_empty: std::cell::Cell::new(false),
+        chosen: Box::default(),
     })
 }
 

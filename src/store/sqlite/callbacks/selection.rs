@@ -13,7 +13,7 @@ use super::{callback_select, filtered, filtered_values};
 /// Every callback `filter` keeps, in ingest order: the statement that counts the
 /// list ([`Ledger::count_callbacks`]), so what is marked is what was listed.
 fn matching_seqs(conn: &Connection, filter: &CallbackFilter) -> rusqlite::Result<Vec<i64>> {
-    let (select, condition) = filtered(conn, filter, "c.seq")?;
+    let (select, condition) = filtered(conn, filter, "c.seq", None)?;
     let sql = select.order_by(&["c.seq"], "ASC").sql();
     let mut st = conn.prepare_cached(&sql)?;
     query_named(&mut st, &filtered_values(filter, &condition), |row| {
