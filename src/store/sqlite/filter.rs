@@ -52,6 +52,10 @@ pub(super) struct RangeIndex {
     pub value: &'static str,
     /// The value the index gives a row without one.
     pub none: &'static str,
+    /// The index holds only the rows whose value is above this (its partial
+    /// `WHERE` is `value > none`, `none` this number): it serves only a comparison
+    /// that keeps no other row.
+    pub above: Option<i64>,
 }
 
 impl RangeIndex {
@@ -430,6 +434,7 @@ impl Condition {
         let (Some(column), index) = ranged(Some(column)) else {
             return "0".to_owned();
         };
+        let index = index.filter(|index| serves(index.above, op, bound));
         let Some((expr, op, q)) = self.comparison(column, op, bound) else {
             return "0".to_owned();
         };
@@ -470,6 +475,17 @@ impl Condition {
             }
             _ => return None,
         })
+    }
+}
+
+/// Whether an index holding only values above `above` (every value, without one)
+/// holds every row that `op bound` keeps.
+fn serves(above: Option<i64>, op: Comparison, bound: Bound) -> bool {
+    match (above, op, bound) {
+        (None, _, _) => true,
+        (Some(above), Comparison::Greater, Bound::Seconds(s)) => s >= above,
+        (Some(above), Comparison::GreaterOrEqual, Bound::Seconds(s)) => s > above,
+        _ => false,
     }
 }
 
