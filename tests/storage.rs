@@ -338,6 +338,20 @@ fn a_ledger_of_every_earlier_version_migrates_to_the_current_schema_keeping_its_
         {
             // What a jobledger of that version left behind, with one line ingested.
             let conn = rusqlite::Connection::open(&path).unwrap();
+            // Migration 16 lowers callbacks' text by a function every jobledger
+            // connection has.
+            conn.create_scalar_function(
+                "jobledger_lowered",
+                1,
+                rusqlite::functions::FunctionFlags::SQLITE_UTF8
+                    | rusqlite::functions::FunctionFlags::SQLITE_DETERMINISTIC,
+                |ctx| {
+                    Ok(ctx
+                        .get::<Option<String>>(0)?
+                        .map(|t| jobledger::filter::lowered(&t)))
+                },
+            )
+            .unwrap();
             for (_, sql) in &files[..version] {
                 conn.execute_batch(sql).unwrap();
             }

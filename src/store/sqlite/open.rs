@@ -28,6 +28,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/014_claims.sql"),
     include_str!("migrations/015_looks.sql"),
     include_str!("migrations/016_callback_text_index.sql"),
+    include_str!("migrations/017_reconciliation_kept.sql"),
 ];
 
 /// The page size of a new ledger file, in bytes.
