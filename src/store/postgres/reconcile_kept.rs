@@ -1,10 +1,15 @@
 //! The reconciliation's glance as the ledger keeps it, on PostgreSQL: the jobs each
-//! finding names (the triggers of schema 7 keep them as every row is written), counted
-//! over their own rows, and the latest hours' jobs by state over the jobs by acceptance
-//! time. Range reads: the console's first screen does not read every job.
+//! finding names (schema 7), counted over their own rows, and the latest hours' jobs
+//! by state over the jobs by acceptance time. Range reads: the console's first screen
+//! does not read every job.
+//!
+//! A [`Writer`] notes the jobs a transaction touches and, at commit, judges them all
+//! in one statement by the rule of the walk over every job (`Finding::holds`, in SQL):
+//! a job's findings are rows added or removed. A job whose every event comes in one
+//! transaction is judged once, at its end.
 
 use super::writer::Values;
-use super::{Ledger, StoreError};
+use super::{Ledger, StoreError, Writer};
 use crate::store::{Finding, FindingKept, HourKept};
 
 type Result<T> = std::result::Result<T, StoreError>;
@@ -94,5 +99,62 @@ impl Ledger {
             }
         }
         Ok(kept)
+    }
+}
+
+impl Writer<'_> {
+    /// Something that may decide a job's findings was written (the job, its state, an
+    /// output, a check, a notification, a decision acted on, a conflicting
+    /// resubmission): the job is judged again at commit.
+    pub(super) fn touch(&mut self, job_id: &str) {
+        if !self.touched.contains(job_id) {
+            self.touched.insert(job_id.to_owned());
+        }
+    }
+
+    /// Judges every job touched (with every row kept to write already written): the
+    /// findings that name it now are kept, those that no longer do removed.
+    pub(super) fn judge_touched(&self) -> Result<()> {
+        if self.touched.is_empty() {
+            return Ok(());
+        }
+        let jobs: Vec<&str> = self.touched.iter().map(String::as_str).collect();
+        self.execute_direct(
+            "WITH touched AS (SELECT unnest($1::text[]) AS job_id),
+             wanted AS (
+                 SELECT 'missing_output' AS finding, j.job_id FROM touched t
+                   JOIN jobs j ON j.job_id = t.job_id
+                  WHERE (j.state = 'succeeded' OR j.state = 'completed_late')
+                    AND NOT reconcile_output_exists(j.job_id)
+                 UNION ALL
+                 SELECT 'missing_notification', j.job_id FROM touched t
+                   JOIN jobs j ON j.job_id = t.job_id
+                  WHERE NOT (j.state = 'accepted' OR j.state = 'running' OR j.state = 'timed_out')
+                    AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.job_id = j.job_id)
+                 UNION ALL
+                 SELECT 'divergent_decisions', j.job_id FROM touched t
+                   JOIN jobs j ON j.job_id = t.job_id
+                  WHERE (SELECT count(*) FROM (SELECT 1 FROM decisions d
+                          WHERE d.job_id = j.job_id AND d.suppressed = 0 LIMIT 2) two) > 1
+                 UNION ALL
+                 SELECT 'conflicting_submissions', j.job_id FROM touched t
+                   JOIN jobs j ON j.job_id = t.job_id
+                  WHERE EXISTS (SELECT 1 FROM repeated_submissions r
+                                 WHERE r.job_id = j.job_id AND r.conflicting = 1)
+             ),
+             gone AS (
+                 DELETE FROM reconcile_findings f USING touched t
+                  WHERE f.finding IN ('missing_output', 'missing_notification',
+                                      'divergent_decisions', 'conflicting_submissions')
+                    AND f.job_id = t.job_id
+                    AND NOT EXISTS (SELECT 1 FROM wanted w
+                                     WHERE w.finding = f.finding AND w.job_id = f.job_id)
+             )
+             INSERT INTO reconcile_findings (finding, job_id)
+                  SELECT finding, job_id FROM wanted
+                 ON CONFLICT (finding, job_id) DO NOTHING",
+            &[&jobs],
+        )?;
+        Ok(())
     }
 }
