@@ -348,6 +348,50 @@ pub fn account(
     Ok(accounts)
 }
 
+/// The windows an hour wide the ledger keeps (see [`kept_accounts`]).
+pub const HOUR_S: i64 = 3600;
+
+/// What [`account`] finds with windows an hour wide and no aged list, read from what
+/// the ledger keeps instead of from every job: the same counts and first job ids, and
+/// the latest `recent` windows (oldest first, as [`account`] lists them all). A range
+/// read each, however many jobs the ledger holds.
+pub fn kept_accounts(ledger: &Ledger, keep: usize, recent: usize) -> Result<Accounts, StoreError> {
+    let found = |finding| -> Result<Finding, StoreError> {
+        let kept = ledger.finding_kept(finding, keep)?;
+        Ok(Finding {
+            count: kept.count,
+            first: kept.first,
+        })
+    };
+    let mut windows: Vec<Window> = ledger
+        .recent_hours_kept(recent)?
+        .into_iter()
+        .map(|hour| Window {
+            start: hour.start,
+            end: hour.start.plus_seconds(HOUR_S),
+            accepted: hour.states.iter().sum(),
+            conflicting_submissions: hour.conflicting_submissions,
+            divergent_decisions: hour.divergent_decisions,
+            states: JobState::ALL
+                .iter()
+                .zip(hour.states)
+                .map(|(s, n)| (s.as_str(), n))
+                .collect(),
+        })
+        .collect();
+    windows.reverse();
+    Ok(Accounts {
+        accepted: ledger.job_count()?,
+        missing_terminal: found(store::Finding::MissingTerminal)?,
+        missing_output: found(store::Finding::MissingOutput)?,
+        missing_notification: found(store::Finding::MissingNotification)?,
+        divergent_decisions: found(store::Finding::DivergentDecisions)?,
+        conflicting_submissions: found(store::Finding::ConflictingSubmissions)?,
+        windows,
+        aged: Vec::new(),
+    })
+}
+
 /// Reconciles every accepted job at `now`, with windows `window_s` seconds wide.
 pub fn reconcile(
     ledger: &Ledger,

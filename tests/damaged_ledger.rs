@@ -405,7 +405,11 @@ fn salvaged(damage: impl FnOnce(&Path)) -> Salvaged {
         "every callback saved is in the new ledger's text index"
     );
     for (table, rows) in &kept {
-        if table == "ledger_counts" || table == "callback_text_docsize" {
+        // Counts and what the reconciliation keeps are made again from the rows saved.
+        if table == "ledger_counts"
+            || table == "callback_text_docsize"
+            || table.starts_with("reconcile_")
+        {
             continue;
         }
         let line = report

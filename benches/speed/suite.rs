@@ -56,7 +56,7 @@ pub struct Config {
     /// lines a job); `JOBLEDGER_BENCH_PG_JOBS` overrides it.
     pub pg_jobs: u64,
     /// Only this part of the suite (`--only ingest`, `--only bulk`, `--only query`,
-    /// `--only search`, `--only cli`, `--only postgres`), when set.
+    /// `--only search`, `--only cli`, `--only postgres`, `--only console`), when set.
     pub only: Option<String>,
 }
 
@@ -162,6 +162,10 @@ pub fn run(config: &Config) -> Result<Vec<Figure>> {
         reconcile::run(config, &big, &mut figures)?;
         console::run(config, &small, &big, &mut figures)?;
         reports::run(config, &big, &mut figures)?;
+    } else if config.wants("console") {
+        let big = data::ledger(config, config.big_jobs)?;
+        let small = data::ledger(config, config.small_jobs)?;
+        console::run(config, &small, &big, &mut figures)?;
     }
     if config.wants("cli") {
         let big = match cli::ledger_given() {

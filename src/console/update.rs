@@ -36,7 +36,7 @@ use super::model::detail::DetailKey;
 use super::model::{Flash, List, Model, Overlay};
 use super::tab::Tab;
 pub use dispatch::{mouse, press, update};
-use reads::{LedgerRows, SummaryWorker};
+use reads::LedgerRows;
 
 /// With the system clock, ages move without the ledger changing: recount this often.
 const RECOUNT_EVERY_S: i64 = 30;
@@ -54,7 +54,6 @@ pub struct App {
     ledger: Ledger,
     model: Model,
     /// Counts the summary of a large ledger off this thread.
-    summary_worker: SummaryWorker,
     data_version: i64,
     counted_at: Timestamp,
     quit: bool,
@@ -85,12 +84,10 @@ impl App {
             ledger.keep_writes_durable()?;
         }
         let data_version = ledger.data_version()?;
-        let summary_worker = SummaryWorker::new(ledger.location());
         let path = ledger.location().to_string();
         let mut app = App {
             ledger,
             model: Model::new(path, clock, now, reviewer, read_only),
-            summary_worker,
             data_version,
             counted_at: now,
             quit: false,
@@ -291,7 +288,6 @@ impl App {
         }
         file_watch::check(self)?;
         query::take_search(self)?;
-        self.take_summary();
         self.model.now = self.model.clock.now();
         let version = self.ledger.data_version()?;
         let clock_moved = self.model.now.seconds_since(self.counted_at) >= RECOUNT_EVERY_S;

@@ -47,3 +47,49 @@ impl Finding {
         }
     }
 }
+
+/// A finding as the ledger keeps it: how many jobs it names, and the first of them in
+/// job id order (bytewise), as the reconciliation walk would find them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FindingKept {
+    pub count: i64,
+    pub first: Vec<String>,
+}
+
+/// The jobs accepted in one clock hour (UTC), as the ledger keeps them: by their state
+/// now, and those two findings name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HourKept {
+    /// The hour's start.
+    pub start: Timestamp,
+    /// By state now, in `JobState::ALL` order.
+    pub states: [i64; JobState::ALL.len()],
+    pub divergent_decisions: i64,
+    pub conflicting_submissions: i64,
+}
+
+impl HourKept {
+    /// An hour with nothing counted yet.
+    pub fn at(start: Timestamp) -> HourKept {
+        HourKept {
+            start,
+            states: [0; JobState::ALL.len()],
+            divergent_decisions: 0,
+            conflicting_submissions: 0,
+        }
+    }
+
+    /// Adds `n` to the count named `name` as the ledger names its counts
+    /// (`jobs.<state>`, or a finding's name); a name it does not know is left out.
+    pub fn add(&mut self, name: &str, n: i64) {
+        if let Some(state) = name.strip_prefix("jobs.") {
+            if let Some(i) = JobState::ALL.iter().position(|s| s.as_str() == state) {
+                self.states[i] += n;
+            }
+        } else if name == Finding::DivergentDecisions.as_str() {
+            self.divergent_decisions += n;
+        } else if name == Finding::ConflictingSubmissions.as_str() {
+            self.conflicting_submissions += n;
+        }
+    }
+}

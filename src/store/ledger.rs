@@ -15,10 +15,10 @@ use super::lines::KEPT_CLOCK;
 use super::{
     AgedJobRow, AnswerRow, AttemptRow, CallbackFilter, CallbackKey, CallbackRow, Cell,
     CheckFinding, ClaimRow, ConflictingSubmission, DecisionAnswerRow, DispositionCounts,
-    DivergentJob, FailedJobRow, FileAtPath, Finding, FindingJob, JobAccount, JobKey, JobRow,
-    Location, OpenMode, OutboxRow, OutputFacts, OwnerRow, PageRequest, PendingRequests,
-    RejectedLine, Salvage, SavedView, SortValue, StoreError, Table, TimelineEntry, WaitingWriters,
-    Writer,
+    DivergentJob, FailedJobRow, FileAtPath, Finding, FindingJob, FindingKept, HourKept, JobAccount,
+    JobKey, JobRow, Location, OpenMode, OutboxRow, OutputFacts, OwnerRow, PageRequest,
+    PendingRequests, RejectedLine, Salvage, SavedView, SortValue, StoreError, Table, TimelineEntry,
+    WaitingWriters, Writer,
 };
 use super::{postgres, sqlite};
 use crate::clock::Timestamp;
@@ -424,6 +424,16 @@ impl Ledger {
         query: &Query,
     ) -> Result<i64, StoreError> {
         on_engine!(self, e => e.finding_count_matching(finding, now, query))
+    }
+    /// How many jobs `finding` names and the first `keep` of them, as the ledger keeps
+    /// them (a range read, whatever the number of jobs).
+    pub fn finding_kept(&self, finding: Finding, keep: usize) -> Result<FindingKept, StoreError> {
+        on_engine!(self, e => e.finding_kept(finding, keep))
+    }
+    /// The latest `hours` clock hours that hold accepted jobs, newest first, as the
+    /// ledger keeps them.
+    pub fn recent_hours_kept(&self, hours: usize) -> Result<Vec<HourKept>, StoreError> {
+        on_engine!(self, e => e.recent_hours_kept(hours))
     }
     pub fn job(&self, job_id: &str) -> Result<Option<JobRow>, StoreError> {
         on_engine!(self, e => e.job(job_id))

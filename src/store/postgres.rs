@@ -31,6 +31,7 @@ mod outbox;
 mod outputs;
 mod owners;
 mod query;
+mod reconcile_kept;
 mod submissions;
 mod text_index;
 mod timeline;

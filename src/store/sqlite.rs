@@ -49,6 +49,7 @@ mod outputs;
 mod owners;
 mod query;
 mod reads;
+mod reconcile_kept;
 mod salvage;
 mod sql_values;
 mod submissions;

@@ -61,6 +61,7 @@ contract! {
         reconcile: [
             the_demo_queue_is_accounted_for_job_by_job,
             an_answer_on_divergent_decisions_closes_them,
+            the_kept_glance_is_what_the_walk_over_every_job_finds,
         ],
         answers: [
             a_second_answer_over_an_unseen_one_is_refused,

@@ -2,19 +2,16 @@
 //! the detail pane's evidence, and the reconciliation summary. (The facts a request is
 //! checked against are read by [`crate::outbox::RequestFacts::read`].)
 //!
-//! What every accepted job misses is found by reading every job once: milliseconds
-//! for a small ledger, half a second at a million jobs. A small ledger is counted in
-//! place, so the first frame already shows it. Above [`IN_PLACE_JOBS`] a worker thread
-//! counts on its own read-only connection; the first frame comes at once with
-//! "counting…" in the Reconcile tab, and the counts are taken in on a later tick.
-//! Drawing never waits for it.
+//! What every accepted job misses is what the ledger keeps as it is written (counts
+//! and the first jobs of each finding, the recent hours by state): a few range reads
+//! at any size, so the first frame already shows the reconciliation.
 
 use std::cell::OnceCell;
-use std::sync::mpsc::{self, Receiver, TryRecvError};
 
 use super::App;
 use crate::clock::Timestamp;
 use crate::console::model::List;
+use crate::console::model::Model;
 use crate::console::model::counts::{Count, FIRST_MISSING, RECENT_WINDOWS, ReconcileSummary};
 use crate::console::model::detail::{
     Detail, DetailKey, RAW_DETAIL_BYTES, job_id_of_line, raw_message,
@@ -22,7 +19,6 @@ use crate::console::model::detail::{
 use crate::console::model::page::{
     CallbackItem, CallbackList, FailedItem, Query, RAW_HEAD_BYTES, RowSource, RowsRead,
 };
-use crate::console::model::{Flash, Model};
 use crate::console::tab::Tab;
 use crate::decision::Disposition;
 use crate::filter::{self, Scope};
@@ -33,7 +29,6 @@ use crate::store::{
     OutboxRow, PageRequest, RejectedLine, StoreError,
 };
 use crate::store::{Finding, FindingJob};
-use crate::store::{Location, OpenMode};
 
 /// The ledger as the pages read it, at the clock of the model.
 pub(super) struct LedgerRows<'a> {
@@ -299,14 +294,8 @@ pub(super) fn detail(ledger: &Ledger, detail_key: DetailKey) -> Result<Detail, S
 
 /// The reconciliation at a glance, counted at `now`.
 fn summary(ledger: &Ledger, now: Timestamp) -> Result<ReconcileSummary, StoreError> {
-    let accounts = reconcile::account(ledger, 3600, FIRST_MISSING, None)?;
-    let windows = accounts
-        .windows
-        .iter()
-        .rev()
-        .take(RECENT_WINDOWS)
-        .cloned()
-        .collect();
+    let accounts = reconcile::kept_accounts(ledger, FIRST_MISSING, RECENT_WINDOWS)?;
+    let windows = accounts.windows.iter().rev().cloned().collect();
     Ok(ReconcileSummary {
         missing: MissingCounts {
             accepted: accounts.accepted,
@@ -330,123 +319,21 @@ fn summary(ledger: &Ledger, now: Timestamp) -> Result<ReconcileSummary, StoreErr
     })
 }
 
-/// Ledgers with at most this many jobs are counted in place (a few milliseconds).
-pub(crate) const IN_PLACE_JOBS: i64 = 20_000;
-
-/// At most one count running, and whether the ledger changed since it started.
-pub(super) struct SummaryWorker {
-    location: Location,
-    running: Option<Receiver<Result<ReconcileSummary, StoreError>>>,
-    /// Asked again while a count was running: the clock to count at next.
-    again: Option<Timestamp>,
-    /// Ledgers with more jobs than this are counted by the worker.
-    pub in_place_jobs: i64,
-}
-
-impl SummaryWorker {
-    pub fn new(location: Location) -> Self {
-        SummaryWorker {
-            location,
-            running: None,
-            again: None,
-            in_place_jobs: IN_PLACE_JOBS,
-        }
-    }
-
-    /// Starts a count at `now`, or, while one runs, asks for another after it.
-    fn request(&mut self, now: Timestamp) {
-        if self.running.is_some() {
-            self.again = Some(now);
-            return;
-        }
-        let (tx, rx) = mpsc::channel();
-        let location = self.location.clone();
-        std::thread::spawn(move || {
-            let summary =
-                Ledger::open_at(&location, OpenMode::ReadOnly).and_then(|l| summary(&l, now));
-            // The console may have left meanwhile; then nobody needs the answer.
-            let _ = tx.send(summary);
-        });
-        self.running = Some(rx);
-    }
-
-    /// The finished count, if there is one (and the next one started, if asked for).
-    fn take(&mut self) -> Option<Result<ReconcileSummary, StoreError>> {
-        let result = match self.running.as_ref()?.try_recv() {
-            Ok(result) => result,
-            Err(TryRecvError::Empty) => return None,
-            Err(TryRecvError::Disconnected) => {
-                self.running = None;
-                return None;
-            }
-        };
-        self.running = None;
-        if let Some(now) = self.again.take() {
-            self.request(now);
-        }
-        Some(result)
-    }
-
-    /// Is a count running?
-    #[cfg(test)]
-    pub fn busy(&self) -> bool {
-        self.running.is_some()
-    }
-}
-
 impl App {
-    /// Re-reads the summary: in place for a small ledger, else asks the worker (the
-    /// backlog alarm, which is cheap and shown in every frame, is read in place).
+    /// Re-reads the summary (what the ledger keeps: a few range reads at any size).
     pub(super) fn read_summary(&mut self) -> Result<(), StoreError> {
-        let now = self.model.now;
-        if self.ledger.job_count()? <= self.summary_worker.in_place_jobs {
-            self.model.summary = summary(&self.ledger, now)?;
-        } else {
-            self.model.summary.backlog =
-                Backlog::measure(&self.ledger, now, DEFAULT_REVIEW_CAPACITY)?;
-            // The worker opens the path, where the file is gone: the last count stays
-            // on screen, and FILE GONE says why it is not recounted.
-            if !self.model.ledger_gone {
-                self.summary_worker.request(now);
-            }
-        }
+        self.model.summary = summary(&self.ledger, self.model.now)?;
         Ok(())
-    }
-
-    /// Takes in a count the worker finished (on a tick).
-    pub(super) fn take_summary(&mut self) {
-        match self.summary_worker.take() {
-            Some(Ok(summary)) => self.model.summary = summary,
-            Some(Err(e)) => {
-                self.model.flash = Flash::error(format!("counting the reconciliation: {e}"));
-            }
-            None => {}
-        }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use std::time::{Duration, Instant};
-
     use super::*;
-    use crate::clock::Clock;
-    use crate::console::{Action, update};
     use crate::demo::{self, DemoData};
 
-    /// The console on the ledger at `path`, writable, its clock fixed at `now`.
-    fn app_on(path: &std::path::Path, now: Timestamp) -> App {
-        App::new(
-            Ledger::open(path).unwrap(),
-            Clock::Fixed(now),
-            "t".into(),
-            false,
-        )
-        .unwrap()
-    }
-
     #[test]
-    fn a_large_ledger_is_counted_off_the_thread_and_equals_the_count_in_place() {
+    fn the_summary_is_read_from_what_the_ledger_keeps_and_equals_the_walk() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("demo.db");
         let now = demo::demo_now();
@@ -457,44 +344,20 @@ mod tests {
             |_| {},
         )
         .unwrap();
-        let in_place = summary(&Ledger::open(&path).unwrap(), now).unwrap();
-        assert!(in_place.counted && in_place.missing.accepted == 300);
-
-        let mut app = app_on(&path, now);
-        app.summary_worker.in_place_jobs = 10;
-        app.model.summary = ReconcileSummary::default();
-        app.refresh().unwrap();
-        assert!(
-            !app.model.summary.counted,
-            "a large ledger is not counted in place"
-        );
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while !app.model.summary.counted {
-            assert!(Instant::now() < deadline, "the worker never answered");
-            std::thread::sleep(Duration::from_millis(5));
-            update(&mut app, Action::Tick);
-        }
-        assert_eq!(app.model.summary, in_place);
-        assert!(!app.summary_worker.busy());
-    }
-
-    #[test]
-    fn a_large_ledger_gone_from_its_path_is_not_recounted() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("demo.db");
-        let now = demo::demo_now();
-        demo::build(&path, now, DemoData::Booking, |_| {}).unwrap();
-        let mut app = app_on(&path, now);
-        app.summary_worker.in_place_jobs = 0;
-        std::fs::rename(&path, dir.path().join("aside.db")).unwrap();
-        update(&mut app, Action::Tick);
-        assert!(app.model.ledger_gone);
-        let counted = app.model.summary.clone();
-        app.read_summary().unwrap();
-        assert!(
-            !app.summary_worker.busy(),
-            "no recount of a file that is gone"
-        );
-        assert_eq!(app.model.summary, counted, "the last count stays");
+        let ledger = Ledger::open(&path).unwrap();
+        let kept = summary(&ledger, now).unwrap();
+        let walked = reconcile::account(&ledger, 3600, FIRST_MISSING, None).unwrap();
+        assert!(kept.counted);
+        assert_eq!(kept.missing.accepted, 300);
+        assert_eq!(kept.missing.missing_terminal, walked.missing_terminal.count);
+        assert_eq!(kept.first_missing_output, walked.missing_output.first);
+        let latest: Vec<_> = walked
+            .windows
+            .iter()
+            .rev()
+            .take(RECENT_WINDOWS)
+            .cloned()
+            .collect();
+        assert_eq!(kept.windows, latest);
     }
 }

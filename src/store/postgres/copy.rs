@@ -106,6 +106,26 @@ impl Writer<'_> {
     /// a row of kept state (a count, a note) replaces the fresh ledger's own. Callbacks
     /// are put in the trigram index of their text as they are written.
     pub fn insert_rows(&mut self, table: &Table, rows: &[Vec<Cell>]) -> Result<(), StoreError> {
+        // The jobs these rows decide the reconciliation of are judged at commit, as an
+        // ingest's are.
+        if let (
+            "jobs"
+            | "notifications"
+            | "outputs"
+            | "output_checks"
+            | "decisions"
+            | "repeated_submissions",
+            Some(column),
+        ) = (
+            table.name,
+            table.columns.iter().position(|(c, _)| *c == "job_id"),
+        ) {
+            for row in rows {
+                if let Some(Cell::Text(job_id)) = row.get(column) {
+                    self.touch(job_id);
+                }
+            }
+        }
         let width = table.columns.len();
         let per_statement = (PARAMETERS_PER_STATEMENT / width).max(1);
         for chunk in rows.chunks(per_statement) {

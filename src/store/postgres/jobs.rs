@@ -265,6 +265,7 @@ impl Writer<'_> {
             }
         }
         self.counts.job(JobState::Accepted);
+        self.touch(&job.job_id);
         let row = JobRow {
             job_id: job.job_id.clone(),
             state: JobState::Accepted,
@@ -386,6 +387,7 @@ impl Writer<'_> {
                 }
             })?;
             self.counts.moved(t.from, t.to);
+            self.touch(t.job_id);
         }
         self.history(&HistoryEntry {
             job_id: t.job_id,

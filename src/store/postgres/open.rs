@@ -48,6 +48,7 @@ const MIGRATIONS: &[Migration] = &[
         after: Some(text_index::index_callbacks_kept),
     },
     Migration::sql(include_str!("migrations/006_review_plans.sql")),
+    Migration::sql(include_str!("migrations/007_reconciliation_kept.sql")),
 ];
 
 /// The schema version this build writes and understands.

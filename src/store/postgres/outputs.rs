@@ -87,6 +87,7 @@ impl Writer<'_> {
         fact: &Downstream<'_>,
         line_seq: i64,
     ) -> Result<()> {
+        self.touch(job_id);
         // Written with the other rows kept ahead, before any statement that reads them.
         let job_id = job_id.to_owned();
         let row = match *fact {
@@ -143,6 +144,7 @@ impl Writer<'_> {
             &[&decision_id, &job_id, &action, &at, &line_seq, &route],
         )?;
         if acted.is_some() {
+            self.touch(job_id);
             return Ok(false);
         }
         self.execute_direct(

@@ -72,6 +72,9 @@ impl Writer<'_> {
                 &i16::from(repeat.conflicting),
             ],
         )?;
+        if repeat.conflicting {
+            self.touch(repeat.job_id);
+        }
         Ok(())
     }
 }

@@ -14,7 +14,7 @@
 //! of them refused ([`StoreError::Busy`]), its whole transaction rolled back.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use postgres::error::SqlState;
 use postgres::types::ToSql;
@@ -45,6 +45,9 @@ pub struct Writer<'conn> {
     pub(super) ahead: RefCell<Ahead>,
     /// What this transaction adds to the kept counts, written at commit.
     pub(super) counts: CountDeltas,
+    /// The jobs this transaction touched, judged for the reconciliation at commit
+    /// (see `reconcile_kept.rs`).
+    pub(super) touched: BTreeSet<String>,
 }
 
 impl<'conn> Writer<'conn> {
@@ -60,6 +63,7 @@ impl<'conn> Writer<'conn> {
             behind: RefCell::new(WriteBehind::default()),
             ahead: RefCell::new(Ahead::default()),
             counts: CountDeltas::default(),
+            touched: BTreeSet::new(),
         }
     }
 
@@ -195,6 +199,7 @@ impl<'conn> Writer<'conn> {
     pub fn commit(self) -> Result<()> {
         self.flush_behind()?;
         self.counts.flush(&self)?;
+        self.judge_touched()?;
         self.execute_direct("UPDATE ledger_commits SET n = n + 1 WHERE id = 1", &[])?;
         // The deferred foreign-key checks run at commit, one look-up a row: planned
         // once and kept, as the server does by default, rather than for every row as

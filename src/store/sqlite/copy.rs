@@ -4,6 +4,8 @@
 use rusqlite::types::{Value, ValueRef};
 
 use super::{Ledger, StoreError, Writer};
+use crate::clock::Timestamp;
+use crate::decision::JobState;
 use crate::store::{Cell, Table};
 
 impl Ledger {
@@ -62,6 +64,7 @@ impl Writer<'_> {
         );
         sql.push_str(&table.on_conflict());
         self.flushed()?;
+        self.note_copied(table, rows);
         self.run(|c| {
             let mut statement = c.prepare_cached(&sql)?;
             for row in rows {
@@ -75,5 +78,47 @@ impl Writer<'_> {
             }
             Ok(())
         })
+    }
+}
+
+impl Writer<'_> {
+    /// Notes the jobs copied rows decide the reconciliation of, as ingest would: a job
+    /// counted in its hour by state, and each judged at commit.
+    fn note_copied(&mut self, table: &Table, rows: &[Vec<Cell>]) {
+        let column = |name: &str| table.columns.iter().position(|(c, _)| *c == name);
+        let text = |row: &[Cell], at: Option<usize>| match at.and_then(|i| row.get(i)) {
+            Some(Cell::Text(t)) => Some(t.clone()),
+            _ => None,
+        };
+        let Some(job_id) = column("job_id") else {
+            return;
+        };
+        match table.name {
+            "jobs" => {
+                let (state, accepted_at) = (column("state"), column("accepted_at"));
+                for row in rows {
+                    let found = (
+                        text(row, Some(job_id)),
+                        text(row, state).and_then(|s| JobState::parse(&s)),
+                        text(row, accepted_at).and_then(|t| Timestamp::from_ledger_text(&t)),
+                    );
+                    if let (Some(id), Some(state), Some(at)) = found {
+                        self.reconcile.copied(&id, at, state);
+                    }
+                }
+            }
+            "notifications"
+            | "outputs"
+            | "output_checks"
+            | "decisions"
+            | "repeated_submissions" => {
+                for row in rows {
+                    if let Some(id) = text(row, Some(job_id)) {
+                        self.reconcile.touched(&id);
+                    }
+                }
+            }
+            _ => {}
+        }
     }
 }

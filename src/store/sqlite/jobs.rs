@@ -147,6 +147,7 @@ impl Writer<'_> {
             ],
         )?;
         self.counts.job(JobState::Accepted);
+        self.reconcile.accepted(&job.job_id, job.at);
         let row = JobRow {
             job_id: job.job_id.clone(),
             state: JobState::Accepted,
@@ -250,7 +251,8 @@ impl Writer<'_> {
     /// Either way the request is written to the job's history; when it was not
     /// taken, the history names the state that stood. Returns whether it was taken.
     pub fn transition(&mut self, t: &Transition<'_>, record: TerminalRecord<'_>) -> Result<bool> {
-        let stood = self.job(t.job_id)?.map(|job| job.state);
+        let job = self.job(t.job_id)?;
+        let stood = job.as_ref().map(|job| job.state);
         let taken = stood == Some(t.from);
         if taken {
             self.change_job(t.job_id, |job| {
@@ -267,6 +269,10 @@ impl Writer<'_> {
                 }
             })?;
             self.counts.moved(t.from, t.to);
+            if let Some(job) = &job {
+                self.reconcile
+                    .moved(t.job_id, job.accepted_at, t.from, t.to);
+            }
         }
         self.history(&HistoryEntry {
             job_id: t.job_id,

@@ -30,6 +30,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/016_callback_text_index.sql"),
     include_str!("migrations/017_review_by_outcome.sql"),
     include_str!("migrations/018_late_callbacks_by_gap.sql"),
+    include_str!("migrations/019_reconciliation_kept.sql"),
 ];
 
 /// The page size of a new ledger file, in bytes.

@@ -82,6 +82,7 @@ impl Writer<'_> {
                 params![job_id, kind, at, line_seq],
             ),
         }?;
+        self.reconcile.touched(job_id);
         Ok(())
     }
 
@@ -104,6 +105,9 @@ impl Writer<'_> {
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             params![decision_id, job_id, action, at, seen, line_seq, route],
         )?;
+        if !seen {
+            self.reconcile.touched(job_id);
+        }
         Ok(seen)
     }
 }

@@ -21,9 +21,13 @@ use super::{Ledger, StoreError};
 /// rows saved (counts copied from a ledger that lost rows would not match them, and
 /// the copy would fail its check), the file's own identity, which is the new
 /// ledger's and never another file's, and the trigram index of callbacks' text and
-/// its own tables, which the new ledger fills as each saved callback is kept.
-const NOT_COPIED: [&str; 7] = [
+/// its own tables, which the new ledger fills as each saved callback is kept; and what
+/// the reconciliation keeps, made again from the rows saved (as the counts are).
+const NOT_COPIED: [&str; 10] = [
     "ledger_counts",
+    "reconcile_findings",
+    "reconcile_counts",
+    "reconcile_hours",
     "ledger_file",
     "callback_text",
     "callback_text_data",
@@ -176,7 +180,8 @@ fn copied_tables(into: &Connection) -> rusqlite::Result<Vec<String>> {
 }
 
 /// The kept counts, recounted from the rows saved, every count's row kept (a count
-/// with no rows is 0), in one transaction.
+/// with no rows is 0), and what the reconciliation keeps made again from them, in one
+/// transaction.
 fn recount(into: &Connection) -> rusqlite::Result<()> {
     // `WHERE true` tells SQLite's parser that ON CONFLICT is the upsert's, not a join's.
     into.execute_batch(&format!(
@@ -185,8 +190,10 @@ fn recount(into: &Connection) -> rusqlite::Result<()> {
          INSERT INTO ledger_counts (name, n)
              SELECT name, n FROM ({}) WHERE true
              ON CONFLICT (name) DO UPDATE SET n = excluded.n;
+         {}
          COMMIT;",
-        super::counts::RECOUNT
+        super::counts::RECOUNT,
+        super::reconcile_kept::REBUILD
     ))
 }
 

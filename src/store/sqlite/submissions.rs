@@ -72,6 +72,9 @@ impl Writer<'_> {
                 repeat.conflicting
             ],
         )?;
+        if repeat.conflicting {
+            self.reconcile.touched(repeat.job_id);
+        }
         Ok(())
     }
 }

@@ -10,6 +10,7 @@ use rusqlite::{Connection, Transaction};
 
 use super::counts::CountDeltas;
 use super::identity::FileIdentity;
+use super::reconcile_kept::ReconcileDeltas;
 use super::write_behind::WriteBehind;
 use super::{StoreError, classify};
 
@@ -27,6 +28,8 @@ pub struct Writer<'conn> {
     pub(super) behind: WriteBehind,
     /// What this transaction adds to the kept counts, written at commit.
     pub(super) counts: CountDeltas,
+    /// The jobs this transaction touched, judged for the reconciliation at commit.
+    pub(super) reconcile: ReconcileDeltas,
     /// Whether the ledger keeps a line as its first bytes (over the limit), once asked.
     pub(super) keeps_oversized: Option<bool>,
 }
@@ -39,6 +42,7 @@ impl<'conn> Writer<'conn> {
             opened,
             behind: WriteBehind::default(),
             counts: CountDeltas::default(),
+            reconcile: ReconcileDeltas::default(),
             keeps_oversized: None,
         }
     }
@@ -75,6 +79,7 @@ impl<'conn> Writer<'conn> {
         self.flushed()?;
         self.index_new_callbacks()?;
         self.counts.flush(&self.tx).map_err(|e| self.err(e))?;
+        self.reconcile.flush(&self.tx).map_err(|e| self.err(e))?;
         super::log_owner::mark_write(&self.tx).map_err(|e| self.err(e))?;
         self.opened.ensure_at(&self.path)?;
         let path = self.path;

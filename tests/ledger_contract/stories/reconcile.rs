@@ -153,3 +153,98 @@ pub fn an_answer_on_divergent_decisions_closes_them(location: &Location) {
     let after = location.json(&["reconcile", "--json"]);
     assert_eq!(after["divergent_decisions"][0]["answer"], *answer);
 }
+
+/// Edge cases of the findings the ledger keeps, in one stream: a retry reopens a failed
+/// job and its success comes after; a check made after a store arrives before the store
+/// (and another finds the object gone); an output stored again after a check found it
+/// missing; a notification before the job's success; a job decided under two ids and a
+/// third acted on, one suppressed; a job id submitted again twice with other inputs.
+const EDGES: &str = r#"{"event":"job_accepted","job_id":"edge-1","at":"2026-11-27T09:00:00Z","timeout_s":60,"attempt_budget":3}
+{"event":"attempt_started","job_id":"edge-1","attempt":1,"at":"2026-11-27T09:00:01Z"}
+{"event":"job_failed","job_id":"edge-1","attempt":1,"at":"2026-11-27T09:00:30Z","cause":"flaky"}
+{"event":"attempt_started","job_id":"edge-1","attempt":2,"at":"2026-11-27T09:01:00Z","created_by":"staff:ann"}
+{"event":"job_succeeded","job_id":"edge-1","attempt":2,"at":"2026-11-27T09:01:30Z","result_ref":"r/1"}
+{"event":"job_accepted","job_id":"edge-2","at":"2026-11-27T09:10:00Z","timeout_s":60,"input_digest":"sha256:aa"}
+{"event":"attempt_started","job_id":"edge-2","attempt":1,"at":"2026-11-27T09:10:01Z"}
+{"event":"notification_sent","job_id":"edge-2","kind":"done","at":"2026-11-27T09:10:20Z"}
+{"event":"output_checked","job_id":"edge-2","at":"2026-11-27T09:30:00Z","exists":false}
+{"event":"job_succeeded","job_id":"edge-2","attempt":1,"at":"2026-11-27T09:10:30Z","result_ref":"r/2"}
+{"event":"output_stored","job_id":"edge-2","ref":"o/2","at":"2026-11-27T09:10:31Z"}
+{"event":"job_accepted","job_id":"edge-3","at":"2026-11-27T10:00:00Z","timeout_s":60}
+{"event":"attempt_started","job_id":"edge-3","attempt":1,"at":"2026-11-27T10:00:01Z"}
+{"event":"job_succeeded","job_id":"edge-3","attempt":1,"at":"2026-11-27T10:00:30Z","result_ref":"r/3"}
+{"event":"output_stored","job_id":"edge-3","ref":"o/3","at":"2026-11-27T10:00:31Z"}
+{"event":"output_checked","job_id":"edge-3","at":"2026-11-27T10:05:00Z","exists":false}
+{"event":"output_stored","job_id":"edge-3","ref":"o/3b","at":"2026-11-27T10:06:00Z"}
+{"event":"decision","decision_id":"dec-e3-a","job_id":"edge-3","action":"ship","at":"2026-11-27T10:07:00Z"}
+{"event":"decision","decision_id":"dec-e3-a","job_id":"edge-3","action":"ship","at":"2026-11-27T10:07:30Z"}
+{"event":"decision","decision_id":"dec-e3-b","job_id":"edge-3","action":"ship","at":"2026-11-27T10:08:00Z"}
+{"event":"decision","decision_id":"dec-e3-c","job_id":"edge-3","action":"ship","at":"2026-11-27T10:09:00Z"}
+{"event":"job_accepted","job_id":"edge-2","at":"2026-11-27T10:10:00Z","timeout_s":60,"input_digest":"sha256:bb"}
+{"event":"job_accepted","job_id":"edge-2","at":"2026-11-27T10:11:00Z","timeout_s":60,"input_digest":"sha256:cc"}
+{"event":"job_accepted","job_id":"edge-4","at":"2026-11-27T10:20:00Z","timeout_s":60}
+{"event":"job_cancelled","job_id":"edge-4","at":"2026-11-27T10:21:00Z","by":"ops:kim"}
+{"event":"notification_sent","job_id":"edge-1","kind":"done","at":"2026-11-27T10:30:00Z"}
+"#;
+
+/// What the ledger keeps for the reconciliation's glance is what the walk over every job
+/// finds, as the ledger grows: after half a generated stream, after the whole of it
+/// arriving again in another order (the lines kept already adding nothing, the others
+/// applied as they come, out of order), after the demo streams and the edge cases, and
+/// after everything once more (a re-run: nothing changes).
+pub fn the_kept_glance_is_what_the_walk_over_every_job_finds(location: &Location) {
+    use jobledger::reconcile::{account, kept_accounts};
+
+    let stream = String::from_utf8(crate::support::fixture::synthetic_stream(400))
+        .expect("the stream is UTF-8");
+    let lines: Vec<&str> = stream.lines().collect();
+    // Another order: every seventh line from each start, so a job's events come
+    // scattered, its outcome before its start or its notification before its success.
+    let shuffled: Vec<&str> = (0..7)
+        .flat_map(|start| lines.iter().skip(start).step_by(7).copied())
+        .collect();
+    let same = |step: &str| {
+        let ledger = location.open_read_only();
+        let walked = account(&ledger, 3600, usize::MAX, None).unwrap();
+        let kept = kept_accounts(&ledger, usize::MAX, walked.windows.len() + 1).unwrap();
+        assert_eq!(kept, walked, "{step}: everything, every window");
+        // As the console asks: the first jobs of each finding, the latest windows.
+        let mut walked = account(&ledger, 3600, 8, None).unwrap();
+        let latest = walked.windows.len().saturating_sub(12);
+        walked.windows.drain(..latest);
+        assert_eq!(
+            kept_accounts(&ledger, 8, 12).unwrap(),
+            walked,
+            "{step}: a glance"
+        );
+        kept
+    };
+
+    location.ingest(&(lines[..lines.len() / 2].join("\n") + "\n"));
+    same("half the stream");
+    location.ingest(&(shuffled.join("\n") + "\n"));
+    same("the stream again, in another order");
+    with_demo_streams(location);
+    location.ingest(EDGES);
+    let kept = same("the demo streams and the edge cases");
+    assert!(
+        [
+            &kept.missing_terminal,
+            &kept.missing_output,
+            &kept.missing_notification,
+            &kept.divergent_decisions,
+            &kept.conflicting_submissions,
+        ]
+        .iter()
+        .all(|finding| finding.count > 0),
+        "every finding names jobs: {kept:?}"
+    );
+    location.ingest(&stream);
+    location.ingest(EDGES);
+    with_demo_streams(location);
+    assert_eq!(
+        same("everything once more"),
+        kept,
+        "a re-run changes nothing"
+    );
+}
