@@ -122,7 +122,7 @@ mod tests {
         };
         let open = index_sql("jobs", "'timed_out'");
         let names: Vec<&str> = open.iter().map(|(name, _)| name.as_str()).collect();
-        assert_eq!(names, ["jobs_open_by_age_then_id"]);
+        assert_eq!(names, ["jobs_open_by_age_then_id", "jobs_open_by_id"]);
         for (name, sql) in &open {
             assert!(
                 sql.contains(&format!("WHERE {}", *OPEN_JOB)),
