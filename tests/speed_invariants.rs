@@ -320,10 +320,9 @@ fn a_ledger_migrated_with_data_keeps_its_totals() {
 
 #[test]
 fn a_batch_larger_than_the_writers_memory_gives_the_ledger_of_many_small_batches() {
-    // 6,000 jobs in one transaction: more than the writer remembers (8,192 jobs and
-    // attempts together), so it writes out and forgets jobs mid-batch, and later events
-    // find them in the ledger.
-    let stream = fixture::synthetic_stream(6_000);
+    // 2,500 jobs in one transaction: more than the writer remembers (1,024), so it
+    // writes out and forgets jobs mid-batch, and later events find them in the ledger.
+    let stream = fixture::synthetic_stream(2_500);
     let ingest_with = |batching: ingest::Batching| {
         let mut t = fixture::TempLedger::new();
         let mut batches = 0;

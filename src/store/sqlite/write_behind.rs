@@ -12,11 +12,6 @@
 //! before any read that looks at these tables by SQL ([`WriteBehind::flush`]). A job's
 //! own row is still inserted at once: the rows that refer to it (foreign keys) then
 //! always find it, and SQLite checks them without searching for orphans.
-//!
-//! Jobs and attempts are written in key order. In a stream whose jobs' events are far
-//! apart, each job written is in another page of `jobs` and `attempts`, and a page
-//! visited in turn with its neighbours is still in the processor's caches where one
-//! visited at random is not; the rows written are the same in any order.
 
 use std::collections::HashMap;
 
@@ -41,6 +36,8 @@ enum Written {
 struct Kept<T> {
     row: T,
     written: Written,
+    /// When it was first written here: rows go to the ledger in this order.
+    order: u64,
 }
 
 /// One row of `job_history`, waiting to be appended.
@@ -57,12 +54,7 @@ pub(super) struct HistoryRow {
 }
 
 /// Jobs remembered at most; then everything is written and forgotten.
-///
-/// The more are written at once, the closer together in their tables the jobs of one
-/// write are, so the more pages each visit shares with the one before (written in key
-/// order). On a shuffled stream of a million lines, 4,096 took 0.9 of the CPU time of
-/// 1,024 at the same peak memory; 1,024 written in key order gained nothing.
-const REMEMBERED_JOBS: usize = 4096;
+const REMEMBERED_JOBS: usize = 1024;
 
 /// History rows per `INSERT` statement (8 parameters each, far below SQLite's limit).
 const HISTORY_ROWS_PER_INSERT: usize = 64;
@@ -72,6 +64,7 @@ pub(super) struct WriteBehind {
     jobs: HashMap<String, Kept<JobRow>>,
     attempts: HashMap<(String, i64), Kept<AttemptRow>>,
     history: Vec<HistoryRow>,
+    next_order: u64,
 }
 
 impl WriteBehind {
@@ -82,11 +75,13 @@ impl WriteBehind {
     /// Remembers a job as the ledger holds it.
     pub fn remember_job(&mut self, tx: &Transaction<'_>, job: JobRow) -> rusqlite::Result<()> {
         self.make_room(tx)?;
+        let order = self.order();
         self.jobs.insert(
             job.job_id.clone(),
             Kept {
                 row: job,
                 written: Written::Yes,
+                order,
             },
         );
         Ok(())
@@ -116,11 +111,13 @@ impl WriteBehind {
         new: bool,
     ) -> rusqlite::Result<()> {
         self.make_room(tx)?;
+        let order = self.order();
         self.attempts.insert(
             (row.job_id.clone(), row.attempt),
             Kept {
                 row,
                 written: if new { Written::No } else { Written::Yes },
+                order,
             },
         );
         Ok(())
@@ -147,6 +144,11 @@ impl WriteBehind {
         self.history.push(row);
     }
 
+    fn order(&mut self) -> u64 {
+        self.next_order += 1;
+        self.next_order
+    }
+
     /// Writes everything and forgets it once too much is remembered.
     fn make_room(&mut self, tx: &Transaction<'_>) -> rusqlite::Result<()> {
         if self.jobs.len() + self.attempts.len() >= 2 * REMEMBERED_JOBS {
@@ -157,8 +159,7 @@ impl WriteBehind {
         Ok(())
     }
 
-    /// Writes every change kept here to the ledger: jobs and attempts in key order,
-    /// history in the order it was appended.
+    /// Writes every change kept here to the ledger, in the order it was made.
     pub fn flush(&mut self, tx: &Transaction<'_>) -> rusqlite::Result<()> {
         for kept in unwritten(&mut self.jobs) {
             let job = &kept.row;
@@ -213,14 +214,14 @@ impl WriteBehind {
     }
 }
 
-/// The rows of `kept` the ledger does not hold as they are here, in key order.
-fn unwritten<K: Ord, T>(kept: &mut HashMap<K, Kept<T>>) -> Vec<&mut Kept<T>> {
-    let mut rows: Vec<(&K, &mut Kept<T>)> = kept
-        .iter_mut()
-        .filter(|(_, kept)| kept.written != Written::Yes)
+/// The rows of `kept` the ledger does not hold as they are here, oldest first.
+fn unwritten<K, T>(kept: &mut HashMap<K, Kept<T>>) -> Vec<&mut Kept<T>> {
+    let mut rows: Vec<&mut Kept<T>> = kept
+        .values_mut()
+        .filter(|kept| kept.written != Written::Yes)
         .collect();
-    rows.sort_unstable_by(|a, b| a.0.cmp(b.0));
-    rows.into_iter().map(|(_, kept)| kept).collect()
+    rows.sort_unstable_by_key(|kept| kept.order);
+    rows
 }
 
 /// Appends history rows with one statement (cached per number of rows: 1 or the chunk).
