@@ -160,6 +160,13 @@ impl ReconcileDeltas {
                  ON CONFLICT (hour, name) DO UPDATE SET n = n + excluded.n",
             )?
             .execute(params![hour, hour_name(name), n])?;
+            // An hour's count back to nothing is no row, as a ledger that never
+            // counted it holds: what a ledger keeps is the same however its stream
+            // was cut into batches.
+            conn.prepare_cached(
+                "DELETE FROM reconcile_hours WHERE hour = ?1 AND name = ?2 AND n = 0",
+            )?
+            .execute(params![hour, hour_name(name)])?;
         }
         Ok(())
     }
