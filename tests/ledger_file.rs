@@ -276,7 +276,9 @@ fn a_full_disk_gets_a_clear_message_keeps_whole_batches_and_a_rerun_completes() 
     let clean = fixture::dump(&clean_db);
 
     // Sized to the schema (schemas 8 and 9 added pages): the empty ledger and the first batch fit.
-    let disk = SmallDisk::mount("1m");
+    // Room for a new ledger's schema (520 KB) and the log of its first batch, not
+    // for the whole stream.
+    let disk = SmallDisk::mount("2m");
     let db = disk.path().join("ledger.db");
     let out = jobledger(&db, &["ingest", input.to_str().unwrap()]);
     let stderr = refused(&out, &["full", &db.display().to_string()]);
