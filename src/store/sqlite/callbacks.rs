@@ -317,9 +317,9 @@ pub(super) fn filtered(
 /// before the first page (`by:staff gap>5m` in Held, 40,295 of them, none in the
 /// range: 41 ms a page).
 ///
-/// `last` keeps the choice for the next statement of the same condition: a page
-/// reload reads up to three pages and a count, and each counted the range again
-/// (15 ms for a range of 42,980 held callbacks).
+/// `last` keeps the narrowest range's count for the next statement of the same
+/// condition: a search reads up to three pages and a count, and each counted the
+/// range again (15 ms for a range of 42,980 held callbacks).
 ///
 /// A page of `page` rows is read from a range only when the range is narrower still
 /// (see [`worth_reading`]).
@@ -331,18 +331,18 @@ pub(super) fn chosen_condition(
 ) -> rusqlite::Result<Condition> {
     let condition = filter.condition();
     let key = format!(
-        "{:?} {} {page:?} {:?} {:?}",
+        "{:?} {} {:?} {:?}",
         filter.disposition, filter.open, condition.sql, condition.values
     );
     let kept = last.and_then(|last| last.get(&key));
-    let chosen = match kept {
-        Some(chosen) => chosen,
-        None => range_to_read(conn, filter, &condition, page)?,
+    let narrowest = match kept {
+        Some(narrowest) => narrowest,
+        None => narrowest_range(conn, filter, &condition)?,
     };
     if let (None, Some(last)) = (kept, last) {
-        last.keep(key, chosen);
+        last.keep(key, narrowest);
     }
-    Ok(match chosen {
+    Ok(match worth_it(narrowest, page) {
         Some((range, held)) => filter.condition_with(Some(range), held > CHECKED_TEXT_ROWS),
         None => condition,
     })
@@ -352,36 +352,47 @@ pub(super) fn chosen_condition(
 /// (about a millisecond), not looked up in the text index too.
 const CHECKED_TEXT_ROWS: i64 = 4096;
 
-/// The range [`chosen_condition`] chose for a condition, kept for its next statement
-/// on the same connection (the choice changes the speed of a statement, never its
-/// rows, so a choice made before a write is still a right one).
+/// The narrowest range [`chosen_condition`] counted for a condition, kept for its
+/// next statement on the same connection (the choice it leads to changes the speed
+/// of a statement, never its rows, so a count made before a write still serves).
 #[derive(Debug, Default)]
-pub(super) struct LastChoice(std::cell::RefCell<Option<(String, Chosen)>>);
+pub(super) struct LastChoice(std::cell::RefCell<Option<(String, Narrowest)>>);
 
 /// The range read and the callbacks it holds, or none.
 type Chosen = Option<(usize, i64)>;
 
+/// The narrowest range an index could read: its number, the callbacks it holds and
+/// the callbacks of the list; or none.
+type Narrowest = Option<(usize, i64, i64)>;
+
 impl LastChoice {
-    fn get(&self, key: &str) -> Option<Chosen> {
+    fn get(&self, key: &str) -> Option<Narrowest> {
         let last = self.0.borrow();
         last.as_ref()
             .filter(|(kept, _)| kept == key)
-            .map(|(_, chosen)| *chosen)
+            .map(|(_, narrowest)| *narrowest)
     }
 
-    fn keep(&self, key: String, chosen: Chosen) {
-        *self.0.borrow_mut() = Some((key, chosen));
+    fn keep(&self, key: String, narrowest: Narrowest) {
+        *self.0.borrow_mut() = Some((key, narrowest));
     }
 }
 
 /// The number of the range [`chosen_condition`] reads from its index, with the
-/// callbacks it holds, if any.
-fn range_to_read(
+/// callbacks it holds: the narrowest, when it is worth reading for `page` rows ([`worth_reading`]).
+fn worth_it(narrowest: Narrowest, page: Option<usize>) -> Chosen {
+    narrowest
+        .filter(|(_, held, listed)| worth_reading(*held, *listed, page))
+        .map(|(number, held, _)| (number, held))
+}
+
+/// The range of `condition` that holds fewest of `filter`'s list, each counted
+/// through its index, with the list's size.
+fn narrowest_range(
     conn: &Connection,
     filter: &CallbackFilter,
     condition: &Condition,
-    page: Option<usize>,
-) -> rusqlite::Result<Chosen> {
+) -> rusqlite::Result<Narrowest> {
     let mut narrowest: Option<(i64, usize)> = None;
     for (number, range) in condition.ranges.iter().enumerate() {
         let Some(rows) = range.rows() else { continue };
@@ -408,7 +419,7 @@ fn range_to_read(
         None if filter.open => counts.held + counts.quarantined,
         None => counts.total(),
     };
-    Ok(worth_reading(held, listed, page).then_some((number, held)))
+    Ok(Some((number, held, listed)))
 }
 
 /// Whether a range holding `held` of the `listed` callbacks of a list is worth
@@ -650,18 +661,11 @@ impl Ledger {
         condition: &Condition,
     ) -> Result<Option<Vec<(CallbackRow, SortValue)>>> {
         let keyset = &page.keyset;
-        // Read towards the start of the list (paging up, or a list largest first).
-        let backwards = keyset.backwards() != sort.descending;
-        let comparison = keyset
-            .comparison()
-            .map(|op| if sort.descending { descending(op) } else { op });
-        let bound = match comparison {
-            Some(op) => format!("{op} :seq"),
-            None if backwards => format!("< {}", i64::MAX),
-            None => "> 0".to_owned(),
+        let reading = Reading::of(keyset, sort);
+        let near = Near {
+            bound: reading.seq_bound(),
+            direction: reading.direction(),
         };
-        let direction = if backwards { "DESC" } else { "ASC" };
-        let near = Near { bound, direction };
         let near = filter.condition_near(condition.read_range, true, Some(near));
         let sql = sorted_statement(attempt_state, filter, sort, page, &near);
         let rows = self.sorted_rows(&sql, filter, page, &near)?;
@@ -781,6 +785,41 @@ fn report_statement(filter: &CallbackFilter, condition: &Condition) -> String {
         .sql()
 }
 
+/// How a page reads along its list.
+struct Reading {
+    /// Towards the start of the list: paging up, or a list largest first.
+    backwards: bool,
+    /// How a row's key compares with the page's key (`None` on the first or last
+    /// page, which name no key).
+    comparison: Option<&'static str>,
+}
+
+impl Reading {
+    fn of(keyset: &Keyset<CallbackKey>, sort: Sort) -> Self {
+        Reading {
+            backwards: keyset.backwards() != sort.descending,
+            comparison: keyset
+                .comparison()
+                .map(|op| if sort.descending { descending(op) } else { op }),
+        }
+    }
+
+    fn direction(&self) -> &'static str {
+        if self.backwards { "DESC" } else { "ASC" }
+    }
+
+    /// The page's bound on a key in ledger order (the operator and its value):
+    /// `> :seq`, or on the first and last pages one past every key, so that the plan
+    /// stays a range read.
+    fn seq_bound(&self) -> String {
+        match self.comparison {
+            Some(op) => format!("{op} :seq"),
+            None if self.backwards => format!("< {}", i64::MAX),
+            None => "> 0".to_owned(),
+        }
+    }
+}
+
 /// The statement of one page of a sorted callback list under `condition` (the
 /// filter's, [`chosen_condition`]), whose values it binds besides `:seq`, `:value`
 /// and `:disposition`.
@@ -792,17 +831,12 @@ fn sorted_statement(
     condition: &Condition,
 ) -> String {
     let review = filter.reads_review_list();
-    let keyset = &page.keyset;
     let (sort_value, index) = sort_column(sort.column);
     let ledger_order = sort.column == SortColumn::Ledger;
-    // Read towards the start of the list (paging up), or of a list largest first.
-    let backwards = keyset.backwards() != sort.descending;
-    let direction = if backwards { "DESC" } else { "ASC" };
-    let comparison = keyset
-        .comparison()
-        .map(|op| if sort.descending { descending(op) } else { op });
-    let bound = match comparison {
-        Some(op) if ledger_order => Some(format!("c.seq {op} :seq")),
+    let reading = Reading::of(&page.keyset, sort);
+    let direction = reading.direction();
+    let bound = match reading.comparison {
+        _ if ledger_order => Some(format!("c.seq {}", reading.seq_bound())),
         // `(value, seq) > (:value, :seq)` written so that its first half is a range
         // on the sort index: a page deep in the list reads no row before it.
         Some(op) => {
@@ -811,12 +845,6 @@ fn sorted_statement(
                 "{sort_value} {strict}= :value AND ({sort_value} {strict} :value OR c.seq {op} :seq)"
             ))
         }
-        // The first and last pages still name a bound: the plan stays a range read.
-        None if ledger_order => Some(format!(
-            "c.seq {} {}",
-            if backwards { "<" } else { ">" },
-            if backwards { i64::MAX } else { 0 }
-        )),
         None => None,
     };
     // A review list reads its own partial index: in ledger order one that holds
@@ -938,7 +966,7 @@ pub(super) fn index_callbacks_from(
 
 #[cfg(test)]
 mod tests {
-    use super::{GAP_SECONDS, GAP_SORT_KEY, range_to_read, report_statement, sorted_statement};
+    use super::{GAP_SECONDS, GAP_SORT_KEY, narrowest_range, report_statement, sorted_statement};
     use crate::decision::Disposition;
     use crate::filter::{Sort, SortColumn};
     use crate::store::sqlite::Ledger;
@@ -1362,8 +1390,8 @@ mod tests {
         ] {
             let filter = report_filter(disposition, open, query);
             let condition = filter.condition();
-            let chosen = range_to_read(&ledger.conn, &filter, &condition, None)
-                .unwrap()
+            let narrowest = narrowest_range(&ledger.conn, &filter, &condition).unwrap();
+            let chosen = super::worth_it(narrowest, None)
                 .and_then(|(number, _)| condition.ranges[number].index);
             assert_eq!(chosen, index, "{query}");
             let read = super::chosen_condition(&ledger.conn, &filter, None, None).unwrap();

@@ -428,10 +428,7 @@ impl Condition {
     }
 
     fn compare(&mut self, columns: &Columns, field: Field, op: Comparison, bound: Bound) -> String {
-        let Some(column) = (columns.field)(field) else {
-            return "0".to_owned();
-        };
-        let (Some(column), index) = ranged(Some(column)) else {
+        let (Some(column), index) = ranged((columns.field)(field)) else {
             return "0".to_owned();
         };
         let index = index.filter(|index| serves(index.above, op, bound));
