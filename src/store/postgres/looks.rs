@@ -38,7 +38,8 @@ impl Ledger {
         }
     }
 
-    /// Callbacks given `disposition` that are new since `look` for `me`.
+    /// Callbacks given `disposition` that are new since `look` for `me`, counted from
+    /// what came after the look (as the file's ledger counts them).
     pub fn count_new_since(
         &self,
         disposition: Disposition,
@@ -46,13 +47,12 @@ impl Ledger {
         me: &str,
     ) -> Result<i64> {
         let row = self.row(
-            "SELECT count(*) FROM callbacks c
-              WHERE c.disposition = $1
-                AND (c.seq > $2
-                     OR EXISTS (SELECT 1 FROM answers a
-                          WHERE a.id = (SELECT max(id) FROM answers
-                                         WHERE callback_seq = c.seq)
-                            AND a.id > $3 AND a.reviewer <> $4))",
+            "SELECT (SELECT count(*) FROM callbacks WHERE disposition = $1 AND seq > $2)
+                  + (SELECT count(*) FROM answers a JOIN callbacks c ON c.seq = a.callback_seq
+                      WHERE a.id > $3 AND a.reviewer <> $4
+                        AND c.disposition = $1 AND c.seq <= $2
+                        AND a.id = (SELECT max(id) FROM answers
+                                     WHERE callback_seq = a.callback_seq))",
             &[
                 &disposition.as_str(),
                 &look.callback_seq,

@@ -40,6 +40,13 @@ impl Ledger {
     /// Callbacks given `disposition` that are new since `look` for `me`: newer than
     /// the newest callback then, or whose standing answer is someone else's, given
     /// since.
+    ///
+    /// Counted from what came after the look, never from the whole list: the
+    /// callbacks past its number (a range of the disposition's index), and the older
+    /// ones among the answers given since. Asking every held callback for its
+    /// standing answer cost seven milliseconds of each start at a million jobs.
+    /// (`CROSS JOIN` keeps the answers outside: the planner, seeing few answers,
+    /// would walk every held callback and look for its answers.)
     pub fn count_new_since(
         &self,
         disposition: Disposition,
@@ -48,13 +55,12 @@ impl Ledger {
     ) -> Result<i64> {
         self.run(|c| {
             c.prepare_cached(
-                "SELECT count(*) FROM callbacks c
-                  WHERE c.disposition = ?1
-                    AND (c.seq > ?2
-                         OR EXISTS (SELECT 1 FROM answers a
-                          WHERE a.id = (SELECT max(id) FROM answers
-                                         WHERE callback_seq = c.seq)
-                            AND a.id > ?3 AND a.reviewer <> ?4))",
+                "SELECT (SELECT count(*) FROM callbacks WHERE disposition = ?1 AND seq > ?2)
+                      + (SELECT count(*) FROM answers a CROSS JOIN callbacks c ON c.seq = a.callback_seq
+                          WHERE a.id > ?3 AND a.reviewer <> ?4
+                            AND c.disposition = ?1 AND c.seq <= ?2
+                            AND a.id = (SELECT max(id) FROM answers
+                                         WHERE callback_seq = a.callback_seq))",
             )?
             .query_row(
                 params![disposition, look.callback_seq, look.answer_id, me],

@@ -65,6 +65,66 @@ pub fn what_came_since_a_look_is_counted_for_that_reviewer(location: &Location) 
     );
     drop(ledger);
 
+    // A hold that came since, answered by Ana too, is one new callback for Bo, not two.
+    let newest = held_now
+        .iter()
+        .max_by_key(|c| c["seq"].as_i64().unwrap())
+        .unwrap();
+    let verdict = match newest["reason"].as_str().unwrap() {
+        "possible_duplicate_effect" => "single_effect",
+        _ => "success_stands",
+    };
+    location.ok(&[
+        "answer",
+        &newest["seq"].to_string(),
+        "--verdict",
+        verdict,
+        "--reviewer",
+        "ana",
+    ]);
+    let ledger = location.open_read_only();
+    assert_eq!(
+        ledger
+            .count_new_since(Disposition::Hold, &bo, "bo")
+            .unwrap(),
+        i64::try_from(came + 1).unwrap(),
+        "a new hold answered since is counted once"
+    );
+    drop(ledger);
+    // Bo answers C2 over Ana's answer: the standing answer is his, no news to him.
+    let ana_answer = location.json(&["callbacks", "--json", "--disposition", "hold"]);
+    let ana_answer = crate::stories::list(ana_answer)
+        .iter()
+        .find(|c| c["seq"].as_i64() == Some(c2))
+        .map(|c| c["answer"]["id"].as_i64().unwrap())
+        .unwrap();
+    location.ok(&[
+        "answer",
+        &c2.to_string(),
+        "--verdict",
+        "single_effect",
+        "--reviewer",
+        "bo",
+        "--seen",
+        &ana_answer.to_string(),
+    ]);
+    let ledger = location.open_read_only();
+    assert_eq!(
+        ledger
+            .count_new_since(Disposition::Hold, &bo, "bo")
+            .unwrap(),
+        i64::try_from(came).unwrap(),
+        "C2's standing answer is Bo's own"
+    );
+    assert_eq!(
+        ledger
+            .count_new_since(Disposition::Hold, &bo, "ana")
+            .unwrap(),
+        i64::try_from(came + 1).unwrap(),
+        "Bo's answer over Ana's is news to her"
+    );
+    drop(ledger);
+
     // Aged: Bo looks; an owner's escalation then passes.
     let mut ledger = location.open();
     let aged_look = looks::record(&mut ledger, "bo", looks::AGED, now()).unwrap();
