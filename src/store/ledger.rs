@@ -444,8 +444,25 @@ impl Ledger {
     pub fn attempt(&self, job_id: &str, attempt: i64) -> Result<Option<AttemptRow>, StoreError> {
         on_engine!(self, e => e.attempt(job_id, attempt))
     }
+    /// Open jobs past their expected age at `now`.
+    ///
+    /// The open jobs are kept counts, and those not aged yet are the newest, usually
+    /// few: they are counted (up to half the open jobs) and taken away, in one
+    /// statement, so both are read at one moment. When more than half are not aged
+    /// yet, the aged ones are counted instead. Counting the aged ones every time read
+    /// 64,000 index entries at each start of the console at a million jobs.
     pub fn aged_count(&self, now: Timestamp) -> Result<i64, StoreError> {
-        on_engine!(self, e => e.aged_count(now))
+        let open: i64 = self
+            .job_state_counts()?
+            .into_iter()
+            .filter(|(state, _)| state.is_open())
+            .map(|(_, n)| n)
+            .sum();
+        let at_most = open / 2 + 1;
+        match on_engine!(self, e => e.open_and_not_aged(now, at_most))? {
+            (open, younger) if younger < at_most => Ok(open - younger),
+            _ => on_engine!(self, e => e.aged_count(now)),
+        }
     }
     pub fn aged_jobs_page(
         &self,
@@ -475,7 +492,12 @@ impl Ledger {
     pub fn aged_count_matching(&self, now: Timestamp, query: &Query) -> Result<i64, StoreError> {
         on_engine!(self, e => e.aged_count_matching(now, query))
     }
+    /// Failed jobs that `query` keeps (ages at `now`); every failed job is a kept count.
     pub fn failed_count_matching(&self, now: Timestamp, query: &Query) -> Result<i64, StoreError> {
+        if query.is_empty() {
+            let counts = self.job_state_counts()?;
+            return Ok(counts.get(&JobState::Failed).copied().unwrap_or(0));
+        }
         on_engine!(self, e => e.failed_count_matching(now, query))
     }
     pub fn raw_line(&self, line_seq: i64) -> Result<Option<Vec<u8>>, StoreError> {

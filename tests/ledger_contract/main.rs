@@ -105,6 +105,7 @@ contract! {
         counts: [
             counts_match_the_rows_listed,
             the_newest_answer_says_whether_a_question_is_open,
+            aged_and_failed_counts_are_the_rows_listed_at_any_time,
         ],
         search: [
             text_terms_keep_exactly_the_callbacks_that_contain_them,

@@ -36,6 +36,14 @@ fn waiting_dispositions() -> impl Iterator<Item = &'static str> {
 /// partial index `jobs_open_by_age_then_id` (migration 003), letter for letter.
 pub(super) static OPEN_JOB: LazyLock<String> = LazyLock::new(|| one_of("state", open_states()));
 
+/// The names of the open states' kept counts in `ledger_counts`, listed for `IN`.
+pub(super) static OPEN_JOB_COUNTS: LazyLock<String> = LazyLock::new(|| {
+    open_states()
+        .map(|s| format!("'jobs.{s}'"))
+        .collect::<Vec<_>>()
+        .join(", ")
+});
+
 /// [`OPEN_JOB`] on `jobs j`.
 pub(super) static OPEN_JOB_J: LazyLock<String> = LazyLock::new(|| one_of("j.state", open_states()));
 

@@ -6,7 +6,7 @@
 use crate::store::{HistoryEntry, JobDefaults, NewAttempt};
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::closed_sets::OPEN_JOB;
+use super::closed_sets::{OPEN_JOB, OPEN_JOB_COUNTS};
 use super::columns::{ATTEMPT_COLUMNS, JOB_COLUMNS, attempt_from, job_from};
 use super::write_behind::HistoryRow;
 use super::{Ledger, StoreError, Writer};
@@ -53,6 +53,21 @@ impl Ledger {
     /// One attempt of a job.
     pub fn attempt(&self, job_id: &str, attempt: i64) -> Result<Option<AttemptRow>> {
         self.run(|c| read_attempt(c, job_id, attempt))
+    }
+
+    /// The open jobs (kept counts) and those of them not aged yet at `now`, counted
+    /// up to `at_most`, both at one moment (one statement). See
+    /// [`crate::store::Ledger::aged_count`].
+    pub fn open_and_not_aged(&self, now: Timestamp, at_most: i64) -> Result<(i64, i64)> {
+        self.run(|c| {
+            c.prepare_cached(&format!(
+                "SELECT (SELECT coalesce(sum(n), 0) FROM ledger_counts WHERE name IN ({})),
+                        (SELECT count(*) FROM
+                           (SELECT 1 FROM jobs WHERE {} AND aged_at > ?1 LIMIT ?2))",
+                *OPEN_JOB_COUNTS, *OPEN_JOB
+            ))?
+            .query_row(params![now, at_most], |row| Ok((row.get(0)?, row.get(1)?)))
+        })
     }
 
     /// Open jobs past their expected age at `now`.

@@ -178,3 +178,43 @@ pub fn the_newest_answer_says_whether_a_question_is_open(location: &Location) {
         assert_eq!(counted, before - closed_by_it, "after {verdict}");
     }
 }
+
+/// The Aged and Failed tabs' counts at any time are the lengths of their lists: the
+/// aged count read from the kept open jobs less those not aged yet, or counted itself
+/// when most are not aged, at each aged job's moment and a second either side, before
+/// every job ages and after.
+pub fn aged_and_failed_counts_are_the_rows_listed_at_any_time(location: &Location) {
+    use jobledger::filter::{Query, Scope};
+    with_demo_streams(location);
+    let ledger = location.open_read_only();
+    let (aged, failed) = (Query::all(Scope::AgedJobs), Query::all(Scope::FailedJobs));
+    let far = now().plus_seconds(400 * 86_400);
+    let open = ledger
+        .aged_jobs_page(far, &aged, &PageRequest::first(10_000))
+        .unwrap();
+    assert!(open.len() > 2, "the demo streams leave jobs open");
+    let mut times = vec![now().plus_seconds(-400 * 86_400), now(), far];
+    for job in &open {
+        times.extend([-1, 0, 1].map(|s| job.aged_at.plus_seconds(s)));
+    }
+    for at in times {
+        let listed = ledger
+            .aged_jobs_page(at, &aged, &PageRequest::first(10_000))
+            .unwrap()
+            .len();
+        assert_eq!(
+            ledger.aged_count(at).unwrap(),
+            i64::try_from(listed).unwrap(),
+            "aged at {at}"
+        );
+        let listed = ledger
+            .failed_jobs_page(at, &failed, &PageRequest::first(10_000))
+            .unwrap()
+            .len();
+        assert_eq!(
+            ledger.failed_count_matching(at, &failed).unwrap(),
+            i64::try_from(listed).unwrap(),
+            "failed at {at}"
+        );
+    }
+}

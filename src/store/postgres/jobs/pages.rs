@@ -253,6 +253,22 @@ impl Ledger {
         Ok(rows.first().map_or(0, |row| row.get(0)))
     }
 
+    /// The open jobs (kept counts) and those of them not aged yet at `now`, counted
+    /// up to `at_most`, both at one moment (one statement). See
+    /// [`crate::store::Ledger::aged_count`].
+    pub fn open_and_not_aged(&self, now: Timestamp, at_most: i64) -> Result<(i64, i64)> {
+        let row = self.row(
+            "SELECT (SELECT coalesce(sum(n), 0)::bigint FROM ledger_counts
+                      WHERE name IN ('jobs.accepted', 'jobs.running', 'jobs.timed_out')),
+                    (SELECT count(*) FROM
+                       (SELECT 1 FROM jobs
+                         WHERE (state = 'accepted' OR state = 'running' OR state = 'timed_out')
+                           AND aged_at > $1::text LIMIT $2) younger)",
+            &[&now.to_ledger_text(), &at_most],
+        )?;
+        Ok(row.map_or((0, 0), |row| (row.get(0), row.get(1))))
+    }
+
     /// Open jobs past their expected age at `now`.
     pub fn aged_count(&self, now: Timestamp) -> Result<i64> {
         self.job_list_count(&AGED, now, &Query::all(crate::filter::Scope::AgedJobs))
