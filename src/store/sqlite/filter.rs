@@ -172,6 +172,9 @@ pub(super) struct Near {
     pub bound: String,
     /// `ASC` reading on, `DESC` reading back.
     pub direction: &'static str,
+    /// How many rows of each text term are read, at most [`NEAR_ROWS`] (bound, so
+    /// the statement is the same whatever the number).
+    pub rows: usize,
 }
 
 /// The rows of the text index read [`Near`] a key at most (a handful in the unit
@@ -414,10 +417,13 @@ impl Condition {
                 "SELECT rowid FROM {table} WHERE {table} MATCH {m}",
                 table = index.table
             );
-            if let Some(near) = &self.near {
+            if let Some(near) = self.near.clone() {
+                let limit = self.bind(SqlValue::Integer(
+                    i64::try_from(near.rows.min(NEAR_ROWS)).unwrap_or(0),
+                ));
                 let _ = write!(
                     rows,
-                    " AND rowid {} ORDER BY rowid {} LIMIT {NEAR_ROWS}",
+                    " AND rowid {} ORDER BY rowid {} LIMIT {limit}",
                     near.bound, near.direction
                 );
                 self.near_rows.push(rows.clone());
