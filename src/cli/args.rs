@@ -308,7 +308,7 @@ as --expect N, and writes nothing when the ledger no longer gives it."
     /// Check the ledger: the kept counts against recounts, one row per line identity,
     /// every reference, and what its engine keeps (writes nothing)
     #[command(
-        after_help = "Every ledger: its identity and schema version, the kept counts recounted from their tables, every line identity on one row, every callback on a line marked callback and every such line with its callback, every job's latest attempt on record, every answer on a held or quarantined callback, every callback in the trigram index its text is searched through (and no other).
+        after_help = "Every ledger: its identity and schema version, the kept counts recounted from their tables, every line identity on one row, every callback on a line marked callback and every such line with its callback, every job's latest attempt on record, every answer on a held or quarantined callback, every callback in the trigram index its text is searched through (and no other), and what the ledger keeps for the reconciliation's glance (each finding's jobs and count, each hour's jobs by state) against a walk over every job (kept_reconciliation; a failure names the command that makes it again from the rows).
 
 A SQLite file: also SQLite's integrity_check (it reads every page), foreign_key_check, and every CHECK constraint of every table. A failure names `backup --salvage`, which saves what can still be read.
 

@@ -116,5 +116,8 @@ contract! {
         clock: [
             a_kept_clock_is_the_time_the_reports_read_at,
         ],
+        check: [
+            what_is_kept_for_the_reconciliation_is_the_walks,
+        ],
     }
 }
