@@ -136,7 +136,8 @@ pub(super) enum Command {
         /// spreadsheet
         #[arg(long, value_name = "FORMAT")]
         format: Option<ListFormat>,
-        /// Submission window width: 15m, 1h, 1d, ...
+        /// Submission window width: 15m, 1h, 1d, ... (1h, the default, is read from what
+        /// the ledger keeps; another width counts every job again)
         #[arg(long, default_value = "1h", value_parser = parse_window)]
         window: i64,
         /// Held + quarantined arrivals an hour that reviewers can take

@@ -553,7 +553,7 @@ fn text_index(client: &mut Client) -> Found {
 
 /// What the ledger keeps for the reconciliation's glance (each finding's jobs, counted
 /// over their rows; each hour's jobs by state and its two findings) is what the walk
-/// over every job finds, as `reconcile` walks it: read as the console reads it, in the
+/// over every job finds, judged as the reconciliation's walk judges it: read as the console reads it, in the
 /// walk's own snapshot. The rows are judged again only when a write touches their job,
 /// so a row changed by hand stays wrong until a copy makes them all again.
 fn kept_reconciliation(ledger: &Ledger) -> Result<(i64, Vec<String>), StoreError> {

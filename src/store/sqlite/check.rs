@@ -543,7 +543,7 @@ fn text_index(conn: &Connection) -> Found {
 
 /// What the ledger keeps for the reconciliation's glance (each finding's jobs and
 /// count, each hour's jobs by state and its two findings) is what the walk over every
-/// job finds, as `reconcile` walks it: read as the console reads it, in one snapshot
+/// job finds, judged as the reconciliation's walk judges it: read as the console reads it, in one snapshot
 /// with the walk. A kept count is only ever added to, so a wrong one stays wrong until
 /// a salvage makes them all again from the rows (`reconcile_kept::REBUILD`).
 fn kept_reconciliation(ledger: &Ledger) -> Result<(i64, Vec<String>), StoreError> {
