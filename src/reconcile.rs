@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use crate::clock::Timestamp;
 use crate::decision::JobState;
+use crate::filter::{Query, Scope};
 use crate::store::{
     self, AgedJobRow, ConflictingSubmission, DivergentJob, JobOrder, Ledger, StoreError,
 };
@@ -393,13 +394,51 @@ pub fn kept_accounts(ledger: &Ledger, keep: usize, recent: usize) -> Result<Acco
 }
 
 /// Reconciles every accepted job at `now`, with windows `window_s` seconds wide.
+///
+/// With windows an hour wide (the default), the findings, counts and windows are what
+/// the ledger keeps ([`kept_accounts`], which `check` holds to the walk), and the aged
+/// jobs are read as the Aged view pages them, all in one snapshot: ranges read, not
+/// every job. Windows of another width are counted by the walk over every job.
 pub fn reconcile(
     ledger: &Ledger,
     now: Timestamp,
     window_s: i64,
     review_capacity: i64,
 ) -> Result<Reconciliation, StoreError> {
+    if window_s != HOUR_S {
+        return reconcile_by_walk(ledger, now, window_s, review_capacity);
+    }
+    ledger.in_one_snapshot(|ledger| {
+        let mut accounts = kept_accounts(ledger, usize::MAX, usize::MAX)?;
+        let everything = Query::all(Scope::AgedJobs);
+        crate::escalation::bulk::each_aged(ledger, &everything, now, |row| {
+            accounts.aged.push(row.clone());
+        })?;
+        reconciled(ledger, accounts, now, window_s, review_capacity)
+    })
+}
+
+/// [`reconcile`] by the walk over every job, whatever the windows' width: with windows
+/// an hour wide, what [`reconcile`] reads from what the ledger keeps.
+pub fn reconcile_by_walk(
+    ledger: &Ledger,
+    now: Timestamp,
+    window_s: i64,
+    review_capacity: i64,
+) -> Result<Reconciliation, StoreError> {
     let accounts = account(ledger, window_s, usize::MAX, Some(now))?;
+    reconciled(ledger, accounts, now, window_s, review_capacity)
+}
+
+/// The reconciliation of `accounts` (every job id of each finding, and the aged jobs,
+/// kept), with what is read apart from them.
+fn reconciled(
+    ledger: &Ledger,
+    accounts: Accounts,
+    now: Timestamp,
+    window_s: i64,
+    review_capacity: i64,
+) -> Result<Reconciliation, StoreError> {
     let aged = accounts
         .aged
         .iter()

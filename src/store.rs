@@ -10,7 +10,9 @@
 //! The plain values are kept one module per family of tables, named as the engine's
 //! modules are: `lines`, `jobs`, `callbacks`, `answers`, `owners`, `outbox`,
 //! `outputs`, `decisions`, `submissions`, `views`, `counts`, with `keyset` (how a page
-//! of any list is asked for), `timeline`, `finding_jobs` and `job_accounts`.
+//! of any list is asked for), `timeline`, `finding_jobs` and `job_accounts`, and
+//! `reconcile_check` (how `check` compares what each engine keeps for the
+//! reconciliation with the walk over every job).
 //!
 //! What only a ledger kept in a file can offer stays with the engine and is
 //! re-exported from it: the checks of the file and their findings ([`CHECKS`],
@@ -38,6 +40,7 @@ mod outputs;
 mod owners;
 mod postgres;
 mod reads;
+mod reconcile_check;
 mod sqlite;
 mod submissions;
 mod timeline;

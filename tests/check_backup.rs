@@ -79,7 +79,7 @@ fn a_fresh_demo_ledger_passes_every_check() {
     assert_eq!(names, jobledger::store::CHECKS);
     let text = w.ok(&["check"]);
     assert!(text.contains("passed every check"), "{text}");
-    assert!(text.contains("integrity        ok"), "{text}");
+    assert!(text.contains("integrity            ok"), "{text}");
 }
 
 #[test]
@@ -106,7 +106,7 @@ fn a_kept_count_that_differs_from_its_rows_is_found() {
     );
     finds(&w.db, "kept_counts", "callbacks.hold: kept");
     let text = String::from_utf8(w.run(&["check"]).stdout).unwrap();
-    assert!(text.contains("kept_counts      WRONG"), "{text}");
+    assert!(text.contains("kept_counts          WRONG"), "{text}");
     assert!(text.contains("failed 1 of"), "{text}");
 }
 

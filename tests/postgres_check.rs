@@ -18,7 +18,7 @@ use support::postgres::PgServer;
 const CHECK_FAILED: i32 = 3;
 
 /// The checks a ledger on PostgreSQL runs, in order.
-const CHECKS: [&str; 9] = [
+const CHECKS: [&str; 10] = [
     "identity",
     "foreign_keys",
     "triggers",
@@ -28,6 +28,7 @@ const CHECKS: [&str; 9] = [
     "latest_attempts",
     "answers",
     "text_index",
+    "kept_reconciliation",
 ];
 
 /// A ledger on the tests' server holding the booking afternoon (callbacks of every
@@ -165,7 +166,7 @@ fn a_kept_count_changed_behind_jobledgers_back_is_found() {
         found_only(&report, "kept_counts"),
         std::slice::from_ref(&wrong)
     );
-    assert!(text.contains("kept_counts      WRONG"), "{text}");
+    assert!(text.contains("kept_counts          WRONG"), "{text}");
     assert!(text.contains(&wrong), "{text}");
 }
 
@@ -254,12 +255,15 @@ fn the_report_of_a_ledger_on_a_server_speaks_of_the_server() {
     let triggers = report["checks"][2]["examined"].as_i64().unwrap();
     assert!(triggers > 40, "{report}");
     assert!(
-        lines[0]
-            .starts_with("identity         ok     ledger_meta's application and schema version"),
+        lines[0].starts_with(
+            "identity             ok     ledger_meta's application and schema version"
+        ),
         "{text}"
     );
     assert!(
-        lines[2].starts_with(&format!("triggers         ok     {triggers} triggers (")),
+        lines[2].starts_with(&format!(
+            "triggers             ok     {triggers} triggers ("
+        )),
         "{text}"
     );
     for said in [&text, &report.to_string()] {
@@ -276,7 +280,7 @@ fn the_report_of_a_ledger_on_a_server_speaks_of_the_server() {
     let (code, text, _, _) = check(&url);
     assert_eq!(code, CHECK_FAILED, "{text}");
     let advice = text.lines().last().unwrap();
-    assert!(advice.contains("failed 1 of 9 checks"), "{advice}");
+    assert!(advice.contains("failed 1 of 10 checks"), "{advice}");
     assert!(
         advice.contains("`pg_dump --schema=jobledger`") && advice.contains("`pg_restore`"),
         "{advice}"

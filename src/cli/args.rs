@@ -136,7 +136,8 @@ pub(super) enum Command {
         /// spreadsheet
         #[arg(long, value_name = "FORMAT")]
         format: Option<ListFormat>,
-        /// Submission window width: 15m, 1h, 1d, ...
+        /// Submission window width: 15m, 1h, 1d, ... (1h, the default, is read from what
+        /// the ledger keeps; another width counts every job again)
         #[arg(long, default_value = "1h", value_parser = parse_window)]
         window: i64,
         /// Held + quarantined arrivals an hour that reviewers can take
@@ -308,7 +309,7 @@ as --expect N, and writes nothing when the ledger no longer gives it."
     /// Check the ledger: the kept counts against recounts, one row per line identity,
     /// every reference, and what its engine keeps (writes nothing)
     #[command(
-        after_help = "Every ledger: its identity and schema version, the kept counts recounted from their tables, every line identity on one row, every callback on a line marked callback and every such line with its callback, every job's latest attempt on record, every answer on a held or quarantined callback, every callback in the trigram index its text is searched through (and no other).
+        after_help = "Every ledger: its identity and schema version, the kept counts recounted from their tables, every line identity on one row, every callback on a line marked callback and every such line with its callback, every job's latest attempt on record, every answer on a held or quarantined callback, every callback in the trigram index its text is searched through (and no other), and what the ledger keeps for the reconciliation's glance (each finding's jobs and count, each hour's jobs by state) against a walk over every job (kept_reconciliation; a failure names the command that makes it again from the rows).
 
 A SQLite file: also SQLite's integrity_check (it reads every page), foreign_key_check, and every CHECK constraint of every table. A failure names `backup --salvage`, which saves what can still be read.
 

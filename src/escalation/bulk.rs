@@ -141,7 +141,7 @@ impl fmt::Display for OwnerPlan {
 
 /// Calls `each` with every aged job `query` keeps at `now`, in the Aged list's order,
 /// read a page at a time.
-fn each_aged(
+pub fn each_aged(
     ledger: &Ledger,
     query: &Query,
     now: Timestamp,

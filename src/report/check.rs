@@ -60,6 +60,14 @@ impl CheckReport {
         } else if self
             .checks
             .iter()
+            .all(|c| c.ok() || c.check == "kept_reconciliation")
+        {
+            format!(
+                "the ledger {ledger} failed {failed} of {checks} checks: what it keeps for the reconciliation's glance (the Reconcile tab) is not what its rows say, job by job; its pages, rows and kept counts are sound. `jobledger --db {ledger} backup --salvage NEW.db` makes what is kept again from the rows, and `jobledger --db {ledger} restore NEW.db` puts that ledger in its place"
+            )
+        } else if self
+            .checks
+            .iter()
             .all(|c| c.ok() || REFERENCES.contains(&c.check))
         {
             format!(
@@ -72,6 +80,9 @@ impl CheckReport {
         }
     }
 }
+
+/// The width of the report's first column: the longest check's name, and a space.
+const NAME_WIDTH: usize = "kept_reconciliation".len() + 1;
 
 /// The checks that a row referring to a row not in the ledger fails, and nothing
 /// else: what a salvage that lost rows leaves in its new ledger.
@@ -97,6 +108,7 @@ fn examined(check: &str, n: i64, on_server: bool) -> String {
         "latest_attempts" => "jobs",
         "answers" => "answers",
         "text_index" => "callbacks in the text index",
+        "kept_reconciliation" => "jobs walked",
         "triggers" => "triggers",
         "open" => "the file",
         // A check this report has no word for: its count alone.
@@ -118,13 +130,13 @@ impl Report for CheckReport {
             let verdict = if c.ok() { "ok" } else { "WRONG" };
             let _ = writeln!(
                 text,
-                "{:<16} {verdict:<6} {} ({:.1} s)",
+                "{:<NAME_WIDTH$} {verdict:<6} {} ({:.1} s)",
                 c.check,
                 examined(c.check, c.examined, self.server_schema.is_some()),
                 c.seconds
             );
             for problem in &c.problems {
-                let _ = writeln!(text, "{:<23}{}", "", inert(problem));
+                let _ = writeln!(text, "{:<w$}{}", "", inert(problem), w = NAME_WIDTH + 8);
             }
         }
         let failed = self.checks.iter().filter(|c| !c.ok()).count();

@@ -25,6 +25,18 @@ pub struct Location {
     workdir: TempDir,
 }
 
+/// What the ledger keeps for the reconciliation, changed behind jobledger's back, as
+/// anyone with the file, or the server's keys, can change it.
+#[derive(Debug, Clone, Copy)]
+pub enum KeptEdit<'a> {
+    /// The row saying `finding` names `job` deleted.
+    DropFinding { finding: &'a str, job: &'a str },
+    /// A row saying `finding` names `job` added.
+    AddFinding { finding: &'a str, job: &'a str },
+    /// `n` added to the jobs counted in `job`'s hour in its state.
+    CountInHour { job: &'a str, n: i64 },
+}
+
 /// What the ledger is kept in.
 enum Engine {
     /// A SQLite file.
@@ -156,6 +168,82 @@ impl Location {
     /// `words`; its standard error.
     pub fn refused(&self, args: &[&str], words: &[&str]) -> String {
         refused(&self.run(args), words)
+    }
+
+    /// Makes `edit` in the ledger's own tables, as a person with the file or the
+    /// server's keys would (jobledger is not asked); false when the engine keeps no
+    /// such row (a server counts each hour's jobs from the jobs themselves).
+    pub fn edit_kept(&self, edit: KeptEdit<'_>) -> bool {
+        let (sql, args): (&str, Vec<String>) = match (&self.engine, edit) {
+            (_, KeptEdit::DropFinding { finding, job }) => (
+                "DELETE FROM reconcile_findings WHERE finding = $1 AND job_id = $2",
+                vec![finding.to_owned(), job.to_owned()],
+            ),
+            (_, KeptEdit::AddFinding { finding, job }) => (
+                "INSERT INTO reconcile_findings (finding, job_id) VALUES ($1, $2)",
+                vec![finding.to_owned(), job.to_owned()],
+            ),
+            (Engine::Sqlite { .. }, KeptEdit::CountInHour { job, n }) => (
+                "UPDATE reconcile_hours SET n = n + $2
+                  WHERE (hour, name) = (SELECT substr(accepted_at, 1, 13) || ':00:00.000Z',
+                                               'jobs.' || state
+                                          FROM jobs WHERE job_id = $1)",
+                vec![job.to_owned(), n.to_string()],
+            ),
+            (Engine::Postgres { .. }, KeptEdit::CountInHour { .. }) => return false,
+        };
+        let changed = match &self.engine {
+            Engine::Sqlite { path } => {
+                let conn = rusqlite::Connection::open(path).expect("the file opens");
+                conn.execute(&sql.replace('$', "?"), rusqlite::params_from_iter(&args))
+                    .unwrap_or_else(|e| panic!("{sql}: {e}"))
+            }
+            Engine::Postgres { url } => {
+                let mut client = ::postgres::Client::connect(url, ::postgres::NoTls)
+                    .expect("the server answers");
+                client
+                    .batch_execute("SET search_path TO jobledger")
+                    .expect("the ledger's schema");
+                let params: Vec<&(dyn ::postgres::types::ToSql + Sync)> =
+                    args.iter().map(|a| a as _).collect();
+                let changed = client
+                    .execute(sql, &params)
+                    .unwrap_or_else(|e| panic!("{sql}: {e}"));
+                usize::try_from(changed).expect("a count of rows")
+            }
+        };
+        assert_eq!(changed, 1, "{edit:?} changed {changed} rows");
+        true
+    }
+
+    /// Runs what `check` names to make the reconciliation's kept rows again from the
+    /// ledger's rows (a file: a salvage into a new file, then restored in its place; a
+    /// server: a copy into a new schema), and gives `check --json` of the ledger made.
+    pub fn mend_kept(&self) -> Value {
+        match &self.engine {
+            Engine::Sqlite { .. } => {
+                let made = self.workdir.path().join("mended.db");
+                let made = made.to_str().expect("a UTF-8 path");
+                self.ok(&["backup", "--salvage", made]);
+                self.ok(&["restore", made]);
+                self.json(&["check", "--json"])
+            }
+            Engine::Postgres { url } => {
+                let made = format!("{url}&schema=mended");
+                let copied = bare()
+                    .current_dir(self.workdir.path())
+                    .args(["copy", "--from", url, "--to", &made])
+                    .output()
+                    .expect("the binary runs");
+                succeeded(&copied, &["copy"]);
+                let checked = bare()
+                    .current_dir(self.workdir.path())
+                    .args(["--db", &made, "check", "--json"])
+                    .output()
+                    .expect("the binary runs");
+                serde_json::from_str(&succeeded(&checked, &["check"])).expect("JSON")
+            }
+        }
     }
 
     /// `jobledger ingest` of `stream` on standard input: what it printed.

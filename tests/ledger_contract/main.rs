@@ -62,6 +62,7 @@ contract! {
             the_demo_queue_is_accounted_for_job_by_job,
             an_answer_on_divergent_decisions_closes_them,
             the_kept_glance_is_what_the_walk_over_every_job_finds,
+            reconcile_from_what_is_kept_is_the_walks,
         ],
         answers: [
             a_second_answer_over_an_unseen_one_is_refused,
@@ -116,6 +117,9 @@ contract! {
         ],
         clock: [
             a_kept_clock_is_the_time_the_reports_read_at,
+        ],
+        check: [
+            what_is_kept_for_the_reconciliation_is_the_walks,
         ],
     }
 }

@@ -2,6 +2,7 @@
 
 pub mod answers;
 pub mod cancel;
+pub mod check;
 pub mod claims;
 pub mod clock;
 pub mod counts;

@@ -3,8 +3,9 @@
 //!
 //! The server keeps its own pages and enforces its constraints, so SQLite's checks of
 //! the file (`integrity`, `constraints`) have no twin here. What can still go wrong is
-//! the ledger's: the kept counts against the rows, one row per line identity, every
-//! callback on a callback line, the foreign keys (which hold unless someone turned
+//! the ledger's: the kept counts against the rows, what is kept for the reconciliation
+//! against the walk over every job, one row per line identity, every callback on a
+//! callback line, the foreign keys (which hold unless someone turned
 //! them off, e.g. with `session_replication_role = replica`, or dropped one) and the
 //! triggers that keep evidence append-only (which a superuser may drop or disable).
 //! The foreign keys and triggers expected are the migration's own. Each check reads
@@ -13,10 +14,13 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use postgres::types::ToSql;
 use postgres::{Client, IsolationLevel};
 
 use super::Ledger;
-use crate::store::{CallbackFilter, CheckFinding, StoreError};
+use super::reconcile_kept::{RECENT_HOURS, finding_kept_by, hours_of};
+use crate::store::reconcile_check::KeptAgainstWalk;
+use crate::store::{CallbackFilter, CheckFinding, Finding, StoreError};
 
 /// The migrations whose foreign keys and triggers are expected (`open.rs` runs them).
 const MIGRATIONS: &[&str] = &[
@@ -27,17 +31,29 @@ const MIGRATIONS: &[&str] = &[
 ];
 
 /// Each check's name (the report's and JSON's) and what runs it, in the order they run.
-const RUNS: [(&str, Check); 9] = [
-    ("identity", identity),
-    ("foreign_keys", foreign_keys),
-    ("triggers", triggers),
-    ("kept_counts", kept_counts),
-    ("line_identity", line_identity),
-    ("callback_lines", callback_lines),
-    ("latest_attempts", latest_attempts),
-    ("answers", answers),
-    ("text_index", text_index),
+const RUNS: [(&str, Run); 10] = [
+    ("identity", Run::Sql(identity)),
+    ("foreign_keys", Run::Sql(foreign_keys)),
+    ("triggers", Run::Sql(triggers)),
+    ("kept_counts", Run::Sql(kept_counts)),
+    ("line_identity", Run::Sql(line_identity)),
+    ("callback_lines", Run::Sql(callback_lines)),
+    ("latest_attempts", Run::Sql(latest_attempts)),
+    ("answers", Run::Sql(answers)),
+    ("text_index", Run::Sql(text_index)),
+    ("kept_reconciliation", Run::Ledger(kept_reconciliation)),
 ];
+
+/// What runs a check: most ask the connection in SQL; the kept reconciliation reads
+/// through the ledger's own reads, those the console and `reconcile` make.
+#[derive(Clone, Copy)]
+enum Run {
+    Sql(Check),
+    Ledger(LedgerCheck),
+}
+
+/// One check through the ledger's reads.
+type LedgerCheck = fn(&Ledger) -> Result<(i64, Vec<String>), StoreError>;
 
 /// How many problem rows a check lists before it only counts them (as SQLite's).
 const LISTED: i64 = 20;
@@ -50,22 +66,25 @@ type Check = fn(&mut Client) -> Found;
 impl Ledger {
     /// Runs every check, calling `before` with each one's name first.
     pub fn check(&self, mut before: impl FnMut(&'static str)) -> Vec<CheckFinding> {
-        let mut client = self.client();
         RUNS.iter()
             .map(|&(check, run)| {
                 before(check);
                 let started = std::time::Instant::now();
-                match run(&mut client) {
+                let found = match run {
+                    Run::Sql(run) => run(&mut self.client()).map_err(|e| message(&e)),
+                    Run::Ledger(run) => run(self).map_err(|e| e.to_string()),
+                };
+                match found {
                     Ok((examined, problems)) => CheckFinding {
                         check,
                         examined,
                         problems,
                         seconds: started.elapsed().as_secs_f64(),
                     },
-                    Err(e) => CheckFinding {
+                    Err(message) => CheckFinding {
                         check,
                         examined: 0,
-                        problems: vec![format!("could not be checked: {}", message(&e))],
+                        problems: vec![format!("could not be checked: {message}")],
                         seconds: started.elapsed().as_secs_f64(),
                     },
                 }
@@ -530,6 +549,36 @@ fn text_index(client: &mut Client) -> Found {
         );
     }
     Ok((indexed, problems))
+}
+
+/// What the ledger keeps for the reconciliation's glance (each finding's jobs, counted
+/// over their rows; each hour's jobs by state and its two findings) is what the walk
+/// over every job finds, judged as the reconciliation's walk judges it: read as the console reads it, in the
+/// walk's own snapshot. The rows are judged again only when a write touches their job,
+/// so a row changed by hand stays wrong until a copy makes them all again.
+fn kept_reconciliation(ledger: &Ledger) -> Result<(i64, Vec<String>), StoreError> {
+    let location = ledger.location();
+    let url = location.to_string();
+    let schema = if url.contains('?') { '&' } else { '?' };
+    let mend = format!(
+        "a copy makes what the ledger keeps for the reconciliation again from its rows: `jobledger copy --from {url} --to {url}{schema}schema=NEW` (NEW: a schema not in use), then use that ledger"
+    );
+    let against = ledger.walk_after(
+        |tx| {
+            let mut query = |sql: &'static str, params: &[&(dyn ToSql + Sync)]| {
+                tx.query(sql, params)
+                    .map_err(|e| super::classify(location, e))
+            };
+            let kept = Finding::ALL
+                .iter()
+                .map(|&finding| Ok((finding, finding_kept_by(finding, usize::MAX, &mut query)?)))
+                .collect::<Result<Vec<_>, StoreError>>()?;
+            let hours = hours_of(&query(RECENT_HOURS, &[&i64::MAX])?, location)?;
+            Ok(KeptAgainstWalk::new(kept, hours))
+        },
+        KeptAgainstWalk::note,
+    )?;
+    Ok(against.problems(usize::try_from(LISTED).unwrap_or(usize::MAX), &mend))
 }
 
 /// An answer is given on a held or quarantined callback (the only ones with a question).

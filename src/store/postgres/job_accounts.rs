@@ -11,7 +11,7 @@
 use std::cmp::Ordering;
 use std::vec::IntoIter;
 
-use postgres::{IsolationLevel, Portal, Row, Transaction};
+use postgres::{IsolationLevel, Portal, Row, Statement, Transaction};
 
 use super::Ledger;
 use super::timeline::{Name, Time};
@@ -137,95 +137,119 @@ impl Ledger {
         &self,
         mut f: impl FnMut(&JobAccount<'_>),
     ) -> Result<(), StoreError> {
+        self.walk_after(|_| Ok(()), |(), job| f(job))
+    }
+
+    /// Reads `first`, then calls `each` with what it read and every accepted job as
+    /// [`Ledger::for_each_job_account`] walks them, in one read-only snapshot: what
+    /// `first` reads and what the walk finds are the ledger at one moment, whatever
+    /// commits meanwhile.
+    pub(super) fn walk_after<T>(
+        &self,
+        first: impl FnOnce(&mut Transaction<'_>) -> Result<T, StoreError>,
+        mut each: impl FnMut(&mut T, &JobAccount<'_>),
+    ) -> Result<T, StoreError> {
         let latest_stored = self.statement(LATEST_STORED)?;
         let mut client = self.client();
-        let mut run = || -> Result<(), postgres::Error> {
-            let mut snapshot = client
-                .build_transaction()
-                .isolation_level(IsolationLevel::RepeatableRead)
-                .read_only(true)
-                .start()?;
-            let tx = &mut snapshot;
-            // Every read below is walked in job id order, which an index of each
-            // table keeps: read along it. Left to choose, the server sorts the whole
-            // jobs table first (on disk past a few megabytes): twice the time at
-            // fifty thousand jobs, and nothing sent until the sort ends.
-            tx.batch_execute("SET LOCAL enable_sort = off")?;
-            let mut decided = Side::start(tx, ACTED)?;
-            let mut resubmitted = Side::start(tx, CONFLICTS)?;
-            let mut owned = Side::start(tx, OWNERS)?;
-            let mut notified = Side::start(tx, NOTIFICATIONS)?;
-            let mut stored = Side::start(tx, OUTPUTS)?;
-            let mut checked = Side::start(tx, CHECKS)?;
-            let jobs = tx.bind(JOBS, &[])?;
-            let mut latest_store = String::new();
-            loop {
-                let page = tx.query_portal(&jobs, CHUNK)?;
-                for row in &page {
-                    let job_id: &str = row.try_get(0)?;
-                    let state = row.try_get::<_, Name<JobState>>(1)?.0;
-                    // The latest output (the one with the highest id), then the latest
-                    // check made at or after it was stored: the same rule as
-                    // `output_facts`.
-                    let has_output = stored.reach(tx, job_id)?;
-                    let mut exists_by_check = None;
-                    if checked.reach(tx, job_id)? && has_output {
-                        latest_store.clear();
-                        latest_store.push_str(
-                            tx.query_one(&latest_stored, &[&job_id])?
-                                .try_get::<_, &str>(0)?,
-                        );
-                        while checked.at_job(job_id) {
-                            if let Some((at, exists)) = checked.check()?
-                                && at >= latest_store.as_str()
-                            {
-                                exists_by_check = Some(exists);
-                            }
-                            checked.step(tx)?;
-                        }
+        let mut snapshot = client
+            .build_transaction()
+            .isolation_level(IsolationLevel::RepeatableRead)
+            .read_only(true)
+            .start()
+            .map_err(|e| self.err(e))?;
+        let mut read = first(&mut snapshot)?;
+        walk(&mut snapshot, &latest_stored, &mut |job| {
+            each(&mut read, job);
+        })
+        .and_then(|()| snapshot.commit())
+        .map_err(|e| self.err(e))?;
+        Ok(read)
+    }
+}
+
+/// Calls `f` for every accepted job, in job id order, reading inside `tx`.
+fn walk(
+    tx: &mut Transaction<'_>,
+    latest_stored: &Statement,
+    f: &mut impl FnMut(&JobAccount<'_>),
+) -> Result<(), postgres::Error> {
+    // Every read below is walked in job id order, which an index of each
+    // table keeps: read along it. Left to choose, the server sorts the whole
+    // jobs table first (on disk past a few megabytes): twice the time at
+    // fifty thousand jobs, and nothing sent until the sort ends.
+    tx.batch_execute("SET LOCAL enable_sort = off")?;
+    let mut decided = Side::start(tx, ACTED)?;
+    let mut resubmitted = Side::start(tx, CONFLICTS)?;
+    let mut owned = Side::start(tx, OWNERS)?;
+    let mut notified = Side::start(tx, NOTIFICATIONS)?;
+    let mut stored = Side::start(tx, OUTPUTS)?;
+    let mut checked = Side::start(tx, CHECKS)?;
+    let jobs = tx.bind(JOBS, &[])?;
+    let mut latest_store = String::new();
+    loop {
+        let page = tx.query_portal(&jobs, CHUNK)?;
+        for row in &page {
+            let job_id: &str = row.try_get(0)?;
+            let state = row.try_get::<_, Name<JobState>>(1)?.0;
+            // The latest output (the one with the highest id), then the latest
+            // check made at or after it was stored: the same rule as
+            // `output_facts`.
+            let has_output = stored.reach(tx, job_id)?;
+            let mut exists_by_check = None;
+            if checked.reach(tx, job_id)? && has_output {
+                latest_store.clear();
+                latest_store.push_str(
+                    tx.query_one(latest_stored, &[&job_id])?
+                        .try_get::<_, &str>(0)?,
+                );
+                while checked.at_job(job_id) {
+                    if let Some((at, exists)) = checked.check()?
+                        && at >= latest_store.as_str()
+                    {
+                        exists_by_check = Some(exists);
                     }
-                    let open = if state.is_open() {
-                        // The latest assignment (the highest id) stands.
-                        let mut owner = None;
-                        if owned.reach(tx, job_id)? {
-                            while owned.at_job(job_id) {
-                                owner = owned.owner()?;
-                                owned.step(tx)?;
-                            }
-                        }
-                        Some(OpenJob {
-                            aged_at: row.try_get::<_, Time>(3)?.0,
-                            expected_age_s: row.try_get(4)?,
-                            owner,
-                        })
-                    } else {
-                        None
-                    };
-                    let mut decisions = 0;
-                    if decided.reach(tx, job_id)? {
-                        while decided.at_job(job_id) {
-                            decisions += 1;
-                            decided.step(tx)?;
-                        }
-                    }
-                    let account = JobAccount {
-                        job_id,
-                        state,
-                        accepted_at: row.try_get::<_, Time>(2)?.0,
-                        output_exists: has_output && exists_by_check.unwrap_or(true),
-                        notified: notified.reach(tx, job_id)?,
-                        divergent_decisions: decisions > 1,
-                        conflicting_submission: resubmitted.reach(tx, job_id)?,
-                        open,
-                    };
-                    f(&account);
-                }
-                if page.len() < CHUNK as usize {
-                    break;
+                    checked.step(tx)?;
                 }
             }
-            snapshot.commit()
-        };
-        run().map_err(|e| self.err(e))
+            let open = if state.is_open() {
+                // The latest assignment (the highest id) stands.
+                let mut owner = None;
+                if owned.reach(tx, job_id)? {
+                    while owned.at_job(job_id) {
+                        owner = owned.owner()?;
+                        owned.step(tx)?;
+                    }
+                }
+                Some(OpenJob {
+                    aged_at: row.try_get::<_, Time>(3)?.0,
+                    expected_age_s: row.try_get(4)?,
+                    owner,
+                })
+            } else {
+                None
+            };
+            let mut decisions = 0;
+            if decided.reach(tx, job_id)? {
+                while decided.at_job(job_id) {
+                    decisions += 1;
+                    decided.step(tx)?;
+                }
+            }
+            let account = JobAccount {
+                job_id,
+                state,
+                accepted_at: row.try_get::<_, Time>(2)?.0,
+                output_exists: has_output && exists_by_check.unwrap_or(true),
+                notified: notified.reach(tx, job_id)?,
+                divergent_decisions: decisions > 1,
+                conflicting_submission: resubmitted.reach(tx, job_id)?,
+                open,
+            };
+            f(&account);
+        }
+        if page.len() < CHUNK as usize {
+            break;
+        }
     }
+    Ok(())
 }

@@ -1,12 +1,14 @@
 //! `jobledger check`: what the ledger promises about itself, recounted from its rows.
 //!
 //! SQLite's own checks (the b-trees, the foreign keys) and the ledger's (the kept
-//! counts, one row per line identity, every callback on a callback line). Each check
+//! counts, one row per line identity, every callback on a callback line, what is kept
+//! for the reconciliation against the walk over every job). Each check
 //! reads only; a check that meets a damaged page says so as its finding, and the
 //! others still run. [`Ledger::damage_probe`] is the cheap part that every command
 //! runs before it reads or writes.
 
-use crate::store::CallbackFilter;
+use crate::store::reconcile_check::KeptAgainstWalk;
+use crate::store::{CallbackFilter, Finding};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -15,18 +17,30 @@ use rusqlite::Connection;
 use super::{APPLICATION_ID, Ledger, SCHEMA_VERSION, StoreError, classify};
 
 /// Each check's name (the report's and JSON's) and what runs it, in the order they run.
-const RUNS: [(&str, Check); 10] = [
-    ("identity", identity),
-    ("integrity", integrity),
-    ("constraints", constraints),
-    ("foreign_keys", foreign_keys),
-    ("kept_counts", kept_counts),
-    ("line_identity", line_identity),
-    ("callback_lines", callback_lines),
-    ("latest_attempts", latest_attempts),
-    ("answers", answers),
-    ("text_index", text_index),
+const RUNS: [(&str, Run); 11] = [
+    ("identity", Run::Sql(identity)),
+    ("integrity", Run::Sql(integrity)),
+    ("constraints", Run::Sql(constraints)),
+    ("foreign_keys", Run::Sql(foreign_keys)),
+    ("kept_counts", Run::Sql(kept_counts)),
+    ("line_identity", Run::Sql(line_identity)),
+    ("callback_lines", Run::Sql(callback_lines)),
+    ("latest_attempts", Run::Sql(latest_attempts)),
+    ("answers", Run::Sql(answers)),
+    ("text_index", Run::Sql(text_index)),
+    ("kept_reconciliation", Run::Ledger(kept_reconciliation)),
 ];
+
+/// What runs a check: most ask the connection in SQL; the kept reconciliation reads
+/// through the ledger's own reads, those the console and `reconcile` make.
+#[derive(Clone, Copy)]
+enum Run {
+    Sql(Check),
+    Ledger(LedgerCheck),
+}
+
+/// One check through the ledger's reads.
+type LedgerCheck = fn(&Ledger) -> Result<(i64, Vec<String>), StoreError>;
 
 /// The checks' names, in the order they run.
 pub const CHECKS: [&str; RUNS.len()] = {
@@ -68,20 +82,21 @@ impl Ledger {
             .map(|&(check, run)| {
                 before(check);
                 let started = std::time::Instant::now();
-                match run(&self.conn) {
+                let found = match run {
+                    Run::Sql(run) => run(&self.conn).map_err(|e| sqlite_message(&self.path, e)),
+                    Run::Ledger(run) => run(self).map_err(store_message),
+                };
+                match found {
                     Ok((examined, problems)) => CheckFinding {
                         check,
                         examined,
                         problems,
                         seconds: started.elapsed().as_secs_f64(),
                     },
-                    Err(e) => CheckFinding {
+                    Err(message) => CheckFinding {
                         check,
                         examined: 0,
-                        problems: vec![format!(
-                            "could not be checked: {}",
-                            sqlite_message(&self.path, e)
-                        )],
+                        problems: vec![format!("could not be checked: {message}")],
                         seconds: started.elapsed().as_secs_f64(),
                     },
                 }
@@ -205,7 +220,12 @@ impl Ledger {
 
 /// The error a check met, in words (a damaged page is a finding, not a failure).
 fn sqlite_message(path: &Path, e: rusqlite::Error) -> String {
-    match classify(path, e) {
+    store_message(classify(path, e))
+}
+
+/// The error a check met through the ledger's reads, in words.
+fn store_message(e: StoreError) -> String {
+    match e {
         StoreError::Damaged { detail, .. } => format!("the file is damaged ({detail})"),
         StoreError::Engine { failure, .. } => failure.to_string(),
         other => other.to_string(),
@@ -519,6 +539,27 @@ fn text_index(conn: &Connection) -> Found {
         "index rows without their callback",
     )?);
     Ok((indexed, problems))
+}
+
+/// What the ledger keeps for the reconciliation's glance (each finding's jobs and
+/// count, each hour's jobs by state and its two findings) is what the walk over every
+/// job finds, judged as the reconciliation's walk judges it: read as the console reads it, in one snapshot
+/// with the walk. A kept count is only ever added to, so a wrong one stays wrong until
+/// a salvage makes them all again from the rows (`reconcile_kept::REBUILD`).
+fn kept_reconciliation(ledger: &Ledger) -> Result<(i64, Vec<String>), StoreError> {
+    let shown = ledger.path().display();
+    let mend = format!(
+        "a salvage makes what the ledger keeps for the reconciliation again from its rows: `jobledger --db {shown} backup --salvage NEW.db`, then `jobledger --db {shown} restore NEW.db`"
+    );
+    ledger.in_one_snapshot(|l| {
+        let kept = Finding::ALL
+            .iter()
+            .map(|&finding| Ok((finding, l.finding_kept(finding, usize::MAX)?)))
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        let mut against = KeptAgainstWalk::new(kept, l.recent_hours_kept(usize::MAX)?);
+        l.for_each_job_account(|job| against.note(job))?;
+        Ok(against.problems(usize::try_from(LISTED).unwrap_or(usize::MAX), &mend))
+    })
 }
 
 /// An answer is given on a held or quarantined callback (the only ones with a question).

@@ -248,3 +248,62 @@ pub fn the_kept_glance_is_what_the_walk_over_every_job_finds(location: &Location
         "a re-run changes nothing"
     );
 }
+
+/// `reconcile` with windows an hour wide (the default) reads what the ledger keeps and
+/// the aged jobs as the Aged view pages them, and says exactly what the walk over every
+/// job says, as the ledger grows (a generated stream, the demo streams, the edge cases)
+/// and as owners are given and cleared, at times before, among and long after the jobs
+/// age; printed, the two are the same bytes.
+pub fn reconcile_from_what_is_kept_is_the_walks(location: &Location) {
+    use jobledger::reconcile::{DEFAULT_REVIEW_CAPACITY, reconcile, reconcile_by_walk};
+    use jobledger::report::{ListFormat, write_list};
+
+    let stream = String::from_utf8(crate::support::fixture::synthetic_stream(300))
+        .expect("the stream is UTF-8");
+    let lines: Vec<&str> = stream.lines().collect();
+    let nows = [
+        "2020-01-01T00:00:00Z",
+        crate::support::fixture::NOW,
+        "2026-11-27T14:20:00Z",
+        "2031-01-01T00:00:00Z",
+    ];
+    let same = |step: &str| {
+        let ledger = location.open_read_only();
+        for now in nows {
+            let now = jobledger::clock::Timestamp::parse(now).unwrap();
+            let kept = reconcile(&ledger, now, 3600, DEFAULT_REVIEW_CAPACITY).unwrap();
+            let walked = reconcile_by_walk(&ledger, now, 3600, DEFAULT_REVIEW_CAPACITY).unwrap();
+            assert_eq!(kept, walked, "{step}, at {now}");
+            for format in [ListFormat::Table, ListFormat::Json, ListFormat::Csv] {
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                write_list(&mut a, &kept, format).unwrap();
+                write_list(&mut b, &walked, format).unwrap();
+                assert!(a == b, "{step}, at {now}, {format:?}");
+            }
+        }
+    };
+
+    same("an empty ledger");
+    location.ingest(&(lines[..lines.len() / 2].join("\n") + "\n"));
+    same("half the stream");
+    with_demo_streams(location);
+    location.ingest(EDGES);
+    location.ingest(&stream);
+    same("everything");
+    let aged = location.json(&["reconcile", "--json"])["aged"].clone();
+    let aged = job_ids(&aged);
+    assert!(aged.len() > 3, "{aged:?}");
+    location.ok(&[
+        "owner",
+        aged[0],
+        "--owner",
+        "ops:kim",
+        "--escalate-at",
+        "2h",
+    ]);
+    location.ok(&["owner", aged[1], "--owner", "ops:kim"]);
+    location.ok(&["owner", aged[1], "--clear"]);
+    location.ok(&["owner", aged[2], "--owner", "ops:ann"]);
+    location.ok(&["owner", aged[2], "--owner", "ops:bo", "--escalate-at", "1h"]);
+    same("owners given, cleared and given again");
+}
