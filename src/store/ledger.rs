@@ -295,6 +295,15 @@ impl Ledger {
     ) -> Result<Option<AnswerRow>, StoreError> {
         on_engine!(self, e => e.earlier_answer_on_job(job_id, except_seq))
     }
+    /// For each `(job, callback)` asked, in order, the latest answer given on another
+    /// callback of the same job ([`Ledger::earlier_answer_on_job`]), read for a whole
+    /// page at once.
+    pub fn earlier_answers_on_jobs(
+        &self,
+        asked: &[(&str, i64)],
+    ) -> Result<Vec<Option<AnswerRow>>, StoreError> {
+        on_engine!(self, e => e.earlier_answers_on_jobs(asked))
+    }
     pub fn newest_answer_id(&self) -> Result<i64, StoreError> {
         on_engine!(self, e => e.newest_answer_id())
     }

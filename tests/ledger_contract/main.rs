@@ -69,6 +69,7 @@ contract! {
             an_answer_is_written_through_the_api_and_read_by_the_binary,
             a_linked_answer_judges_the_callback_against_the_job,
             a_bulk_answer_leaves_out_rows_answered_since_its_plan,
+            earlier_answers_on_a_page_are_those_asked_one_by_one,
         ],
         looks: [
             what_came_since_a_look_is_counted_for_that_reviewer,

@@ -25,8 +25,8 @@ use crate::filter::{self, Scope};
 use crate::reconcile::{self, Backlog, DEFAULT_REVIEW_CAPACITY};
 use crate::review::CaseKind;
 use crate::store::{
-    AgedJobRow, CallbackFilter, CallbackKey, DispositionCounts, JobKey, Ledger, MissingCounts,
-    OutboxRow, PageRequest, RejectedLine, StoreError,
+    AgedJobRow, AnswerRow, CallbackFilter, CallbackKey, DispositionCounts, JobKey, Ledger,
+    MissingCounts, OutboxRow, PageRequest, RejectedLine, StoreError,
 };
 use crate::store::{Finding, FindingJob};
 
@@ -94,19 +94,34 @@ impl RowSource for LedgerRows<'_> {
             .unzip();
         // Who is on each case, one read for the page.
         crate::review::claims::attach(self.ledger, &mut rows, self.now)?;
+        // The case answered before on each question's job, one read for the page
+        // (callbacks by job, then answers by callback), whatever the ledger's size.
+        let questions: Vec<(usize, (&str, i64))> = rows
+            .iter()
+            .enumerate()
+            .filter_map(
+                |(i, row)| match (&row.job_id, CaseKind::of(row.disposition, row.reason)) {
+                    (Some(job), Some(_)) => Some((i, (job.as_str(), row.seq))),
+                    _ => None,
+                },
+            )
+            .collect();
+        let asked: Vec<(&str, i64)> = questions.iter().map(|(_, asked)| *asked).collect();
+        let mut earlier_of: Vec<Option<AnswerRow>> = vec![None; rows.len()];
+        for ((i, _), earlier) in questions
+            .iter()
+            .zip(self.ledger.earlier_answers_on_jobs(&asked)?)
+        {
+            earlier_of[*i] = earlier;
+        }
         rows.into_iter()
             .zip(sort_values)
-            .map(|(row, sort_value)| {
+            .zip(earlier_of)
+            .map(|((row, sort_value), earlier)| {
                 let raw_head = if query.list.raw_head {
                     self.ledger.raw_head(row.line_seq, RAW_HEAD_BYTES)?
                 } else {
                     None
-                };
-                // One indexed read per question on the page (callbacks by job, then
-                // answers by callback), whatever the size of the ledger.
-                let earlier = match (&row.job_id, CaseKind::of(row.disposition, row.reason)) {
-                    (Some(job), Some(_)) => self.ledger.earlier_answer_on_job(job, row.seq)?,
-                    _ => None,
                 };
                 Ok(CallbackItem {
                     row,

@@ -170,6 +170,16 @@ const EARLIER_ANSWER_ON_JOB: &str = "SELECT a.id, a.callback_seq, a.verdict, a.n
      a.answered_at, a.linked_job_id, a.written_by FROM answers a JOIN callbacks c ON c.seq = a.callback_seq
      WHERE c.job_id = $1 AND c.seq <> $2 ORDER BY a.id DESC LIMIT 1";
 
+/// [`EARLIER_ANSWER_ON_JOB`] for each `(job, callback)` of `$1` and `$2`, with the
+/// pair's place (from 1) last.
+const EARLIER_ANSWERS_ON_JOBS: &str = "SELECT e.id, e.callback_seq, e.verdict, e.note, \
+     e.reviewer, e.answered_at, e.linked_job_id, e.written_by, p.place
+     FROM unnest($1::text[], $2::bigint[]) WITH ORDINALITY AS p (job_id, seq, place)
+     CROSS JOIN LATERAL (SELECT a.id, a.callback_seq, a.verdict, a.note, a.reviewer,
+            a.answered_at, a.linked_job_id, a.written_by
+       FROM answers a JOIN callbacks c ON c.seq = a.callback_seq
+      WHERE c.job_id = p.job_id AND c.seq <> p.seq ORDER BY a.id DESC LIMIT 1) e";
+
 const ANSWERS_OF: &str = "SELECT a.id, a.callback_seq, a.verdict, a.note, a.reviewer, \
      a.answered_at, a.linked_job_id, a.written_by FROM answers a WHERE a.callback_seq = $1 \
      ORDER BY a.id";
@@ -233,6 +243,27 @@ impl Ledger {
         self.row(EARLIER_ANSWER_ON_JOB, &[&job_id, &except_seq])?
             .map(|row| answer_from(self.location(), &row))
             .transpose()
+    }
+
+    /// [`Ledger::earlier_answer_on_job`] for each `(job, callback)` of a page, in one
+    /// statement: each statement is a round trip to the server, and a page of 48
+    /// rows asked once a row made two thirds of the console's first statements.
+    pub fn earlier_answers_on_jobs(&self, asked: &[(&str, i64)]) -> Result<Vec<Option<AnswerRow>>> {
+        let mut earlier = vec![None; asked.len()];
+        if asked.is_empty() {
+            return Ok(earlier);
+        }
+        let (jobs, seqs): (Vec<&str>, Vec<i64>) = asked.iter().copied().unzip();
+        for row in self.rows(EARLIER_ANSWERS_ON_JOBS, &[&jobs, &seqs])? {
+            let place: i64 = value_at(self.location(), &row, 8)?;
+            let slot = usize::try_from(place - 1)
+                .ok()
+                .and_then(|i| earlier.get_mut(i));
+            if let Some(slot) = slot {
+                *slot = Some(answer_from(self.location(), &row)?);
+            }
+        }
+        Ok(earlier)
     }
 
     /// The id of the newest answer (0: none yet).

@@ -101,6 +101,15 @@ impl Ledger {
         })
     }
 
+    /// [`Ledger::earlier_answer_on_job`] for each `(job, callback)` of a page: a
+    /// statement is a call in this process, so each is asked on its own.
+    pub fn earlier_answers_on_jobs(&self, asked: &[(&str, i64)]) -> Result<Vec<Option<AnswerRow>>> {
+        asked
+            .iter()
+            .map(|&(job_id, seq)| self.earlier_answer_on_job(job_id, seq))
+            .collect()
+    }
+
     /// The id of the newest answer (0: none yet). Ids only grow, the table being
     /// append-only, so it marks a moment: a bulk answer's plan is read as of it.
     pub fn newest_answer_id(&self) -> Result<i64> {

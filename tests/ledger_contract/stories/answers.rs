@@ -322,3 +322,36 @@ pub fn a_bulk_answer_leaves_out_rows_answered_since_its_plan(location: &Location
     }
     assert_eq!(standing(location, bobs_row)["id"], bob["id"]);
 }
+
+/// The case answered before on each question's job, read for a whole page at once, is
+/// what asking each row alone gives: the latest answer on another callback of the
+/// same job, none for a job with no other answer.
+pub fn earlier_answers_on_a_page_are_those_asked_one_by_one(location: &Location) {
+    use jobledger::store::{CallbackFilter, PageRequest};
+    with_demo_streams(location);
+    for (delivery, verdict) in [
+        ("d-1042-a", "single_effect"),
+        ("d-1054-b", "needs_remote_check"),
+    ] {
+        let seq = seq_of(location, delivery).to_string();
+        location.ok(&["answer", &seq, "--verdict", verdict, "--reviewer", "ann"]);
+    }
+    let ledger = location.open_read_only();
+    let rows = ledger
+        .callbacks_page(&CallbackFilter::default(), PageRequest::first(10_000))
+        .unwrap();
+    let asked: Vec<(&str, i64)> = rows
+        .iter()
+        .filter_map(|row| row.job_id.as_deref().map(|job| (job, row.seq)))
+        .collect();
+    let one_by_one: Vec<_> = asked
+        .iter()
+        .map(|&(job, seq)| ledger.earlier_answer_on_job(job, seq).unwrap())
+        .collect();
+    assert!(
+        one_by_one.iter().any(Option::is_some) && one_by_one.iter().any(Option::is_none),
+        "d-1054-a's job has an answer on d-1054-b; most jobs have none"
+    );
+    assert_eq!(ledger.earlier_answers_on_jobs(&asked).unwrap(), one_by_one);
+    assert_eq!(ledger.earlier_answers_on_jobs(&[]).unwrap(), Vec::new());
+}
