@@ -662,7 +662,8 @@ impl Ledger {
     ) -> Result<Option<Vec<(CallbackRow, SortValue)>>> {
         let keyset = &page.keyset;
         let reading = Reading::of(keyset, sort);
-        for rows in self.near_rows(filter, page.limit)? {
+        let mut rows = self.first_near_rows(filter, page.limit)?;
+        loop {
             let near = Near {
                 bound: reading.seq_bound(),
                 direction: reading.direction(),
@@ -676,17 +677,25 @@ impl Ledger {
             if found.len() >= page.limit || self.every_term_ends_short(keyset, &near, rows)? {
                 return Ok(Some(found));
             }
+            if rows >= NEAR_ROWS {
+                // Some term's rows go on past the most read near the key.
+                return Ok(None);
+            }
+            // Twice as many as those read kept in a page would, or all there are to
+            // read when they kept none.
+            rows = match found.len() {
+                0 => NEAR_ROWS,
+                kept => (rows.saturating_mul(page.limit).saturating_mul(2) / kept).min(NEAR_ROWS),
+            };
         }
-        // Some term's rows go on past the most read near the key.
-        Ok(None)
     }
 
-    /// How many rows of each text term a page reads near its key, in turn: first
-    /// about twice as many as a page of the list needs when the list's callbacks are
-    /// spread evenly among all (a review list holds a few in a hundred), then
-    /// [`NEAR_ROWS`]. Reading 4,096 rows of a word cost about 2 ms a statement at a
-    /// million callbacks, and a page of every callback needs a page of them.
-    fn near_rows(&self, filter: &CallbackFilter, page: usize) -> Result<Vec<usize>> {
+    /// How many rows of each text term a page reads near its key first: about twice
+    /// as many as a page of the list needs when the list's callbacks are spread evenly
+    /// among all (a review list holds a few in a hundred). More are read as those read
+    /// say, up to [`NEAR_ROWS`]: reading 4,096 rows of a word cost about 2 ms a
+    /// statement at a million callbacks, and a page of every callback needs a page.
+    fn first_near_rows(&self, filter: &CallbackFilter, page: usize) -> Result<usize> {
         let counts = self.disposition_counts()?;
         let listed = filter.disposition.map_or(counts.total(), |d| counts.get(d));
         let first = i64::try_from(page.max(1))
@@ -694,12 +703,9 @@ impl Ledger {
             .saturating_mul(2)
             .saturating_mul(counts.total().max(1))
             / listed.max(1);
-        let first = usize::try_from(first).unwrap_or(NEAR_ROWS);
-        Ok(if first < NEAR_ROWS {
-            vec![first, NEAR_ROWS]
-        } else {
-            vec![NEAR_ROWS]
-        })
+        Ok(usize::try_from(first)
+            .unwrap_or(NEAR_ROWS)
+            .clamp(1, NEAR_ROWS))
     }
 
     /// Did every text term's rows near the key (`near`, `rows` of each at most) end
