@@ -82,15 +82,18 @@ pub fn what_came_since_a_look_is_counted_for_that_reviewer(location: &Location) 
         "--reviewer",
         "ana",
     ]);
-    let ledger = location.open_read_only();
+    let came = i64::try_from(came).unwrap();
+    let new_in_held = |me: &str| {
+        location
+            .open_read_only()
+            .count_new_since(Disposition::Hold, &bo, me)
+            .unwrap()
+    };
     assert_eq!(
-        ledger
-            .count_new_since(Disposition::Hold, &bo, "bo")
-            .unwrap(),
-        i64::try_from(came + 1).unwrap(),
+        new_in_held("bo"),
+        came + 1,
         "a new hold answered since is counted once"
     );
-    drop(ledger);
     // Bo answers C2 over Ana's answer: the standing answer is his, no news to him.
     let ana_answer = location.json(&["callbacks", "--json", "--disposition", "hold"]);
     let ana_answer = crate::stories::list(ana_answer)
@@ -108,22 +111,12 @@ pub fn what_came_since_a_look_is_counted_for_that_reviewer(location: &Location) 
         "--seen",
         &ana_answer.to_string(),
     ]);
-    let ledger = location.open_read_only();
+    assert_eq!(new_in_held("bo"), came, "C2's standing answer is Bo's own");
     assert_eq!(
-        ledger
-            .count_new_since(Disposition::Hold, &bo, "bo")
-            .unwrap(),
-        i64::try_from(came).unwrap(),
-        "C2's standing answer is Bo's own"
-    );
-    assert_eq!(
-        ledger
-            .count_new_since(Disposition::Hold, &bo, "ana")
-            .unwrap(),
-        i64::try_from(came + 1).unwrap(),
+        new_in_held("ana"),
+        came + 1,
         "Bo's answer over Ana's is news to her"
     );
-    drop(ledger);
 
     // Aged: Bo looks; an owner's escalation then passes.
     let mut ledger = location.open();
