@@ -426,12 +426,18 @@ impl Ledger {
     ) -> Result<Vec<FindingJob>, StoreError> {
         on_engine!(self, e => e.finding_jobs_page(finding, now, query, page))
     }
+    /// How many jobs `finding` names that `query` keeps (ages at `now`). Every job it
+    /// names is a kept count: counting a finding over every job took 650 ms at a
+    /// million jobs each time its drill-down opened.
     pub fn finding_count_matching(
         &self,
         finding: Finding,
         now: Timestamp,
         query: &Query,
     ) -> Result<i64, StoreError> {
+        if query.is_empty() {
+            return Ok(self.finding_kept(finding, 0)?.count);
+        }
         on_engine!(self, e => e.finding_count_matching(finding, now, query))
     }
     /// How many jobs `finding` names and the first `keep` of them, as the ledger keeps
