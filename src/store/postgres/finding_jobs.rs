@@ -1,6 +1,7 @@
 //! The jobs behind each reconciliation finding on PostgreSQL, as the Reconcile view's
 //! drill-down lists them: keyset pages in job id order, and their counts (the SQLite
-//! engine's `finding_jobs.rs`, condition for condition).
+//! engine's `finding_jobs.rs`, read for read): the rows the ledger keeps for each
+//! finding, and the open jobs by state for the jobs with no terminal record.
 
 use postgres::Row;
 
@@ -12,23 +13,6 @@ use crate::clock::Timestamp;
 use crate::decision::JobState;
 use crate::filter::{Field, Query};
 use crate::store::{Finding, FindingJob, PageRequest, StoreError};
-
-/// A job's latest output object is on record, and no check made since it was stored
-/// found it missing (the latest such check decides): the rule of `output_facts`.
-const OUTPUT_EXISTS: &str = "(EXISTS (SELECT 1 FROM outputs o WHERE o.job_id = j.job_id)
-    AND coalesce((SELECT c.object_exists FROM output_checks c
-         WHERE c.job_id = j.job_id AND c.checked_at >= (SELECT o.stored_at FROM outputs o
-               WHERE o.job_id = j.job_id ORDER BY o.id DESC LIMIT 1)
-         ORDER BY c.id DESC LIMIT 1), 1) = 1)";
-
-const NOTIFIED: &str = "EXISTS (SELECT 1 FROM notifications n WHERE n.job_id = j.job_id)";
-
-/// Jobs acted on under more than one decision id.
-const DIVERGENT_JOB_IDS: &str =
-    "SELECT job_id FROM decisions WHERE suppressed = 0 GROUP BY job_id HAVING count(*) > 1";
-
-/// Jobs submitted again with another identity.
-const CONFLICTING_JOB_IDS: &str = "SELECT job_id FROM repeated_submissions WHERE conflicting = 1";
 
 const COLUMNS: &str = "j.job_id, j.state, j.accepted_at, j.state_changed_at, j.latest_attempt, NULL::text, NULL::text";
 
@@ -54,25 +38,27 @@ fn finding_field(field: Field) -> Option<Column> {
     }
 }
 
-/// The same as [`Finding::holds`], as a condition on `jobs j`.
-fn finding_condition(finding: Finding) -> String {
+/// The jobs of the finding, with `columns` (of `jobs j`): the rows kept for it (judged
+/// at each commit by [`Finding::holds`]), or the open jobs by state.
+fn finding_select(finding: Finding, columns: &'static str) -> Select {
     match finding {
-        Finding::MissingTerminal => states_where(JobState::is_open),
-        Finding::MissingOutput => format!(
-            "{} AND NOT {OUTPUT_EXISTS}",
-            states_where(JobState::has_success)
-        ),
-        Finding::MissingNotification => {
-            format!("{} AND NOT {NOTIFIED}", states_where(JobState::is_terminal))
+        Finding::MissingTerminal => {
+            Select::new(columns, "jobs j").filter(states_where(JobState::is_open))
         }
-        Finding::DivergentDecisions => format!("j.job_id IN ({DIVERGENT_JOB_IDS})"),
-        Finding::ConflictingSubmissions => format!("j.job_id IN ({CONFLICTING_JOB_IDS})"),
+        kept => Select::new(
+            columns,
+            "reconcile_findings f JOIN jobs j ON j.job_id = f.job_id",
+        )
+        .filter(format!("f.finding = '{}'", kept.as_str())),
     }
 }
 
-/// The jobs of the finding, with `columns`.
-fn finding_select(finding: Finding, columns: &'static str) -> Select {
-    Select::new(columns, "jobs j").filter(finding_condition(finding))
+/// The job id a page is ordered and keyed by: the kept rows' own, read in order.
+fn finding_key(finding: Finding) -> &'static str {
+    match finding {
+        Finding::MissingTerminal => "j.job_id",
+        _ => "f.job_id",
+    }
 }
 
 /// `j.state IN ('accepted', ...)`: the states `wanted` keeps, from the closed set.
@@ -119,7 +105,7 @@ impl Ledger {
         };
         self.seq_page(
             finding_select(finding, columns),
-            "j.job_id",
+            finding_key(finding),
             query,
             params,
             page,

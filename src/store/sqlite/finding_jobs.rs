@@ -1,34 +1,22 @@
 //! The jobs behind each reconciliation finding, as the Reconcile view's drill-down
 //! lists them: keyset pages in job id order, and their counts.
 //!
-//! A finding is decided twice, once per way of reading: [`Finding::holds`] (with the
-//! type, in the store's `finding_jobs.rs`) judges a job as the reconciliation walk
-//! sees it (one pass over every job, `job_accounts.rs`), and [`Finding::condition`]
-//! here says the same in SQL for a page of jobs. A test holds the counts of the two
-//! equal on the demo and on a generated ledger.
+//! The jobs a finding names are the rows the ledger keeps for it (judged at each
+//! commit by [`Finding::holds`], the rule of the walk over every job, which `check`
+//! holds them to), read as a range of their key; the jobs with no terminal record are
+//! the open jobs, by state. Finding them by a condition on every job walked thousands
+//! of jobs for a page of a rare finding at a million jobs.
 
 use crate::store::{Finding, FindingJob};
 use rusqlite::Row;
 
-use super::decisions::DIVERGENT_JOB_IDS;
 use super::filter::{Column, Columns, condition};
 use super::query::Select;
-use super::submissions::CONFLICTING_JOB_IDS;
 use super::{Ledger, StoreError};
 use crate::clock::Timestamp;
 use crate::decision::JobState;
 use crate::filter::{Field, Query};
 use crate::store::PageRequest;
-
-/// A job's latest output object is on record, and no check made since it was stored
-/// found it missing (the latest such check decides): the rule of `output_facts`.
-const OUTPUT_EXISTS: &str = "(EXISTS (SELECT 1 FROM outputs o WHERE o.job_id = j.job_id)
-    AND coalesce((SELECT c.object_exists FROM output_checks c
-         WHERE c.job_id = j.job_id AND c.checked_at >= (SELECT o.stored_at FROM outputs o
-               WHERE o.job_id = j.job_id ORDER BY o.id DESC LIMIT 1)
-         ORDER BY c.id DESC LIMIT 1), 1) = 1)";
-
-const NOTIFIED: &str = "EXISTS (SELECT 1 FROM notifications n WHERE n.job_id = j.job_id)";
 
 const COLUMNS: &str =
     "j.job_id, j.state, j.accepted_at, j.state_changed_at, j.latest_attempt, NULL, NULL";
@@ -58,26 +46,27 @@ fn finding_field(field: Field) -> Option<Column> {
 }
 
 impl Finding {
-    /// The same as [`Finding::holds`], as a condition on `jobs j`.
-    fn condition(self) -> String {
+    /// The jobs of the finding, with `columns` (of `jobs j`).
+    fn select(self, columns: &'static str) -> Select {
         match self {
-            Finding::MissingTerminal => states_where(JobState::is_open),
-            Finding::MissingOutput => format!(
-                "{} AND NOT {OUTPUT_EXISTS}",
-                states_where(JobState::has_success)
-            ),
-            Finding::MissingNotification => {
-                format!("{} AND NOT {NOTIFIED}", states_where(JobState::is_terminal))
+            Finding::MissingTerminal => {
+                Select::new(columns, "jobs j").filter(states_where(JobState::is_open))
             }
-            // Few jobs: SQLite walks the short list and finds each job by its key.
-            Finding::DivergentDecisions => format!("j.job_id IN ({DIVERGENT_JOB_IDS})"),
-            Finding::ConflictingSubmissions => format!("j.job_id IN ({CONFLICTING_JOB_IDS})"),
+            kept => Select::new(
+                columns,
+                "reconcile_findings f JOIN jobs j ON j.job_id = f.job_id",
+            )
+            .filter(format!("f.finding = '{}'", kept.as_str())),
         }
     }
 
-    /// The jobs of the finding kept by the text bound as `?1`.
-    fn select(self, columns: &'static str) -> Select {
-        Select::new(columns, "jobs j").filter(self.condition())
+    /// The job id a page is ordered and keyed by: the kept rows' own, so that a page
+    /// is read in order from their key.
+    fn key(self) -> &'static str {
+        match self {
+            Finding::MissingTerminal => "j.job_id",
+            _ => "f.job_id",
+        }
     }
 }
 
@@ -122,7 +111,7 @@ impl Ledger {
         };
         self.seq_page(
             finding.select(columns),
-            "j.job_id",
+            finding.key(),
             &query,
             page,
             finding_job_from,

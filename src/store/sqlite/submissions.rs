@@ -11,10 +11,6 @@ use crate::decision::Identity;
 
 type Result<T> = std::result::Result<T, StoreError>;
 
-/// The jobs submitted again with another identity, as a condition on a job id column.
-pub(super) const CONFLICTING_JOB_IDS: &str =
-    "SELECT job_id FROM repeated_submissions WHERE conflicting = 1";
-
 impl Ledger {
     /// Every job id submitted again with another identity, in job id order (bytewise),
     /// with its first identity and each conflicting one.
