@@ -107,3 +107,28 @@ fn enter_lists_the_jobs_of_a_finding_enter_opens_one_esc_goes_back() {
     assert!(!app.quit_requested());
     assert_eq!(app.tab(), Tab::Reconcile);
 }
+
+/// A filter typed in a finding's jobs counts the jobs it keeps, and the title says how
+/// many of all: it said the finding's whole count beside "(filtered)".
+#[test]
+fn a_filter_in_a_findings_jobs_says_how_many_of_them_it_keeps() {
+    let (_demo, mut app) = demo_app("ana");
+    update(&mut app, Action::ShowTab(Tab::Reconcile));
+    resize(&mut app, 160, 48);
+    // Enter on the first finding: the jobs without a terminal record.
+    key(&mut app, KeyCode::Enter);
+    let all = app.model().list().expect("the jobs are listed").count().all;
+    assert!(all > 1, "the demo has several open jobs");
+    let job = selected_job(&app);
+    key(&mut app, KeyCode::Char('/'));
+    for c in format!("job:{job}").chars() {
+        key(&mut app, KeyCode::Char(c));
+    }
+    key(&mut app, KeyCode::Enter);
+    let count = app.model().list().expect("the jobs are listed").count();
+    assert_eq!((count.matching, count.all), (Some(1), all));
+    shows(
+        &app,
+        &format!("Reconcile · 1/{all} job without a terminal record"),
+    );
+}

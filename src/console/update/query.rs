@@ -16,11 +16,12 @@ use crate::filter::Scope;
 use crate::inert::inert;
 use crate::store::{Canceller, Ledger, StoreError};
 
-/// Counts the current view again under its filter: only its query changed, and every
-/// other view's count still stands (a keystroke costs one count, not eight).
+/// Counts the list shown again under its filter (a finding's jobs, when the Reconcile
+/// view has one open): only its query changed, and every other view's count still
+/// stands (a keystroke costs one count, not eight).
 pub(super) fn recount_shown(app: &mut App) -> Result<(), StoreError> {
     let rows = LedgerRows::new(&app.ledger, app.model.now);
-    match app.model.lists.of_mut(app.model.tab) {
+    match app.model.list_mut() {
         Some(list) => list.recount(&rows),
         None => Ok(()),
     }
