@@ -467,15 +467,8 @@ impl Ledger {
     /// yet, the aged ones are counted instead. Counting the aged ones every time read
     /// 64,000 index entries at each start of the console at a million jobs.
     pub fn aged_count(&self, now: Timestamp) -> Result<i64, StoreError> {
-        let open: i64 = self
-            .job_state_counts()?
-            .into_iter()
-            .filter(|(state, _)| state.is_open())
-            .map(|(_, n)| n)
-            .sum();
-        let at_most = open / 2 + 1;
-        match on_engine!(self, e => e.open_and_not_aged(now, at_most))? {
-            (open, younger) if younger < at_most => Ok(open - younger),
+        match on_engine!(self, e => e.open_and_not_aged(now))? {
+            (open, younger, at_most) if younger < at_most => Ok(open - younger),
             _ => on_engine!(self, e => e.aged_count(now)),
         }
     }

@@ -55,18 +55,21 @@ impl Ledger {
         self.run(|c| read_attempt(c, job_id, attempt))
     }
 
-    /// The open jobs (kept counts) and those of them not aged yet at `now`, counted
-    /// up to `at_most`, both at one moment (one statement). See
-    /// [`crate::store::Ledger::aged_count`].
-    pub fn open_and_not_aged(&self, now: Timestamp, at_most: i64) -> Result<(i64, i64)> {
+    /// The open jobs (kept counts), and those of them not aged yet at `now` counted up
+    /// to half of them and one more (the bound, returned last), at one moment (one
+    /// statement). See [`crate::store::Ledger::aged_count`].
+    pub fn open_and_not_aged(&self, now: Timestamp) -> Result<(i64, i64, i64)> {
         self.run(|c| {
             c.prepare_cached(&format!(
-                "SELECT (SELECT coalesce(sum(n), 0) FROM ledger_counts WHERE name IN ({})),
-                        (SELECT count(*) FROM
-                           (SELECT 1 FROM jobs WHERE {} AND aged_at > ?1 LIMIT ?2))",
+                "WITH open (n) AS
+                   (SELECT coalesce(sum(n), 0) FROM ledger_counts WHERE name IN ({}))
+                 SELECT (SELECT n FROM open),
+                        (SELECT count(*) FROM (SELECT 1 FROM jobs WHERE {} AND aged_at > ?1
+                                                LIMIT (SELECT n / 2 + 1 FROM open))),
+                        (SELECT n / 2 + 1 FROM open)",
                 *OPEN_JOB_COUNTS, *OPEN_JOB
             ))?
-            .query_row(params![now, at_most], |row| Ok((row.get(0)?, row.get(1)?)))
+            .query_row([now], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
         })
     }
 

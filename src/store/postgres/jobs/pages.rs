@@ -1,6 +1,8 @@
 //! Pages of the aged and failed jobs on PostgreSQL, under a query: the SQLite
 //! engine's `jobs/pages.rs`, read by keyset along the same key.
 
+use std::sync::LazyLock;
+
 use crate::clock::Timestamp;
 use crate::decision::JobState;
 use crate::filter::{Field, Query, Sort, SortColumn};
@@ -26,6 +28,25 @@ struct JobList {
     /// What the list is ordered by, before the job id.
     order: &'static [&'static str],
 }
+
+/// [`Ledger::open_and_not_aged`]'s statement, its states from the closed set.
+static OPEN_AND_NOT_AGED: LazyLock<String> = LazyLock::new(|| {
+    let names: Vec<String> = JobState::ALL
+        .into_iter()
+        .filter(|s| s.is_open())
+        .map(|s| format!("'jobs.{}'", s.as_str()))
+        .collect();
+    format!(
+        "WITH open (n) AS (SELECT coalesce(sum(n), 0)::bigint FROM ledger_counts
+                            WHERE name IN ({}))
+         SELECT (SELECT n FROM open),
+                (SELECT count(*) FROM (SELECT 1 FROM jobs j WHERE {} AND j.aged_at > $1::text
+                                        LIMIT (SELECT n / 2 + 1 FROM open)) younger),
+                (SELECT n / 2 + 1 FROM open)",
+        names.join(", "),
+        open_job_j()
+    )
+});
 
 /// The latest owner assignment of each job.
 const LATEST_OWNER: &str = "LEFT JOIN owner_assignments o
@@ -253,20 +274,12 @@ impl Ledger {
         Ok(rows.first().map_or(0, |row| row.get(0)))
     }
 
-    /// The open jobs (kept counts) and those of them not aged yet at `now`, counted
-    /// up to `at_most`, both at one moment (one statement). See
-    /// [`crate::store::Ledger::aged_count`].
-    pub fn open_and_not_aged(&self, now: Timestamp, at_most: i64) -> Result<(i64, i64)> {
-        let row = self.row(
-            "SELECT (SELECT coalesce(sum(n), 0)::bigint FROM ledger_counts
-                      WHERE name IN ('jobs.accepted', 'jobs.running', 'jobs.timed_out')),
-                    (SELECT count(*) FROM
-                       (SELECT 1 FROM jobs
-                         WHERE (state = 'accepted' OR state = 'running' OR state = 'timed_out')
-                           AND aged_at > $1::text LIMIT $2) younger)",
-            &[&now.to_ledger_text(), &at_most],
-        )?;
-        Ok(row.map_or((0, 0), |row| (row.get(0), row.get(1))))
+    /// The open jobs (kept counts), and those of them not aged yet at `now` counted up
+    /// to half of them and one more (the bound, returned last), at one moment (one
+    /// statement). See [`crate::store::Ledger::aged_count`].
+    pub fn open_and_not_aged(&self, now: Timestamp) -> Result<(i64, i64, i64)> {
+        let row = self.row(&OPEN_AND_NOT_AGED, &[&now.to_ledger_text()])?;
+        Ok(row.map_or((0, 0, 1), |row| (row.get(0), row.get(1), row.get(2))))
     }
 
     /// Open jobs past their expected age at `now`.
