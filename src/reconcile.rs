@@ -282,7 +282,8 @@ pub fn account(
         if let Some((_, counts)) = &mut current {
             counts.note(job);
         }
-        // The drill-down's pages read the same findings in SQL (`store::Finding`).
+        // The ledger keeps the same findings as rows, judged at each commit by the
+        // same rule (`store::Finding::holds`); `check` holds them to this walk.
         for (finding, found) in [
             (
                 store::Finding::MissingTerminal,

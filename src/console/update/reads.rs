@@ -25,8 +25,8 @@ use crate::filter::{self, Scope};
 use crate::reconcile::{self, Backlog, DEFAULT_REVIEW_CAPACITY};
 use crate::review::CaseKind;
 use crate::store::{
-    AgedJobRow, AnswerRow, CallbackFilter, CallbackKey, DispositionCounts, JobKey, Ledger,
-    MissingCounts, OutboxRow, PageRequest, RejectedLine, StoreError,
+    AgedJobRow, AnswerRow, CallbackFilter, CallbackKey, CallbackRow, DispositionCounts, JobKey,
+    Ledger, MissingCounts, OutboxRow, PageRequest, RejectedLine, StoreError,
 };
 use crate::store::{Finding, FindingJob};
 
@@ -80,6 +80,15 @@ fn count(
     })
 }
 
+/// The job and number of a callback that is a question a person answers: its case
+/// answered before is read beside it.
+fn question(row: &CallbackRow) -> Option<(&str, i64)> {
+    match (&row.job_id, CaseKind::of(row.disposition, row.reason)) {
+        (Some(job), Some(_)) => Some((job.as_str(), row.seq)),
+        _ => None,
+    }
+}
+
 impl RowSource for LedgerRows<'_> {
     fn callbacks(
         &self,
@@ -96,24 +105,12 @@ impl RowSource for LedgerRows<'_> {
         crate::review::claims::attach(self.ledger, &mut rows, self.now)?;
         // The case answered before on each question's job, one read for the page
         // (callbacks by job, then answers by callback), whatever the ledger's size.
-        let questions: Vec<(usize, (&str, i64))> = rows
+        let asked: Vec<(&str, i64)> = rows.iter().filter_map(question).collect();
+        let mut answers = self.ledger.earlier_answers_on_jobs(&asked)?.into_iter();
+        let earlier_of: Vec<Option<AnswerRow>> = rows
             .iter()
-            .enumerate()
-            .filter_map(
-                |(i, row)| match (&row.job_id, CaseKind::of(row.disposition, row.reason)) {
-                    (Some(job), Some(_)) => Some((i, (job.as_str(), row.seq))),
-                    _ => None,
-                },
-            )
+            .map(|row| question(row).and_then(|_| answers.next().flatten()))
             .collect();
-        let asked: Vec<(&str, i64)> = questions.iter().map(|(_, asked)| *asked).collect();
-        let mut earlier_of: Vec<Option<AnswerRow>> = vec![None; rows.len()];
-        for ((i, _), earlier) in questions
-            .iter()
-            .zip(self.ledger.earlier_answers_on_jobs(&asked)?)
-        {
-            earlier_of[*i] = earlier;
-        }
         rows.into_iter()
             .zip(sort_values)
             .zip(earlier_of)

@@ -166,12 +166,8 @@ static CLOSED_QUESTIONS: LazyLock<String> = LazyLock::new(|| {
     )
 });
 
-const EARLIER_ANSWER_ON_JOB: &str = "SELECT a.id, a.callback_seq, a.verdict, a.note, a.reviewer, \
-     a.answered_at, a.linked_job_id, a.written_by FROM answers a JOIN callbacks c ON c.seq = a.callback_seq
-     WHERE c.job_id = $1 AND c.seq <> $2 ORDER BY a.id DESC LIMIT 1";
-
-/// [`EARLIER_ANSWER_ON_JOB`] for each `(job, callback)` of `$1` and `$2`, with the
-/// pair's place (from 1) last.
+/// For each `(job, callback)` of `$1` and `$2`, the latest answer on another callback
+/// of the same job, with the pair's place (from 1) last.
 const EARLIER_ANSWERS_ON_JOBS: &str = "SELECT e.id, e.callback_seq, e.verdict, e.note, \
      e.reviewer, e.answered_at, e.linked_job_id, e.written_by, p.place
      FROM unnest($1::text[], $2::bigint[]) WITH ORDINALITY AS p (job_id, seq, place)
@@ -234,15 +230,15 @@ impl Ledger {
         Ok(closed)
     }
 
-    /// The latest answer given on another callback of the same job.
+    /// The latest answer given on another callback of the same job (the page's read
+    /// for one pair).
     pub fn earlier_answer_on_job(
         &self,
         job_id: &str,
         except_seq: i64,
     ) -> Result<Option<AnswerRow>> {
-        self.row(EARLIER_ANSWER_ON_JOB, &[&job_id, &except_seq])?
-            .map(|row| answer_from(self.location(), &row))
-            .transpose()
+        let earlier = self.earlier_answers_on_jobs(&[(job_id, except_seq)])?;
+        Ok(earlier.into_iter().next().flatten())
     }
 
     /// [`Ledger::earlier_answer_on_job`] for each `(job, callback)` of a page, in one
