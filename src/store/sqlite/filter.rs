@@ -147,6 +147,11 @@ pub(super) struct Condition {
     near: Option<Near>,
     /// Each text term's rows near the key, as statements ([`Condition::near`]).
     pub near_rows: Vec<String>,
+    /// Every row the text index gives for each text term not negated, as statements,
+    /// each with the index query it asks (on which alone its rows depend): each a
+    /// superset of the rows its term keeps (a word that also names a code has none,
+    /// its rows being those of the code as well).
+    pub text_rows: Vec<(String, String)>,
     /// The comparisons and closed-set names every kept row meets (those of terms not
     /// negated), which an index holding the column in order could serve as a range.
     pub ranges: Vec<Range>,
@@ -230,11 +235,12 @@ pub(super) fn condition_reading(
         compiled.compared = None;
         // Only a term not negated is a range, numbered in the order they come.
         compiled.reading = !term.negated && range == Some(compiled.ranges.len());
-        let near_rows = compiled.near_rows.len();
+        let (near_rows, text_rows) = (compiled.near_rows.len(), compiled.text_rows.len());
         let test = compiled.test(&term.test, columns);
         if term.negated {
             // A negated term reads no rows from the index.
             compiled.near_rows.truncate(near_rows);
+            compiled.text_rows.truncate(text_rows);
         }
         if let (false, Some(range)) = (term.negated, compiled.compared.take()) {
             compiled.ranges.push(range);
@@ -302,6 +308,10 @@ impl Condition {
                         if let Some(named) = self.named_codes(expr, names(), &needle) {
                             either.push(named);
                         }
+                    }
+                    if either.len() > 1 {
+                        // The index's rows are no longer all the term keeps.
+                        self.text_rows.pop();
                     }
                     self.through = Some(format!("({})", either.join(" OR ")));
                 }
@@ -412,11 +422,12 @@ impl Condition {
         check: String,
     ) -> String {
         if let Some(query) = trigram_query(in_columns, needle) {
-            let m = self.bind(SqlValue::Text(query));
+            let m = self.bind(SqlValue::Text(query.clone()));
             let mut rows = format!(
                 "SELECT rowid FROM {table} WHERE {table} MATCH {m}",
                 table = index.table
             );
+            self.text_rows.push((rows.clone(), query));
             if let Some(near) = self.near.clone() {
                 let limit = self.bind(SqlValue::Integer(
                     i64::try_from(near.rows.min(NEAR_ROWS)).unwrap_or(0),
@@ -509,10 +520,69 @@ const CONTAINS_LOWERED: &str = "jobledger_contains_lowered";
 /// NULL): what the trigram index of callbacks' text holds (migration 016's trigger).
 const LOWERED: &str = "jobledger_lowered";
 
-/// Makes [`CONTAINS_LOWERED`] and [`LOWERED`] known to `conn`: every query's SQL needs
-/// the first, and keeping a callback (its index trigger) the second.
+/// The SQL aggregate that gives the integers of its rows as one blob, each eight
+/// bytes, little-endian, in the order read ([`keys_of`] reads it): tens of thousands
+/// of keys read from an index in one row took half the instructions of a row each.
+const KEYS: &str = "jobledger_keys";
+
+/// The keys a statement of one integer column gives (`rows`, its values `named`),
+/// in the order read, through [`KEYS`].
+pub(super) fn keys_of(
+    conn: &rusqlite::Connection,
+    rows: &str,
+    named: &[(&str, &dyn ToSql)],
+) -> rusqlite::Result<Vec<i64>> {
+    let mut st = conn.prepare_cached(&format!("WITH r(k) AS ({rows}) SELECT {KEYS}(k) FROM r"))?;
+    let blob: Vec<Vec<u8>> = query_named(&mut st, named, |row| row.get(0))?;
+    Ok(blob
+        .first()
+        .map(|blob| {
+            blob.chunks_exact(8)
+                .map(|key| i64::from_le_bytes(key.try_into().unwrap_or_default()))
+                .collect()
+        })
+        .unwrap_or_default())
+}
+
+/// [`KEYS`]: each row's integer appended to a blob.
+struct Keys;
+
+impl rusqlite::functions::Aggregate<Vec<u8>, Vec<u8>> for Keys {
+    fn init(&self, _: &mut rusqlite::functions::Context<'_>) -> rusqlite::Result<Vec<u8>> {
+        Ok(Vec::new())
+    }
+
+    fn step(
+        &self,
+        ctx: &mut rusqlite::functions::Context<'_>,
+        keys: &mut Vec<u8>,
+    ) -> rusqlite::Result<()> {
+        keys.extend_from_slice(&ctx.get::<i64>(0)?.to_le_bytes());
+        Ok(())
+    }
+
+    fn finalize(
+        &self,
+        _: &mut rusqlite::functions::Context<'_>,
+        keys: Option<Vec<u8>>,
+    ) -> rusqlite::Result<Vec<u8>> {
+        Ok(keys.unwrap_or_default())
+    }
+}
+
+/// Makes [`CONTAINS_LOWERED`], [`LOWERED`] and [`KEYS`] known to `conn`: every
+/// query's SQL needs the first, keeping a callback (its index trigger) the second,
+/// a search through two indexes the third.
 pub(super) fn register_functions(conn: &rusqlite::Connection) -> rusqlite::Result<()> {
     use rusqlite::functions::FunctionFlags;
+    conn.create_aggregate_function(
+        KEYS,
+        1,
+        FunctionFlags::SQLITE_UTF8
+            | FunctionFlags::SQLITE_DETERMINISTIC
+            | FunctionFlags::SQLITE_INNOCUOUS,
+        Keys,
+    )?;
     conn.create_scalar_function(
         LOWERED,
         1,
@@ -604,6 +674,18 @@ pub(super) fn bind_named(
 }
 
 impl Condition {
+    /// This condition kept only by the rows whose `key` is one of `keys` (a JSON
+    /// array, bound as `:keys`): a superset of the rows it keeps, found beforehand.
+    pub fn among(mut self, key: &str, keys: String) -> Condition {
+        let among = format!("{key} IN (SELECT value FROM json_each(:keys))");
+        self.sql = Some(match self.sql {
+            Some(sql) => format!("{among} AND {sql}"),
+            None => among,
+        });
+        self.values.push((":keys".to_owned(), SqlValue::Text(keys)));
+        self
+    }
+
     /// The bound values with their names, to add to a statement's own.
     pub fn named(&self) -> impl Iterator<Item = (&str, &dyn ToSql)> {
         self.values
