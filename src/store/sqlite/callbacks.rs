@@ -1563,7 +1563,6 @@ mod tests {
     /// page that checking each callback's text gives.
     #[test]
     fn a_text_search_near_the_key_gives_the_rows_of_checking_every_callback() {
-        use crate::store::Keyset;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("l.db");
         crate::demo::build(
@@ -1592,43 +1591,68 @@ mod tests {
         for disposition in [None, Some(Disposition::Hold)] {
             for query in queries {
                 let filter = report_filter(disposition, false, query);
-                // What checking each callback's text, with no index, gives.
-                let checked = filter.condition_with(None, false);
-                let every = |sort: Sort, page: &PageRequest<CallbackKey>| -> Vec<i64> {
-                    let sql = sorted_statement(true, &filter, sort, page, &checked);
-                    let rows = ledger.sorted_rows(&sql, &filter, page, &checked).unwrap();
-                    rows.into_iter().map(|(row, _)| row.seq).collect()
-                };
-                let seqs = every(Sort::default(), &PageRequest::first(100_000));
-                let middle = seqs.get(seqs.len() / 2).copied().unwrap_or(1);
-                let key = CallbackKey::in_ledger_order(middle);
-                for descending in [false, true] {
-                    let sort = Sort {
-                        descending,
-                        ..Sort::default()
-                    };
-                    for keyset in [
-                        Keyset::First,
-                        Keyset::Last,
-                        Keyset::After(key.clone()),
-                        Keyset::From(key.clone()),
-                        Keyset::Before(key.clone()),
-                    ] {
-                        for limit in [1, 2, 3, 5, 40] {
-                            let page = PageRequest::at(keyset.clone(), limit);
-                            let read: Vec<i64> = ledger
-                                .callbacks_sorted_page(&filter, sort, &page)
-                                .unwrap()
-                                .into_iter()
-                                .map(|(row, _)| row.seq)
-                                .collect();
-                            let want = every(sort, &page);
-                            assert_eq!(read, want, "{disposition:?} {query:?} {sort:?} {page:?}");
-                        }
-                    }
+                every_page_as_checked(&ledger, &filter, &[1, 2, 3, 5, 40]);
+            }
+        }
+    }
+
+    /// The callbacks `filter` keeps, each one's text and every comparison checked, in
+    /// ledger order (`sort`) on `page`: what reading through an index must give.
+    fn checked_page(
+        ledger: &Ledger,
+        filter: &CallbackFilter,
+        sort: Sort,
+        page: &PageRequest<CallbackKey>,
+    ) -> Vec<i64> {
+        let checked = filter.condition_with(None, false);
+        let sql = sorted_statement(true, filter, sort, page, &checked);
+        let rows = ledger.sorted_rows(&sql, filter, page, &checked).unwrap();
+        rows.into_iter().map(|(row, _)| row.seq).collect()
+    }
+
+    /// Every page of `filter`'s list in ledger order, either way, from the first,
+    /// the last and around its middle row, of each of `limits` rows, is the
+    /// [`checked_page`]; returns every row it keeps.
+    fn every_page_as_checked(
+        ledger: &Ledger,
+        filter: &CallbackFilter,
+        limits: &[usize],
+    ) -> Vec<i64> {
+        use crate::store::Keyset;
+        let seqs = checked_page(
+            ledger,
+            filter,
+            Sort::default(),
+            &PageRequest::first(100_000),
+        );
+        let middle = seqs.get(seqs.len() / 2).copied().unwrap_or(1);
+        let key = CallbackKey::in_ledger_order(middle);
+        for descending in [false, true] {
+            let sort = Sort {
+                descending,
+                ..Sort::default()
+            };
+            for keyset in [
+                Keyset::First,
+                Keyset::Last,
+                Keyset::After(key.clone()),
+                Keyset::From(key.clone()),
+                Keyset::Before(key.clone()),
+            ] {
+                for &limit in limits {
+                    let page = PageRequest::at(keyset.clone(), limit);
+                    let read: Vec<i64> = ledger
+                        .callbacks_sorted_page(filter, sort, &page)
+                        .unwrap()
+                        .into_iter()
+                        .map(|(row, _)| row.seq)
+                        .collect();
+                    let want = checked_page(ledger, filter, sort, &page);
+                    assert_eq!(read, want, "{:?} {sort:?} {page:?}", filter.query);
                 }
             }
         }
+        seqs
     }
 
     /// Every page, count, report and selection read among the callbacks both a text
@@ -1636,7 +1660,6 @@ mod tests {
     #[test]
     fn a_search_among_both_indexes_gives_the_rows_of_checking_every_callback() {
         use super::{filtered_values, in_both_indexes, query_named, report_statement};
-        use crate::store::Keyset;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("l.db");
         crate::demo::build(
@@ -1679,19 +1702,14 @@ mod tests {
                 .run(|c| in_both_indexes(c, &filter, None, false))
                 .unwrap();
             through_both += usize::from(both.is_some());
-            let checked = filter.condition_with(None, false);
-            let every = |sort: Sort, page: &PageRequest<CallbackKey>| -> Vec<i64> {
-                let sql = sorted_statement(true, &filter, sort, page, &checked);
-                let rows = ledger.sorted_rows(&sql, &filter, page, &checked).unwrap();
-                rows.into_iter().map(|(row, _)| row.seq).collect()
-            };
-            let seqs = every(Sort::default(), &PageRequest::first(100_000));
+            let seqs = every_page_as_checked(&ledger, &filter, &[1, 2, 3, 40]);
             assert_eq!(
                 ledger.count_callbacks(&filter).unwrap(),
                 i64::try_from(seqs.len()).unwrap(),
                 "{query}"
             );
             assert_eq!(ledger.callback_seqs(&filter).unwrap(), seqs, "{query}");
+            let checked = filter.condition_with(None, false);
             let report = report_statement(&filter, &checked);
             let reported: Vec<i64> = ledger
                 .run(|c| {
@@ -1702,32 +1720,6 @@ mod tests {
                 })
                 .unwrap();
             assert_eq!(reported, seqs, "{query}");
-            let middle = seqs.get(seqs.len() / 2).copied().unwrap_or(1);
-            let key = CallbackKey::in_ledger_order(middle);
-            for descending in [false, true] {
-                let sort = Sort {
-                    descending,
-                    ..Sort::default()
-                };
-                for keyset in [
-                    Keyset::First,
-                    Keyset::Last,
-                    Keyset::After(key.clone()),
-                    Keyset::From(key.clone()),
-                    Keyset::Before(key.clone()),
-                ] {
-                    for limit in [1, 2, 3, 40] {
-                        let page = PageRequest::at(keyset.clone(), limit);
-                        let read: Vec<i64> = ledger
-                            .callbacks_sorted_page(&filter, sort, &page)
-                            .unwrap()
-                            .into_iter()
-                            .map(|(row, _)| row.seq)
-                            .collect();
-                        assert_eq!(read, every(sort, &page), "{query:?} {sort:?} {page:?}");
-                    }
-                }
-            }
         }
         assert_eq!(through_both, 8, "the cases that read both indexes");
     }
