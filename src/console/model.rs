@@ -30,7 +30,7 @@ use super::theme::Theme;
 use counts::{Count, ReconcileSummary};
 use detail::Detail;
 use form::Form;
-pub use lists::{List, Lists, TabPage, TabRow};
+pub use lists::{List, ListId, Lists, TabPage, TabRow};
 use marks::Marks;
 use page::{CallbackItem, Page};
 
@@ -185,10 +185,10 @@ pub struct Model {
     pub callback_marks: Marks<i64>,
     /// The aged jobs marked in each view, by id, for a bulk owner assignment.
     pub job_marks: Marks<String>,
-    /// The view whose filter is being searched (typed in a large view and waiting for
-    /// typing to pause, or read on another thread): until its rows come, those shown
-    /// are the previous filter's, and the screen says so.
-    pub searching: Option<Tab>,
+    /// The list whose filter is being searched on another thread (a large view's, or
+    /// a large finding's jobs): until its rows come, those shown are the previous
+    /// filter's, and the screen says so.
+    pub searching: Option<ListId>,
     /// What the selected held callback's job's other callbacks report beside it, read
     /// when the selection comes to it (shown in the preview and the answer form).
     pub beside: Option<compare::Beside>,
@@ -292,9 +292,82 @@ impl Model {
     /// The current view's page, if it lists rows (the Reconcile view: the jobs of an
     /// opened finding).
     pub fn list(&self) -> Option<&dyn List> {
+        self.list_of(self.list_id())
+    }
+
+    /// Which list the current view shows: its tab's, or in the Reconcile view the
+    /// jobs of the opened finding.
+    pub fn list_id(&self) -> ListId {
         match (self.tab, &self.findings.jobs) {
-            (Tab::Reconcile, Some(jobs)) => Some(jobs),
-            _ => self.lists.of(self.tab),
+            (Tab::Reconcile, Some(jobs)) => ListId::FindingJobs {
+                finding: jobs.source,
+                opened: self.findings.opened,
+            },
+            _ => ListId::Tab(self.tab),
+        }
+    }
+
+    /// The page of list `id`, while it is there (a finding's jobs: while that opening
+    /// of it lasts).
+    pub fn list_of(&self, id: ListId) -> Option<&dyn List> {
+        match id {
+            ListId::Tab(tab) => self.lists.of(tab),
+            ListId::FindingJobs { .. } => self
+                .findings
+                .jobs
+                .as_ref()
+                .filter(|_| self.finding_jobs_are(id))
+                .map(|jobs| jobs as &dyn List),
+        }
+    }
+
+    /// [`Model::list_of`], to change.
+    pub fn list_of_mut(&mut self, id: ListId) -> Option<&mut dyn List> {
+        match id {
+            ListId::Tab(tab) => self.lists.of_mut(tab),
+            ListId::FindingJobs { .. } if self.finding_jobs_are(id) => self
+                .findings
+                .jobs
+                .as_mut()
+                .map(|jobs| jobs as &mut dyn List),
+            ListId::FindingJobs { .. } => None,
+        }
+    }
+
+    /// A copy of list `id`'s page, typed by its rows: what a search reads.
+    pub fn page_of(&self, id: ListId) -> Option<TabPage> {
+        match id {
+            ListId::Tab(tab) => self.lists.tab_page(tab).cloned(),
+            ListId::FindingJobs { .. } => self
+                .findings
+                .jobs
+                .clone()
+                .filter(|_| self.finding_jobs_are(id))
+                .map(TabPage::FindingJobs),
+        }
+    }
+
+    /// Puts `page` in place of list `id`'s (a search ended), if that list is still
+    /// there and `page` is of its rows.
+    pub fn put_page(&mut self, id: ListId, page: TabPage) {
+        match (id, page) {
+            (ListId::Tab(tab), page) => self.lists.put(tab, page),
+            (ListId::FindingJobs { .. }, TabPage::FindingJobs(page))
+                if self.finding_jobs_are(id) =>
+            {
+                self.findings.jobs = Some(page);
+            }
+            _ => {}
+        }
+    }
+
+    /// Is `id` the jobs of the finding open now, in this opening of it?
+    fn finding_jobs_are(&self, id: ListId) -> bool {
+        match (id, &self.findings.jobs) {
+            (ListId::FindingJobs { finding, opened }, Some(jobs)) => {
+                jobs.source == finding && opened == self.findings.opened
+            }
+            _ => false,
         }
     }
 
@@ -333,10 +406,7 @@ impl Model {
 
     /// The current view's page, to change.
     pub fn list_mut(&mut self) -> Option<&mut dyn List> {
-        match (self.tab, &mut self.findings.jobs) {
-            (Tab::Reconcile, Some(jobs)) => Some(jobs),
-            _ => self.lists.of_mut(self.tab),
-        }
+        self.list_of_mut(self.list_id())
     }
 
     /// The Reconcile view shows its findings (no finding opened): Enter opens one.
@@ -363,7 +433,7 @@ impl Model {
 
     /// Is the current view's filter being searched, its rows still the previous one's?
     pub fn searching_shown(&self) -> bool {
-        self.searching == Some(self.tab) && self.list().is_some_and(|l| l.invalid().is_none())
+        self.searching == Some(self.list_id()) && self.list().is_some_and(|l| l.invalid().is_none())
     }
 
     /// Are the current view's rows those of its filter, with their count still being

@@ -364,7 +364,7 @@ impl App {
             return Ok(());
         }
         // Read in place: the rows are this filter's at once.
-        if self.model.searching == Some(self.model.tab) {
+        if self.model.searching == Some(self.model.list_id()) {
             self.model.searching = None;
         }
         query::recount_shown(self)?;

@@ -29,9 +29,9 @@ use ratatui::text::{Line, Span};
 use unicode_width::UnicodeWidthChar;
 
 use super::field::TextField;
-use super::model::Model;
 use super::model::TabRow;
 use super::model::counts::Count;
+use super::model::{ListId, Model};
 use super::tab::Tab;
 use crate::clock::{Timestamp, relative_age};
 use crate::inert::inert;
@@ -317,7 +317,7 @@ pub(crate) fn tab_titles(model: &Model) -> Vec<Line<'static>> {
             let count = model.count(*tab);
             let shown = if *tab == Tab::Reconcile && !model.summary.counted {
                 "…".to_owned()
-            } else if model.searching == Some(*tab)
+            } else if model.searching == Some(ListId::Tab(*tab))
                 || count.counting
                 || model.lists.of(*tab).is_some_and(|l| l.invalid().is_some())
             {

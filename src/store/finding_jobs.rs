@@ -93,3 +93,14 @@ impl HourKept {
         }
     }
 }
+
+/// Does `query` ask of a finding's jobs more than their ids: a bare word (which looks
+/// in the job's state too) or an age term? The ledger's rows for a finding hold the
+/// job id, so a query of ids alone is answered from them, without a job's row each.
+pub(crate) fn asks_more_than_job_ids(query: &crate::filter::Query) -> bool {
+    use crate::filter::{Field, Test};
+    query
+        .terms()
+        .iter()
+        .any(|term| !matches!(term.test, Test::Is(Field::Job, _)))
+}

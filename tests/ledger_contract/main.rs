@@ -63,6 +63,7 @@ contract! {
             an_answer_on_divergent_decisions_closes_them,
             the_kept_glance_is_what_the_walk_over_every_job_finds,
             reconcile_from_what_is_kept_is_the_walks,
+            a_filter_in_a_findings_jobs_counts_the_jobs_its_pages_list,
         ],
         answers: [
             a_second_answer_over_an_unseen_one_is_refused,

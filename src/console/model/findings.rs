@@ -15,6 +15,9 @@ pub struct Findings {
     pub selected: Finding,
     /// The jobs of the opened finding (`None`: the findings are shown).
     pub jobs: Option<Page<FindingJob>>,
+    /// How many times a finding was opened: which opening `jobs` is, so that a search
+    /// of an earlier one is told from it (`ListId::FindingJobs`).
+    pub opened: u64,
 }
 
 impl Default for Findings {
@@ -23,6 +26,7 @@ impl Default for Findings {
         Findings {
             selected: Finding::ALL[0],
             jobs: None,
+            opened: 0,
         }
     }
 }
@@ -51,6 +55,7 @@ impl Findings {
     /// Lists the jobs of the selected finding (read on the next reload).
     pub fn open(&mut self) {
         self.jobs = Some(Page::new(self.selected));
+        self.opened += 1;
     }
 }
 

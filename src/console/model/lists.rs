@@ -6,7 +6,9 @@ use crate::console::action::Move;
 use crate::console::tab::Tab;
 use crate::decision::Disposition;
 use crate::filter::{FilterError, Scope, Sort, SortColumn};
-use crate::store::{AgedJobRow, CallbackRow, OutboxRow, RejectedLine, StoreError};
+use crate::store::{
+    AgedJobRow, CallbackRow, Finding, FindingJob, OutboxRow, RejectedLine, StoreError,
+};
 
 use super::counts::Count;
 use super::detail::DetailKey;
@@ -198,6 +200,21 @@ pub enum TabPage {
     Outbox(Page<OutboxRow>),
     /// Event lines not taken.
     Rejected(Page<RejectedLine>),
+    /// The jobs behind a Reconcile finding. The opened finding keeps its own page
+    /// (`Findings::jobs`); it is a `TabPage` while a search reads a copy of it, so
+    /// that the search of a tab's filter reads it too.
+    FindingJobs(Page<FindingJob>),
+}
+
+/// Which list a page is: a tab's, or the jobs behind the finding the Reconcile view
+/// opened, that opening of it (the same finding opened again is another list: a
+/// search begun in the first must not fill the second).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListId {
+    /// The page `Lists` keeps for the tab.
+    Tab(Tab),
+    /// The jobs of `finding`, in the drill-down opened `opened`th.
+    FindingJobs { finding: Finding, opened: u64 },
 }
 
 /// A kind of row a tab can list: where its page sits in a [`TabPage`].
@@ -252,6 +269,7 @@ tab_rows! {
     FailedItem => Failed,
     OutboxRow => Outbox,
     RejectedLine => Rejected,
+    FindingJob => FindingJobs,
 }
 
 /// A new, empty page of the rows `tab` lists (`None`: it lists no rows).

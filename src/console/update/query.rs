@@ -10,8 +10,7 @@ use super::reads::LedgerRows;
 use crate::console::action::Action;
 use crate::console::layout;
 use crate::console::model::counts::Count;
-use crate::console::model::{Flash, Overlay, TabPage};
-use crate::console::tab::Tab;
+use crate::console::model::{Flash, ListId, Overlay, TabPage};
 use crate::filter::Scope;
 use crate::inert::inert;
 use crate::store::{Canceller, Ledger, StoreError};
@@ -37,8 +36,9 @@ pub(super) fn not_a_query(app: &mut App, e: &crate::filter::FilterError) {
     }
 }
 
-/// A view of at least this many rows searches its filter on another thread: a search
-/// of a million rows may take longer than a keystroke should wait.
+/// A list of at least this many rows (a view's, or a finding's jobs) searches its
+/// filter on another thread: a search of a million rows may take longer than a
+/// keystroke should wait.
 pub(super) const SEARCH_OFF_THREAD_ROWS: i64 = 10_000;
 
 /// Takes the filter text typed, at every key: searched at once in a small view; in a
@@ -48,17 +48,18 @@ pub(super) fn type_filter(app: &mut App, text: String) -> Result<(), StoreError>
     apply_filter(app, Some(text))
 }
 
-/// Sets the current view's filter to `text`: read at once in a small view; a large
-/// one is searched on another thread ([`Search`]), so no key waits for a million
-/// rows, and its page is put back when the search ends.
+/// Sets the current list's filter to `text`: read at once in a small list; a large
+/// one (a view's, or the jobs of a large finding) is searched on another thread
+/// ([`Search`]), so no key waits for a million rows, and its page is put back when
+/// the search ends.
 pub(super) fn apply_filter(app: &mut App, text: Option<String>) -> Result<(), StoreError> {
-    let tab = app.model.tab;
+    let id = app.model.list_id();
     let me = app.model.reviewer.clone();
-    let Some(page) = app.model.lists.tab_page_mut(tab) else {
+    let off_thread_rows = app.search.off_thread_rows;
+    let Some(list) = app.model.list_of_mut(id) else {
         return app.set_filter(text);
     };
-    let list = page.list_mut();
-    if list.count().all < app.search.off_thread_rows {
+    if list.count().all < off_thread_rows {
         return app.set_filter(text);
     }
     let text = text.filter(|t| !t.is_empty());
@@ -67,18 +68,14 @@ pub(super) fn apply_filter(app: &mut App, text: Option<String>) -> Result<(), St
         return Ok(());
     }
     // A copy of the page, searched on another thread and put back.
-    let page = page.clone();
+    let Some(page) = app.model.page_of(id) else {
+        return Ok(());
+    };
     let height = layout::search_capacity(&app.model);
-    app.search.start(
-        app.ledger.location(),
-        tab,
-        text,
-        page,
-        app.model.now,
-        height,
-    );
+    app.search
+        .start(app.ledger.location(), id, text, page, app.model.now, height);
     // The title, the message line and the dimmed rows say it until the rows come.
-    app.model.searching = Some(tab);
+    app.model.searching = Some(id);
     Ok(())
 }
 
@@ -91,8 +88,8 @@ enum Found {
 
 /// The search running, and how far it got.
 struct Running {
-    /// The view searched.
-    tab: Tab,
+    /// The list searched.
+    list: ListId,
     /// The filter text it searched.
     text: Option<String>,
     /// Its page, then its count.
@@ -189,11 +186,11 @@ impl Stop {
 }
 
 impl Search {
-    /// Starts reading `page` of `tab` under `text` on its own read-only connection.
+    /// Starts reading `page` of `list` under `text` on its own read-only connection.
     fn start(
         &mut self,
         location: crate::store::Location,
-        tab: Tab,
+        list: ListId,
         text: Option<String>,
         mut page: TabPage,
         now: crate::clock::Timestamp,
@@ -244,7 +241,7 @@ impl Search {
             }
         });
         self.running = Some(Running {
-            tab,
+            list,
             text,
             found: rx,
             rows_back: false,
@@ -298,9 +295,10 @@ fn search(
 }
 
 /// Takes the next thing the running search sent, if any: its page, put back if its
-/// view still wants it (the same filter text), with the detail pane read again; or,
-/// at a later call, its count, taken if the view still waits for it. One a call, so
-/// the rows are drawn before the count is taken even when both have come.
+/// list still wants it (it is still there, a finding's jobs in the same opening of
+/// it, with the same filter text), with the detail pane read again; or, at a later
+/// call, its count, taken if the list still waits for it. One a call, so the rows
+/// are drawn before the count is taken even when both have come.
 pub(super) fn take_search(app: &mut App) -> Result<(), StoreError> {
     let Some(running) = &mut app.search.running else {
         return Ok(());
@@ -314,16 +312,15 @@ pub(super) fn take_search(app: &mut App) -> Result<(), StoreError> {
         }
     };
     app.search.taken += 1;
-    let (tab, text) = (running.tab, running.text.clone());
+    let (id, text) = (running.list, running.text.clone());
     let wanted = app
         .model
-        .lists
-        .of(tab)
+        .list_of(id)
         .is_some_and(|list| list.filter() == text.as_deref());
     match found {
         Err(e) => {
             app.search.running = None;
-            if app.model.searching == Some(tab) {
+            if app.model.searching == Some(id) {
                 app.model.searching = None;
             }
             return Err(e);
@@ -331,13 +328,13 @@ pub(super) fn take_search(app: &mut App) -> Result<(), StoreError> {
         Ok(Found::Rows(page)) => {
             running.rows_back = true;
             if wanted {
-                rows_found(app, tab, page)?;
+                rows_found(app, id, page)?;
             }
         }
         Ok(Found::Count(count)) => {
             app.search.running = None;
             if wanted {
-                count_found(app, tab, count);
+                count_found(app, id, count);
             }
         }
     }
@@ -346,13 +343,13 @@ pub(super) fn take_search(app: &mut App) -> Result<(), StoreError> {
 
 /// Puts a search's first rows on screen, with their count when the page held them
 /// all (else it is still to come).
-fn rows_found(app: &mut App, tab: Tab, page: TabPage) -> Result<(), StoreError> {
+fn rows_found(app: &mut App, id: ListId, page: TabPage) -> Result<(), StoreError> {
     let count = page.list().count();
-    app.model.lists.put(tab, page);
-    if app.model.searching == Some(tab) {
+    app.model.put_page(id, page);
+    if app.model.searching == Some(id) {
         app.model.searching = None;
     }
-    if app.model.tab == tab {
+    if app.model.list_id() == id {
         // A message from before would stand in for the count being made.
         app.model.flash = if count.counting {
             None
@@ -372,16 +369,16 @@ fn found_flash(count: Count) -> Option<Flash> {
     })
 }
 
-/// Takes a search's count, unless the view was counted again meanwhile (a refresh).
-fn count_found(app: &mut App, tab: Tab, count: Count) {
-    let Some(list) = app.model.lists.of_mut(tab) else {
+/// Takes a search's count, unless the list was counted again meanwhile (a refresh).
+fn count_found(app: &mut App, id: ListId, count: Count) {
+    let Some(list) = app.model.list_of_mut(id) else {
         return;
     };
     if !list.count().counting {
         return;
     }
     list.set_count(count);
-    if app.model.tab == tab {
+    if app.model.list_id() == id {
         app.model.flash = found_flash(count);
     }
 }

@@ -12,6 +12,7 @@ use super::query::Select;
 use crate::clock::Timestamp;
 use crate::decision::JobState;
 use crate::filter::{Field, Query};
+use crate::store::finding_jobs::asks_more_than_job_ids;
 use crate::store::{Finding, FindingJob, PageRequest, StoreError};
 
 const COLUMNS: &str = "j.job_id, j.state, j.accepted_at, j.state_changed_at, j.latest_attempt, NULL::text, NULL::text";
@@ -22,32 +23,62 @@ const ANSWERED_COLUMNS: &str =
      (SELECT a.verdict FROM decision_answers a WHERE a.job_id = j.job_id ORDER BY a.id DESC LIMIT 1),
      (SELECT a.reviewer FROM decision_answers a WHERE a.job_id = j.job_id ORDER BY a.id DESC LIMIT 1)";
 
-/// The query fields of a finding's jobs: a bare word is looked for in the job id and
+/// The query fields of the open jobs: a bare word is looked for in the job id and
 /// its state.
-const FINDING_FIELDS: Columns = Columns {
-    field: finding_field,
+const OPEN_FIELDS: Columns = Columns {
+    field: open_field,
     words: &["j.job_id", "j.state"],
     text_index: None,
 };
 
-fn finding_field(field: Field) -> Option<Column> {
+/// The query fields of a finding's kept jobs: the job id is the kept row's own, so
+/// that a row the id leaves out is left before its job is looked up, and a count of
+/// ids alone reads the kept rows only.
+const KEPT_FIELDS: Columns = Columns {
+    field: kept_field,
+    words: &["f.job_id", "j.state"],
+    text_index: None,
+};
+
+fn open_field(field: Field) -> Option<Column> {
+    finding_field(field, "j.job_id")
+}
+
+fn kept_field(field: Field) -> Option<Column> {
+    finding_field(field, "f.job_id")
+}
+
+fn finding_field(field: Field, job_id: &'static str) -> Option<Column> {
     match field {
-        Field::Job => Some(Column::Text("j.job_id")),
+        Field::Job => Some(Column::Text(job_id)),
         Field::Age => Some(Column::AgeOf("j.accepted_at")),
         _ => None,
     }
 }
 
+/// The query fields of `finding`'s jobs.
+fn finding_fields(finding: Finding) -> &'static Columns {
+    match finding {
+        Finding::MissingTerminal => &OPEN_FIELDS,
+        _ => &KEPT_FIELDS,
+    }
+}
+
 /// The jobs of the finding, with `columns` (of `jobs j`): the rows kept for it (judged
-/// at each commit by [`Finding::holds`]), or the open jobs by state.
-fn finding_select(finding: Finding, columns: &'static str) -> Select {
+/// at each commit by [`Finding::holds`]), or the open jobs by state. Unless
+/// `reads_jobs`, of the kept rows `f` alone: every one names a job, by its foreign key.
+fn finding_select(finding: Finding, columns: &'static str, reads_jobs: bool) -> Select {
     match finding {
         Finding::MissingTerminal => {
             Select::new(columns, "jobs j").filter(states_where(JobState::is_open))
         }
         kept => Select::new(
             columns,
-            "reconcile_findings f JOIN jobs j ON j.job_id = f.job_id",
+            if reads_jobs {
+                "reconcile_findings f JOIN jobs j ON j.job_id = f.job_id"
+            } else {
+                "reconcile_findings f"
+            },
         )
         .filter(format!("f.finding = '{}'", kept.as_str())),
     }
@@ -98,13 +129,13 @@ impl Ledger {
         page: &PageRequest<String>,
     ) -> Result<Vec<FindingJob>, StoreError> {
         let mut params = Params::new();
-        let query = condition(query, &FINDING_FIELDS, Some(now), &mut params);
+        let query = condition(query, finding_fields(finding), Some(now), &mut params);
         let columns = match finding {
             Finding::DivergentDecisions => ANSWERED_COLUMNS,
             _ => COLUMNS,
         };
         self.seq_page(
-            finding_select(finding, columns),
+            finding_select(finding, columns, true),
             finding_key(finding),
             query,
             params,
@@ -113,15 +144,21 @@ impl Ledger {
         )
     }
 
-    /// How many jobs `finding` names that `query` keeps (ages at `now`).
+    /// How many jobs `finding` names that `query` keeps (ages at `now`): counted in
+    /// the kept rows alone when the query asks only for job ids.
     pub fn finding_count_matching(
         &self,
         finding: Finding,
         now: Timestamp,
         query: &Query,
     ) -> Result<i64, StoreError> {
+        let reads_jobs = asks_more_than_job_ids(query);
         let mut params = Params::new();
-        let query = condition(query, &FINDING_FIELDS, Some(now), &mut params);
-        self.count_matching(finding_select(finding, "count(*)"), query, &params)
+        let query = condition(query, finding_fields(finding), Some(now), &mut params);
+        self.count_matching(
+            finding_select(finding, "count(*)", reads_jobs),
+            query,
+            &params,
+        )
     }
 }

@@ -307,3 +307,98 @@ pub fn reconcile_from_what_is_kept_is_the_walks(location: &Location) {
     location.ok(&["owner", aged[2], "--owner", "ops:bo", "--escalate-at", "1h"]);
     same("owners given, cleared and given again");
 }
+
+/// Does the job's id hold `text` (lowered already)?
+fn id_holds(job: &jobledger::store::FindingJob, text: &str) -> bool {
+    job.job_id.to_lowercase().contains(text)
+}
+
+/// Which jobs a filter keeps, as a test says it.
+type Keeps = fn(&jobledger::store::FindingJob) -> bool;
+
+/// Every job of `finding` that `query` keeps, read a page of seven at a time.
+fn finding_pages(
+    ledger: &jobledger::store::Ledger,
+    finding: jobledger::store::Finding,
+    now: jobledger::clock::Timestamp,
+    query: &jobledger::filter::Query,
+) -> Vec<jobledger::store::FindingJob> {
+    use jobledger::store::{Keyset, PageRequest};
+    let mut jobs = Vec::new();
+    let mut keyset = Keyset::First;
+    loop {
+        let page = ledger
+            .finding_jobs_page(finding, now, query, &PageRequest::at(keyset, 7))
+            .unwrap();
+        let last = page.last().map(|j| j.job_id.clone());
+        let full = page.len() == 7;
+        jobs.extend(page);
+        match last {
+            Some(last) if full => keyset = Keyset::After(last),
+            _ => return jobs,
+        }
+    }
+}
+
+/// A filter in a finding's jobs counts the jobs its pages list, whatever it asks: job
+/// ids alone (counted from the rows the ledger keeps for the finding, without a job's
+/// row each), a bare word (which looks in the job's state too), an age; and each keeps
+/// the jobs whose id (or state, for a word) holds its text, in any case.
+pub fn a_filter_in_a_findings_jobs_counts_the_jobs_its_pages_list(location: &Location) {
+    use jobledger::filter::{Query, Scope};
+    use jobledger::store::{Finding, FindingJob};
+
+    with_demo_streams(location);
+    location.ingest(EDGES);
+    let ledger = location.open_read_only();
+    let now = jobledger::clock::Timestamp::parse("2026-11-27T12:00:00Z").unwrap();
+    let kept_by: [(&str, Keeps); 6] = [
+        ("job:EDGE", |j| id_holds(j, "edge")),
+        ("-job:edge", |j| !id_holds(j, "edge")),
+        ("job:1 -job:104", |j| {
+            id_holds(j, "1") && !id_holds(j, "104")
+        }),
+        ("edge", |j| id_holds(j, "edge")),
+        ("succeeded", |j| j.state.as_str().contains("succeeded")),
+        ("job:no-such-job", |_| false),
+    ];
+    for finding in Finding::ALL {
+        let every = finding_pages(&ledger, finding, now, &Query::all(Scope::FindingJobs));
+        assert!(!every.is_empty(), "{finding}: no job");
+        let count = |query: &Query| ledger.finding_count_matching(finding, now, query).unwrap();
+        assert_eq!(
+            count(&Query::all(Scope::FindingJobs)),
+            i64::try_from(every.len()).unwrap(),
+            "{finding}"
+        );
+        for (text, keeps) in kept_by {
+            let query = Query::parse(text, Scope::FindingJobs).unwrap();
+            let listed = finding_pages(&ledger, finding, now, &query);
+            let expected: Vec<&FindingJob> = every.iter().filter(|j| keeps(j)).collect();
+            assert_eq!(
+                listed.iter().collect::<Vec<_>>(),
+                expected,
+                "{finding} {text:?}"
+            );
+            assert_eq!(
+                count(&query),
+                i64::try_from(listed.len()).unwrap(),
+                "{finding} {text:?}"
+            );
+        }
+        // An age reads the job's row: older and not older are every job, once.
+        let older = Query::parse("age>2h", Scope::FindingJobs).unwrap();
+        let not_older = Query::parse("-age>2h", Scope::FindingJobs).unwrap();
+        let (a, b) = (
+            finding_pages(&ledger, finding, now, &older),
+            finding_pages(&ledger, finding, now, &not_older),
+        );
+        assert_eq!(count(&older), i64::try_from(a.len()).unwrap(), "{finding}");
+        assert_eq!(
+            count(&not_older),
+            i64::try_from(b.len()).unwrap(),
+            "{finding}"
+        );
+        assert_eq!(a.len() + b.len(), every.len(), "{finding}");
+    }
+}
