@@ -274,11 +274,13 @@ fn filtered(filter: &CallbackFilter, columns: &'static str) -> (Select, Params) 
 /// value the list is ordered by). The replacement attempt's live state is read only
 /// when `attempt_state` is asked for (reports do not show it).
 fn callback_select(attempt_state: bool, sort: &str) -> Select {
+    callback_select_from(attempt_state, sort, "callbacks c".to_owned())
+}
+
+/// [`callback_select`] of the callbacks `from` gives (a table or a subquery, as `c`).
+fn callback_select_from(attempt_state: bool, sort: &str, from: String) -> Select {
     let state = if attempt_state { "r.state" } else { "NULL" };
-    let select = Select::new(
-        format!("{}, {sort}", callback_columns(state)),
-        "callbacks c",
-    );
+    let select = Select::new(format!("{}, {sort}", callback_columns(state)), from);
     let select = if attempt_state {
         select.join(
             "LEFT JOIN attempts r ON r.job_id = c.job_id AND r.attempt = c.replacement_attempt",
@@ -342,18 +344,32 @@ fn sorted_statement(
         }
         _ => None,
     };
-    let select = callback_select(attempt_state, sort_value);
-    let select = match bound {
-        Some(bound) => select.filter(bound),
-        None => select,
+    // The page's rows are chosen, ordered and cut to the page first, and only those
+    // are joined to their replacement attempt and standing answer. Joined below the
+    // sort, every row a sorted plan reads was: `by:staff gap>5m` in Held, 855 rows
+    // sorted for a page of 32, went 5.0 -> 2.1 ms to execute.
+    let kept = Select::new(format!("c.*, {sort_value} AS sort_key"), "callbacks c");
+    let (kept, open_asked) = if needs_answer(filter) {
+        (kept.join(STANDING_ANSWER), OpenAsked::ByJoinedAnswer)
+    } else {
+        (kept, OpenAsked::ByAnswers(None))
+    };
+    let kept = match bound {
+        Some(bound) => kept.filter(bound),
+        None => kept,
     };
     let mut order = vec![sort_value, "c.seq"];
+    let mut outer_order = vec!["c.sort_key", "c.seq"];
     if ledger_order {
         order.truncate(1);
+        outer_order.truncate(1);
     }
-    let sql = kept_by(select, filter, OpenAsked::ByJoinedAnswer, &mut params)
+    let kept = kept_by(kept, filter, open_asked, &mut params)
         .order_by(&order, direction)
         .limit(page.limit)
+        .sql();
+    let sql = callback_select_from(attempt_state, "c.sort_key", format!("({kept}) c"))
+        .order_by(&outer_order, direction)
         .sql();
     (sql, params)
 }
