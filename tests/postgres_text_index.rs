@@ -184,7 +184,8 @@ fn a_ledger_of_schema_4_is_indexed_whole_as_it_is_upgraded_lowered_as_rust_lower
     // The ledger as schema 4 left it: migration 005 made the table (and its grants,
     // index and triggers) and the extension, migration 006 an index of the review
     // lists (and a function's cost, which it sets again), migration 007 the kept
-    // reconciliation's table, function and two indexes, and nothing else.
+    // reconciliation's table, function and two indexes, migration 008 an index of
+    // every callback's gap, and nothing else.
     server
         .connect(&db)
         .batch_execute(
@@ -195,6 +196,7 @@ fn a_ledger_of_schema_4_is_indexed_whole_as_it_is_upgraded_lowered_as_rust_lower
              DROP FUNCTION jobledger.reconcile_output_exists(text);
              DROP INDEX jobledger.jobs_open_by_id;
              DROP INDEX jobledger.jobs_by_acceptance;
+             DROP INDEX jobledger.callbacks_gap_in_order;
              UPDATE jobledger.ledger_meta SET schema_version = 4;",
         )
         .unwrap();

@@ -367,8 +367,19 @@ impl App {
         if self.model.searching == Some(self.model.list_id()) {
             self.model.searching = None;
         }
-        query::recount_shown(self)?;
-        self.reload_page()?;
+        // The page first, as a search on another thread reads it (as many rows as
+        // fill the list's room, which the previous filter's count sized): a page that
+        // holds every row the filter keeps is their count, and only a longer list is
+        // counted (on a server, a statement of its own to plan and run).
+        let height = layout::search_capacity(&self.model);
+        let rows = LedgerRows::new(&self.ledger, self.model.now);
+        if let Some(page) = self.model.list_mut() {
+            page.await_count();
+            page.reload(&rows, height)?;
+            if !page.count_from_page() {
+                page.recount(&rows)?;
+            }
+        }
         self.reload_detail()
     }
 

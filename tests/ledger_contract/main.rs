@@ -68,6 +68,7 @@ contract! {
         answers: [
             a_second_answer_over_an_unseen_one_is_refused,
             an_answer_is_written_through_the_api_and_read_by_the_binary,
+            a_question_closed_then_asked_again_is_open_by_its_standing_answer,
             a_linked_answer_judges_the_callback_against_the_job,
             a_bulk_answer_leaves_out_rows_answered_since_its_plan,
             earlier_answers_on_a_page_are_those_asked_one_by_one,

@@ -15,17 +15,6 @@ use crate::filter::Scope;
 use crate::inert::inert;
 use crate::store::{Canceller, Ledger, StoreError};
 
-/// Counts the list shown again under its filter (a finding's jobs, when the Reconcile
-/// view has one open): only its query changed, and every other view's count still
-/// stands (a keystroke costs one count, not eight).
-pub(super) fn recount_shown(app: &mut App) -> Result<(), StoreError> {
-    let rows = LedgerRows::new(&app.ledger, app.model.now);
-    match app.model.list_mut() {
-        Some(list) => list.recount(&rows),
-        None => Ok(()),
-    }
-}
-
 /// Says that the filter set is no query, and why. While the reviewer types it the
 /// list says so in its place, whole, and the prompt points there: a message line cut
 /// at the width of the screen hid the why.

@@ -14,12 +14,18 @@
 //! `replace()` of the few letters whose lower case is longer (`İ`). Neither function
 //! depends on the locale, so the result is the same on every server.
 //!
-//! A list with a trigram index of its text (callbacks: `text_index.rs`) asks it first
-//! for a text of three characters or more: `seq IN (SELECT seq FROM callback_text
-//! WHERE job LIKE '%text%' OFFSET 0)` beside the check above, at the top of the
-//! condition, where the planner starts from the index's rows (inside `coalesce()`, it
-//! tested every row of the list against them). The index holds the text lowered by
-//! [`lowered`], so `LIKE` on it finds what the check finds, or more, never less.
+//! A list with a trigram index of its text (callbacks: `text_index.rs`) tests that text
+//! in the index's own table, joined to the list by its key: the table holds each row's
+//! text lowered by [`lowered`] already, so a term is `t.job LIKE '%text%'` (for a text
+//! of three characters or more, which the index answers) or `strpos(t.job, 'te') > 0`,
+//! with no lowering left to do for any row. The planner chooses, by the statistics it
+//! keeps of the index table's columns, between walking the list in its order testing
+//! each row, and starting from the rows the index gives.
+//!
+//! A term that holds is written bare, a term left out (`-field:value`) inside
+//! `NOT coalesce(..., false)`: a condition is only ever one of a statement's
+//! conditions, all of which must hold, where NULL keeps no row as false does; bare,
+//! the planner estimates a term from statistics and can answer it from an index.
 
 use std::fmt::Write as _;
 use std::sync::LazyLock;
@@ -41,11 +47,10 @@ pub(super) enum Column {
     Equals(&'static str),
     /// A condition that `yes` asks to hold and `no` not to.
     Flag(&'static str),
-    /// A signed number of seconds.
-    Seconds(&'static str),
-    /// [`Column::Seconds`] that an index of the list keeps as `key`: `expr` with NULL
-    /// made `none`, below every value it takes. Compared through the key, the index
-    /// can answer; a NULL is left out as the plain comparison leaves it out.
+    /// A signed number of seconds, `expr`, that an index of the list keeps as `key`:
+    /// `expr` with NULL made `none`, below every value it takes. Compared through the
+    /// key, the index can answer; a NULL is left out as a comparison of `expr` leaves
+    /// it out.
     KeyedSeconds {
         expr: &'static str,
         key: &'static str,
@@ -68,18 +73,20 @@ pub(super) struct Columns {
 }
 
 /// A trigram index of a list's text: a table holding each row's text lowered by
-/// [`lowered`], with a GIN index of `pg_trgm`'s trigrams on each column. Asked whether
-/// a column is `LIKE '%needle%'`, the index gives the rows holding every trigram of
-/// the needle and the server keeps those that contain it; only those rows of the list
-/// are then checked. A needle of fewer than three characters has no trigram: every
-/// row is checked, as without an index (and as on SQLite).
+/// [`lowered`], with a GIN index of `pg_trgm`'s trigrams on each column, joined to the
+/// list by the list row's key. Asked whether a column is `LIKE '%needle%'`, the index
+/// gives the rows holding every trigram of the needle and the server keeps those that
+/// contain it. A needle of fewer than three characters has no trigram: it is looked
+/// for in each row's lowered text (as on SQLite).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct TextIndex {
-    /// The index's table.
-    pub table: &'static str,
-    /// The list row's key, which the index's `seq` holds.
-    pub key: &'static str,
-    /// The index's columns that hold the list's [`Columns::words`], in their order.
+    /// The join of the index's table to the list, under the alias the columns below
+    /// are named with: `LEFT JOIN callback_text t ON t.seq = c.seq`. A left join, so
+    /// that a term left out keeps a row the table lacks, as a NULL text keeps it;
+    /// under a term that holds, the planner makes it an inner join.
+    pub join: &'static str,
+    /// The index's columns that hold the list's [`Columns::words`], in their order,
+    /// named with the join's alias.
     pub words: &'static [&'static str],
 }
 
@@ -98,44 +105,34 @@ fn like_pattern(needle: &str) -> String {
     pattern
 }
 
-/// The rows `index` gives for `needle` in `in_columns` (a superset of those that
-/// contain it, never NULL), when the needle has a trigram.
-fn through_index(
-    index: TextIndex,
-    in_columns: &[&str],
-    needle: &str,
-    params: &mut Params,
-) -> Option<String> {
-    needle.chars().nth(2)?;
-    let pattern = params.bind(like_pattern(needle));
-    let mut found = String::new();
-    for (i, column) in in_columns.iter().enumerate() {
+/// Whether one of `columns` of a text index (lowered text) contains `needle` (lowered
+/// already): `LIKE`, which the trigram index answers, for a needle with a trigram;
+/// `strpos()` for a shorter one, which no index answers (a `LIKE` of no trigram is a
+/// scan of the whole index). NULL for a NULL text.
+fn indexed_contains(columns: &[&str], needle: &str, params: &mut Params) -> String {
+    let (value, trigram) = if needle.chars().nth(2).is_some() {
+        (params.bind(like_pattern(needle)), true)
+    } else {
+        (params.bind(needle.to_owned()), false)
+    };
+    let mut found = String::from("(");
+    for (i, column) in columns.iter().enumerate() {
         let or = if i == 0 { "" } else { " OR " };
-        let _ = write!(found, "{or}{column} LIKE {pattern}::text");
+        if trigram {
+            let _ = write!(found, "{or}{column} LIKE {value}::text");
+        } else {
+            let _ = write!(found, "{or}strpos({column}, {value}::text) > 0");
+        }
     }
-    // OFFSET 0 keeps the subquery whole: planned on its own, it is the trigram index's
-    // rows. Pulled up into the list's statement, it became a walk of the index table
-    // in sequence order (its primary key gives the page's order) testing each row's
-    // LIKE, planned to stop at the page's first rows: for a text few callbacks hold
-    // (or none), a walk of every one. On 188,054 callbacks, `staff` (in no id or
-    // reason): 47 ms -> 0.35 ms; `12345` 8.1 ms -> 0.6 ms; a text most ids hold costs
-    // more, all its rows read (`job-00`: 0.15 ms -> 16 ms), which is bounded by what
-    // matches, not by the ledger.
-    Some(format!(
-        "{key} IN (SELECT seq FROM {table} WHERE {found} OFFSET 0)",
-        key = index.key,
-        table = index.table
-    ))
+    found.push(')');
+    found
 }
 
 /// A term's test: what a row must satisfy (NULL for a NULL text, which the term reads
-/// as false, unless the check is never NULL), and the rows an index narrows it to,
-/// when one does.
+/// as false, unless the check is never NULL).
 struct Tested {
     check: String,
-    among: Option<String>,
-    /// The check is true or false for every row: written as it is, where an index can
-    /// answer it, not inside a `coalesce()`, where it is computed for each row.
+    /// The check is true or false for every row: left out, it is negated as it is.
     never_null: bool,
 }
 
@@ -143,7 +140,6 @@ impl From<String> for Tested {
     fn from(check: String) -> Self {
         Tested {
             check,
-            among: None,
             never_null: false,
         }
     }
@@ -155,6 +151,8 @@ pub(super) struct Params {
     values: Vec<Box<dyn ToSql + Sync>>,
     /// The parameters holding the folding table, once a text test needs them.
     fold: Option<(String, String)>,
+    /// The join of the list's text index, once a term reads it.
+    text_join: Option<&'static str>,
 }
 
 impl Params {
@@ -174,6 +172,12 @@ impl Params {
             .iter()
             .map(|v| v.as_ref() as &(dyn ToSql + Sync))
             .collect()
+    }
+
+    /// The join the condition's terms read the list's text index through, when one
+    /// does: for the statement the condition is set on.
+    pub fn text_join(&self) -> Option<&'static str> {
+        self.text_join
     }
 
     /// The placeholders of the folding table's two sides, bound once per statement.
@@ -199,28 +203,13 @@ pub(super) fn condition(
 ) -> Option<String> {
     let mut parts = Vec::new();
     for term in query.terms() {
-        let Tested {
-            check,
-            among,
-            never_null,
-        } = test(&term.test, columns, now, params);
-        let check = if never_null {
-            format!("({check})")
-        } else {
-            format!("coalesce({check}, false)")
-        };
-        // The rows of an index stand beside the check, not inside its coalesce(): a
-        // term `seq IN (...)` at the top of the condition is a join the planner can
-        // start from (the index's few rows), where inside a function it is a test of
-        // every row of the list.
-        let held = match among {
-            Some(among) => format!("({among} AND {check})"),
-            None => check,
-        };
-        parts.push(if term.negated {
-            format!("NOT {held}")
-        } else {
-            held
+        let Tested { check, never_null } = test(&term.test, columns, now, params);
+        // A term that holds stands bare: NULL keeps no row, as false does, among
+        // conditions that must all hold. Left out, a NULL text keeps the row.
+        parts.push(match (term.negated, never_null) {
+            (false, _) => format!("({check})"),
+            (true, true) => format!("NOT ({check})"),
+            (true, false) => format!("NOT coalesce({check}, false)"),
         });
     }
     if parts.is_empty() {
@@ -246,21 +235,18 @@ fn test(test: &Test, columns: &Columns, now: Option<Timestamp>, params: &mut Par
     match test {
         Test::Words(text) => {
             let needle = lowered(text);
-            let q = params.bind(needle.clone());
+            if let Some(index) = columns.text_index {
+                params.text_join = Some(index.join);
+                return indexed_contains(index.words, &needle, params).into();
+            }
+            let q = params.bind(needle);
             let mut check = String::from("(");
             for (i, word) in columns.words.iter().enumerate() {
                 let or = if i == 0 { "" } else { " OR " };
                 let _ = write!(check, "{or}{}", contains_lowered(word, &q, params));
             }
             check.push(')');
-            let among = columns
-                .text_index
-                .and_then(|index| through_index(index, index.words, &needle, params));
-            Tested {
-                check,
-                among,
-                never_null: false,
-            }
+            check.into()
         }
         Test::Is(field, value) => match ((columns.field)(*field), value) {
             (Some(Column::Text(expr)), Value::Text(text)) => {
@@ -269,15 +255,12 @@ fn test(test: &Test, columns: &Columns, now: Option<Timestamp>, params: &mut Par
             }
             (Some(Column::IndexedText(expr, column)), Value::Text(text)) => {
                 let needle = lowered(text);
-                let q = params.bind(needle.clone());
-                let check = contains_lowered(expr, &q, params);
-                let among = columns
-                    .text_index
-                    .and_then(|index| through_index(index, &[column], &needle, params));
-                Tested {
-                    check,
-                    among,
-                    never_null: false,
+                if let Some(index) = columns.text_index {
+                    params.text_join = Some(index.join);
+                    indexed_contains(&[column], &needle, params).into()
+                } else {
+                    let q = params.bind(needle);
+                    contains_lowered(expr, &q, params).into()
                 }
             }
             (Some(Column::Text(expr) | Column::IndexedText(expr, _)), Value::Nothing) => {
@@ -333,11 +316,10 @@ fn compare(
             };
             return Tested {
                 check,
-                among: None,
                 never_null: true,
             };
         }
-        (Some(Column::Seconds(expr) | Column::KeyedSeconds { expr, .. }), Bound::Seconds(s)) => {
+        (Some(Column::KeyedSeconds { expr, .. }), Bound::Seconds(s)) => {
             let q = params.bind(s);
             format!("{expr} {} {q}::bigint", op.symbol())
         }
@@ -421,8 +403,10 @@ static FOLD: LazyLock<Fold> = LazyLock::new(|| {
 
 #[cfg(test)]
 mod tests {
-    use super::{FOLD, Params, TextIndex, like_pattern, through_index};
-    use crate::filter::lowered;
+    use super::{
+        Column, Columns, FOLD, Params, TextIndex, condition, indexed_contains, like_pattern,
+    };
+    use crate::filter::{Field, Query, Scope, lowered};
 
     #[test]
     fn a_needle_is_looked_for_as_a_like_pattern_with_likes_own_characters_escaped() {
@@ -432,23 +416,45 @@ mod tests {
     }
 
     #[test]
-    fn a_needle_of_three_characters_or_more_is_looked_for_in_the_index() {
-        let index = TextIndex {
-            table: "callback_text",
-            key: "c.seq",
-            words: &["job", "delivery"],
-        };
+    fn a_needle_of_three_characters_or_more_is_looked_for_through_the_index() {
         let mut params = Params::new();
         // Characters, not bytes: two letters of two bytes each have no trigram.
-        assert_eq!(through_index(index, &["job"], "ab", &mut params), None);
-        assert_eq!(through_index(index, &["job"], "éé", &mut params), None);
         assert_eq!(
-            through_index(index, index.words, "abc", &mut params).as_deref(),
-            Some(
-                "c.seq IN (SELECT seq FROM callback_text WHERE job LIKE $1::text OR delivery LIKE $1::text OFFSET 0)"
-            )
+            indexed_contains(&["t.job"], "éé", &mut params),
+            "(strpos(t.job, $1::text) > 0)"
         );
-        assert_eq!(params.refs().len(), 1);
+        assert_eq!(
+            indexed_contains(&["t.job", "t.delivery"], "abc", &mut params),
+            "(t.job LIKE $2::text OR t.delivery LIKE $2::text)"
+        );
+        assert_eq!(params.refs().len(), 2);
+        // Neither reads the folding table: the index's text is lowered already.
+        assert!(params.fold.is_none());
+    }
+
+    /// A term that holds stands bare (the planner estimates and indexes it); a term
+    /// left out keeps a row whose text is NULL.
+    #[test]
+    fn a_term_that_holds_is_bare_and_one_left_out_keeps_a_null() {
+        let columns = Columns {
+            field: |field| match field {
+                Field::Job => Some(Column::IndexedText("c.job_id", "t.job")),
+                _ => None,
+            },
+            words: &["c.job_id"],
+            text_index: Some(TextIndex {
+                join: "LEFT JOIN callback_text t ON t.seq = c.seq",
+                words: &["t.job"],
+            }),
+        };
+        let query = Query::parse("job:abc -job:xyz", Scope::Callbacks).unwrap();
+        let mut params = Params::new();
+        let sql = condition(&query, &columns, None, &mut params).unwrap();
+        assert_eq!(
+            sql,
+            "((((t.job LIKE $1::text))) AND (NOT coalesce((t.job LIKE $2::text), false)))"
+        );
+        assert_eq!(params.text_join(), columns.text_index.map(|i| i.join));
     }
 
     /// The folding table, applied as `replace()` then `translate()` apply it, is

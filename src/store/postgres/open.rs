@@ -49,6 +49,7 @@ const MIGRATIONS: &[Migration] = &[
     },
     Migration::sql(include_str!("migrations/006_review_plans.sql")),
     Migration::sql(include_str!("migrations/007_reconciliation_kept.sql")),
+    Migration::sql(include_str!("migrations/008_gap_in_ledger_order.sql")),
 ];
 
 /// The schema version this build writes and understands.

@@ -20,7 +20,7 @@ type Part = Cow<'static, str>;
 #[derive(Debug, Clone)]
 pub(super) struct Select {
     columns: Part,
-    table: &'static str,
+    table: Part,
     joins: Vec<Part>,
     conditions: Vec<Part>,
     order: Vec<Part>,
@@ -28,11 +28,12 @@ pub(super) struct Select {
 }
 
 impl Select {
-    /// `SELECT columns FROM table` (the table with its alias, as `"callbacks c"`).
-    pub fn new(columns: impl Into<Part>, table: &'static str) -> Self {
+    /// `SELECT columns FROM table` (the table with its alias, as `"callbacks c"`, or
+    /// a subquery with its alias).
+    pub fn new(columns: impl Into<Part>, table: impl Into<Part>) -> Self {
         Select {
             columns: columns.into(),
-            table,
+            table: table.into(),
             joins: Vec::new(),
             conditions: Vec::new(),
             order: Vec::new(),

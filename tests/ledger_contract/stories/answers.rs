@@ -1,7 +1,8 @@
 //! Answers: written at once, append-only, never over one the reviewer has not seen.
 
-use jobledger::decision::{JobState, Verdict};
+use jobledger::decision::{Disposition, JobState, Verdict};
 use jobledger::review::{AnswerError, AnswerRequest, answer};
+use jobledger::store::{CallbackFilter, PageRequest};
 use serde_json::Value;
 
 use super::{callbacks, list, seq_of, with_afternoon, with_demo_streams};
@@ -191,6 +192,83 @@ pub fn an_answer_is_written_through_the_api_and_read_by_the_binary(location: &Lo
         other => panic!("an answer over Dan's unseen one: {other:?}"),
     }
     assert_eq!(ledger.answers(seq).unwrap().len(), 2, "nothing was written");
+}
+
+/// A question is open as its standing answer leaves it, however the reading asks: a
+/// closing answer closes it, a later `needs_remote_check` over that one opens it
+/// again, and another closing answer closes it once more. The held open questions
+/// under a search are the same in a page, in their count and in the selection a bulk
+/// answer is given, and that selection, read as it stood at an earlier answer, judges
+/// by the answer standing then.
+pub fn a_question_closed_then_asked_again_is_open_by_its_standing_answer(location: &Location) {
+    with_afternoon(location);
+    let seq = seq_of(location, "d-1042-a");
+    let mut ledger = location.open();
+    let mut write = |verdict: &'static str, reviewer: &'static str, seen, when| {
+        answer(
+            &mut ledger,
+            &AnswerRequest {
+                seq,
+                verdict,
+                note: "",
+                reviewer,
+                link_job: None,
+                seen_answer: seen,
+            },
+            at(when),
+        )
+        .expect("the answer is written")
+        .answer_id
+    };
+    let closed = write("single_effect", "ann", None, "2026-11-27T16:00:00Z");
+    let asked_again = write(
+        "needs_remote_check",
+        "bob",
+        Some(closed),
+        "2026-11-27T16:05:00Z",
+    );
+    let open_under = |answers_as_of| {
+        let filter = CallbackFilter {
+            disposition: Some(Disposition::Hold),
+            open: true,
+            answers_as_of,
+            ..CallbackFilter::default()
+        }
+        .with_query("1042", now(), "ann")
+        .expect("a query");
+        let ledger = location.open();
+        let page: Vec<i64> = ledger
+            .callbacks_page(&filter, PageRequest::first(50))
+            .expect("a page")
+            .iter()
+            .map(|row| row.seq)
+            .collect();
+        let counted = ledger.count_callbacks(&filter).expect("a count");
+        let selected = ledger.callback_seqs(&filter).expect("a selection");
+        (page, counted, selected)
+    };
+    let (page, counted, selected) = open_under(None);
+    assert!(page.contains(&seq), "asked again, it is open: {page:?}");
+    assert_eq!(usize::try_from(counted).unwrap(), page.len());
+    assert_eq!(selected, page);
+    let (_, counted_then, selected_then) = open_under(Some(closed));
+    assert!(
+        !selected_then.contains(&seq),
+        "as it stood at the closing answer, it was closed"
+    );
+    assert_eq!(counted_then, counted - 1);
+    assert_eq!(open_under(Some(asked_again)).2, selected);
+
+    write(
+        "duplicate_effect",
+        "ann",
+        Some(asked_again),
+        "2026-11-27T16:10:00Z",
+    );
+    let (page, counted, selected) = open_under(None);
+    assert!(!page.contains(&seq), "closed again: {page:?}");
+    assert_eq!(usize::try_from(counted).unwrap(), page.len());
+    assert_eq!(selected, page);
 }
 
 /// A quarantined callback linked to a job is judged against it by the table (a new row,
