@@ -63,10 +63,14 @@ GRANT INSERT ON :"schema".input_lines, :"schema".jobs, :"schema".attempts,
     :"schema".job_history, :"schema".callbacks, :"schema".callback_text,
     :"schema".outputs, :"schema".output_checks,
     :"schema".notifications, :"schema".decisions, :"schema".repeated_submissions,
-    :"schema".ledger_counts, :"schema".ledger_notes
+    :"schema".ledger_counts, :"schema".ledger_notes, :"schema".reconcile_findings,
+    :"schema".reconcile_counts, :"schema".reconcile_hours
     TO jobledger_ingester;
 GRANT UPDATE ON :"schema".jobs, :"schema".attempts, :"schema".ledger_counts,
-    :"schema".ledger_notes
+    :"schema".ledger_notes, :"schema".reconcile_counts, :"schema".reconcile_hours
     TO jobledger_ingester;
+-- The reconciliation's kept rows follow the jobs they count: a finding that no longer
+-- names a job, an hour's count back to nothing, is a row removed.
+GRANT DELETE ON :"schema".reconcile_findings, :"schema".reconcile_hours TO jobledger_ingester;
 -- A line's status and reason are set once it is judged; its bytes never change.
 GRANT UPDATE (status, reason, event) ON :"schema".input_lines TO jobledger_ingester;

@@ -171,9 +171,8 @@ impl Location {
     }
 
     /// Makes `edit` in the ledger's own tables, as a person with the file or the
-    /// server's keys would (jobledger is not asked); false when the engine keeps no
-    /// such row (a server counts each hour's jobs from the jobs themselves).
-    pub fn edit_kept(&self, edit: KeptEdit<'_>) -> bool {
+    /// server's keys would (jobledger is not asked).
+    pub fn edit_kept(&self, edit: KeptEdit<'_>) {
         let (sql, args): (&str, Vec<String>) = match (&self.engine, edit) {
             (_, KeptEdit::DropFinding { finding, job }) => (
                 "DELETE FROM reconcile_findings WHERE finding = $1 AND job_id = $2",
@@ -190,7 +189,13 @@ impl Location {
                                           FROM jobs WHERE job_id = $1)",
                 vec![job.to_owned(), n.to_string()],
             ),
-            (Engine::Postgres { .. }, KeptEdit::CountInHour { .. }) => return false,
+            (Engine::Postgres { .. }, KeptEdit::CountInHour { job, n }) => (
+                "UPDATE reconcile_hours SET n = n + $2::text::bigint
+                  WHERE (hour, name) = (SELECT left(accepted_at, 13) || ':00:00.000Z',
+                                               'jobs.' || state
+                                          FROM jobs WHERE job_id = $1)",
+                vec![job.to_owned(), n.to_string()],
+            ),
         };
         let changed = match &self.engine {
             Engine::Sqlite { path } => {
@@ -213,7 +218,6 @@ impl Location {
             }
         };
         assert_eq!(changed, 1, "{edit:?} changed {changed} rows");
-        true
     }
 
     /// Runs what `check` names to make the reconciliation's kept rows again from the

@@ -9,6 +9,8 @@ use postgres::types::{ToSql, Type};
 
 use super::text_index::CallbackText;
 use super::{Ledger, StoreError, Writer};
+use crate::clock::Timestamp;
+use crate::decision::JobState;
 use crate::store::{Cell, Kind, Table};
 
 /// At most this many parameters in one statement (the protocol's limit is 65,535).
@@ -126,6 +128,9 @@ impl Writer<'_> {
                 }
             }
         }
+        if table.name == "jobs" {
+            self.count_copied_jobs(table, rows);
+        }
         let width = table.columns.len();
         let per_statement = (PARAMETERS_PER_STATEMENT / width).max(1);
         for chunk in rows.chunks(per_statement) {
@@ -167,6 +172,26 @@ impl Writer<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Counts each copied job in the hour it was accepted in, by its state (a row
+    /// whose time or state is not the ledger's is left to `check` to name).
+    fn count_copied_jobs(&mut self, table: &Table, rows: &[Vec<Cell>]) {
+        let at = |name: &str| table.columns.iter().position(|(c, _)| *c == name);
+        let (Some(accepted_at), Some(state)) = (at("accepted_at"), at("state")) else {
+            return;
+        };
+        for row in rows {
+            if let (Some(Cell::Text(accepted_at)), Some(Cell::Text(state))) =
+                (row.get(accepted_at), row.get(state))
+                && let (Some(accepted_at), Some(state)) = (
+                    Timestamp::from_ledger_text(accepted_at),
+                    JobState::parse(state),
+                )
+            {
+                self.counts.copied_job(accepted_at, state);
+            }
+        }
     }
 
     /// After rows were written with their own ids: each table's identity continues

@@ -264,7 +264,7 @@ impl Writer<'_> {
                 });
             }
         }
-        self.counts.job(JobState::Accepted);
+        self.counts.job(job.at, JobState::Accepted);
         self.touch(&job.job_id);
         let row = JobRow {
             job_id: job.job_id.clone(),
@@ -370,7 +370,8 @@ impl Writer<'_> {
     /// The job's row is locked by [`Writer::job`], so the state read is the one that
     /// stands until this transaction ends: a transition is taken by one writer only.
     pub fn transition(&mut self, t: &Transition<'_>, record: TerminalRecord<'_>) -> Result<bool> {
-        let stood = self.job(t.job_id)?.map(|job| job.state);
+        let found = self.job(t.job_id)?.map(|job| (job.state, job.accepted_at));
+        let stood = found.map(|(state, _)| state);
         let taken = stood == Some(t.from);
         if taken {
             self.change_job(t.job_id, |job| {
@@ -386,7 +387,9 @@ impl Writer<'_> {
                     job.failure_permanent = Some(p);
                 }
             })?;
-            self.counts.moved(t.from, t.to);
+            if let Some((_, accepted_at)) = found {
+                self.counts.moved(accepted_at, t.from, t.to);
+            }
             self.touch(t.job_id);
         }
         self.history(&HistoryEntry {

@@ -1,7 +1,7 @@
 //! The reconciliation's glance as the ledger keeps it, on PostgreSQL: the jobs each
-//! finding names (schema 7), counted over their own rows, and the latest hours' jobs
-//! by state over the jobs by acceptance time. Range reads: the console's first screen
-//! does not read every job.
+//! finding names (schema 7), their counts and the jobs of each hour by state (schema
+//! 9, kept by `counts.rs`). Range reads: the console's first screen does not read
+//! every job.
 //!
 //! A [`Writer`] notes the jobs a transaction touches and, at commit, judges them all
 //! in one statement by the rule of the walk over every job (`Finding::holds`, in SQL):
@@ -18,40 +18,29 @@ use crate::store::{Finding, FindingKept, HourKept, Location};
 
 type Result<T> = std::result::Result<T, StoreError>;
 
-/// The jobs without a terminal record, by id (`jobs_open_by_id`), the first `$1`.
-pub(super) const OPEN_BY_ID: &str = "SELECT job_id FROM jobs
-      WHERE (state = 'accepted' OR state = 'running' OR state = 'timed_out')
-      ORDER BY job_id LIMIT $1";
+/// How many jobs have no terminal record (the kept counts of the open states, `$1`),
+/// and the first `$2` of them by id (`jobs_open_by_id`): one statement, one round trip.
+const OPEN_KEPT: &str = "SELECT
+        (SELECT coalesce(sum(n), 0)::bigint FROM ledger_counts WHERE name = ANY($1)),
+        ARRAY(SELECT job_id FROM jobs
+               WHERE (state = 'accepted' OR state = 'running' OR state = 'timed_out')
+               ORDER BY job_id LIMIT $2)";
 
-/// How many jobs finding `$1` names.
-pub(super) const FINDING_COUNT: &str = "SELECT count(*) FROM reconcile_findings WHERE finding = $1";
+/// How many jobs finding `$1` names (kept, schema 9), and the first `$2` of them in job
+/// id order: one statement, one round trip.
+const FINDING_KEPT: &str = "SELECT
+        coalesce((SELECT n FROM reconcile_counts WHERE finding = $1), 0),
+        ARRAY(SELECT job_id FROM reconcile_findings WHERE finding = $1
+               ORDER BY job_id LIMIT $2)";
 
-/// The first `$2` jobs finding `$1` names, in job id order.
-pub(super) const FINDING_FIRST: &str =
-    "SELECT job_id FROM reconcile_findings WHERE finding = $1 ORDER BY job_id LIMIT $2";
-
-/// The latest `$1` hours that hold accepted jobs: each hour's count by name (as
-/// [`HourKept::add`] takes them), newest first. The hours are stepped down from the
-/// latest by one index probe each (a time in an earlier hour sorts before the hour's
-/// first 13 characters), then their jobs by state and those of the two findings
-/// counted by hour, over that range only.
-pub(super) const RECENT_HOURS: &str = "WITH RECURSIVE hours (hour, n) AS (
-         SELECT (SELECT left(max(accepted_at), 13) FROM jobs), 1::bigint
-         UNION ALL
-         SELECT (SELECT left(max(j.accepted_at), 13) FROM jobs j
-                  WHERE j.accepted_at < hours.hour), hours.n + 1
-           FROM hours WHERE hours.hour IS NOT NULL AND hours.n < $1::bigint
-     ),
-     since AS (SELECT min(hour) AS hour FROM hours)
-     SELECT left(j.accepted_at, 13) || ':00:00.000Z', 'jobs.' || j.state, count(*)
-       FROM jobs j, since WHERE j.accepted_at >= since.hour GROUP BY 1, 2
-     UNION ALL
-     SELECT left(j.accepted_at, 13) || ':00:00.000Z', f.finding, count(*)
-       FROM reconcile_findings f JOIN jobs j ON j.job_id = f.job_id, since
-      WHERE (f.finding = 'divergent_decisions' OR f.finding = 'conflicting_submissions')
-        AND j.accepted_at >= since.hour
-      GROUP BY 1, 2
-     ORDER BY 1 DESC";
+/// The latest `$1` hours that hold accepted jobs: each hour's counts by name (as
+/// [`HourKept::add`] takes them), newest first, as the ledger keeps them (schema 9):
+/// the hours are found by stepping down the key from the latest, then read as one
+/// range of it.
+pub(super) const RECENT_HOURS: &str = "SELECT hour, name, n FROM reconcile_hours
+      WHERE hour >= (SELECT min(hour) FROM (SELECT DISTINCT hour FROM reconcile_hours
+                                             ORDER BY hour DESC LIMIT $1) latest)
+      ORDER BY hour DESC, name";
 
 /// The hours of [`RECENT_HOURS`]'s rows, newest first.
 pub(super) fn hours_of(rows: &[Row], location: &Location) -> Result<Vec<HourKept>> {
@@ -82,8 +71,7 @@ pub(super) fn finding_kept_by(
     query: &mut Query<'_>,
 ) -> Result<FindingKept> {
     let limit = i64::try_from(keep).unwrap_or(i64::MAX);
-    let first = |rows: Vec<Row>| -> Vec<String> { rows.iter().map(|row| row.get(0)).collect() };
-    if finding == Finding::MissingTerminal {
+    let rows = if finding == Finding::MissingTerminal {
         // A job's state alone decides it: the jobs by state are kept counts, and
         // `jobs_open_by_id` lists the open jobs by id.
         let open: Vec<String> = JobState::ALL
@@ -91,25 +79,16 @@ pub(super) fn finding_kept_by(
             .filter(|s| s.is_open())
             .map(|s| format!("jobs.{}", s.as_str()))
             .collect();
-        let count = query(
-            "SELECT coalesce(sum(n), 0)::bigint FROM ledger_counts WHERE name = ANY($1)",
-            &[&open],
-        )?
+        query(OPEN_KEPT, &[&open, &limit])?
+    } else {
+        query(FINDING_KEPT, &[&finding.as_str(), &limit])?
+    };
+    Ok(rows
         .first()
-        .map_or(0, |row| row.get(0));
-        return Ok(FindingKept {
-            count,
-            first: first(query(OPEN_BY_ID, &[&limit])?),
-        });
-    }
-    let name = finding.as_str();
-    let count = query(FINDING_COUNT, &[&name])?
-        .first()
-        .map_or(0, |row| row.get(0));
-    Ok(FindingKept {
-        count,
-        first: first(query(FINDING_FIRST, &[&name, &limit])?),
-    })
+        .map_or_else(FindingKept::default, |row| FindingKept {
+            count: row.get(0),
+            first: row.get(1),
+        }))
 }
 
 impl Ledger {
@@ -136,13 +115,14 @@ impl Writer<'_> {
     }
 
     /// Judges every job touched (with every row kept to write already written): the
-    /// findings that name it now are kept, those that no longer do removed.
-    pub(super) fn judge_touched(&self) -> Result<()> {
+    /// findings that name it now are kept, those that no longer do removed, and what
+    /// moved is added to the kept counts (by finding, and by the job's hour).
+    pub(super) fn judge_touched(&mut self) -> Result<()> {
         if self.touched.is_empty() {
             return Ok(());
         }
         let jobs: Vec<&str> = self.touched.iter().map(String::as_str).collect();
-        self.execute_direct(
+        let moved = self.rows_direct(
             "WITH touched AS (SELECT unnest($1::text[]) AS job_id),
              wanted AS (
                  SELECT 'missing_output' AS finding, j.job_id FROM touched t
@@ -172,12 +152,31 @@ impl Writer<'_> {
                     AND f.job_id = t.job_id
                     AND NOT EXISTS (SELECT 1 FROM wanted w
                                      WHERE w.finding = f.finding AND w.job_id = f.job_id)
+                 RETURNING f.finding, f.job_id, -1 AS n
+             ),
+             added AS (
+                 INSERT INTO reconcile_findings (finding, job_id)
+                      SELECT finding, job_id FROM wanted
+                     ON CONFLICT (finding, job_id) DO NOTHING
+                 RETURNING finding, job_id, 1 AS n
              )
-             INSERT INTO reconcile_findings (finding, job_id)
-                  SELECT finding, job_id FROM wanted
-                 ON CONFLICT (finding, job_id) DO NOTHING",
+             SELECT m.finding, left(j.accepted_at, 13) || ':00:00.000Z', sum(m.n)::bigint
+               FROM (SELECT * FROM gone UNION ALL SELECT * FROM added) m
+               JOIN jobs j ON j.job_id = m.job_id
+              GROUP BY 1, 2",
             &[&jobs],
         )?;
+        let mut counted = Vec::with_capacity(moved.len());
+        for row in &moved {
+            let v = Values {
+                row,
+                location: self.location(),
+            };
+            counted.push((v.name::<Finding>(0)?, v.get::<String>(1)?, v.get::<i64>(2)?));
+        }
+        for (finding, hour, n) in counted {
+            self.counts.finding(finding, hour, n);
+        }
         Ok(())
     }
 }

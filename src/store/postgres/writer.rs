@@ -196,10 +196,11 @@ impl<'conn> Writer<'conn> {
     /// Makes everything written through this writer durable, at once; every open
     /// console is told (the commit counter moves, and a notification is sent with
     /// the commit).
-    pub fn commit(self) -> Result<()> {
+    pub fn commit(mut self) -> Result<()> {
         self.flush_behind()?;
-        self.counts.flush(&self)?;
+        // The findings first: what they moved is counted with the rest.
         self.judge_touched()?;
+        self.counts.flush(&self)?;
         self.execute_direct("UPDATE ledger_commits SET n = n + 1 WHERE id = 1", &[])?;
         // The deferred foreign-key checks run at commit, one look-up a row: planned
         // once and kept, as the server does by default, rather than for every row as
