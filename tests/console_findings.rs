@@ -4,9 +4,10 @@
 
 mod support;
 
+use jobledger::console::model::page::Page;
 use jobledger::console::{Action, App, Context, Tab, update};
 use jobledger::reconcile::account;
-use jobledger::store::{Finding, Ledger};
+use jobledger::store::{Finding, FindingJob, Ledger};
 use ratatui::crossterm::event::KeyCode;
 use support::terminal::{demo_app, key, render_at, resize, shows};
 
@@ -144,15 +145,22 @@ fn take_while(app: &mut App, waiting: impl Fn(&App) -> bool) {
     }
 }
 
-/// The jobs the opened finding's page lists, in order.
-fn listed(app: &App) -> Vec<String> {
-    let jobs = app
-        .model()
+/// The opened finding's page of jobs.
+fn opened(app: &App) -> &Page<FindingJob> {
+    app.model()
         .findings
         .jobs
         .as_ref()
-        .expect("a finding is open");
-    jobs.rows.iter().map(|row| row.job_id.clone()).collect()
+        .expect("a finding is open")
+}
+
+/// The jobs the opened finding's page lists, in order.
+fn listed(app: &App) -> Vec<String> {
+    opened(app)
+        .rows
+        .iter()
+        .map(|row| row.job_id.clone())
+        .collect()
 }
 
 /// A large finding's jobs are searched off the console's thread as a large view's
@@ -272,12 +280,7 @@ fn a_search_of_a_findings_jobs_fills_no_list_but_the_one_it_read() {
     support::terminal::type_text(&mut app, &format!("/{common}"));
     key(&mut app, KeyCode::Enter);
     take_while(&mut app, App::searching);
-    let jobs = app
-        .model()
-        .findings
-        .jobs
-        .as_ref()
-        .expect("a finding is open");
+    let jobs = opened(&app);
     assert_eq!(jobs.source, Finding::MissingOutput);
     assert_eq!(listed(&app), report.missing_output.first);
     shows(&app, "(filtered)");
