@@ -366,14 +366,14 @@ fn kept_narrowest(
 }
 
 /// The condition a whole list is read under (its count, a report, a bulk answer's
-/// selection): among the callbacks both of its indexes give ([`in_both_indexes`])
+/// selection): among the callbacks its indexes give ([`among_indexes`])
 /// when it has them, else [`chosen_condition`]'s.
 fn whole_list_condition(
     conn: &Connection,
     filter: &CallbackFilter,
     last: Option<&LastChoice>,
 ) -> rusqlite::Result<Condition> {
-    Ok(match in_both_indexes(conn, filter, last, false)? {
+    Ok(match among_indexes(conn, filter, last, false)? {
         Some(keys) => filter.condition_with(None, false).among(
             "c.seq",
             serde_json::Value::from(keys.as_slice()).to_string(),
@@ -382,40 +382,49 @@ fn whole_list_condition(
     })
 }
 
-/// The callbacks that the text index gives for every text term of `filter`'s query
-/// and that the index of its narrowest range holds, in ledger order, found from the
-/// two indexes alone: a superset of the callbacks the query keeps, among those kept
-/// when it is read. `None` unless the query has both and the range holds more than
-/// [`CHECKED_TEXT_ROWS`] callbacks and at most a quarter of the list.
+/// Callbacks found from the indexes of `filter`'s query alone, in ledger order: a
+/// superset of those it keeps, among those kept when it is read; `None` when its
+/// indexes give none that small.
 ///
-/// A word many callbacks hold beside a range that holds many more, with few in
-/// both, read each of the word's callbacks to check the range: `by:staff gap>5m` in
-/// every callback of a million read 42,980 of them to find none (99 ms), where the
-/// 66,119 keys of the range and the word's 42,980 rows of the text index, put side
-/// by side, take a few milliseconds.
+/// Each text term's rows of the text index are read when they are few (at most
+/// [`FEW_TEXT_ROWS`]), or all of them when the query's narrowest range, read from its
+/// index, holds more than [`CHECKED_TEXT_ROWS`] callbacks and at most a quarter of
+/// the list: the callbacks in all of those are the ones to read and check.
+///
+/// A word few callbacks hold was looked for near each page's key, two or three
+/// statements a page each walking the word's trigrams (`staff`, in no job or
+/// delivery id but in 42,980 replacement makers' names: 8 ms); a word many callbacks
+/// hold beside a range that holds many more, with few in both, read each of the
+/// word's callbacks to check the range (`by:staff gap>5m` in every callback of a
+/// million: 42,980 read to find none, 99 ms), where the range's 66,119 keys and the
+/// word's rows, side by side, take a few milliseconds.
 ///
 /// Kept in `last` while no callback is added: a callback never changes, so the
 /// callbacks numbered up to the last one kept stay the same. `only_kept`: `None`
 /// unless they are kept.
-fn in_both_indexes(
+fn among_indexes(
     conn: &Connection,
     filter: &CallbackFilter,
     last: Option<&LastChoice>,
     only_kept: bool,
 ) -> rusqlite::Result<Option<Keys>> {
-    let Some((condition, range_rows)) = both_indexes(conn, filter, last)? else {
+    let condition = filter.condition();
+    if condition.text_rows.is_empty() {
         return Ok(None);
-    };
-    // Read first: every callback numbered up to it is in both indexes, whichever
+    }
+    // Read first: every callback numbered up to it is in the indexes, whichever
     // later moment they are read at.
     let newest: i64 = conn
         .prepare_cached("SELECT coalesce(max(seq), 0) FROM callbacks")?
         .query_row([], |row| row.get(0))?;
     let key = format!("{} {newest}", choice_key(filter, &condition));
-    let kept = last.and_then(|last| last.keys(&key));
-    if kept.is_some() || only_kept {
-        return Ok(kept);
+    if let Some(kept) = last.and_then(|last| last.keys(&key)) {
+        return Ok(kept.few());
     }
+    if only_kept {
+        return Ok(None);
+    }
+    let range = both_indexes(conn, filter, last)?.map(|(_, range_rows)| range_rows);
     let named: Vec<(&str, &dyn rusqlite::ToSql)> = condition.named().collect();
     let read = |sql: &str| -> rusqlite::Result<Vec<i64>> {
         let mut keys = keys_of(conn, sql, &named)?;
@@ -425,31 +434,52 @@ fn in_both_indexes(
         }
         Ok(keys)
     };
-    let mut keys = read(&range_rows)?;
+    let mut found: Option<Vec<i64>> = match &range {
+        Some(range_rows) => Some(read(range_rows)?),
+        None => None,
+    };
     for (text_rows, asked) in &condition.text_rows {
         // Kept for the next query asking the same of the index: typing a range's
         // bound after a word asks the word's rows again at every key.
-        let key = format!("{asked} {newest}");
-        let given = if let Some(given) = last.and_then(|last| last.text_rows(&key)) {
-            given
+        let text_key = format!("{asked} {newest} {}", range.is_some());
+        let given = if let Some(given) = last.and_then(|last| last.text_rows(&text_key)) {
+            given.few()
         } else {
-            let given = std::sync::Arc::new(read(text_rows)?);
+            // All of them beside a range; else whether there are few.
+            let given = if range.is_some() {
+                Some(read(text_rows)?)
+            } else {
+                let few = format!("{text_rows} LIMIT {}", FEW_TEXT_ROWS + 1);
+                Some(read(&few)?).filter(|rows| rows.len() <= FEW_TEXT_ROWS)
+            };
+            let given = given.map(std::sync::Arc::new);
             if let Some(last) = last {
-                last.keep_text_rows(key, given.clone());
+                last.keep_text_rows(text_key, IndexRows::of(given.clone()));
             }
             given
         };
-        keys = in_both(&keys, &given);
+        if let Some(given) = given {
+            found = Some(match found {
+                Some(keys) => in_both(&keys, &given),
+                None => given.as_ref().clone(),
+            });
+        }
     }
-    let keys = std::sync::Arc::new(keys);
+    let keys = found.map(std::sync::Arc::new);
     if let Some(last) = last {
-        last.keep_keys(key, keys.clone());
+        last.keep_keys(key, IndexRows::of(keys.clone()));
     }
-    Ok(Some(keys))
+    Ok(keys)
 }
 
+/// A text term whose text index gives at most this many callbacks is read among
+/// them ([`among_indexes`]): reading them is one walk of its trigrams, about what a
+/// page's first look near its key costs.
+const FEW_TEXT_ROWS: usize = if cfg!(test) { 8 } else { 4096 };
+
 /// The filter's condition and the statement of its narrowest range's rows, when
-/// [`in_both_indexes`] reads them.
+/// [`among_indexes`] reads that range: it holds more than [`CHECKED_TEXT_ROWS`]
+/// callbacks (fewer are each checked) and at most a quarter of the list.
 fn both_indexes(
     conn: &Connection,
     filter: &CallbackFilter,
@@ -498,12 +528,13 @@ const CHECKED_TEXT_ROWS: i64 = if cfg!(test) { 8 } else { 4096 };
 #[derive(Debug, Default)]
 pub(super) struct LastChoice {
     narrowest: std::cell::RefCell<Option<(String, Narrowest)>>,
-    /// [`in_both_indexes`]'s callbacks for a condition, under its key and the number
-    /// of the newest callback.
-    keys: std::cell::RefCell<Option<(String, Keys)>>,
+    /// [`among_indexes`]'s callbacks for a condition (none: not few enough), under
+    /// its key and the number of the newest callback.
+    keys: std::cell::RefCell<Option<(String, IndexRows)>>,
     /// The rows the text index gave for the last query asked of it in
-    /// [`in_both_indexes`], under that query and the number of the newest callback.
-    text_rows: std::cell::RefCell<Option<(String, Keys)>>,
+    /// [`among_indexes`] (none: too many), under that query and the number of the
+    /// newest callback.
+    text_rows: std::cell::RefCell<Option<(String, IndexRows)>>,
 }
 
 /// The range read and the callbacks it holds, or none.
@@ -525,20 +556,41 @@ impl LastChoice {
         *self.narrowest.borrow_mut() = Some((key, narrowest));
     }
 
-    fn keys(&self, key: &str) -> Option<Keys> {
+    fn keys(&self, key: &str) -> Option<IndexRows> {
         kept_under(&self.keys, key)
     }
 
-    fn keep_keys(&self, key: String, keys: Keys) {
+    fn keep_keys(&self, key: String, keys: IndexRows) {
         *self.keys.borrow_mut() = Some((key, keys));
     }
 
-    fn text_rows(&self, key: &str) -> Option<Keys> {
+    fn text_rows(&self, key: &str) -> Option<IndexRows> {
         kept_under(&self.text_rows, key)
     }
 
-    fn keep_text_rows(&self, key: String, rows: Keys) {
+    fn keep_text_rows(&self, key: String, rows: IndexRows) {
         *self.text_rows.borrow_mut() = Some((key, rows));
+    }
+}
+
+/// What the indexes gave [`among_indexes`], kept: callbacks' numbers, or too many to
+/// read among.
+#[derive(Debug, Clone)]
+enum IndexRows {
+    Few(Keys),
+    Many,
+}
+
+impl IndexRows {
+    fn of(keys: Option<Keys>) -> Self {
+        keys.map_or(IndexRows::Many, IndexRows::Few)
+    }
+
+    fn few(self) -> Option<Keys> {
+        match self {
+            IndexRows::Few(keys) => Some(keys),
+            IndexRows::Many => None,
+        }
     }
 }
 
@@ -546,7 +598,10 @@ impl LastChoice {
 type Keys = std::sync::Arc<Vec<i64>>;
 
 /// What `kept` holds, when it holds it under `key`.
-fn kept_under(kept: &std::cell::RefCell<Option<(String, Keys)>>, key: &str) -> Option<Keys> {
+fn kept_under(
+    kept: &std::cell::RefCell<Option<(String, IndexRows)>>,
+    key: &str,
+) -> Option<IndexRows> {
     kept.borrow()
         .as_ref()
         .filter(|(under, _)| under == key)
@@ -810,11 +865,18 @@ impl Ledger {
         let condition = self.run(|c| chosen_condition(c, filter, Some(&self.chosen), page_rows))?;
         if sort.column == SortColumn::Ledger && condition.through_text_index {
             // The page before or after one read among them: no word's rows read again.
-            let kept = self.among_both_indexes(attempt_state, filter, sort, page, true)?;
+            let kept = self.among_index_rows(attempt_state, filter, sort, page, true)?;
             if let Some(rows) = kept {
                 return Ok(rows);
             }
             let both = self.run(|c| both_indexes(c, filter, Some(&self.chosen)))?;
+            if both.is_none()
+                && let Some(rows) =
+                    self.among_index_rows(attempt_state, filter, sort, page, false)?
+            {
+                // A word few callbacks hold.
+                return Ok(rows);
+            }
             let near = self.near_the_key(
                 attempt_state,
                 filter,
@@ -826,7 +888,7 @@ impl Ledger {
             if let Some(rows) = near {
                 return Ok(rows);
             }
-            if let Some(rows) = self.among_both_indexes(attempt_state, filter, sort, page, false)? {
+            if let Some(rows) = self.among_index_rows(attempt_state, filter, sort, page, false)? {
                 return Ok(rows);
             }
         }
@@ -834,11 +896,11 @@ impl Ledger {
         self.sorted_rows(&sql, filter, page, &condition)
     }
 
-    /// A page of a list in ledger order read among the callbacks both of its
-    /// query's indexes give ([`in_both_indexes`]), those past the page's key a few
-    /// at a time, each checked against the whole query: `None` when the query has
-    /// not both, or (`only_kept`) when they are not kept from an earlier page.
-    fn among_both_indexes(
+    /// A page of a list in ledger order read among the callbacks its query's indexes
+    /// give ([`among_indexes`]), those past the page's key a few at a time, each
+    /// checked against the whole query: `None` when they give none that few, or
+    /// (`only_kept`) when they are not kept from an earlier page.
+    fn among_index_rows(
         &self,
         attempt_state: bool,
         filter: &CallbackFilter,
@@ -846,7 +908,7 @@ impl Ledger {
         page: &PageRequest<CallbackKey>,
         only_kept: bool,
     ) -> Result<Option<Vec<(CallbackRow, SortValue)>>> {
-        let read = |c: &Connection| in_both_indexes(c, filter, Some(&self.chosen), only_kept);
+        let read = |c: &Connection| among_indexes(c, filter, Some(&self.chosen), only_kept);
         let Some(keys) = self.run(read)? else {
             return Ok(None);
         };
@@ -881,7 +943,7 @@ impl Ledger {
     /// from the first [`NEAR_ROWS`] rows the text index gives for each text term from
     /// the page's key on: `None` when those hold less than a page and some term's
     /// rows go on past them, or (`both`: the query's callbacks can be found from its
-    /// two indexes instead, [`in_both_indexes`]) when what was read says a page needs
+    /// two indexes instead, [`among_indexes`]) when what was read says a page needs
     /// that many.
     ///
     /// A word many callbacks hold gave the text index tens of thousands of rows to
@@ -1658,8 +1720,8 @@ mod tests {
     /// Every page, count, report and selection read among the callbacks both a text
     /// term's index and a range's give is what checking each callback gives.
     #[test]
-    fn a_search_among_both_indexes_gives_the_rows_of_checking_every_callback() {
-        use super::{filtered_values, in_both_indexes, query_named, report_statement};
+    fn a_search_among_the_rows_its_indexes_give_gives_the_rows_of_checking_every_callback() {
+        use super::{among_indexes, filtered_values, query_named, report_statement};
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("l.db");
         crate::demo::build(
@@ -1694,12 +1756,19 @@ mod tests {
                 Some(Disposition::Hold),
                 "job:job-2 -by:staff arrived<2026-11-27T14:10:00Z",
             ),
+            // Words few callbacks hold, read among the text index's rows alone.
+            (None, "job:0001999"),
+            (None, "staff"),
+            (None, "0001998 -outcome:success"),
+            (Some(Disposition::Hold), "job:0000777"),
+            (Some(Disposition::Hold), "staff -answered:yes"),
+            (Some(Disposition::Hold), "job:0001777 gap>1s"),
         ];
         let mut through_both = 0;
         for (disposition, query) in cases {
             let filter = report_filter(disposition, false, query);
             let both = ledger
-                .run(|c| in_both_indexes(c, &filter, None, false))
+                .run(|c| among_indexes(c, &filter, None, false))
                 .unwrap();
             through_both += usize::from(both.is_some());
             let seqs = every_page_as_checked(&ledger, &filter, &[1, 2, 3, 40]);
@@ -1721,7 +1790,7 @@ mod tests {
                 .unwrap();
             assert_eq!(reported, seqs, "{query}");
         }
-        assert_eq!(through_both, 8, "the cases that read both indexes");
+        assert_eq!(through_both, 14, "the cases read among their indexes' rows");
     }
 
     /// The callbacks found from both indexes, kept for the next statement, are
@@ -1729,7 +1798,7 @@ mod tests {
     /// stream was ingested counts and pages the rest once it is in.
     #[test]
     fn callbacks_kept_after_a_search_through_both_indexes_are_found_by_the_next() {
-        use super::in_both_indexes;
+        use super::among_indexes;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("l.db");
         let now = crate::demo::demo_now();
@@ -1763,7 +1832,7 @@ mod tests {
             i64::try_from(before.len()).unwrap()
         );
         assert_eq!(last_page(&ledger), before[before.len() - 5..]);
-        let kept = ledger.run(|c| in_both_indexes(c, &filter, Some(&ledger.chosen), true));
+        let kept = ledger.run(|c| among_indexes(c, &filter, Some(&ledger.chosen), true));
         assert!(kept.unwrap().is_some(), "the callbacks found are kept");
         ingest(&mut writing, rest);
         let after = every(&ledger);
