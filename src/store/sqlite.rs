@@ -104,7 +104,8 @@ pub struct Ledger {
     /// The log was emptied into the old file once it left the path: done only once, as
     /// a ledger opened at the path since may have a log of its own there.
     log_left_empty: std::cell::Cell<bool>,
-    /// The last review-list range chosen for a condition, for its next statement.
+    /// What the last search found out about its condition (its narrowest range, the
+    /// callbacks its indexes give), for the condition's next statement.
     chosen: Box<callbacks::LastChoice>,
 }
 

@@ -424,7 +424,7 @@ fn among_indexes(
     if only_kept {
         return Ok(None);
     }
-    let range = both_indexes(conn, filter, last)?.map(|(_, range_rows)| range_rows);
+    let range = range_beside_text(conn, filter, &condition, last)?;
     let named: Vec<(&str, &dyn rusqlite::ToSql)> = condition.named().collect();
     let read = |sql: &str| -> rusqlite::Result<Vec<i64>> {
         let mut keys = keys_of(conn, sql, &named)?;
@@ -477,26 +477,24 @@ fn among_indexes(
 /// page's first look near its key costs.
 const FEW_TEXT_ROWS: usize = if cfg!(test) { 8 } else { 4096 };
 
-/// The filter's condition and the statement of its narrowest range's rows, when
-/// [`among_indexes`] reads that range: it holds more than [`CHECKED_TEXT_ROWS`]
-/// callbacks (fewer are each checked) and at most a quarter of the list.
-fn both_indexes(
+/// The statement of the rows of `condition`'s narrowest range (the filter's), when
+/// [`among_indexes`] reads that range beside its text terms: it holds more than
+/// [`CHECKED_TEXT_ROWS`] callbacks (fewer are each checked) and at most a quarter of
+/// the list.
+fn range_beside_text(
     conn: &Connection,
     filter: &CallbackFilter,
+    condition: &Condition,
     last: Option<&LastChoice>,
-) -> rusqlite::Result<Option<(Condition, String)>> {
-    let condition = filter.condition();
+) -> rusqlite::Result<Option<String>> {
     if condition.text_rows.is_empty() {
         return Ok(None);
     }
-    let Some((number, held, listed)) = kept_narrowest(conn, filter, &condition, last)? else {
-        return Ok(None);
-    };
-    let Some(range_rows) = condition.ranges[number].rows() else {
+    let Some((number, held, listed)) = kept_narrowest(conn, filter, condition, last)? else {
         return Ok(None);
     };
     let serves = held > CHECKED_TEXT_ROWS && worth_reading(held, listed, None);
-    Ok(serves.then_some((condition, range_rows)))
+    Ok(condition.ranges[number].rows().filter(|_| serves))
 }
 
 /// The numbers in both `a` and `b`, each in ascending order.
@@ -522,9 +520,11 @@ fn in_both(a: &[i64], b: &[i64]) -> Vec<i64> {
 /// tests, whose ledgers are small, so that their ranges are read both ways).
 const CHECKED_TEXT_ROWS: i64 = if cfg!(test) { 8 } else { 4096 };
 
-/// The narrowest range [`chosen_condition`] counted for a condition, kept for its
-/// next statement on the same connection (the choice it leads to changes the speed
-/// of a statement, never its rows, so a count made before a write still serves).
+/// What was found out about a condition, kept for its next statement on the same
+/// connection: the narrowest range [`chosen_condition`] counted (the choice it leads
+/// to changes the speed of a statement, never its rows, so a count made before a
+/// write still serves), and what [`among_indexes`] read (kept under the number of
+/// the newest callback, so a write of callbacks reads it again).
 #[derive(Debug, Default)]
 pub(super) struct LastChoice {
     narrowest: std::cell::RefCell<Option<(String, Narrowest)>>,
@@ -869,26 +869,29 @@ impl Ledger {
             if let Some(rows) = kept {
                 return Ok(rows);
             }
-            let both = self.run(|c| both_indexes(c, filter, Some(&self.chosen)))?;
-            if both.is_none()
+            let beside_range = self
+                .run(|c| {
+                    let query = filter.condition();
+                    range_beside_text(c, filter, &query, Some(&self.chosen))
+                })?
+                .is_some();
+            // Without a range to read, a word few callbacks hold is read among its
+            // rows at once; beside one, only when a page near the key says so.
+            if !beside_range
                 && let Some(rows) =
                     self.among_index_rows(attempt_state, filter, sort, page, false)?
             {
-                // A word few callbacks hold.
                 return Ok(rows);
             }
-            let near = self.near_the_key(
-                attempt_state,
-                filter,
-                sort,
-                page,
-                &condition,
-                both.is_some(),
-            )?;
+            let near =
+                self.near_the_key(attempt_state, filter, sort, page, &condition, beside_range)?;
             if let Some(rows) = near {
                 return Ok(rows);
             }
-            if let Some(rows) = self.among_index_rows(attempt_state, filter, sort, page, false)? {
+            if beside_range
+                && let Some(rows) =
+                    self.among_index_rows(attempt_state, filter, sort, page, false)?
+            {
                 return Ok(rows);
             }
         }
@@ -942,9 +945,9 @@ impl Ledger {
     /// A page of a list in ledger order under a condition that searches text, read
     /// from the first [`NEAR_ROWS`] rows the text index gives for each text term from
     /// the page's key on: `None` when those hold less than a page and some term's
-    /// rows go on past them, or (`both`: the query's callbacks can be found from its
-    /// two indexes instead, [`among_indexes`]) when what was read says a page needs
-    /// that many.
+    /// rows go on past them, or (`beside_range`: the query's callbacks can be found
+    /// from its text and range indexes instead, [`among_indexes`]) when what was
+    /// read says a page needs that many.
     ///
     /// A word many callbacks hold gave the text index tens of thousands of rows to
     /// list before the first page was read (`by:staff` in Held: 42,980 rows, 87 ms a
@@ -957,7 +960,7 @@ impl Ledger {
         sort: Sort,
         page: &PageRequest<CallbackKey>,
         condition: &Condition,
-        both: bool,
+        beside_range: bool,
     ) -> Result<Option<Vec<(CallbackRow, SortValue)>>> {
         let keyset = &page.keyset;
         let reading = Reading::of(keyset, sort);
@@ -986,7 +989,7 @@ impl Ledger {
                 0 => NEAR_ROWS,
                 kept => (rows.saturating_mul(page.limit).saturating_mul(2) / kept).min(NEAR_ROWS),
             };
-            if both && rows == NEAR_ROWS {
+            if beside_range && rows == NEAR_ROWS {
                 // Fewer than a page in every 2,048 rows of the word: the two indexes
                 // side by side find them sooner.
                 return Ok(None);
