@@ -13,6 +13,7 @@ use serde_json::Value;
 use support::binary::{bare, succeeded};
 use support::fixture::{NOW, booking_afternoon};
 use support::postgres::PgServer;
+use support::reports::check_problems;
 
 /// The exit status of a check that found something wrong.
 const CHECK_FAILED: i32 = 3;
@@ -73,30 +74,10 @@ fn check(url: &str) -> (i32, String, i32, Value) {
     )
 }
 
-/// Each check's problems, by name, from `check --json`, in the order they ran.
-fn problems(report: &Value) -> Vec<(String, Vec<String>)> {
-    report["checks"]
-        .as_array()
-        .expect("a list of checks")
-        .iter()
-        .map(|c| {
-            (
-                c["check"].as_str().unwrap().to_owned(),
-                c["problems"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|p| p.as_str().unwrap().to_owned())
-                    .collect(),
-            )
-        })
-        .collect()
-}
-
 /// The problems `check` found of `name` (the other checks passed).
 fn found_only(report: &Value, name: &str) -> Vec<String> {
     let mut found = Vec::new();
-    for (check, problems) in problems(report) {
+    for (check, problems) in check_problems(report) {
         if check == name {
             found = problems;
         } else {
@@ -137,7 +118,10 @@ fn a_sound_ledger_passes_every_check() {
     assert_eq!(json_code, 0);
     assert!(text.contains("passed every check"), "{text}");
     assert_eq!(report["ok"], Value::Bool(true), "{report}");
-    let ran: Vec<String> = problems(&report).into_iter().map(|(c, _)| c).collect();
+    let ran: Vec<String> = check_problems(&report)
+        .into_iter()
+        .map(|(c, _)| c)
+        .collect();
     assert_eq!(ran, CHECKS, "{report}");
     for c in report["checks"].as_array().unwrap() {
         // The afternoon has no answers yet.

@@ -238,3 +238,21 @@ fn callbacks_without_numbers(value: Value, numbers: Numbers) -> Value {
     }
     Value::Array(rows)
 }
+
+/// Each check's problems, by name, from a `check --json` report, in the order they
+/// ran.
+pub fn check_problems(report: &Value) -> Vec<(String, Vec<String>)> {
+    report["checks"]
+        .as_array()
+        .expect("a list of checks")
+        .iter()
+        .map(|c| {
+            let check = c["check"].as_str().expect("a name").to_owned();
+            let problems = c["problems"].as_array().expect("a list of problems");
+            let problems = problems
+                .iter()
+                .map(|p| p.as_str().expect("words").to_owned());
+            (check, problems.collect())
+        })
+        .collect()
+}

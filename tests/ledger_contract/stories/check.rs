@@ -2,27 +2,15 @@
 
 use serde_json::Value;
 
-use super::{strings, with_demo_streams};
+use super::with_demo_streams;
 use crate::location::{KeptEdit, Location};
+use crate::support::reports::check_problems;
 
 /// What `check --json` found: its exit status, and each check's problems by name.
 fn checked(location: &Location) -> (Option<i32>, Vec<(String, Vec<String>)>) {
     let out = location.run(&["check", "--json"]);
     let report: Value = serde_json::from_slice(&out.stdout).expect("check --json prints JSON");
-    (out.status.code(), problems(&report))
-}
-
-fn problems(report: &Value) -> Vec<(String, Vec<String>)> {
-    report["checks"]
-        .as_array()
-        .expect("a list of checks")
-        .iter()
-        .map(|c| {
-            let check = c["check"].as_str().expect("a name").to_owned();
-            let problems = strings(&c["problems"]).into_iter().map(str::to_owned);
-            (check, problems.collect())
-        })
-        .collect()
+    (out.status.code(), check_problems(&report))
 }
 
 /// The problems of `kept_reconciliation`, every other check having passed; `check`
