@@ -60,6 +60,10 @@ fn pair() -> &'static Pair {
         let args = ["ingest", file];
         let out = command(Path::new(&url), NOW).args(args).output().unwrap();
         succeeded(&out, &args);
+        // Statistics as a server that has run a while keeps them: the text terms the
+        // planner expects many rows of are joined, the others listed, and both are
+        // compared.
+        server.connect(&db).batch_execute("ANALYZE").unwrap();
         Pair { w, url }
     })
 }
@@ -139,6 +143,10 @@ const CALLBACK_QUERIES: &[&str] = &[
     "job:none",
     "late -reason:late",
     "job:job-0001 outcome:success -gap>10s",
+    // Text most callbacks hold, which the planner expects too many rows of to list.
+    "job-0",
+    "job:job-0 late",
+    "job-0 0001",
 ];
 
 fn callback_filters() -> Vec<(String, CallbackFilter)> {

@@ -186,13 +186,15 @@ fn a_ledger_of_schema_4_is_indexed_whole_as_it_is_upgraded_lowered_as_rust_lower
     // lists (and a function's cost, which it sets again), migration 007 the kept
     // reconciliation's table, function and two indexes, migration 008 an index of
     // every callback's gap, migration 009 the reconciliation's counts' two tables,
-    // and nothing else.
+    // migration 010 three indexes of callbacks (in place of 006's), and nothing else.
     server
         .connect(&db)
         .batch_execute(
             "DROP TABLE jobledger.callback_text;
              DROP EXTENSION pg_trgm;
-             DROP INDEX jobledger.callbacks_review_in_order;
+             DROP INDEX jobledger.callbacks_review_gap_in_order;
+             DROP INDEX jobledger.callbacks_review_by_outcome;
+             DROP INDEX jobledger.callbacks_late_by_gap;
              DROP TABLE jobledger.reconcile_hours;
              DROP TABLE jobledger.reconcile_counts;
              DROP TABLE jobledger.reconcile_findings;

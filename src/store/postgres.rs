@@ -58,6 +58,9 @@ pub struct Ledger {
     /// Statements prepared on the connection, by their SQL: each is parsed and planned
     /// by the server once per connection, not once per call.
     statements: RefCell<HashMap<&'static str, Statement>>,
+    /// The rows the planner expects of each text term asked of it, by the term (the
+    /// callback lists' reads: `callbacks.rs`).
+    text_rows: RefCell<HashMap<String, f64>>,
     location: Location,
     mode: OpenMode,
     /// The commit counter as last read, and a listener that says when to read it
@@ -73,6 +76,7 @@ impl Ledger {
         Ok(Ledger {
             client: RefCell::new(client),
             statements: RefCell::new(HashMap::new()),
+            text_rows: RefCell::new(HashMap::new()),
             location: Location::Server(Box::new(address.clone())),
             mode,
             watch: RefCell::new(None),

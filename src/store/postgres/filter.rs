@@ -26,6 +26,16 @@
 //! `NOT coalesce(..., false)`: a condition is only ever one of a statement's
 //! conditions, all of which must hold, where NULL keeps no row as false does; bare,
 //! the planner estimates a term from statistics and can answer it from an index.
+//!
+//! A text term that holds and that the planner expects few rows of (the statement's
+//! [`Params::few_text`], each asked of the planner by [`text_lookups`]) is written as
+//! the list of those rows instead: `c.seq = ANY(ARRAY(SELECT t.seq FROM callback_text t
+//! WHERE ...))`. Joined, such a term let the planner walk the list, or the index's
+//! table, in order testing every row, expecting a match every few thousand, for a
+//! page's first row past a key, and at a million callbacks it read 400,000 rows to find
+//! none (65 ms). The list of rows is read once, from the index, and every read after
+//! it is bounded by it. A term many rows meet stays joined: listing its rows would
+//! read them all, where a page walking in order stops when it is full.
 
 use std::fmt::Write as _;
 use std::sync::LazyLock;
@@ -88,6 +98,81 @@ pub(super) struct TextIndex {
     /// The index's columns that hold the list's [`Columns::words`], in their order,
     /// named with the join's alias.
     pub words: &'static [&'static str],
+    /// The index's table under the join's alias, and its key: `callback_text t`,
+    /// `t.seq`.
+    pub table: &'static str,
+    pub key: &'static str,
+    /// The list row's key the index's key names: `c.seq`.
+    pub list_key: &'static str,
+}
+
+/// A text term of a query that the text index answers and that holds (not left out):
+/// asked of the planner how many rows it keeps, by [`text_lookups`], before the
+/// statement that reads it is written.
+pub(super) struct TextLookup {
+    /// What names the term among a statement's [`Params::few_text`].
+    pub key: String,
+    /// `SELECT 1 FROM` the index's table `WHERE` the term holds.
+    pub sql: String,
+    pub params: Params,
+}
+
+/// The index's columns a text term reads and its needle (lowered), when the list's text
+/// index answers it: a needle of three characters or more.
+fn indexed_needle(test: &Test, columns: &Columns) -> Option<(Vec<&'static str>, String)> {
+    let index = columns.text_index?;
+    let (read, needle) = match test {
+        Test::Words(text) => (index.words.to_vec(), lowered(text)),
+        Test::Is(field, Value::Text(text)) => match (columns.field)(*field) {
+            Some(Column::IndexedText(_, column)) => (vec![column], lowered(text)),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    needle.chars().nth(2).is_some().then_some((read, needle))
+}
+
+/// What names a text term among a statement's [`Params::few_text`].
+fn lookup_key(read: &[&str], needle: &str) -> String {
+    format!("{}\u{1f}{needle}", read.join(","))
+}
+
+/// Each text term of `query` that holds and that the list's text index answers, as the
+/// statement that asks the planner how many rows it keeps.
+pub(super) fn text_lookups(query: &Query, columns: &Columns) -> Vec<TextLookup> {
+    let Some(index) = columns.text_index else {
+        return Vec::new();
+    };
+    query
+        .terms()
+        .iter()
+        .filter(|term| !term.negated)
+        .filter_map(|term| indexed_needle(&term.test, columns))
+        .map(|(read, needle)| {
+            let mut params = Params::new();
+            let check = indexed_contains(&read, &needle, &mut params);
+            TextLookup {
+                key: lookup_key(&read, &needle),
+                sql: format!("SELECT 1 FROM {} WHERE {check}", index.table),
+                params,
+            }
+        })
+        .collect()
+}
+
+/// A text term that holds, written as the list of the rows it keeps when it is one of
+/// `params`'s [`Params::few_text`].
+fn few_rows(test: &Test, columns: &Columns, params: &mut Params) -> Option<String> {
+    let index = columns.text_index?;
+    let (read, needle) = indexed_needle(test, columns)?;
+    if !params.few_text.contains(&lookup_key(&read, &needle)) {
+        return None;
+    }
+    let check = indexed_contains(&read, &needle, params);
+    Some(format!(
+        "{} = ANY(ARRAY(SELECT {} FROM {} WHERE {check}))",
+        index.list_key, index.key, index.table
+    ))
 }
 
 /// The `LIKE` pattern of the text holding `needle` (lowered already) anywhere: the
@@ -153,6 +238,9 @@ pub(super) struct Params {
     fold: Option<(String, String)>,
     /// The join of the list's text index, once a term reads it.
     text_join: Option<&'static str>,
+    /// The text terms ([`TextLookup::key`]) written as the list of their rows: those
+    /// the planner expects few rows of.
+    pub few_text: std::collections::HashSet<String>,
 }
 
 impl Params {
@@ -203,6 +291,12 @@ pub(super) fn condition(
 ) -> Option<String> {
     let mut parts = Vec::new();
     for term in query.terms() {
+        if !term.negated
+            && let Some(rows) = few_rows(&term.test, columns, params)
+        {
+            parts.push(format!("({rows})"));
+            continue;
+        }
         let Tested { check, never_null } = test(&term.test, columns, now, params);
         // A term that holds stands bare: NULL keeps no row, as false does, among
         // conditions that must all hold. Left out, a NULL text keeps the row.
@@ -405,6 +499,7 @@ static FOLD: LazyLock<Fold> = LazyLock::new(|| {
 mod tests {
     use super::{
         Column, Columns, FOLD, Params, TextIndex, condition, indexed_contains, like_pattern,
+        text_lookups,
     };
     use crate::filter::{Field, Query, Scope, lowered};
 
@@ -445,6 +540,9 @@ mod tests {
             text_index: Some(TextIndex {
                 join: "LEFT JOIN callback_text t ON t.seq = c.seq",
                 words: &["t.job"],
+                table: "callback_text t",
+                key: "t.seq",
+                list_key: "c.seq",
             }),
         };
         let query = Query::parse("job:abc -job:xyz", Scope::Callbacks).unwrap();
@@ -455,6 +553,61 @@ mod tests {
             "((((t.job LIKE $1::text))) AND (NOT coalesce((t.job LIKE $2::text), false)))"
         );
         assert_eq!(params.text_join(), columns.text_index.map(|i| i.join));
+    }
+
+    /// A text term that holds, among the statement's few, is the list of its rows from
+    /// the index and joins nothing; one left out, or not among them, stays joined.
+    #[test]
+    fn a_term_few_rows_meet_is_the_list_of_its_rows() {
+        let columns = Columns {
+            field: |field| match field {
+                Field::Job => Some(Column::IndexedText("c.job_id", "t.job")),
+                _ => None,
+            },
+            words: &["c.job_id"],
+            text_index: Some(TextIndex {
+                join: "LEFT JOIN callback_text t ON t.seq = c.seq",
+                words: &["t.job"],
+                table: "callback_text t",
+                key: "t.seq",
+                list_key: "c.seq",
+            }),
+        };
+        let query = Query::parse("job:abc -job:xyz abcd ab", Scope::Callbacks).unwrap();
+        let lookups = text_lookups(&query, &columns);
+        // The term left out and the needle of two characters are never asked.
+        assert_eq!(lookups.len(), 2);
+        assert_eq!(
+            lookups[0].sql,
+            "SELECT 1 FROM callback_text t WHERE (t.job LIKE $1::text)"
+        );
+        assert_eq!(lookups[0].params.refs().len(), 1);
+
+        let mut params = Params::new();
+        params.few_text.insert(lookups[0].key.clone());
+        let sql = condition(&query, &columns, None, &mut params).unwrap();
+        assert!(
+            sql.contains(
+                "(c.seq = ANY(ARRAY(SELECT t.seq FROM callback_text t WHERE (t.job LIKE $1::text))))"
+            ),
+            "{sql}"
+        );
+        assert!(
+            sql.contains("NOT coalesce((t.job LIKE $2::text), false)"),
+            "{sql}"
+        );
+        assert!(sql.contains("((t.job LIKE $3::text))"), "{sql}");
+        assert_eq!(params.text_join(), columns.text_index.map(|i| i.join));
+
+        // Every term listed: nothing is joined.
+        let query = Query::parse("job:abc", Scope::Callbacks).unwrap();
+        let mut params = Params::new();
+        params.few_text = text_lookups(&query, &columns)
+            .into_iter()
+            .map(|l| l.key)
+            .collect();
+        condition(&query, &columns, None, &mut params).unwrap();
+        assert_eq!(params.text_join(), None);
     }
 
     /// The folding table, applied as `replace()` then `translate()` apply it, is

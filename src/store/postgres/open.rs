@@ -53,6 +53,7 @@ const MIGRATIONS: &[Migration] = &[
     Migration::sql(include_str!(
         "migrations/009_reconciliation_counts_kept.sql"
     )),
+    Migration::sql(include_str!("migrations/010_plans_at_a_million.sql")),
 ];
 
 /// The schema version this build writes and understands.
