@@ -436,6 +436,7 @@ impl Ledger {
 
     /// One page of callbacks in ingest order.
     pub fn callbacks_page(&self, filter: &CallbackFilter, page: PageRequest<i64>) -> Rows {
+        self.workers(false)?;
         self.unsorted(true, filter, page)
     }
 
@@ -451,6 +452,7 @@ impl Ledger {
         mut each: impl FnMut(&mut Vec<CallbackRow>) -> std::result::Result<(), E>,
     ) -> std::result::Result<(), E> {
         let batch = batch.max(1);
+        self.workers(true)?;
         let mut page = PageRequest::first(batch);
         loop {
             let mut rows = self.unsorted(false, filter, page)?;
@@ -481,6 +483,7 @@ impl Ledger {
         sort: Sort,
         page: &PageRequest<CallbackKey>,
     ) -> Result<Vec<(CallbackRow, SortValue)>> {
+        self.workers(false)?;
         self.callbacks_sorted(true, filter, sort, page)
     }
 
@@ -546,6 +549,7 @@ impl Ledger {
             let counts = self.disposition_counts()?;
             return Ok(filter.disposition.map_or(counts.total(), |d| counts.get(d)));
         }
+        self.workers(true)?;
         let (select, params) = filtered(filter, "count(*)", self.few_text(filter)?);
         let rows = self.rows_of(&select.sql(), &params.refs())?;
         Ok(rows.first().map_or(0, |row| row.get(0)))
@@ -595,6 +599,7 @@ impl Ledger {
 
     /// The sequence numbers of every callback `filter` keeps, in ingest order.
     pub fn callback_seqs(&self, filter: &CallbackFilter) -> Result<Vec<i64>> {
+        self.workers(true)?;
         let (sql, params) = matching_seqs(filter, self.few_text(filter)?);
         let rows = self.rows_of(&sql, &params.refs())?;
         Ok(rows.iter().map(|row| row.get(0)).collect())
