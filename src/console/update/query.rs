@@ -692,7 +692,65 @@ impl App {
 
 #[cfg(test)]
 mod tests {
-    use super::Stop;
+    use super::{Job, Reading, Search, Stop};
+    use crate::console::model::{ListId, Lists};
+    use crate::console::tab::Tab;
+    use crate::demo::{self, DemoData};
+    use crate::store::Location;
+
+    /// The lists a search's reader runs, then those waiting, in order.
+    fn runs(search: &Search) -> (Option<ListId>, Vec<ListId>) {
+        (
+            search.running.as_ref().map(|r| r.list),
+            search.queue.iter().map(|job| job.list).collect(),
+        )
+    }
+
+    #[test]
+    fn a_search_stops_a_recount_of_another_list_which_runs_again_after_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("demo.db");
+        demo::build(&path, demo::demo_now(), DemoData::Booking, |_| {}).unwrap();
+        let location = Location::File(path);
+        let lists = Lists::new();
+        let job = |tab: Tab, reading: Reading| Job {
+            location: location.clone(),
+            list: ListId::Tab(tab),
+            text: None,
+            revision: 0,
+            page: lists.tab_page(tab).cloned().unwrap(),
+            reading,
+            now: demo::demo_now(),
+            height: 10,
+            count_whole: false,
+        };
+        let (all, held) = (ListId::Tab(Tab::Callbacks), ListId::Tab(Tab::Held));
+        let mut search = Search::default();
+        search.recount(vec![
+            job(Tab::Callbacks, Reading::Reread),
+            job(Tab::Held, Reading::Recount),
+        ]);
+        assert_eq!(runs(&search), (Some(all), vec![held]));
+        // A person's search of Held: the recount of All callbacks stops and waits to
+        // run again; Held's is dropped (the search counts it, every row).
+        search.search(job(Tab::Held, Reading::Search));
+        assert_eq!(runs(&search), (Some(held), vec![all]));
+        assert_eq!(search.searching(), Some(held));
+        assert_eq!(search.stopped, 1);
+        // The next refresh leaves the search running and recounts the other lists.
+        search.recount(vec![
+            job(Tab::Callbacks, Reading::Reread),
+            job(Tab::Held, Reading::Recount),
+        ]);
+        assert_eq!(runs(&search), (Some(held), vec![all]));
+        assert_eq!(search.stopped, 1);
+        // A list gone: nothing of it runs or waits.
+        assert!(search.forget(|id| id == all), "a recount was dropped");
+        assert_eq!(runs(&search), (Some(held), vec![]));
+        assert!(!search.forget(|id| id == held), "a search is no recount");
+        assert_eq!(runs(&search), (None, vec![]));
+        assert_eq!(search.stopped, 2);
+    }
 
     #[test]
     fn a_search_stopped_before_it_ended_keeps_no_connection() {
