@@ -219,3 +219,25 @@ fn closing_a_findings_jobs_stops_a_refreshs_count_of_them() {
     assert!(app.model().findings.jobs.is_none());
     assert!(!app.searching(), "the closed jobs' count runs on");
 }
+
+/// A list shown while its count is being made has room sized by the rows it holds:
+/// its page is read as tall as the list can be, so that rows come in with the count.
+#[test]
+fn a_tab_shown_while_its_count_is_made_reads_a_page_as_tall_as_the_list_can_be() {
+    let (ledger, mut app) = demo_app("ana");
+    type_text(&mut app, "5/disposition:hold");
+    key(&mut app, KeyCode::Enter);
+    ch(&mut app, '1');
+    app.search_off_thread_from(1);
+    arrive(&ledger.path, LATE_HELD);
+    update(&mut app, Action::Tick);
+    ch(&mut app, '5');
+    assert!(
+        count(&app).counting,
+        "All callbacks is not counted off the thread"
+    );
+    take_while(&mut app, App::searching);
+    let screen = shows(&app, "5 All callbacks 3/16");
+    assert!(screen.contains("#16"), "{screen}");
+    assert!(!screen.contains("more below"), "{screen}");
+}

@@ -227,12 +227,18 @@ impl App {
         self.model.offers(action)
     }
 
-    /// Runs `op` on the current view's page with the rows it reads from.
+    /// Runs `op` on the current view's page with the rows it reads from, and how many
+    /// rows a page holds: as many as fit the list's room, or, while its count is being
+    /// made (its room is sized by the rows it holds), as many as the list can show.
     fn with_page(
         &mut self,
         op: impl FnOnce(&mut dyn List, &LedgerRows<'_>, usize) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
-        let height = layout::list_capacity(&self.model);
+        let height = if self.model.list().is_some_and(|list| list.count().counting) {
+            layout::search_capacity(&self.model)
+        } else {
+            layout::list_capacity(&self.model)
+        };
         let rows = LedgerRows::new(&self.ledger, self.model.now);
         match self.model.list_mut() {
             Some(page) => op(page, &rows, height),
@@ -266,19 +272,9 @@ impl App {
         self.counted_at = self.model.now;
         let shown = self.model.list_id();
         let reread = rows_elsewhere && elsewhere.contains(&shown);
-        // A search running for the list on screen brings its rows. A list whose
-        // count is being made has room sized by the rows it holds: its page is read
-        // as tall as the list can be, as a search's is.
+        // A search running for the list on screen brings its rows.
         if !reread && searched != Some(shown) {
-            let height = if elsewhere.contains(&shown) {
-                layout::search_capacity(&self.model)
-            } else {
-                layout::list_capacity(&self.model)
-            };
-            let rows = LedgerRows::new(&self.ledger, self.model.now);
-            if let Some(page) = self.model.list_mut() {
-                page.reload(&rows, height)?;
-            }
+            self.reload_page()?;
         }
         query::recount_elsewhere(self, &elsewhere, reread);
         self.reload_detail()
