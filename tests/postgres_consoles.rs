@@ -366,3 +366,78 @@ fn a_status_line_short_of_room_names_the_server_ledger_by_its_database() {
     );
     assert!(!status.contains("jobledger-pg-"), "{status}");
 }
+
+/// Takes what runs off the console's thread sends, as the console's loop does, while
+/// `waiting` holds.
+fn take_while(app: &mut App, waiting: impl Fn(&App) -> bool) {
+    let began = Instant::now();
+    while waiting(app) {
+        assert!(began.elapsed().as_secs() < 10, "the reading never ended");
+        std::thread::sleep(Duration::from_millis(2));
+        update(app, Action::Searched);
+    }
+}
+
+/// The count of the list on screen.
+fn count(app: &App) -> jobledger::console::model::counts::Count {
+    app.model().list().expect("a list is shown").count()
+}
+
+/// Another machine's answer-free write (a late held callback) makes the console
+/// refresh: on the server too, the count of a large list under a filter is read off
+/// the console's thread, said to be counting until it comes, and is the count made in
+/// place. Closing a finding's jobs stops the search of their filter, its statement
+/// cancelled on the server.
+#[test]
+fn a_refresh_on_the_server_counts_a_large_filtered_list_off_the_console_thread() {
+    let location = demo_on_server("refresh_off_thread");
+    let mut app = console(&location, "ana");
+    type_text(&mut app, "5/disposition:hold");
+    key(&mut app, KeyCode::Enter);
+    let before = count(&app);
+    app.search_off_thread_from(1); // every list counts as large
+    settle(&mut app);
+    let mut writer = Ledger::open_at(&location, OpenMode::ReadWrite).expect("the ledger opens");
+    let late = r#"{"event":"callback","delivery_id":"d-1053-late","job_id":"booking-1053","attempt":1,"outcome":"success","at":"2026-11-27T16:59:00Z"}"#;
+    jobledger::ingest::ingest(&mut writer, [late, "\n"].concat().as_bytes(), now(), |_| {})
+        .expect("the line goes in");
+    tick_until(
+        &mut app,
+        WITHIN,
+        "the refresh's count off the thread",
+        |app| app.searching() && count(app).counting,
+    );
+    assert!(
+        render(&app).contains("5 All callbacks …"),
+        "{}",
+        render(&app)
+    );
+    take_while(&mut app, App::searching);
+    let after = count(&app);
+    assert_eq!(after.all, before.all + 1, "{after:?} after {before:?}");
+    let mut in_place = console(&location, "lee");
+    type_text(&mut in_place, "5/disposition:hold");
+    key(&mut in_place, KeyCode::Enter);
+    assert!(!in_place.searching());
+    assert_eq!(after, count(&in_place));
+
+    support::terminal::open_finding(&mut app, jobledger::store::Finding::MissingTerminal);
+    type_text(&mut app, "/job:booking-");
+    key(&mut app, KeyCode::Enter);
+    assert!(
+        app.searching(),
+        "the search did not leave the console's thread"
+    );
+    let stopped = app.searches_stopped();
+    ch(&mut app, 'q');
+    assert!(!app.searching(), "the closed jobs' search runs on");
+    assert!(app.searches_stopped() > stopped);
+    // The connection the stopped search held is not handed to the next one (a cancel
+    // may still be on its way to it): the next search reads as asked.
+    support::terminal::open_finding(&mut app, jobledger::store::Finding::MissingTerminal);
+    type_text(&mut app, "/job:booking-");
+    key(&mut app, KeyCode::Enter);
+    take_while(&mut app, App::searching);
+    assert!(!count(&app).counting, "{}", render(&app));
+    assert!(app.flash().is_none_or(|f| !f.error), "{:?}", app.flash());
+}

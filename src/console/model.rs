@@ -307,6 +307,14 @@ impl Model {
         }
     }
 
+    /// Which list the jobs of the finding opened are, while one is.
+    pub fn finding_jobs_id(&self) -> Option<ListId> {
+        self.findings.jobs.as_ref().map(|jobs| ListId::FindingJobs {
+            finding: jobs.source,
+            opened: self.findings.opened,
+        })
+    }
+
     /// The page of list `id`, while it is there (a finding's jobs: while that opening
     /// of it lasts).
     pub fn list_of(&self, id: ListId) -> Option<&dyn List> {

@@ -57,7 +57,7 @@ pub struct App {
     data_version: i64,
     counted_at: Timestamp,
     quit: bool,
-    /// Searches a large view's filter off this thread.
+    /// Searches a large view's filter, and recounts it on a refresh, off this thread.
     search: query::Search,
     /// The file at the path that would not open when the ledger was replaced.
     refused_file: Option<file_watch::FileStamp>,
@@ -175,19 +175,21 @@ impl App {
         self.export_dir = dir.into();
     }
 
-    /// Views of at least `rows` rows search their filter on another thread (10,000 by
-    /// default; a test sets it low to watch a search run).
+    /// Views of at least `rows` rows search their filter on another thread, and a
+    /// refresh counts them there under a filter (10,000 by default; a test sets it low
+    /// to watch a search or a recount run).
     pub fn search_off_thread_from(&mut self, rows: i64) {
         self.search.off_thread_rows = rows;
     }
 
-    /// How many searches a newer one stopped before they ended.
+    /// How many searches and recounts were stopped before they ended (by a newer one,
+    /// or as their list closed).
     pub fn searches_stopped(&self) -> usize {
         self.search.stopped
     }
 
-    /// Is a search of a view's filter running on another thread (its rows or their
-    /// count still to come)?
+    /// Is a search of a view's filter, or a refresh's count, running on another thread
+    /// (rows or a count still to come)?
     pub fn searching(&self) -> bool {
         self.search.busy()
     }
@@ -225,12 +227,18 @@ impl App {
         self.model.offers(action)
     }
 
-    /// Runs `op` on the current view's page with the rows it reads from.
+    /// Runs `op` on the current view's page with the rows it reads from, and how many
+    /// rows a page holds: as many as fit the list's room, or, while its count is being
+    /// made (its room is sized by the rows it holds), as many as the list can show.
     fn with_page(
         &mut self,
         op: impl FnOnce(&mut dyn List, &LedgerRows<'_>, usize) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
-        let height = layout::list_capacity(&self.model);
+        let height = if self.model.list().is_some_and(|list| list.count().counting) {
+            layout::search_capacity(&self.model)
+        } else {
+            layout::list_capacity(&self.model)
+        };
         let rows = LedgerRows::new(&self.ledger, self.model.now);
         match self.model.list_mut() {
             Some(page) => op(page, &rows, height),
@@ -242,15 +250,33 @@ impl App {
         self.with_page(|page, rows, height| page.reload(rows, height))
     }
 
-    /// Re-reads counts, the current page and the open detail.
+    /// Re-reads counts, the current page and the open detail, after the console's own
+    /// write or a new ledger: the page in place, as the person waits for what they did.
     pub(crate) fn refresh(&mut self) -> Result<(), StoreError> {
+        self.refresh_with(false)
+    }
+
+    /// Re-reads counts, the current page and the open detail. A long count (a large
+    /// list under a filter, a large finding's jobs) is read off the console's thread
+    /// and says so until it comes; with `rows_elsewhere` (a refresh nobody asked for:
+    /// the ledger changed, or the clock moved) so is the page on screen when its count
+    /// is, as its rows may take as long (a filter that keeps few of a million rows).
+    fn refresh_with(&mut self, rows_elsewhere: bool) -> Result<(), StoreError> {
         // A job's other callbacks may have come or been answered: read them again.
         self.model.beside = None;
-        reads::recount(&self.ledger, &mut self.model)?;
+        let searched = self.search.searching();
+        let off_thread_rows = self.search.off_thread_rows;
+        let elsewhere = reads::recount(&self.ledger, &mut self.model, off_thread_rows, searched)?;
         looks::recount(self)?;
         self.read_summary()?;
         self.counted_at = self.model.now;
-        self.reload_page()?;
+        let shown = self.model.list_id();
+        let reread = rows_elsewhere && elsewhere.contains(&shown);
+        // A search running for the list on screen brings its rows.
+        if !reread && searched != Some(shown) {
+            self.reload_page()?;
+        }
+        query::recount_elsewhere(self, &elsewhere, reread);
         self.reload_detail()
     }
 
@@ -293,7 +319,7 @@ impl App {
         let clock_moved = self.model.now.seconds_since(self.counted_at) >= RECOUNT_EVERY_S;
         if version != self.data_version || clock_moved {
             self.data_version = version;
-            self.refresh()?;
+            self.refresh_with(true)?;
         }
         Ok(())
     }
@@ -303,6 +329,8 @@ impl App {
             looks::leave(self, self.model.tab)?;
         }
         self.model.tab = tab;
+        // A finding's jobs close: nothing read of them is waited for any more.
+        findings::forget(self);
         self.model.findings.jobs = None;
         self.model.detail = None;
         self.reload_page()
@@ -363,10 +391,10 @@ impl App {
             query::not_a_query(self, &e);
             return Ok(());
         }
-        // Read in place: the rows are this filter's at once.
-        if self.model.searching == Some(self.model.list_id()) {
-            self.model.searching = None;
-        }
+        // Read in place: the rows are this filter's at once, and nothing read
+        // elsewhere of the list before is waited for.
+        let id = self.model.list_id();
+        let stale = self.stop_reading(|list| list == id);
         // The page first, as a search on another thread reads it (as many rows as
         // fill the list's room, which the previous filter's count sized): a page that
         // holds every row the filter keeps is their count, and only a longer list is
@@ -376,7 +404,9 @@ impl App {
         if let Some(page) = self.model.list_mut() {
             page.await_count();
             page.reload(&rows, height)?;
-            if !page.count_from_page() {
+            // A count from before a refresh whose recount was dropped is not current:
+            // every row is counted then.
+            if stale || !page.count_from_page() {
                 page.recount(&rows)?;
             }
         }

@@ -42,6 +42,12 @@ pub trait List {
     /// Switches a list of questions between the open ones and all; the new setting
     /// (`Some(true)`: open only), or `None` when the view lists no questions.
     fn toggle_open(&mut self) -> Option<bool>;
+    /// Does the query standing keep fewer rows than the list holds (its count of
+    /// them is a read of the rows, not a count the ledger keeps)?
+    fn filtered(&self) -> bool;
+    /// How many times the rows, the selection, the filter or the order changed
+    /// ([`Page::revision`]).
+    fn revision(&self) -> u64;
     /// What the detail pane would show for the selected row.
     fn detail_key(&self) -> Option<DetailKey>;
     /// The job of the selected row, for retries and cancels.
@@ -83,6 +89,7 @@ impl<T: PageRow> List for Page<T> {
         let exists = index < self.rows.len();
         if exists {
             self.selected = index;
+            self.revision += 1;
         }
         exists
     }
@@ -124,7 +131,16 @@ impl<T: PageRow> List for Page<T> {
     }
 
     fn toggle_open(&mut self) -> Option<bool> {
+        self.revision += 1;
         T::toggle_open(&mut self.source)
+    }
+
+    fn filtered(&self) -> bool {
+        !self.query.is_empty()
+    }
+
+    fn revision(&self) -> u64 {
+        self.revision
     }
 
     fn detail_key(&self) -> Option<DetailKey> {

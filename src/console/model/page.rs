@@ -39,6 +39,10 @@ pub struct Page<T: PageRow> {
     pub more_after: bool,
     /// How many rows the list holds, and how many match its filter.
     pub count: Count,
+    /// Changes to the rows, the selection, the filter or the order made so far: a
+    /// page read elsewhere from a copy goes back only over the revision it copied
+    /// (else it would undo the keys pressed meanwhile).
+    pub revision: u64,
 }
 
 /// What the reading of a page found beyond its edges: `Some(more)` when it knows
@@ -63,6 +67,7 @@ impl<T: PageRow> Page<T> {
             more_before: false,
             more_after: false,
             count: Count::default(),
+            revision: 0,
         }
     }
 
@@ -85,6 +90,7 @@ impl<T: PageRow> Page<T> {
     /// that parsed.
     pub fn set_filter(&mut self, text: Option<String>, me: &str) -> Result<(), FilterError> {
         let parsed = filter::Query::parse_as(text.as_deref().unwrap_or(""), T::SCOPE, me);
+        self.revision += 1;
         self.filter = text;
         self.invalid = parsed.as_ref().err().cloned();
         self.query = parsed?;
@@ -95,12 +101,14 @@ impl<T: PageRow> Page<T> {
     /// text searched; whether the text is a query is known at once (parsing is cheap).
     pub fn set_filter_text(&mut self, text: Option<String>, me: &str) {
         self.invalid = filter::Query::parse_as(text.as_deref().unwrap_or(""), T::SCOPE, me).err();
+        self.revision += 1;
         self.filter = text;
     }
 
     /// Orders the rows by `sort`, from the top of the list.
     pub fn set_sort(&mut self, sort: Sort) {
         self.sort = sort;
+        self.revision += 1;
         // The keys of the rows held are keys of the old order.
         self.rows.clear();
         self.selected = 0;
@@ -164,6 +172,7 @@ impl<T: PageRow> Page<T> {
     /// screen), keeping the selection on the same row when it is still listed.
     pub fn reload(&mut self, reader: &dyn RowSource, height: usize) -> Result<(), StoreError> {
         let height = height.max(1);
+        self.revision += 1;
         let keep = self.current().map(PageRow::key);
         // Start so that the selected row stays on screen when the page got shorter.
         let start = (!self.rows.is_empty()).then(|| {
@@ -229,6 +238,7 @@ impl<T: PageRow> Page<T> {
         height: usize,
     ) -> Result<bool, StoreError> {
         let height = height.max(1);
+        self.revision += 1;
         let mut below = self.fetch(reader, Keyset::From(key.clone()), height)?;
         if below.first().map(PageRow::key).as_ref() != Some(key) {
             return Ok(false);
@@ -252,6 +262,7 @@ impl<T: PageRow> Page<T> {
         movement: Move,
     ) -> Result<(), StoreError> {
         let height = height.max(1);
+        self.revision += 1;
         let last = self.rows.len().saturating_sub(1);
         match movement {
             Move::Down if self.selected < last => self.selected += 1,

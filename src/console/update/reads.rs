@@ -10,8 +10,6 @@ use std::cell::OnceCell;
 
 use super::App;
 use crate::clock::Timestamp;
-use crate::console::model::List;
-use crate::console::model::Model;
 use crate::console::model::counts::{Count, FIRST_MISSING, RECENT_WINDOWS, ReconcileSummary};
 use crate::console::model::detail::{
     Detail, DetailKey, RAW_DETAIL_BYTES, job_id_of_line, raw_message,
@@ -19,6 +17,7 @@ use crate::console::model::detail::{
 use crate::console::model::page::{
     CallbackItem, CallbackList, FailedItem, Query, RAW_HEAD_BYTES, RowSource, RowsRead,
 };
+use crate::console::model::{List, ListId, Model};
 use crate::console::tab::Tab;
 use crate::decision::Disposition;
 use crate::filter::{self, Scope};
@@ -245,19 +244,48 @@ pub(super) fn callback_filter(query: Query<'_, CallbackList>, now: Timestamp) ->
     }
 }
 
-/// Counts every view's rows again, and those matching its filter.
-pub(super) fn recount(ledger: &Ledger, model: &mut Model) -> Result<(), StoreError> {
+/// Is list `id`'s count a read long enough to make a key wait: a list of at least
+/// `off_thread_rows` rows (the size a filter is searched off the console's thread
+/// at) whose count reads its rows (under a filter; a finding's jobs, always)? Any
+/// other count is one the ledger keeps, or a small list's.
+pub(super) fn counts_elsewhere(id: ListId, list: &dyn List, off_thread_rows: i64) -> bool {
+    list.count().all >= off_thread_rows
+        && (list.filtered() || matches!(id, ListId::FindingJobs { .. }))
+}
+
+/// Counts every view's rows again, and those matching its filter, in place where
+/// that is cheap; not `searched` (a search running counts it). Gives back the lists
+/// whose count is long to read ([`counts_elsewhere`]), the one on screen first, each
+/// saying its count is being made: they are counted off the console's thread.
+pub(super) fn recount(
+    ledger: &Ledger,
+    model: &mut Model,
+    off_thread_rows: i64,
+    searched: Option<ListId>,
+) -> Result<Vec<ListId>, StoreError> {
     let rows = LedgerRows::new(ledger, model.now);
-    for &tab in Tab::ALL {
-        if let Some(list) = model.lists.of_mut(tab) {
+    let shown = model.list_id();
+    // The jobs of an opened finding: counted only while it is open (a full read).
+    let ids: Vec<ListId> = Tab::ALL
+        .iter()
+        .map(|&tab| ListId::Tab(tab))
+        .chain(model.finding_jobs_id())
+        .filter(|&id| Some(id) != searched)
+        .collect();
+    let mut elsewhere = Vec::new();
+    for id in ids {
+        let Some(list) = model.list_of_mut(id) else {
+            continue;
+        };
+        if counts_elsewhere(id, list, off_thread_rows) {
+            list.await_count();
+            elsewhere.push(id);
+        } else {
             list.recount(&rows)?;
         }
     }
-    // The jobs of an opened finding: counted only while it is open (a full read).
-    if let Some(page) = &mut model.findings.jobs {
-        List::recount(page, &rows)?;
-    }
-    Ok(())
+    elsewhere.sort_by_key(|&id| id != shown);
+    Ok(elsewhere)
 }
 
 /// Reads the evidence the detail pane shows for `detail_key`.

@@ -14,7 +14,7 @@ use crate::console::action::Action;
 use crate::console::layout;
 use crate::console::model::page::CallbackItem;
 use crate::console::model::tour::{STEPS, Scene};
-use crate::console::model::{Flash, List, Overlay};
+use crate::console::model::{Flash, List, ListId, Overlay};
 use crate::console::tab::Tab;
 use crate::decision::Verdict;
 use crate::demo::WORKED_EXAMPLE;
@@ -133,7 +133,7 @@ pub(super) fn show(app: &mut App) -> Result<(), StoreError> {
                 && !page.source.open
             {
                 page.source.open = true;
-                super::reads::recount(&app.ledger, &mut app.model)?;
+                super::query::recount_list(app, ListId::Tab(Tab::Held))?;
                 app.reload_page()?;
             }
         }
