@@ -15,6 +15,7 @@ mod looks;
 mod open_questions;
 mod query;
 mod read_only;
+mod reader;
 mod reads;
 mod saved;
 mod server_watch;
@@ -58,7 +59,7 @@ pub struct App {
     counted_at: Timestamp,
     quit: bool,
     /// Searches a large view's filter, and recounts it on a refresh, off this thread.
-    search: query::Search,
+    search: reader::Search,
     /// The file at the path that would not open when the ledger was replaced.
     refused_file: Option<file_watch::FileStamp>,
     /// While the ledger's server is away: when to connect again.
@@ -91,7 +92,7 @@ impl App {
             data_version,
             counted_at: now,
             quit: false,
-            search: query::Search::default(),
+            search: reader::Search::default(),
             refused_file: None,
             backoff: None,
             passing_for: PASSING_FOR,
@@ -276,7 +277,7 @@ impl App {
         if !reread && searched != Some(shown) {
             self.reload_page()?;
         }
-        query::recount_elsewhere(self, &elsewhere, reread);
+        reader::recount_elsewhere(self, &elsewhere, reread);
         self.reload_detail()
     }
 
@@ -313,7 +314,7 @@ impl App {
             self.model.flash = None;
         }
         file_watch::check(self)?;
-        query::take_search(self)?;
+        reader::take_search(self)?;
         self.model.now = self.model.clock.now();
         let version = self.ledger.data_version()?;
         let clock_moved = self.model.now.seconds_since(self.counted_at) >= RECOUNT_EVERY_S;

@@ -73,7 +73,7 @@ pub(super) fn dispatch_in(
             return Ok(());
         }
         Action::Tick => return app.tick(),
-        Action::Searched => return super::query::take_search(app),
+        Action::Searched => return super::reader::take_search(app),
         Action::Resize { width, height } => {
             app.model.size = (width, height);
             app.reload_page()?;

@@ -21,7 +21,7 @@ impl App {
             ));
             return Ok(());
         };
-        super::query::recount_list(self, self.model.list_id())?;
+        super::reader::recount_list(self, self.model.list_id())?;
         self.reload_page()?;
         self.model.flash = Flash::info(if open {
             format!("{title}: open questions only (O shows all)")

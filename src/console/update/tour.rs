@@ -133,7 +133,7 @@ pub(super) fn show(app: &mut App) -> Result<(), StoreError> {
                 && !page.source.open
             {
                 page.source.open = true;
-                super::query::recount_list(app, ListId::Tab(Tab::Held))?;
+                super::reader::recount_list(app, ListId::Tab(Tab::Held))?;
                 app.reload_page()?;
             }
         }
