@@ -9,7 +9,7 @@ use jobledger::console::{Action, App, Context, Tab, update};
 use jobledger::reconcile::account;
 use jobledger::store::{Finding, FindingJob, Ledger};
 use ratatui::crossterm::event::KeyCode;
-use support::terminal::{demo_app, key, render_at, resize, shows};
+use support::terminal::{demo_app, key, render_at, resize, shows, take_while};
 
 fn selected_job(app: &App) -> String {
     app.model()
@@ -132,17 +132,6 @@ fn a_filter_in_a_findings_jobs_says_how_many_of_them_it_keeps() {
         &app,
         &format!("Reconcile · 1/{all} job without a terminal record"),
     );
-}
-
-/// Takes what a search off the console's thread sends, one thing a call as the
-/// console's loop does, while `waiting` holds.
-fn take_while(app: &mut App, waiting: impl Fn(&App) -> bool) {
-    let started = std::time::Instant::now();
-    while waiting(app) {
-        assert!(started.elapsed().as_secs() < 10, "the search never ended");
-        std::thread::sleep(std::time::Duration::from_millis(2));
-        update(app, Action::Searched);
-    }
 }
 
 /// The opened finding's page of jobs.

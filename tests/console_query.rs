@@ -10,7 +10,7 @@ use jobledger::store::{CallbackFilter, CallbackRow, PageRequest};
 use ratatui::crossterm::event::KeyCode;
 use support::binary::Workdir;
 use support::terminal::{
-    ch, demo_app, key, open_app, render, resize, selected_callback, shows, type_text,
+    ch, demo_app, key, open_app, render, resize, selected_callback, shows, take_while, type_text,
 };
 
 #[test]
@@ -317,17 +317,6 @@ fn a_large_view_is_searched_off_the_input_thread_and_its_page_put_back() {
         jobledger::console::update(&mut app, jobledger::console::Action::Tick);
     }
     assert!(render(&app).contains("5 All callbacks 15 "));
-}
-
-/// Takes what the search sends, one thing a call as the console's loop does, while
-/// `waiting` holds.
-fn take_while(app: &mut App, waiting: impl Fn(&App) -> bool) {
-    let started = std::time::Instant::now();
-    while waiting(app) {
-        assert!(started.elapsed().as_secs() < 10, "the search never ended");
-        std::thread::sleep(std::time::Duration::from_millis(2));
-        jobledger::console::update(app, jobledger::console::Action::Searched);
-    }
 }
 
 #[test]

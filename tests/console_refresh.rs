@@ -17,7 +17,8 @@ use jobledger::ingest;
 use jobledger::store::{Finding, Ledger};
 use ratatui::crossterm::event::KeyCode;
 use support::terminal::{
-    ch, demo_app, key, open_app, open_finding, render_at, selected_callback, shows, type_text,
+    ch, demo_app, key, open_app, open_finding, render_at, selected_callback, shows, take_while,
+    type_text,
 };
 
 /// A held callback for booking-1053, written by another connection: the ledger's data
@@ -39,17 +40,6 @@ fn arrive(path: &Path, line: &str) {
     .expect("the line goes in");
 }
 
-/// Takes what runs off the thread sends, one thing a call as the console's loop does,
-/// while `waiting` holds.
-fn take_while(app: &mut App, waiting: impl Fn(&App) -> bool) {
-    let started = std::time::Instant::now();
-    while waiting(app) {
-        assert!(started.elapsed().as_secs() < 10, "the reading never ended");
-        std::thread::sleep(std::time::Duration::from_millis(2));
-        update(app, Action::Searched);
-    }
-}
-
 /// The count of the list on screen.
 fn count(app: &App) -> Count {
     app.model().list().expect("a list is shown").count()
@@ -62,6 +52,18 @@ fn counted_in_place(path: &Path, keys: &str) -> Count {
     key(&mut app, KeyCode::Enter);
     assert!(!app.searching(), "read in place");
     count(&app)
+}
+
+/// The demo's console on All callbacks under `disposition:hold`, every list counted
+/// as large, a tick after a held callback arrived: its refresh reads off the thread.
+fn refreshing_held_in_all_callbacks() -> (support::terminal::DemoLedger, App) {
+    let (ledger, mut app) = demo_app("ana");
+    type_text(&mut app, "5/disposition:hold");
+    key(&mut app, KeyCode::Enter);
+    app.search_off_thread_from(1);
+    arrive(&ledger.path, LATE_HELD);
+    update(&mut app, Action::Tick);
+    (ledger, app)
 }
 
 #[test]
@@ -132,12 +134,7 @@ fn a_refresh_counts_a_large_findings_jobs_off_the_console_thread() {
 
 #[test]
 fn a_refresh_count_of_a_filter_changed_since_never_lands() {
-    let (ledger, mut app) = demo_app("ana");
-    type_text(&mut app, "5/disposition:hold");
-    key(&mut app, KeyCode::Enter);
-    app.search_off_thread_from(1);
-    arrive(&ledger.path, LATE_HELD);
-    update(&mut app, Action::Tick);
+    let (ledger, mut app) = refreshing_held_in_all_callbacks();
     assert!(app.searching());
     // Let the reading end and send what it read before the filter changes (in place).
     std::thread::sleep(std::time::Duration::from_millis(300));
@@ -158,12 +155,7 @@ fn a_refresh_count_of_a_filter_changed_since_never_lands() {
 
 #[test]
 fn keys_pressed_while_a_refresh_reads_the_page_keep_the_page_where_they_took_it() {
-    let (ledger, mut app) = demo_app("ana");
-    type_text(&mut app, "5/disposition:hold");
-    key(&mut app, KeyCode::Enter);
-    app.search_off_thread_from(1);
-    arrive(&ledger.path, LATE_HELD);
-    update(&mut app, Action::Tick);
+    let (_ledger, mut app) = refreshing_held_in_all_callbacks();
     ch(&mut app, 'j');
     let moved_to = selected_callback(&app).seq;
     std::thread::sleep(std::time::Duration::from_millis(300));

@@ -18,7 +18,7 @@ use ratatui::crossterm::event::KeyCode;
 use support::fixture::{NOW, booking_afternoon, demo_queue, now};
 use support::postgres::PgServer;
 use support::pty::PtySession;
-use support::terminal::{HEIGHT, WIDTH, ch, key, render, selected_callback, type_text};
+use support::terminal::{HEIGHT, WIDTH, ch, key, render, selected_callback, take_while, type_text};
 
 /// How soon another machine's answer must show, by ticks alone.
 const WITHIN: Duration = Duration::from_secs(1);
@@ -365,17 +365,6 @@ fn a_status_line_short_of_room_names_the_server_ledger_by_its_database() {
         "{status}"
     );
     assert!(!status.contains("jobledger-pg-"), "{status}");
-}
-
-/// Takes what runs off the console's thread sends, as the console's loop does, while
-/// `waiting` holds.
-fn take_while(app: &mut App, waiting: impl Fn(&App) -> bool) {
-    let began = Instant::now();
-    while waiting(app) {
-        assert!(began.elapsed().as_secs() < 10, "the reading never ended");
-        std::thread::sleep(Duration::from_millis(2));
-        update(app, Action::Searched);
-    }
 }
 
 /// The count of the list on screen.

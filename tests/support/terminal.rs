@@ -207,3 +207,17 @@ pub fn crossterm<W: Write>(out: W) -> Terminal<CrosstermBackend<W>> {
     )
     .expect("crossterm terminal")
 }
+
+/// Takes what runs off the console's thread (a search, a refresh's count) sends, one
+/// thing a call as the console's loop does, while `waiting` holds; fails after 10 s.
+pub fn take_while(app: &mut App, waiting: impl Fn(&App) -> bool) {
+    let started = std::time::Instant::now();
+    while waiting(app) {
+        assert!(
+            started.elapsed().as_secs() < 10,
+            "the reading off the console's thread never ended"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        update(app, Action::Searched);
+    }
+}

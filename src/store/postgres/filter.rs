@@ -527,11 +527,9 @@ mod tests {
         assert!(params.fold.is_none());
     }
 
-    /// A term that holds stands bare (the planner estimates and indexes it); a term
-    /// left out keeps a row whose text is NULL.
-    #[test]
-    fn a_term_that_holds_is_bare_and_one_left_out_keeps_a_null() {
-        let columns = Columns {
+    /// A list whose one field, `job:`, and whose bare words are in a text index.
+    fn job_columns() -> Columns {
+        Columns {
             field: |field| match field {
                 Field::Job => Some(Column::IndexedText("c.job_id", "t.job")),
                 _ => None,
@@ -544,7 +542,14 @@ mod tests {
                 key: "t.seq",
                 list_key: "c.seq",
             }),
-        };
+        }
+    }
+
+    /// A term that holds stands bare (the planner estimates and indexes it); a term
+    /// left out keeps a row whose text is NULL.
+    #[test]
+    fn a_term_that_holds_is_bare_and_one_left_out_keeps_a_null() {
+        let columns = job_columns();
         let query = Query::parse("job:abc -job:xyz", Scope::Callbacks).unwrap();
         let mut params = Params::new();
         let sql = condition(&query, &columns, None, &mut params).unwrap();
@@ -559,20 +564,7 @@ mod tests {
     /// the index and joins nothing; one left out, or not among them, stays joined.
     #[test]
     fn a_term_few_rows_meet_is_the_list_of_its_rows() {
-        let columns = Columns {
-            field: |field| match field {
-                Field::Job => Some(Column::IndexedText("c.job_id", "t.job")),
-                _ => None,
-            },
-            words: &["c.job_id"],
-            text_index: Some(TextIndex {
-                join: "LEFT JOIN callback_text t ON t.seq = c.seq",
-                words: &["t.job"],
-                table: "callback_text t",
-                key: "t.seq",
-                list_key: "c.seq",
-            }),
-        };
+        let columns = job_columns();
         let query = Query::parse("job:abc -job:xyz abcd ab", Scope::Callbacks).unwrap();
         let lookups = text_lookups(&query, &columns);
         // The term left out and the needle of two characters are never asked.
