@@ -198,11 +198,12 @@ impl Ledger {
     /// would by default, or not: said only when it changes (a round trip).
     ///
     /// A page of a list stops when it holds a page of rows, and the planner sends
-    /// workers to one it expects to walk far for them. Starting them took 5 to 12 ms on
+    /// workers to one it expects to walk far for them. Starting them took 6 to 12 ms on
     /// two loaded cores, longer than the walk: Held under `by:staff gap>5m` at a
     /// million jobs read its empty page in 11.9-17.8 ms with two workers and 6.0 ms with
     /// none. A count reads every row, where workers pay: `-answered:yes` in All
-    /// callbacks counted in 0.51 s with them and 0.84 s without.
+    /// callbacks counted in 0.51 s with them and 0.84 s with the server's
+    /// `parallel_setup_cost` raised until its plan had none.
     pub(super) fn workers(&self, allowed: bool) -> Result<(), StoreError> {
         if self.parallel.get() == allowed {
             return Ok(());

@@ -24,11 +24,11 @@ type Result<T> = std::result::Result<T, StoreError>;
 type FewText = std::collections::HashSet<String>;
 
 /// A text term the planner expects at most this many rows of is read as the list of
-/// them. Listed, its rows are read from the index and the table once (some 4 ms for
-/// 2,000 at a million callbacks); joined, a page may walk the list in order for a
-/// match every few hundred rows. The estimates of the suite's searches at a million
-/// callbacks were 101 and 201 for ids (1 to 124 rows) and 45,752 for words in tens of
-/// thousands of callbacks.
+/// them. Listed, its rows are read from the index and the table by each statement
+/// (counting 1,316 callbacks so took 1.9-3.4 ms at a million, 14,111 took 19-21 ms);
+/// joined, a page's one-row look past its key walked 400,000 rows to find none. The
+/// estimates of the suite's searches at a million callbacks were 101 and 201 for ids
+/// (1 to 124 rows) and 45,752 for words in tens of thousands of callbacks.
 const FEW_TEXT_ROWS: f64 = 2_000.0;
 
 /// Estimates kept per connection at most; all are forgotten past it.
@@ -516,7 +516,8 @@ impl Ledger {
     /// The text terms of `filter` the planner expects at most [`FEW_TEXT_ROWS`] rows of,
     /// to be read as the list of their rows ([`super::filter`]). Each is asked once per
     /// connection: the planner's estimate moves only when the server analyzes the
-    /// table again, and a person typing asks the same terms at every key.
+    /// table again, and a page, its looks before and after it and its count each ask
+    /// the same terms.
     fn few_text(&self, filter: &CallbackFilter) -> Result<FewText> {
         let mut few = FewText::new();
         for lookup in text_lookups(&filter.query, &CALLBACK_FIELDS) {
