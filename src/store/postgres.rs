@@ -58,9 +58,9 @@ pub struct Ledger {
     /// Statements prepared on the connection, by their SQL: each is parsed and planned
     /// by the server once per connection, not once per call.
     statements: RefCell<HashMap<&'static str, Statement>>,
-    /// The rows the planner expects of each text term asked of it, by the term (the
-    /// callback lists' reads: `callbacks.rs`).
-    text_rows: RefCell<HashMap<String, f64>>,
+    /// The rows the planner expects of each text term asked of it, by the term, and
+    /// when it was asked (the callback lists' reads: `callbacks.rs`).
+    text_rows: RefCell<HashMap<String, (f64, std::time::Instant)>>,
     /// Whether the server may start parallel workers for the connection's statements
     /// (its default), or not (a page a person waits on: [`Ledger::workers`]).
     parallel: Cell<bool>,
