@@ -298,13 +298,10 @@ impl Model {
     /// Which list the current view shows: its tab's, or in the Reconcile view the
     /// jobs of the opened finding.
     pub fn list_id(&self) -> ListId {
-        match (self.tab, &self.findings.jobs) {
-            (Tab::Reconcile, Some(jobs)) => ListId::FindingJobs {
-                finding: jobs.source,
-                opened: self.findings.opened,
-            },
-            _ => ListId::Tab(self.tab),
-        }
+        let finding_jobs = self
+            .finding_jobs_id()
+            .filter(|_| self.tab == Tab::Reconcile);
+        finding_jobs.unwrap_or(ListId::Tab(self.tab))
     }
 
     /// Which list the jobs of the finding opened are, while one is.

@@ -41,6 +41,7 @@ pub(super) enum Reading {
 }
 
 /// One list to read off the console's thread, from a copy of its page.
+#[derive(Clone)]
 pub(super) struct Job {
     /// The ledger, read on a connection of the run's own.
     pub location: crate::store::Location,
@@ -268,12 +269,7 @@ impl Search {
         self.stop = stop.clone();
         let spare = Arc::clone(&self.spare);
         let opened = Arc::clone(&self.opened);
-        let again = (job.reading != Reading::Search).then(|| Job {
-            location: job.location.clone(),
-            text: job.text.clone(),
-            page: job.page.clone(),
-            ..job
-        });
+        let again = (job.reading != Reading::Search).then(|| job.clone());
         self.running = Some(Running {
             list: job.list,
             text: job.text.clone(),

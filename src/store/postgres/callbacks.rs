@@ -43,7 +43,7 @@ const TEXT_ROWS_FOR: std::time::Duration = std::time::Duration::from_secs(60);
 /// gives none. At 50,000 callbacks the planner read the table whole for a listed term
 /// (447 pages, three `LIKE`s a row, which it costs at a fortieth of their time): 14 ms
 /// for `staff` in Held, against 1 ms walking the held callbacks with the term joined.
-fn planned_rows(line: &str) -> Option<f64> {
+fn rows_through_index(line: &str) -> Option<f64> {
     if !line.contains("Index") && !line.contains("Bitmap") {
         return None;
     }
@@ -542,7 +542,10 @@ impl Ledger {
                 let first: Option<String> = plan.first().map(|row| row.get(0));
                 // A plan that reads the whole table, or one not read as expected: the
                 // term stays joined.
-                let rows = first.as_deref().and_then(planned_rows).unwrap_or(f64::MAX);
+                let rows = first
+                    .as_deref()
+                    .and_then(rows_through_index)
+                    .unwrap_or(f64::MAX);
                 let mut kept = self.text_rows.borrow_mut();
                 if kept.len() >= TEXT_ROWS_KEPT {
                     kept.clear();
@@ -654,7 +657,7 @@ impl Writer<'_> {
 #[cfg(test)]
 mod tests {
     use super::{
-        FewText, GAP_SORT_KEY, by_seq, filtered, planned_rows, sorted_statement, waiting_c,
+        FewText, GAP_SORT_KEY, by_seq, filtered, rows_through_index, sorted_statement, waiting_c,
     };
     use crate::clock::Timestamp;
     use crate::decision::Disposition;
@@ -748,16 +751,24 @@ mod tests {
     #[test]
     fn the_rows_a_plan_expects_are_read_from_its_first_line() {
         let line = "Bitmap Heap Scan on callback_text t  (cost=128.78..502.89 rows=101 width=4)";
-        assert_eq!(planned_rows(line), Some(101.0));
+        assert_eq!(rows_through_index(line), Some(101.0));
         assert_eq!(
-            planned_rows("Index Scan using x on callback_text t  (cost=0.42..8.44 rows=7 width=4)"),
+            rows_through_index(
+                "Index Scan using x on callback_text t  (cost=0.42..8.44 rows=7 width=4)"
+            ),
             Some(7.0)
         );
         assert_eq!(
-            planned_rows("Seq Scan on callback_text t  (cost=0.00..1268.80 rows=9 width=4)"),
+            rows_through_index("Seq Scan on callback_text t  (cost=0.00..1268.80 rows=9 width=4)"),
             None
         );
-        assert_eq!(planned_rows("Result  (cost=0.00..0.01 width=0)"), None);
-        assert_eq!(planned_rows("Bitmap Heap Scan on callback_text t"), None);
+        assert_eq!(
+            rows_through_index("Result  (cost=0.00..0.01 width=0)"),
+            None
+        );
+        assert_eq!(
+            rows_through_index("Bitmap Heap Scan on callback_text t"),
+            None
+        );
     }
 }
