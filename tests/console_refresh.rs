@@ -233,3 +233,21 @@ fn a_tab_shown_while_its_count_is_made_reads_a_page_as_tall_as_the_list_can_be()
     assert!(screen.contains("#16"), "{screen}");
     assert!(!screen.contains("more below"), "{screen}");
 }
+
+/// The message line that said a search's count says the count a refresh made after
+/// it, never the one before beside the new one in the title.
+#[test]
+fn the_count_a_search_said_is_said_again_as_a_refresh_counts_it() {
+    let (ledger, mut app) = demo_app("ana");
+    app.search_off_thread_from(1);
+    type_text(&mut app, "5/disposition:hold");
+    key(&mut app, KeyCode::Enter);
+    take_while(&mut app, App::searching);
+    shows(&app, "2/15 rows match");
+    arrive(&ledger.path, LATE_HELD);
+    update(&mut app, Action::Tick);
+    take_while(&mut app, App::searching);
+    let screen = shows(&app, "5 All callbacks 3/16");
+    assert!(screen.contains("3/16 rows match"), "{screen}");
+    assert!(!screen.contains("2/15"), "the count before:\n{screen}");
+}

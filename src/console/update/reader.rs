@@ -572,7 +572,9 @@ fn found_flash(count: Count) -> Option<Flash> {
 }
 
 /// Takes a count read elsewhere, unless the list was counted again meanwhile (in
-/// place); a search's is said on the message line, a refresh's only shown.
+/// place). A search's is said on the message line; a refresh's is said there only in
+/// place of the count said before it, which it makes untrue (any other message, an
+/// answer just written, stays).
 fn count_found(app: &mut App, id: ListId, count: Count, searched: bool) {
     let Some(list) = app.model.list_of_mut(id) else {
         return;
@@ -580,8 +582,10 @@ fn count_found(app: &mut App, id: ListId, count: Count, searched: bool) {
     if !list.count().counting {
         return;
     }
+    let said_before = found_flash(list.count()).map(|flash| flash.text);
     list.set_count(count);
-    if searched && app.model.list_id() == id {
+    let says_before = app.model.flash.as_ref().map(|flash| &flash.text) == said_before.as_ref();
+    if app.model.list_id() == id && (searched || says_before) {
         app.model.flash = found_flash(count);
     }
 }
